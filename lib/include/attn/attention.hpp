@@ -1,0 +1,35 @@
+#pragma once
+#include <optional>
+
+#include "attn/matrix.hpp"
+
+namespace attn {
+
+/// Output of naive attention: O (T_q x d_v) and the weights A (T_q x T_v).
+template <class T>
+struct AttentionResult {
+  Matrix<T> O;
+  Matrix<T> A;
+};
+
+/// Scaled dot-product attention, naive form (Definition, section 32.2.2):
+///   A = masked_softmax(Q K^T / sqrt(d_k), mask),  O = A V.
+/// Materialises the T_q x T_v matrices S and A (memory O(T_q T_v)).
+///
+/// Q: T_q x d_k, K: T_v x d_k, V: T_v x d_v, mask: T_q x T_v (true = forbidden)
+/// or std::nullopt for no mask.
+/// Throws ShapeError (d_k mismatch, K and V with different row counts, mask
+/// shape, d_k == 0), NonFiniteInputError (NaN/Inf in Q, K, V, or logits that
+/// overflow), FullyMaskedRowError (a query row with every key forbidden).
+template <class T>
+AttentionResult<T> attention(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
+                             const std::optional<Mask>& mask = std::nullopt);
+
+extern template AttentionResult<float> attention(const Matrix<float>&, const Matrix<float>&,
+                                                 const Matrix<float>&,
+                                                 const std::optional<Mask>&);
+extern template AttentionResult<double> attention(const Matrix<double>&, const Matrix<double>&,
+                                                  const Matrix<double>&,
+                                                  const std::optional<Mask>&);
+
+}  // namespace attn

@@ -1,0 +1,8 @@
+#pragma once
+// The attnlab reference attention library (namespace attn).
+#include "attn/attention.hpp"
+#include "attn/errors.hpp"
+#include "attn/masked_softmax.hpp"
+#include "attn/masks.hpp"
+#include "attn/matrix.hpp"
+#include "attn/scores.hpp"

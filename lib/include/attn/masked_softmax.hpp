@@ -1,0 +1,30 @@
+#pragma once
+#include "attn/matrix.hpp"
+
+namespace attn {
+
+/// Row-wise masked softmax (Lemma 2, section 32.2.4), stable form:
+///   m_i  = max over allowed j of S_ij,
+///   A_ij = exp(S_ij - m_i) / sum_{allowed j'} exp(S_ij' - m_i)   for allowed j,
+///   A_ij = 0.0 exactly                                           for forbidden j.
+/// An entry is forbidden if mask(i, j) is true or S_ij is -Inf.
+///
+/// S: T_q x T_v logits; mask: T_q x T_v, true = forbidden.
+/// Returns A: T_q x T_v, every row non-negative and summing to 1 (F1).
+/// Throws ShapeError if the mask is not T_q x T_v; NonFiniteInputError if
+/// S holds NaN or +Inf; FullyMaskedRowError(i) if row i has no allowed
+/// entry (including T_v = 0 with T_q > 0).
+template <class T>
+Matrix<T> masked_softmax(const Matrix<T>& S, const Mask& mask);
+
+/// Row-wise softmax with no mask (F1): masked_softmax with an all-false mask.
+/// -Inf entries of S get weight exactly 0; a row of only -Inf is refused.
+template <class T>
+Matrix<T> softmax_rows(const Matrix<T>& S);
+
+extern template Matrix<float> masked_softmax(const Matrix<float>&, const Mask&);
+extern template Matrix<double> masked_softmax(const Matrix<double>&, const Mask&);
+extern template Matrix<float> softmax_rows(const Matrix<float>&);
+extern template Matrix<double> softmax_rows(const Matrix<double>&);
+
+}  // namespace attn

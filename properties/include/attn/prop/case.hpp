@@ -1,0 +1,50 @@
+#pragma once
+// A Case: one input for a Subject (DESIGN.md, "Data flow").
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "attn/matrix.hpp"
+
+namespace attn::prop {
+
+/// Inputs always travel as double. A generator for a float subject produces
+/// only float-representable values, so the conversion to the subject's
+/// scalar is exact.
+using DMatrix = Matrix<double>;
+
+/// The operation a property asks a subject to perform.
+enum class Operation {
+  softmax_rows,    ///< A = softmax(S) row-wise (F1). Uses S.
+  masked_softmax,  ///< A = masked_softmax(S, mask) (F2, Lemma 2). Uses S, mask.
+  attention,       ///< {O, A} = attention(Q, K, V, mask) (F3). Uses Q, K, V, mask.
+};
+
+/// Stable text name of an operation ("attention"), also used by the protocol.
+const char* operation_name(Operation op);
+
+struct Case {
+  Operation op = Operation::attention;
+  DMatrix Q;  ///< T_q x d_k
+  DMatrix K;  ///< T_v x d_k
+  DMatrix V;  ///< T_v x d_v
+  DMatrix S;  ///< T_q x T_v logits, for the softmax operations
+  std::optional<Mask> mask;  ///< T_q x T_v, true = forbidden
+  /// Regimes this case was drawn from ("T_q!=T_v", "large logits", "causal mask"...),
+  /// counted by the runner so a reader sees which edges were reached.
+  std::vector<std::string> tags;
+};
+
+/// Prints the case's matrices (used for counterexamples and by RapidCheck).
+void showValue(const Case& c, std::ostream& os);
+
+/// Prints a matrix with one row a line, values with up to 6 significant
+/// digits unless they need more to be told apart; `marked_row` (if >= 0) is
+/// flagged with "<-".
+void print_matrix(std::ostream& os, const std::string& name, const DMatrix& M,
+                  Index marked_row = -1);
+void print_mask(std::ostream& os, const std::string& name, const Mask& M, Index marked_row = -1);
+
+}  // namespace attn::prop

@@ -1,0 +1,32 @@
+#pragma once
+// What a Subject answered for a Case (DESIGN.md, "Data flow").
+
+#include <string>
+
+#include "attn/prop/case.hpp"
+
+namespace attn::prop {
+
+struct Outcome {
+  enum class Kind {
+    result,   ///< the subject returned values (O and/or A)
+    refusal,  ///< the subject raised an error (error_type, message)
+    fault,    ///< crash, timeout, malformed reply, protocol error (message)
+  };
+  Kind kind = Kind::fault;
+  DMatrix O;  ///< T_q x d_v, for Operation::attention
+  DMatrix A;  ///< T_q x T_v weights, for every operation
+  /// For refusals: the error's type as the subject named it
+  /// ("FullyMaskedRowError", "ValueError", "std::invalid_argument"...).
+  std::string error_type;
+  /// For refusals and faults: the message, as given.
+  std::string message;
+
+  static Outcome make_result(DMatrix O, DMatrix A);
+  static Outcome make_refusal(std::string error_type, std::string message);
+  static Outcome make_fault(std::string message);
+};
+
+const char* kind_name(Outcome::Kind k);
+
+}  // namespace attn::prop

@@ -1,0 +1,58 @@
+#pragma once
+// The result of checking one property on one subject (DESIGN.md, "Data flow").
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "attn/prop/case.hpp"
+#include "attn/prop/outcome.hpp"
+
+namespace attn::prop {
+
+/// The entry where a subject's answer is furthest from what was expected.
+struct WorstEntry {
+  std::string matrix;  ///< "A", "O", "row sum of A"...
+  Index row = -1;
+  Index col = -1;      ///< -1 for a per-row quantity (a row sum)
+  double expected = 0;
+  double actual = 0;
+  double error = 0;    ///< |actual - expected|
+  double bound = 0;    ///< the allowed error there (0 for exact properties)
+};
+
+/// Why one case failed a property.
+struct Failure {
+  std::string summary;                ///< one line: what is wrong
+  std::optional<WorstEntry> worst;    ///< where, if a value is wrong
+  Index marked_row = -1;              ///< the offending query row, if any
+  std::optional<Outcome> outcome;     ///< what the subject answered
+};
+
+struct Verdict {
+  std::string property_id;  ///< "row_stochastic"
+  std::string title;        ///< "Rows of A are non-negative and sum to 1"
+  std::string source;       ///< "F1 (32.2.8), Definition 32.2.2"
+  std::string subject;
+  bool passed = false;
+  int cases = 0;            ///< cases run (successful ones when passed)
+  std::uint64_t seed = 0;   ///< replays the run
+  std::optional<Case> counterexample;  ///< the shrunk failing case
+  bool generated = true;    ///< false when the case is one of the text's fixed examples
+  std::optional<Failure> failure;
+  std::string error;        ///< infrastructure trouble (generator gave up...)
+  /// Cases per regime tag (a case may carry several tags).
+  std::map<std::string, int> regimes;
+};
+
+/// Human-readable report of one verdict: PASS/FAIL line, and for a failure the
+/// counterexample as matrices, the worst entry (expected vs actual, error vs
+/// bound) and the seed.
+void print_verdict(std::ostream& os, const Verdict& v);
+
+/// "regime: share%" lines for the regime counts of a verdict.
+void print_regimes(std::ostream& os, const Verdict& v);
+
+}  // namespace attn::prop

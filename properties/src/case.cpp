@@ -1,0 +1,80 @@
+#include "attn/prop/case.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+#include <vector>
+#include <iomanip>
+#include <sstream>
+
+namespace attn::prop {
+
+const char* operation_name(Operation op) {
+  switch (op) {
+    case Operation::softmax_rows: return "softmax_rows";
+    case Operation::masked_softmax: return "masked_softmax";
+    case Operation::attention: return "attention";
+  }
+  return "unknown";
+}
+
+namespace {
+
+/// Shortest text that reads back as the same double ("0.1", "-inf", "nan").
+std::string number_text(double x) {
+  char buf[40];
+  auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
+
+void print_rows(std::ostream& os, const std::string& name, Index rows, Index cols,
+                Index marked_row, const std::function<std::string(Index, Index)>& cell) {
+  os << name << " (" << rows << "x" << cols << ")";
+  if (rows == 0 || cols == 0) {
+    os << " = []\n";
+    return;
+  }
+  os << " =\n";
+  std::vector<std::string> text(std::size_t(rows * cols));
+  std::size_t width = 1;
+  for (Index i = 0; i < rows; ++i)
+    for (Index j = 0; j < cols; ++j) {
+      text[std::size_t(i * cols + j)] = cell(i, j);
+      width = std::max(width, text[std::size_t(i * cols + j)].size());
+    }
+  for (Index i = 0; i < rows; ++i) {
+    os << "    [";
+    for (Index j = 0; j < cols; ++j)
+      os << (j ? "  " : "") << std::setw(int(width)) << text[std::size_t(i * cols + j)];
+    os << "]" << (i == marked_row ? "   <- row " + std::to_string(i) : "") << "\n";
+  }
+}
+
+}  // namespace
+
+void print_matrix(std::ostream& os, const std::string& name, const DMatrix& M, Index marked_row) {
+  print_rows(os, name, M.rows(), M.cols(), marked_row,
+             [&](Index i, Index j) { return number_text(M(i, j)); });
+}
+
+void print_mask(std::ostream& os, const std::string& name, const Mask& M, Index marked_row) {
+  print_rows(os, name, M.rows(), M.cols(), marked_row,
+             [&](Index i, Index j) { return std::string(M(i, j) ? "x" : "."); });
+}
+
+void showValue(const Case& c, std::ostream& os) {
+  os << operation_name(c.op) << " case\n";
+  if (c.op == Operation::attention) {
+    print_matrix(os, "  Q", c.Q);
+    print_matrix(os, "  K", c.K);
+    print_matrix(os, "  V", c.V);
+  } else {
+    print_matrix(os, "  S", c.S);
+  }
+  if (c.mask)
+    print_mask(os, "  mask (x = forbidden)", *c.mask);
+  else
+    os << "  mask = none\n";
+}
+
+}  // namespace attn::prop

@@ -1,0 +1,31 @@
+// Lemma 1 (section 32.2.3) needs Q and K to share d_k; 32.2.9 (F3) asks the
+// function to watch for it. A mismatch must be refused, not answered.
+#include "attn/prop/catalog.hpp"
+#include "attn/prop/generators.hpp"
+#include "check_util.hpp"
+
+namespace attn::prop {
+
+Property dk_mismatch_refused() {
+  Property p;
+  p.id = "dk_mismatch_refused";
+  p.title = "Q and K with different d_k are refused with an error";
+  p.source = "Lemma 1, section 32.2.3; F3 solution, 32.2.9";
+  p.op = Operation::attention;
+  p.generator = [](const GenConfig& cfg) { return gen_dk_mismatch_case(cfg); };
+  p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
+    const Outcome o = s.run(c);
+    if (o.kind == Outcome::Kind::refusal) return std::nullopt;
+    Failure f;
+    f.outcome = o;
+    f.summary = o.kind == Outcome::Kind::fault
+                    ? "crashed instead of refusing: " + o.message
+                    : "answered although Q is " + std::to_string(c.Q.rows()) + "x" +
+                          std::to_string(c.Q.cols()) + " and K is " + std::to_string(c.K.rows()) +
+                          "x" + std::to_string(c.K.cols()) + " (d_k differs)";
+    return f;
+  };
+  return p;
+}
+
+}  // namespace attn::prop

@@ -1,0 +1,42 @@
+// Lemma 2 (section 32.2.4): with -inf at the forbidden logits, the forbidden
+// weights are exactly zero, bit for bit, and not merely small.
+#include <sstream>
+
+#include "attn/prop/catalog.hpp"
+#include "attn/prop/generators.hpp"
+#include "check_util.hpp"
+
+namespace attn::prop {
+
+Property exact_zeros(Operation op) {
+  Property p;
+  p.id = "exact_zeros";
+  p.title = "forbidden weights are exactly 0.0";
+  p.source = "Lemma 2, section 32.2.4";
+  p.op = op;
+  p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::masked); };
+  p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
+    const Outcome o = s.run(c);
+    if (auto f = detail::require_answer(o, c)) return f;
+    for (Index i = 0; i < o.A.rows(); ++i)
+      for (Index j = 0; j < o.A.cols(); ++j) {
+        const bool forbidden = (c.mask && (*c.mask)(i, j)) ||
+                               (c.op != Operation::attention && c.S(i, j) == -HUGE_VAL);
+        if (forbidden && !(o.A(i, j) == 0.0)) {
+          Failure f;
+          f.outcome = o;
+          f.marked_row = i;
+          std::ostringstream os;
+          os << "A(" << i << ", " << j << ") = " << o.A(i, j)
+             << " but key " << j << " is forbidden for query " << i << "; it must be exactly 0";
+          f.summary = os.str();
+          f.worst = WorstEntry{"A", i, j, 0.0, o.A(i, j), std::abs(o.A(i, j)), 0.0};
+          return f;
+        }
+      }
+    return std::nullopt;
+  };
+  return p;
+}
+
+}  // namespace attn::prop

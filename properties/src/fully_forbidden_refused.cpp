@@ -1,0 +1,52 @@
+// Section 32.2.4: if every key of a row is forbidden, the maximum over the
+// allowed entries is -inf and the softmax is undefined (Lemma 2 excludes
+// this case); it must be reported as an error, not as NaN, zeros or a
+// uniform average.
+#include <sstream>
+
+#include "attn/prop/catalog.hpp"
+#include "attn/prop/generators.hpp"
+#include "check_util.hpp"
+
+namespace attn::prop {
+
+Property fully_forbidden_refused(Operation op) {
+  Property p;
+  p.id = "fully_forbidden_refused";
+  p.title = "a query row with every key forbidden is refused with an error";
+  p.source = "Lemma 2 and section 32.2.4";
+  p.op = op;
+  p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::fully_forbidden); };
+  p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
+    const Outcome o = s.run(c);
+    if (o.kind == Outcome::Kind::refusal) return std::nullopt;
+    Index row = -1;
+    for (Index i = 0; i < detail::T_q(c) && row < 0; ++i) {
+      bool all = true;
+      for (Index j = 0; j < detail::T_v(c); ++j)
+        all = all && ((c.mask && (*c.mask)(i, j)) ||
+                      (c.op != Operation::attention && c.S(i, j) == -HUGE_VAL));
+      if (all) row = i;
+    }
+    Failure f;
+    f.outcome = o;
+    f.marked_row = row;
+    if (o.kind == Outcome::Kind::fault) {
+      f.summary = "crashed instead of refusing row " + std::to_string(row) + ": " + o.message;
+    } else {
+      std::ostringstream os;
+      os << "every key is forbidden for row " << row << ", yet it returned weights";
+      if (o.A.rows() > row && row >= 0) {
+        os << " [";
+        for (Index j = 0; j < o.A.cols(); ++j) os << (j ? ", " : "") << o.A(row, j);
+        os << "]";
+      }
+      os << " instead of raising an error";
+      f.summary = os.str();
+    }
+    return f;
+  };
+  return p;
+}
+
+}  // namespace attn::prop

@@ -1,0 +1,246 @@
+#include "attn/prop/generators.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace attn::prop {
+
+namespace {
+
+/// Value regimes. The first one is where shrinking goes.
+enum class Regime { small_integers, reals, large_logits, row_scales, zero_query, tied_keys };
+
+const char* regime_tag(Regime r) {
+  switch (r) {
+    case Regime::small_integers: return "values: small integers";
+    case Regime::reals: return "values: reals in [-4, 4]";
+    case Regime::large_logits: return "values: large logits (beyond exp's range unshifted)";
+    case Regime::row_scales: return "values: rows of very different scale";
+    case Regime::zero_query: return "values: zero Q (uniform weights)";
+    case Regime::tied_keys: return "values: tied keys (equal logits)";
+  }
+  return "";
+}
+
+enum class MaskKind { none, causal, padding, random };
+
+const char* mask_tag(MaskKind k) {
+  switch (k) {
+    case MaskKind::none: return "mask: none";
+    case MaskKind::causal: return "mask: causal";
+    case MaskKind::padding: return "mask: padding";
+    case MaskKind::random: return "mask: random";
+  }
+  return "";
+}
+
+/// Integers shrinking towards 0 through 0, -1, 1, -2, 2, ...
+rc::Gen<int> zigzag(int max_magnitude) {
+  return rc::gen::map(rc::gen::inRange(0, 2 * max_magnitude + 1),
+                      [](int z) { return (z % 2 == 0) ? z / 2 : -(z + 1) / 2; });
+}
+
+/// A value of the regime; all are exact in float (at most 21 significant bits).
+rc::Gen<double> value_gen(Regime r) {
+  switch (r) {
+    case Regime::small_integers:
+    case Regime::zero_query:
+    case Regime::tied_keys:
+      return rc::gen::map(zigzag(4), [](int k) { return double(k); });
+    case Regime::reals:
+    case Regime::row_scales:
+    case Regime::large_logits:
+      // k / 2^18 for |k| <= 2^20: reals in [-4, 4] on a fine binary grid.
+      return rc::gen::map(zigzag(1 << 20), [](int k) { return std::ldexp(double(k), -18); });
+  }
+  return rc::gen::just(0.0);
+}
+
+rc::Gen<DMatrix> matrix_gen(Index rows, Index cols, Regime r) {
+  return rc::gen::map(rc::gen::container<std::vector<double>>(std::size_t(rows * cols), value_gen(r)),
+                      [rows, cols](const std::vector<double>& v) {
+                        DMatrix M(rows, cols);
+                        for (Index i = 0; i < rows; ++i)
+                          for (Index j = 0; j < cols; ++j) M(i, j) = v[std::size_t(i * cols + j)];
+                        return M;
+                      });
+}
+
+/// Mask of the kind; `row_choice` and `bits` feed padding lengths, random
+/// masks and the forbidden row. Rows left with no allowed key are given one
+/// back (key i mod T_v) unless the policy wants a fully forbidden row.
+Mask build_mask(MaskKind kind, Index T_q, Index T_v, Index key_length, const std::vector<bool>& bits) {
+  Mask M = Mask::Constant(T_q, T_v, false);
+  for (Index i = 0; i < T_q; ++i)
+    for (Index j = 0; j < T_v; ++j) {
+      switch (kind) {
+        case MaskKind::none: break;
+        case MaskKind::causal: M(i, j) = j > i; break;
+        case MaskKind::padding: M(i, j) = j >= key_length; break;
+        case MaskKind::random: M(i, j) = bits[std::size_t(i * T_v + j)]; break;
+      }
+    }
+  for (Index i = 0; i < T_q; ++i)
+    if (M.row(i).all()) M(i, i % T_v) = false;
+  return M;
+}
+
+struct Shape {
+  Index T_q, T_v, d_k, d_v;
+};
+
+std::vector<std::string> shape_tags(const Shape& s) {
+  std::vector<std::string> tags;
+  tags.push_back(s.T_q != s.T_v ? "shape: T_q != T_v" : "shape: T_q == T_v");
+  if (s.d_k == 1) tags.push_back("shape: d_k = 1");
+  if (s.T_q == 1 && s.T_v == 1) tags.push_back("shape: 1x1");
+  return tags;
+}
+
+rc::Gen<Shape> shape_gen() {
+  return rc::gen::map(rc::gen::tuple(rc::gen::inRange<Index>(1, 9), rc::gen::inRange<Index>(1, 9),
+                                     rc::gen::inRange<Index>(1, 9), rc::gen::inRange<Index>(1, 5)),
+                      [](const std::tuple<Index, Index, Index, Index>& t) {
+                        return Shape{std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t)};
+                      });
+}
+
+rc::Gen<MaskKind> mask_kind_gen(MaskPolicy policy) {
+  if (policy == MaskPolicy::masked)
+    return rc::gen::element(MaskKind::causal, MaskKind::padding, MaskKind::random);
+  return rc::gen::element(MaskKind::none, MaskKind::causal, MaskKind::padding, MaskKind::random);
+}
+
+/// Scale factor of the large-logit regime: logits reach about +-700 or more in
+/// double and beyond +-88 in float, where exp overflows without the max shift.
+double large_scale(const GenConfig& cfg) { return cfg.precision.is_float ? 4.0 : 16.0; }
+
+/// The mask part of a case: kind, padding length, random bits, forbidden row.
+struct MaskDraw {
+  MaskKind kind;
+  Index key_length;
+  std::vector<bool> bits;
+  Index forbidden_row;
+};
+
+rc::Gen<MaskDraw> mask_gen(Index T_q, Index T_v, MaskPolicy policy) {
+  return rc::gen::map(
+      rc::gen::tuple(mask_kind_gen(policy), rc::gen::inRange<Index>(1, T_v + 1),
+                     rc::gen::container<std::vector<bool>>(std::size_t(T_q * T_v),
+                                                           rc::gen::arbitrary<bool>()),
+                     rc::gen::inRange<Index>(0, T_q)),
+      [](const std::tuple<MaskKind, Index, std::vector<bool>, Index>& t) {
+        return MaskDraw{std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t)};
+      });
+}
+
+void apply_mask(Case& c, const MaskDraw& m, Index T_q, Index T_v, MaskPolicy policy) {
+  // The refusal policy may draw "none": it still needs a mask to forbid a row.
+  if (m.kind == MaskKind::none && policy != MaskPolicy::fully_forbidden) {
+    c.tags.push_back(mask_tag(MaskKind::none));
+    return;
+  }
+  Mask M = build_mask(m.kind, T_q, T_v, m.key_length, m.bits);
+  c.tags.push_back(mask_tag(m.kind));
+  if (policy == MaskPolicy::fully_forbidden) {
+    M.row(m.forbidden_row).setConstant(true);
+    c.tags.push_back("mask: a fully forbidden row");
+  }
+  c.mask = std::move(M);
+}
+
+}  // namespace
+
+void round_to_precision(Case& c, const Precision& p) {
+  if (!p.is_float) return;
+  for (DMatrix* M : {&c.Q, &c.K, &c.V, &c.S})
+    for (Index i = 0; i < M->rows(); ++i)
+      for (Index j = 0; j < M->cols(); ++j) (*M)(i, j) = double(float((*M)(i, j)));
+}
+
+rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
+  const auto regimes = rc::gen::element(Regime::small_integers, Regime::reals, Regime::large_logits,
+                                        Regime::row_scales, Regime::zero_query, Regime::tied_keys);
+  return rc::gen::mapcat(
+      rc::gen::tuple(shape_gen(), regimes), [cfg, policy](const std::tuple<Shape, Regime>& t) {
+        const Shape s = std::get<0>(t);
+        const Regime r = std::get<1>(t);
+        // Row scales 2^k, k in [-10, 10], for the row_scales regime.
+        auto row_scales = rc::gen::container<std::vector<int>>(std::size_t(s.T_q), zigzag(10));
+        return rc::gen::map(
+            rc::gen::tuple(matrix_gen(s.T_q, s.d_k, r), matrix_gen(s.T_v, s.d_k, r),
+                           matrix_gen(s.T_v, s.d_v, r), matrix_gen(s.T_q, s.T_v, r),
+                           mask_gen(s.T_q, s.T_v, policy), row_scales),
+            [cfg, policy, s, r](const std::tuple<DMatrix, DMatrix, DMatrix, DMatrix, MaskDraw,
+                                                 std::vector<int>>& m) {
+              Case c;
+              c.op = cfg.op;
+              c.tags = shape_tags(s);
+              c.tags.push_back(regime_tag(r));
+              const double big = large_scale(cfg);
+              if (cfg.op == Operation::attention) {
+                c.Q = std::get<0>(m);
+                c.K = std::get<1>(m);
+                c.V = std::get<2>(m);
+                if (r == Regime::large_logits) {
+                  c.Q *= big;
+                  c.K *= big;
+                }
+                if (r == Regime::zero_query) c.Q.setZero();
+                if (r == Regime::tied_keys)
+                  for (Index j = 1; j < s.T_v; ++j) c.K.row(j) = c.K.row(0);
+                if (r == Regime::row_scales)
+                  for (Index i = 0; i < s.T_q; ++i) c.Q.row(i) *= std::ldexp(1.0, std::get<5>(m)[std::size_t(i)]);
+              } else {
+                c.S = std::get<3>(m);
+                // Logits: reals in [-4, 4], or scaled up to about +-1000 (double) / +-250 (float).
+                if (r == Regime::large_logits) c.S *= big * big;
+                if (r == Regime::zero_query) c.S.setZero();
+                if (r == Regime::tied_keys)
+                  for (Index j = 1; j < s.T_v; ++j) c.S.col(j) = c.S.col(0);
+                if (r == Regime::row_scales)
+                  for (Index i = 0; i < s.T_q; ++i) c.S.row(i) *= std::ldexp(1.0, std::get<5>(m)[std::size_t(i)]);
+              }
+              if (cfg.op != Operation::softmax_rows) {
+                apply_mask(c, std::get<4>(m), s.T_q, s.T_v, policy);
+              } else if (policy == MaskPolicy::fully_forbidden) {
+                // No mask argument: a row of -Inf logits is the fully forbidden row.
+                c.S.row(std::get<4>(m).forbidden_row)
+                    .setConstant(-std::numeric_limits<double>::infinity());
+                c.tags.push_back("logits: a row of -Inf");
+              }
+              round_to_precision(c, cfg.precision);
+              return c;
+            });
+      });
+}
+
+rc::Gen<Case> gen_dk_mismatch_case(const GenConfig& cfg) {
+  return rc::gen::mapcat(
+      rc::gen::tuple(shape_gen(), rc::gen::inRange<Index>(1, 4), rc::gen::arbitrary<bool>()),
+      [cfg](const std::tuple<Shape, Index, bool>& t) {
+        const Shape s = std::get<0>(t);
+        // d_k' = d_k + delta or d_k - delta (when that stays >= 1).
+        Index d_k2 = s.d_k + std::get<1>(t);
+        if (std::get<2>(t) && s.d_k - std::get<1>(t) >= 1) d_k2 = s.d_k - std::get<1>(t);
+        return rc::gen::map(
+            rc::gen::tuple(matrix_gen(s.T_q, s.d_k, Regime::small_integers),
+                           matrix_gen(s.T_v, d_k2, Regime::small_integers),
+                           matrix_gen(s.T_v, s.d_v, Regime::small_integers)),
+            [cfg, s](const std::tuple<DMatrix, DMatrix, DMatrix>& m) {
+              Case c;
+              c.op = Operation::attention;
+              c.Q = std::get<0>(m);
+              c.K = std::get<1>(m);
+              c.V = std::get<2>(m);
+              c.tags = shape_tags(s);
+              c.tags.push_back("shape: d_k of K differs from Q");
+              round_to_precision(c, cfg.precision);
+              return c;
+            });
+      });
+}
+
+}  // namespace attn::prop

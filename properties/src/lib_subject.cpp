@@ -1,0 +1,48 @@
+#include "attn/prop/lib_subject.hpp"
+
+#include "attn/attn.hpp"
+
+namespace attn::prop {
+
+template <class T>
+std::string LibSubject<T>::name() const {
+  return std::string("attn (lib/, ") + (sizeof(T) == sizeof(float) ? "float" : "double") + ")";
+}
+
+template <class T>
+Precision LibSubject<T>::precision() const {
+  return sizeof(T) == sizeof(float) ? Precision::of_float() : Precision::of_double();
+}
+
+template <class T>
+Outcome LibSubject<T>::run(const Case& c) {
+  try {
+    switch (c.op) {
+      case Operation::attention: {
+        const auto r = attention<T>(c.Q.cast<T>(), c.K.cast<T>(), c.V.cast<T>(), c.mask);
+        return Outcome::make_result(r.O.template cast<double>(), r.A.template cast<double>());
+      }
+      case Operation::masked_softmax: {
+        const Matrix<T> A = c.mask ? masked_softmax<T>(c.S.cast<T>(), *c.mask)
+                                   : softmax_rows<T>(c.S.cast<T>());
+        return Outcome::make_result(DMatrix(), A.template cast<double>());
+      }
+      case Operation::softmax_rows:
+        return Outcome::make_result(DMatrix(), softmax_rows<T>(c.S.cast<T>()).template cast<double>());
+    }
+    return Outcome::make_fault("unknown operation");
+  } catch (const ShapeError& e) {
+    return Outcome::make_refusal("ShapeError", e.what());
+  } catch (const FullyMaskedRowError& e) {
+    return Outcome::make_refusal("FullyMaskedRowError", e.what());
+  } catch (const NonFiniteInputError& e) {
+    return Outcome::make_refusal("NonFiniteInputError", e.what());
+  } catch (const std::exception& e) {
+    return Outcome::make_fault(std::string("unexpected exception: ") + e.what());
+  }
+}
+
+template class LibSubject<float>;
+template class LibSubject<double>;
+
+}  // namespace attn::prop

@@ -1,0 +1,58 @@
+// F1 (32.2.8, solution 32.2.9): every A_ij >= 0 and every row of A sums to 1.
+// The row sum of the computed A is evaluated exactly and compared with the
+// rounding bound of a normalised row, (2u + gamma_{T_v-1}) / (1 - gamma_{T_v-1})
+// times the safety factor (reference/TOLERANCE.md).
+#include <cmath>
+#include <sstream>
+
+#include "attn/prop/catalog.hpp"
+#include "attn/prop/generators.hpp"
+#include "check_util.hpp"
+
+namespace attn::prop {
+
+Property row_stochastic(Operation op) {
+  Property p;
+  p.id = "row_stochastic";
+  p.title = "weights are non-negative and every row of A sums to 1";
+  p.source = "F1, sections 32.2.8-32.2.9; Lemma 2";
+  p.op = op;
+  p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::any); };
+  p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
+    const Outcome o = s.run(c);
+    if (auto f = detail::require_answer(o, c)) return f;
+    const double bound = ref::row_sum_bound(o.A.cols(), detail::precision_model(s.precision()));
+    for (Index i = 0; i < o.A.rows(); ++i) {
+      ref::Real sum = 0;
+      for (Index j = 0; j < o.A.cols(); ++j) {
+        const double a = o.A(i, j);
+        if (!(a >= 0) || !std::isfinite(a)) {
+          Failure f;
+          f.outcome = o;
+          f.marked_row = i;
+          std::ostringstream os;
+          os << "A(" << i << ", " << j << ") = " << a << " is not a weight (must be finite and >= 0)";
+          f.summary = os.str();
+          f.worst = WorstEntry{"A", i, j, 0.0, a, std::abs(a), 0.0};
+          return f;
+        }
+        sum += ref::Real(a);
+      }
+      const double err = static_cast<double>(abs(sum - 1));
+      if (!(err <= bound)) {
+        Failure f;
+        f.outcome = o;
+        f.marked_row = i;
+        std::ostringstream os;
+        os << "row " << i << " of A sums to " << static_cast<double>(sum) << ", not 1";
+        f.summary = os.str();
+        f.worst = WorstEntry{"row sum of A", i, -1, 1.0, static_cast<double>(sum), err, bound};
+        return f;
+      }
+    }
+    return std::nullopt;
+  };
+  return p;
+}
+
+}  // namespace attn::prop

@@ -1,0 +1,104 @@
+// run_property: RapidCheck drives generation and shrinking; the property's
+// own check says what is wrong. The last failing case RapidCheck tried is
+// its final shrunk counterexample (it only moves to a smaller case that
+// still fails), so recording it gives the counterexample as matrices.
+#include <cstdlib>
+#include <string>
+
+#include <rapidcheck.h>
+#include <rapidcheck/detail/TestListenerAdapter.h>
+
+#include "attn/prop/property.hpp"
+
+namespace attn::prop {
+
+int default_case_count(int base) {
+  const char* scale = std::getenv("ATTNLAB_CASES_SCALE");
+  if (!scale || !*scale) return base;
+  char* end = nullptr;
+  const double k = std::strtod(scale, &end);
+  if (end == scale || !(k > 0)) return base;
+  const double n = base * k;
+  return n < 1 ? 1 : n > 1e8 ? 100000000 : int(n);
+}
+
+Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
+  Verdict v;
+  v.property_id = p.id;
+  v.title = p.title;
+  v.source = p.source;
+  v.subject = s.name();
+  v.seed = cfg.seed;
+  if (!s.supports(p.op)) {
+    v.error = s.name() + " does not implement " + operation_name(p.op);
+    return v;
+  }
+  if (!p.fixed_cases.empty()) {
+    v.generated = false;
+    for (const Case& c : p.fixed_cases) {
+      for (const auto& t : c.tags) ++v.regimes[t];
+      if (auto f = p.check(s, c)) {
+        v.counterexample = c;
+        v.failure = std::move(f);
+        return v;
+      }
+      ++v.cases;
+    }
+    v.passed = true;
+    return v;
+  }
+  const GenConfig gc{p.op, s.precision()};
+  const rc::Gen<Case> gen = p.generator(gc);
+
+  std::optional<Case> last_case;
+  std::optional<Failure> last_failure;
+  bool failed_once = false;
+  int ran = 0;
+  auto property = [&] {
+    const Case c = *gen;
+    if (!failed_once) {
+      ++ran;
+      for (const auto& t : c.tags) ++v.regimes[t];
+    }
+    std::optional<Failure> f = p.check(s, c);
+    if (f) {
+      failed_once = true;
+      last_case = c;
+      last_failure = std::move(f);
+      RC_FAIL(last_failure->summary);
+    }
+  };
+
+  rc::detail::TestParams params;
+  params.seed = cfg.seed;
+  params.maxSuccess = cfg.cases;
+  params.maxSize = cfg.max_size;
+  params.disableShrinking = !cfg.shrink;
+  rc::detail::TestMetadata metadata;
+  metadata.id = p.id;
+  metadata.description = p.title;
+  // A silent listener: the verdict is ours to report, and RapidCheck's own
+  // end-of-process "reproduce" banner would only confuse a student.
+  rc::detail::TestListenerAdapter listener;
+  const rc::detail::TestResult result =
+      rc::detail::checkProperty(rc::detail::toProperty(property), metadata, params, listener);
+
+  v.cases = ran;
+  if (result.template is<rc::detail::SuccessResult>()) {
+    v.passed = true;
+  } else if (result.template is<rc::detail::FailureResult>()) {
+    v.passed = false;
+    v.counterexample = last_case;
+    v.failure = last_failure;
+    v.cases = result.template get<rc::detail::FailureResult>().numSuccess;
+    if (!last_failure)  // an exception escaped the check itself
+      v.error = result.template get<rc::detail::FailureResult>().description;
+  } else if (result.template is<rc::detail::GaveUpResult>()) {
+    v.error = "gave up: " + result.template get<rc::detail::GaveUpResult>().description;
+  } else {
+    v.error = "RapidCheck error: " + result.template get<rc::detail::Error>().description;
+  }
+  return v;
+}
+
+}  // namespace attn::prop

@@ -1,0 +1,20 @@
+// Lemma 1 (section 32.2.3): S = Q K^T is T_q x T_v, so A is T_q x T_v and
+// O = A V is T_q x d_v, for every T_q, T_v (equal or not), d_k and d_v.
+#include "attn/prop/catalog.hpp"
+#include "attn/prop/generators.hpp"
+#include "check_util.hpp"
+
+namespace attn::prop {
+
+Property score_shape() {
+  Property p;
+  p.id = "score_shape";
+  p.title = "A is T_q x T_v and O is T_q x d_v, also when T_q != T_v";
+  p.source = "Lemma 1, section 32.2.3";
+  p.op = Operation::attention;
+  p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::any); };
+  p.check = [](Subject& s, const Case& c) { return detail::require_answer(s.run(c), c); };
+  return p;
+}
+
+}  // namespace attn::prop

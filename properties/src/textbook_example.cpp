@@ -1,0 +1,68 @@
+// Sections 32.2.6-32.2.7: the lab's two-token example, without a mask and
+// with the causal mask, against the printed values at the text's 1e-4.
+#include <cmath>
+#include <sstream>
+
+#include "attn/prop/catalog.hpp"
+#include "attn/ref/textbook.hpp"
+#include "check_util.hpp"
+
+namespace attn::prop {
+
+namespace {
+
+std::optional<Failure> compare_printed(const std::string& name, const DMatrix& actual,
+                                       const DMatrix& printed) {
+  for (Index i = 0; i < printed.rows(); ++i)
+    for (Index j = 0; j < printed.cols(); ++j) {
+      const double err = std::abs(actual(i, j) - printed(i, j));
+      if (!(err <= ref::textbook::kPrintedTolerance)) {
+        Failure f;
+        std::ostringstream os;
+        os << name << "(" << i << ", " << j << ") = " << actual(i, j) << " but the text prints "
+           << printed(i, j) << " (32.2.6)";
+        f.summary = os.str();
+        f.worst = WorstEntry{name, i, j, printed(i, j), actual(i, j), err,
+                             ref::textbook::kPrintedTolerance};
+        f.marked_row = i;
+        return f;
+      }
+    }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Property textbook_example() {
+  Property p;
+  p.id = "textbook_example";
+  p.title = "the two-token example of 32.2.6 gives the printed A, O, Am and Om";
+  p.source = "sections 32.2.6-32.2.7";
+  p.op = Operation::attention;
+  {
+    const ref::textbook::TwoToken ex;
+    Case plain;
+    plain.Q = ex.Q;
+    plain.K = ex.K;
+    plain.V = ex.V;
+    plain.tags = {"textbook: 32.2.6 without a mask"};
+    Case masked = plain;
+    masked.mask = ex.causal;
+    masked.tags = {"textbook: 32.2.6 with the causal mask"};
+    p.fixed_cases = {plain, masked};
+  }
+  p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
+    const ref::textbook::TwoToken ex;
+    const Outcome o = s.run(c);
+    if (auto f = detail::require_answer(o, c)) return f;
+    const bool masked = c.mask.has_value();
+    if (auto f = compare_printed(masked ? "Am" : "A", o.A, masked ? ex.A_masked : ex.A))
+      return detail::with_outcome(f, o);
+    if (auto f = compare_printed(masked ? "Om" : "O", o.O, masked ? ex.O_masked : ex.O))
+      return detail::with_outcome(f, o);
+    return std::nullopt;
+  };
+  return p;
+}
+
+}  // namespace attn::prop

@@ -1,0 +1,85 @@
+#include "attn/prop/verdict.hpp"
+
+#include <algorithm>
+#include <iomanip>
+
+namespace attn::prop {
+
+namespace {
+
+void print_outcome(std::ostream& os, const Outcome& o, Index marked_row) {
+  switch (o.kind) {
+    case Outcome::Kind::result:
+      if (o.O.size() > 0 || o.O.rows() > 0) print_matrix(os, "  answered O", o.O, marked_row);
+      print_matrix(os, "  answered A", o.A, marked_row);
+      break;
+    case Outcome::Kind::refusal:
+      os << "  answered: refused with " << o.error_type << ": " << o.message << "\n";
+      break;
+    case Outcome::Kind::fault:
+      os << "  answered: fault: " << o.message << "\n";
+      break;
+  }
+}
+
+std::string shape_line(const Case& c) {
+  if (c.op == Operation::attention)
+    return "T_q=" + std::to_string(c.Q.rows()) + ", T_v=" + std::to_string(c.K.rows()) +
+           ", d_k=" + std::to_string(c.Q.cols()) + ", d_v=" + std::to_string(c.V.cols());
+  return "T_q=" + std::to_string(c.S.rows()) + ", T_v=" + std::to_string(c.S.cols());
+}
+
+}  // namespace
+
+void print_verdict(std::ostream& os, const Verdict& v) {
+  const char* status = !v.error.empty() && !v.failure ? "ERROR" : v.passed ? "PASS" : "FAIL";
+  os << "[" << status << "] " << v.property_id << ": " << v.title << "  (" << v.source << ")\n";
+  if (v.passed) {
+    os << "  " << v.cases << " cases passed\n";
+    return;
+  }
+  if (!v.error.empty()) os << "  " << v.error << "\n";
+  if (!v.failure) return;
+  const Failure& f = *v.failure;
+  os << "  " << f.summary << "\n";
+  if (v.counterexample) {
+    const Case& c = *v.counterexample;
+    if (v.generated)
+      os << "  counterexample after " << v.cases << " passing cases, shrunk to " << shape_line(c)
+         << ":\n";
+    else
+      os << "  on the text's example (" << shape_line(c) << "):\n";
+    if (c.op == Operation::attention) {
+      print_matrix(os, "  Q", c.Q, f.marked_row);
+      print_matrix(os, "  K", c.K);
+      print_matrix(os, "  V", c.V);
+    } else {
+      print_matrix(os, "  S", c.S, f.marked_row);
+    }
+    if (c.mask)
+      print_mask(os, "  mask (x = forbidden)", *c.mask, f.marked_row);
+    else
+      os << "  mask = none\n";
+  }
+  if (f.outcome) print_outcome(os, *f.outcome, f.marked_row);
+  if (f.worst) {
+    const WorstEntry& w = *f.worst;
+    os << "  worst entry: " << w.matrix << "[" << w.row;
+    if (w.col >= 0) os << ", " << w.col;
+    os << "]: expected " << std::setprecision(17) << w.expected << ", got " << w.actual
+       << std::setprecision(3) << "; error " << w.error;
+    if (w.bound > 0) os << " > bound " << w.bound << " (" << w.error / w.bound << "x)";
+    os << std::setprecision(6) << "\n";
+  }
+  if (v.generated) os << "  seed " << v.seed << " replays this run\n";
+}
+
+void print_regimes(std::ostream& os, const Verdict& v) {
+  if (v.cases <= 0) return;
+  for (const auto& [tag, n] : v.regimes)
+    os << "    " << std::setw(5) << std::fixed << std::setprecision(1) << 100.0 * n / v.cases
+       << "%  " << tag << "\n";
+  os << std::defaultfloat << std::setprecision(6);
+}
+
+}  // namespace attn::prop

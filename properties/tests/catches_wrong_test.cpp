@@ -1,0 +1,124 @@
+// The properties must fail wrong implementations: a suite that passes
+// everything proves nothing. Each subject here carries one known mistake.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "attn/attn.hpp"
+#include "attn/prop/catalog.hpp"
+#include "attn/prop/lib_subject.hpp"
+
+using namespace attn::prop;
+using attn::Index;
+
+namespace {
+
+/// A double-precision subject given by a function.
+class FnSubject : public Subject {
+ public:
+  explicit FnSubject(std::function<Outcome(const Case&)> f) : f_(std::move(f)) {}
+  std::string name() const override { return "test subject"; }
+  Precision precision() const override { return Precision::of_double(); }
+  bool supports(Operation op) const override { return op == Operation::attention; }
+  Outcome run(const Case& c) override { return f_(c); }
+
+ private:
+  std::function<Outcome(const Case&)> f_;
+};
+
+/// Softmax over every key, then zero the forbidden weights (F4's bug).
+Outcome post_softmax_mask(const Case& c) {
+  attn::Matrix<double> A = attn::softmax_rows<double>(attn::scores<double>(c.Q, c.K));
+  if (c.mask)
+    for (Index i = 0; i < A.rows(); ++i)
+      for (Index j = 0; j < A.cols(); ++j)
+        if ((*c.mask)(i, j)) A(i, j) = 0.0;
+  return Outcome::make_result(A * c.V, A);
+}
+
+Verdict run(const Property& p, Subject& s) {
+  RunConfig cfg;
+  cfg.cases = 200;
+  return run_property(p, s, cfg);
+}
+
+}  // namespace
+
+TEST_CASE("post-softmax masking (F4) fails row_stochastic with a small counterexample", "[mutants]") {
+  FnSubject s(post_softmax_mask);
+  const Verdict v = run(row_stochastic(), s);
+  REQUIRE_FALSE(v.passed);
+  REQUIRE(v.counterexample);
+  REQUIRE(v.failure);
+  REQUIRE(v.failure->worst);
+  CHECK(v.failure->worst->matrix == "row sum of A");
+  CHECK(v.failure->worst->actual < 1.0);
+  // Shrinking reaches a small case: the F4 bug needs only one masked key.
+  CHECK(v.counterexample->Q.rows() <= 2);
+  CHECK(v.counterexample->K.rows() <= 2);
+  CHECK_FALSE(run(oracle_agreement(), s).passed);
+  // Post-softmax zeroing does produce exact zeros: that property alone cannot see it.
+  CHECK(run(exact_zeros(), s).passed);
+}
+
+TEST_CASE("NaN, zeros or a uniform row for a fully forbidden row fail the refusal property", "[mutants]") {
+  for (int variant = 0; variant < 3; ++variant) {
+    FnSubject s([variant](const Case& c) {
+      attn::Matrix<double> S = attn::scores<double>(c.Q, c.K);
+      attn::Matrix<double> A(S.rows(), S.cols());
+      for (Index i = 0; i < S.rows(); ++i) {
+        const bool all = c.mask && c.mask->row(i).all();
+        if (all) {
+          const double fill = variant == 0 ? std::numeric_limits<double>::quiet_NaN()
+                              : variant == 1 ? 0.0 : 1.0 / double(S.cols());
+          A.row(i).setConstant(fill);
+          continue;
+        }
+        attn::Mask row_mask = c.mask ? attn::Mask(c.mask->row(i)) : attn::Mask::Constant(1, S.cols(), false);
+        A.row(i) = attn::masked_softmax<double>(S.row(i), row_mask);
+      }
+      return Outcome::make_result(A * c.V, A);
+    });
+    const Verdict v = run(fully_forbidden_refused(), s);
+    INFO("variant " << variant);
+    CHECK_FALSE(v.passed);
+    REQUIRE(v.failure);
+    CHECK(v.failure->marked_row >= 0);
+  }
+}
+
+TEST_CASE("imprecise subjects are caught by the oracle within the error bound", "[mutants]") {
+  SECTION("no 1/sqrt(d_k) scale") {
+    FnSubject s([](const Case& c) {
+      attn::Matrix<double> S = c.Q * c.K.transpose();
+      attn::Matrix<double> A = c.mask ? attn::masked_softmax<double>(S, *c.mask) : attn::softmax_rows<double>(S);
+      return Outcome::make_result(A * c.V, A);
+    });
+    CHECK_FALSE(run(oracle_agreement(), s).passed);
+    CHECK_FALSE(run(textbook_example(), s).passed);
+  }
+  SECTION("declares double but computes in float") {
+    FnSubject s([](const Case& c) {
+      const auto r = attn::attention<float>(c.Q.cast<float>(), c.K.cast<float>(), c.V.cast<float>(), c.mask);
+      return Outcome::make_result(r.O.cast<double>(), r.A.cast<double>());
+    });
+    CHECK_FALSE(run(oracle_agreement(), s).passed);
+    CHECK_FALSE(run(row_stochastic(), s).passed);
+  }
+  SECTION("answers a d_k mismatch by truncating") {
+    FnSubject s([](const Case& c) {
+      const Index d = std::min(c.Q.cols(), c.K.cols());
+      const auto r = attn::attention<double>(c.Q.leftCols(d), c.K.leftCols(d), c.V, c.mask);
+      return Outcome::make_result(r.O, r.A);
+    });
+    CHECK_FALSE(run(dk_mismatch_refused(), s).passed);
+  }
+  SECTION("transposed weights: wrong shape when T_q != T_v") {
+    FnSubject s([](const Case& c) {
+      const auto r = attn::attention<double>(c.Q, c.K, c.V, c.mask);
+      return Outcome::make_result(r.O, r.A.transpose());
+    });
+    CHECK_FALSE(run(score_shape(), s).passed);
+  }
+}

@@ -1,0 +1,55 @@
+// The property list on the library itself, in float and double.
+// ATTNLAB_CASES_SCALE scales the number of cases (100 for a deep run).
+#include <catch2/catch.hpp>
+#include <iostream>
+#include <sstream>
+
+#include "attn/prop/catalog.hpp"
+#include "attn/prop/lib_subject.hpp"
+
+using namespace attn::prop;
+
+namespace {
+
+template <class T>
+void check_all_properties() {
+  LibSubject<T> subject;
+  RunConfig cfg;
+  cfg.cases = default_case_count();
+  for (const Property& p : attention_properties()) {
+    const Verdict v = run_property(p, subject, cfg);
+    std::ostringstream report;
+    print_verdict(report, v);
+    print_regimes(report, v);
+    INFO(report.str());
+    CHECK(v.passed);
+    CHECK(v.error.empty());
+    CHECK(v.cases > 0);
+    std::cout << report.str();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every attention property holds for attn in double", "[properties][double]") {
+  check_all_properties<double>();
+}
+
+TEST_CASE("every attention property holds for attn in float", "[properties][float]") {
+  check_all_properties<float>();
+}
+
+TEST_CASE("the generators reach every regime", "[properties][generators]") {
+  LibSubject<double> subject;
+  RunConfig cfg;
+  cfg.cases = 300;
+  const Verdict v = run_property(oracle_agreement(), subject, cfg);
+  REQUIRE(v.passed);
+  for (const char* tag : {"shape: T_q != T_v", "shape: d_k = 1", "values: large logits (beyond exp's range unshifted)",
+                          "values: rows of very different scale", "values: zero Q (uniform weights)",
+                          "values: tied keys (equal logits)", "mask: causal", "mask: padding",
+                          "mask: random", "mask: none"}) {
+    INFO(tag);
+    CHECK(v.regimes.count(tag) == 1);
+  }
+}

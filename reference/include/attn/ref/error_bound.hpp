@@ -1,0 +1,60 @@
+#pragma once
+// The a-priori error-bound model (reference/TOLERANCE.md has the derivation).
+//
+// For a subject that declares unit roundoff u, every compared entry gets a
+// bound from standard rounding-error analysis (Higham, "Accuracy and
+// Stability of Numerical Algorithms", 2nd ed., ch. 3: gamma_n = n u/(1 - n u)
+// for an n-term dot product), the shifted-softmax analysis of Blanchard,
+// Higham & Higham, IMA J. Numer. Anal. 41(4), 2021, and the product A V,
+// multiplied by one stated safety factor. The bound is evaluated from the
+// oracle's exact quantities, so it is as tight as the analysis allows.
+
+#include <vector>
+
+#include "attn/ref/oracle.hpp"
+
+namespace attn::ref {
+
+/// What the subject declares about its arithmetic.
+struct PrecisionModel {
+  /// Unit roundoff: 2^-24 (float) or 2^-53 (double).
+  double unit_roundoff = 0x1p-53;
+  /// Smallest positive normal number of the subject's type (underflow term).
+  double smallest_normal = 0x1p-1022;
+  /// Rescalings of a running sum per row (an online softmax over key tiles
+  /// does one per tile after the first); 0 for the naive algorithm.
+  int online_rescales = 0;
+
+  static PrecisionModel for_float() { return {0x1p-24, 0x1p-126, 0}; }
+  static PrecisionModel for_double() { return {0x1p-53, 0x1p-1022, 0}; }
+};
+
+/// The one safety factor applied to every bound (TOLERANCE.md says why 2).
+inline constexpr double kSafetyFactor = 2.0;
+
+/// gamma_n = n u / (1 - n u) (Higham, Lemma 3.1); +Inf if n u >= 1.
+double gamma(double n, double u);
+
+/// Per-entry bounds on |computed - exact|, already times kSafetyFactor.
+struct AttentionBound {
+  DMatrix S;  ///< T_q x T_v, logits
+  DMatrix A;  ///< T_q x T_v, weights (0 where forbidden: zeros must be exact)
+  DMatrix O;  ///< T_q x d_v, outputs
+  std::vector<double> logsumexp;  ///< per query row
+};
+
+/// Bounds for attention(Q, K, V, mask) computed in the declared precision.
+/// `exact` must be exact_attention(Q, K, V, mask).
+AttentionBound attention_error_bound(const DMatrix& Q, const DMatrix& K, const DMatrix& V,
+                                     const ExactAttention& exact, const PrecisionModel& p);
+
+/// Bounds for a softmax of given logits (no logit error), e.g. F1/F2.
+/// Only A and logsumexp are filled.
+AttentionBound softmax_error_bound(const ExactSoftmax& exact, const PrecisionModel& p);
+
+/// Bound on |sum_j A_ij - 1| for weights computed as p_j / fl(sum p), with the
+/// row sum of the computed A evaluated exactly: (2u + gamma_{n-1}) / (1 - gamma_{n-1})
+/// times kSafetyFactor, n = T_v. Independent of the logits' errors.
+double row_sum_bound(std::ptrdiff_t T_v, const PrecisionModel& p);
+
+}  // namespace attn::ref

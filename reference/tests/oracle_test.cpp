@@ -1,0 +1,62 @@
+// Checks of the oracle itself, independent of the library's answers.
+#include <catch2/catch.hpp>
+#include <limits>
+
+#include "attn/ref/error_bound.hpp"
+#include "attn/ref/oracle.hpp"
+
+using attn::ref::BoolMatrix;
+using attn::ref::DMatrix;
+using attn::ref::Real;
+
+TEST_CASE("oracle: rows of A sum to 1 to 45 digits and forbidden weights are 0", "[oracle]") {
+  DMatrix Q(3, 2), K(4, 2), V(4, 1);
+  Q << 1, 2, -3, 0.5, 700, 1;
+  K << 0.25, -1, 2, 2, -0.5, 3, 1, 1;
+  V << 1, 2, 3, 4;
+  BoolMatrix mask = BoolMatrix::Constant(3, 4, false);
+  mask(0, 1) = mask(2, 3) = true;
+  const auto r = attn::ref::exact_attention(Q, K, V, mask);
+  for (int i = 0; i < 3; ++i) {
+    Real sum = 0;
+    for (int j = 0; j < 4; ++j) sum += r.A(i, j);
+    CHECK(abs(sum - 1) < Real("1e-45"));
+  }
+  CHECK(r.A(0, 1) == 0);
+  CHECK(r.A(2, 3) == 0);
+}
+
+TEST_CASE("oracle: a fully forbidden row, d_k mismatch and NaN are refused", "[oracle]") {
+  DMatrix Q = DMatrix::Ones(2, 2), K = DMatrix::Ones(2, 2), V = DMatrix::Ones(2, 1);
+  BoolMatrix mask = BoolMatrix::Constant(2, 2, false);
+  mask.row(1).setConstant(true);
+  try {
+    attn::ref::exact_attention(Q, K, V, mask);
+    FAIL("expected a refusal");
+  } catch (const attn::ref::OracleRefusal& e) {
+    CHECK(e.row() == 1);
+  }
+  CHECK_THROWS_AS(attn::ref::exact_attention(Q, DMatrix::Ones(2, 3), V, std::nullopt),
+                  attn::ref::OracleRefusal);
+  Q(0, 0) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_AS(attn::ref::exact_attention(Q, K, V, std::nullopt), attn::ref::OracleRefusal);
+}
+
+TEST_CASE("oracle: logits beyond 700 do not overflow", "[oracle]") {
+  DMatrix S(1, 3);
+  S << 800, 790, -800;
+  const auto r = attn::ref::exact_masked_softmax(S, std::nullopt);
+  const double a0 = static_cast<double>(r.A(0, 0));
+  CHECK(a0 > 0.9999);
+  CHECK(a0 < 1.0);
+  CHECK(static_cast<double>(r.logsumexp[0]) > 800.0);
+}
+
+TEST_CASE("error bound: gamma_n and the row-sum bound scale with u and n", "[bound]") {
+  CHECK(attn::ref::gamma(10, 0x1p-53) > 10 * 0x1p-53);
+  CHECK(attn::ref::gamma(10, 0x1p-53) < 10.001 * 0x1p-53);
+  const auto d = attn::ref::PrecisionModel::for_double();
+  const auto f = attn::ref::PrecisionModel::for_float();
+  CHECK(attn::ref::row_sum_bound(8, f) > 1e8 * attn::ref::row_sum_bound(8, d));
+  CHECK(attn::ref::row_sum_bound(64, d) > attn::ref::row_sum_bound(8, d));
+}
