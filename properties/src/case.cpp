@@ -14,6 +14,7 @@ const char* operation_name(Operation op) {
     case Operation::softmax_rows: return "softmax_rows";
     case Operation::masked_softmax: return "masked_softmax";
     case Operation::attention: return "attention";
+    case Operation::attention_tiled: return "attention_tiled";
   }
   return "unknown";
 }
@@ -64,7 +65,7 @@ void print_mask(std::ostream& os, const std::string& name, const Mask& M, Index 
 
 void showValue(const Case& c, std::ostream& os) {
   os << operation_name(c.op) << " case\n";
-  if (c.op == Operation::attention) {
+  if (c.op == Operation::attention || c.op == Operation::attention_tiled) {
     print_matrix(os, "  Q", c.Q);
     print_matrix(os, "  K", c.K);
     print_matrix(os, "  V", c.V);

@@ -6,8 +6,8 @@
 
 namespace attn::prop::detail {
 
-Index T_q(const Case& c) { return c.op == Operation::attention ? c.Q.rows() : c.S.rows(); }
-Index T_v(const Case& c) { return c.op == Operation::attention ? c.K.rows() : c.S.cols(); }
+Index T_q(const Case& c) { return takes_qkv(c.op) ? c.Q.rows() : c.S.rows(); }
+Index T_v(const Case& c) { return takes_qkv(c.op) ? c.K.rows() : c.S.cols(); }
 
 std::optional<Failure> require_answer(const Outcome& o, const Case& c) {
   Failure f;
@@ -40,7 +40,7 @@ ref::PrecisionModel precision_model(const Precision& p) {
 
 Expected expected_for(const Case& c, const Precision& p) {
   Expected e;
-  if (c.op == Operation::attention) {
+  if (takes_qkv(c.op)) {
     const auto exact = ref::exact_attention(c.Q, c.K, c.V, c.mask);
     const auto bound = ref::attention_error_bound(c.Q, c.K, c.V, exact, precision_model(p));
     e.A = exact.A;

@@ -21,7 +21,7 @@ Property exact_zeros(Operation op) {
     for (Index i = 0; i < o.A.rows(); ++i)
       for (Index j = 0; j < o.A.cols(); ++j) {
         const bool forbidden = (c.mask && (*c.mask)(i, j)) ||
-                               (c.op != Operation::attention && c.S(i, j) == -HUGE_VAL);
+                               (!takes_qkv(c.op) && c.S(i, j) == -HUGE_VAL);
         if (forbidden && !(o.A(i, j) == 0.0)) {
           Failure f;
           f.outcome = o;

@@ -25,7 +25,7 @@ Property fully_forbidden_refused(Operation op) {
       bool all = true;
       for (Index j = 0; j < detail::T_v(c); ++j)
         all = all && ((c.mask && (*c.mask)(i, j)) ||
-                      (c.op != Operation::attention && c.S(i, j) == -HUGE_VAL));
+                      (!takes_qkv(c.op) && c.S(i, j) == -HUGE_VAL));
       if (all) row = i;
     }
     Failure f;

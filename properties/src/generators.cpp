@@ -180,7 +180,7 @@ rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
               c.tags = shape_tags(s);
               c.tags.push_back(regime_tag(r));
               const double big = large_scale(cfg);
-              if (cfg.op == Operation::attention) {
+              if (takes_qkv(cfg.op)) {
                 c.Q = std::get<0>(m);
                 c.K = std::get<1>(m);
                 c.V = std::get<2>(m);

@@ -23,7 +23,7 @@ void print_outcome(std::ostream& os, const Outcome& o, Index marked_row) {
 }
 
 std::string shape_line(const Case& c) {
-  if (c.op == Operation::attention)
+  if (takes_qkv(c.op))
     return "T_q=" + std::to_string(c.Q.rows()) + ", T_v=" + std::to_string(c.K.rows()) +
            ", d_k=" + std::to_string(c.Q.cols()) + ", d_v=" + std::to_string(c.V.cols());
   return "T_q=" + std::to_string(c.S.rows()) + ", T_v=" + std::to_string(c.S.cols());
@@ -49,7 +49,7 @@ void print_verdict(std::ostream& os, const Verdict& v) {
          << ":\n";
     else
       os << "  on the text's example (" << shape_line(c) << "):\n";
-    if (c.op == Operation::attention) {
+    if (takes_qkv(c.op)) {
       print_matrix(os, "  Q", c.Q, f.marked_row);
       print_matrix(os, "  K", c.K);
       print_matrix(os, "  V", c.V);

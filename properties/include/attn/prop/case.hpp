@@ -20,7 +20,13 @@ enum class Operation {
   softmax_rows,    ///< A = softmax(S) row-wise (F1). Uses S.
   masked_softmax,  ///< A = masked_softmax(S, mask) (F2, Lemma 2). Uses S, mask.
   attention,       ///< {O, A} = attention(Q, K, V, mask) (F3). Uses Q, K, V, mask.
+  attention_tiled, ///< {O, logsumexp} = attention_tiled(Q, K, V, mask, tiles). Uses tile_q, tile_k.
 };
+
+/// True for the operations that take Q, K, V (rather than logits S).
+inline bool takes_qkv(Operation op) {
+  return op == Operation::attention || op == Operation::attention_tiled;
+}
 
 /// Stable text name of an operation ("attention"), also used by the protocol.
 const char* operation_name(Operation op);
@@ -32,6 +38,8 @@ struct Case {
   DMatrix V;  ///< T_v x d_v
   DMatrix S;  ///< T_q x T_v logits, for the softmax operations
   std::optional<Mask> mask;  ///< T_q x T_v, true = forbidden
+  Index tile_q = 0;  ///< query rows per tile (attention_tiled)
+  Index tile_k = 0;  ///< key rows per tile (attention_tiled)
   /// Regimes this case was drawn from ("T_q!=T_v", "large logits", "causal mask"...),
   /// counted by the runner so a reader sees which edges were reached.
   std::vector<std::string> tags;

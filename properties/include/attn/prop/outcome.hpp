@@ -15,7 +15,8 @@ struct Outcome {
   };
   Kind kind = Kind::fault;
   DMatrix O;  ///< T_q x d_v, for Operation::attention
-  DMatrix A;  ///< T_q x T_v weights, for every operation
+  DMatrix A;  ///< T_q x T_v weights (not for attention_tiled, which never forms A)
+  DMatrix logsumexp;  ///< T_q x 1, log sum_j exp(S_ij) over allowed j (attention_tiled)
   /// For refusals: the error's type as the subject named it
   /// ("FullyMaskedRowError", "ValueError", "std::invalid_argument"...).
   std::string error_type;
