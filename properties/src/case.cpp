@@ -76,6 +76,11 @@ void showValue(const Case& c, std::ostream& os) {
     print_mask(os, "  mask (x = forbidden)", *c.mask);
   else
     os << "  mask = none\n";
+  if (!c.params.empty()) {
+    os << "  params = [";
+    for (std::size_t k = 0; k < c.params.size(); ++k) os << (k ? ", " : "") << number_text(c.params[k]);
+    os << "]\n";
+  }
 }
 
 }  // namespace attn::prop

@@ -12,4 +12,25 @@ std::vector<Property> attention_properties() {
           oracle_agreement(Operation::attention)};
 }
 
+std::vector<Property> library_properties(Operation op) {
+  std::vector<Property> list;
+  if (op == Operation::attention) list.push_back(textbook_example());
+  if (takes_qkv(op)) {
+    list.push_back(score_shape());
+    list.push_back(dk_mismatch_refused("ShapeError"));
+    list.push_back(scale_off(op));
+  }
+  list.push_back(row_stochastic(op));
+  list.push_back(exact_zeros(op));
+  list.push_back(fully_forbidden_refused(op, "FullyMaskedRowError"));
+  list.push_back(oracle_agreement(op));
+  list.push_back(shift_invariance(op));
+  list.push_back(permutation_equivariance(op));
+  list.push_back(masked_equals_deleted(op));
+  if (takes_qkv(op)) list.push_back(uniform_when_tied(op));
+  list.push_back(non_finite_refused(op, "NonFiniteInputError"));
+  if (op != Operation::softmax_rows) list.push_back(shape_mismatch_refused(op, "ShapeError"));
+  return list;
+}
+
 }  // namespace attn::prop

@@ -1,5 +1,6 @@
 #include "check_util.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -8,6 +9,10 @@ namespace attn::prop::detail {
 
 Index T_q(const Case& c) { return takes_qkv(c.op) ? c.Q.rows() : c.S.rows(); }
 Index T_v(const Case& c) { return takes_qkv(c.op) ? c.K.rows() : c.S.cols(); }
+
+bool forbidden(const Case& c, Index i, Index j) {
+  return (c.mask && (*c.mask)(i, j)) || (!takes_qkv(c.op) && c.S(i, j) == -HUGE_VAL);
+}
 
 std::optional<Failure> require_answer(const Outcome& o, const Case& c) {
   Failure f;
@@ -96,6 +101,102 @@ std::optional<Failure> compare_with_bound(const std::string& name, const DMatrix
 
 std::optional<Failure> with_outcome(std::optional<Failure> f, const Outcome& o) {
   if (f && !f->outcome) f->outcome = o;
+  return f;
+}
+
+std::optional<Failure> compare_related(const std::string& name, const DMatrix& original,
+                                       const DMatrix& related, const EntryMap& m,
+                                       const ref::RealMatrix& exact_original,
+                                       const ref::RealMatrix& exact_related,
+                                       const DMatrix& bound_original, const DMatrix& bound_related) {
+  std::optional<WorstEntry> worst;
+  double worst_ratio = -1;
+  bool failed = false;
+  for (Index i = 0; i < related.rows(); ++i)
+    for (Index j = 0; j < related.cols(); ++j) {
+      const Index r = m.rows.empty() ? i : m.rows[std::size_t(i)];
+      const Index k = m.cols.empty() ? j : m.cols[std::size_t(j)];
+      const ref::Real drift = abs(exact_original(r, k) - exact_related(i, j));
+      // Round the tolerance up by a relative 2^-50 so its own rounding cannot bite.
+      const double tol = (bound_original(r, k) + bound_related(i, j) + static_cast<double>(drift)) *
+                         (1 + 0x1p-50);
+      const double a = related(i, j), b = original(r, k);
+      const double err = std::abs(a - b);
+      const double ratio = !std::isfinite(err) ? std::numeric_limits<double>::infinity()
+                           : tol > 0            ? err / tol
+                           : err > 0            ? std::numeric_limits<double>::infinity()
+                                                : 0;
+      if (ratio > worst_ratio) {
+        worst_ratio = ratio;
+        worst = WorstEntry{name, i, j, b, a, err, tol};
+      }
+      if (!(err <= tol)) failed = true;
+    }
+  if (!failed) return std::nullopt;
+  Failure f;
+  std::ostringstream os;
+  os.precision(3);
+  os << name << "(" << worst->row << ", " << worst->col << ") of the transformed case is "
+     << worst->actual << " but should equal " << worst->expected << " (difference " << worst->error
+     << ", allowed " << worst->bound << ")";
+  f.summary = os.str();
+  f.worst = worst;
+  f.marked_row = worst->row;
+  return f;
+}
+
+std::optional<Failure> check_related(Subject& s, const Case& original, const Case& related,
+                                     const EntryMap& map_A, const EntryMap& map_O,
+                                     const std::string& relation) {
+  const Outcome o1 = s.run(original);
+  if (auto f = require_answer(o1, original)) return f;
+  const Outcome o2 = s.run(related);
+  if (auto f = require_answer(o2, related)) {
+    f->summary = "on the transformed case (" + relation + "): " + f->summary;
+    return f;
+  }
+  const Expected e1 = expected_for(original, s.precision());
+  const Expected e2 = expected_for(related, s.precision());
+  auto fail = [&](std::optional<Failure> f) {
+    f->summary = relation + ": " + f->summary;
+    f->outcome = o2;
+    return f;
+  };
+  if (original.op != Operation::attention_tiled)
+    if (auto f = compare_related("A", o1.A, o2.A, map_A, e1.A, e2.A, e1.bound_A, e2.bound_A))
+      return fail(f);
+  if (takes_qkv(original.op))
+    if (auto f = compare_related("O", o1.O, o2.O, map_O, e1.O, e2.O, e1.bound_O, e2.bound_O))
+      return fail(f);
+  return std::nullopt;
+}
+
+std::vector<Index> argsort(const std::vector<double>& keys) {
+  std::vector<Index> order(keys.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = Index(k);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](Index a, Index b) { return keys[std::size_t(a)] < keys[std::size_t(b)]; });
+  return order;
+}
+
+std::optional<Failure> require_refusal(const Outcome& o, const std::string& expected_type,
+                                       const std::string& why) {
+  if (o.kind == Outcome::Kind::refusal &&
+      (expected_type.empty() || o.error_type == expected_type))
+    return std::nullopt;
+  Failure f;
+  f.outcome = o;
+  switch (o.kind) {
+    case Outcome::Kind::refusal:
+      f.summary = "refused " + why + " with " + o.error_type + ", expected " + expected_type;
+      break;
+    case Outcome::Kind::fault:
+      f.summary = "crashed instead of refusing " + why + ": " + o.message;
+      break;
+    case Outcome::Kind::result:
+      f.summary = "answered instead of refusing " + why;
+      break;
+  }
   return f;
 }
 

@@ -17,6 +17,9 @@ namespace attn::prop::detail {
 Index T_q(const Case& c);
 Index T_v(const Case& c);
 
+/// Key j is forbidden for query i: masked, or a -Inf logit of a softmax case.
+bool forbidden(const Case& c, Index i, Index j);
+
 /// A failure unless the subject returned values of the right shapes:
 /// A is T_q x T_v (Lemma 1) and, for attention, O is T_q x d_v.
 std::optional<Failure> require_answer(const Outcome& o, const Case& c);
@@ -36,6 +39,37 @@ ref::PrecisionModel precision_model(const Precision& p);
 /// an entry is NaN or Inf. `name` is "A" or "O".
 std::optional<Failure> compare_with_bound(const std::string& name, const DMatrix& actual,
                                           const ref::RealMatrix& exact, const DMatrix& bound);
+
+/// How a related case's answer corresponds to the original's: entry (i, j)
+/// of the related answer should equal entry (rows[i], cols[j]) of the
+/// original. Empty vectors mean the identity.
+struct EntryMap {
+  std::vector<Index> rows;
+  std::vector<Index> cols;
+};
+
+/// A metamorphic comparison: `related` (answer to a transformed case) against
+/// `original` mapped through m. The tolerance at each entry is the sum of both
+/// error bounds plus the exact difference of the two oracle values (non-zero
+/// only when the transformed inputs had to be rounded).
+std::optional<Failure> compare_related(const std::string& name, const DMatrix& original,
+                                       const DMatrix& related, const EntryMap& m,
+                                       const ref::RealMatrix& exact_original,
+                                       const ref::RealMatrix& exact_related,
+                                       const DMatrix& bound_original, const DMatrix& bound_related);
+
+/// Runs both cases and compares A (and O for attention) through the maps.
+std::optional<Failure> check_related(Subject& s, const Case& original, const Case& related,
+                                     const EntryMap& map_A, const EntryMap& map_O,
+                                     const std::string& relation);
+
+/// Sort order of keys: the permutation that sorts `keys` (stable).
+std::vector<Index> argsort(const std::vector<double>& keys);
+
+/// nullopt if o is a refusal (of type expected_type, when that is not
+/// empty); otherwise a failure saying the subject should have refused `why`.
+std::optional<Failure> require_refusal(const Outcome& o, const std::string& expected_type,
+                                       const std::string& why);
 
 /// Attaches the outcome to a failure (for the report).
 std::optional<Failure> with_outcome(std::optional<Failure> f, const Outcome& o);

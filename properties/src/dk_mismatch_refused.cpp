@@ -6,24 +6,18 @@
 
 namespace attn::prop {
 
-Property dk_mismatch_refused() {
+Property dk_mismatch_refused(std::string expected_error) {
   Property p;
   p.id = "dk_mismatch_refused";
   p.title = "Q and K with different d_k are refused with an error";
   p.source = "Lemma 1, section 32.2.3; F3 solution, 32.2.9";
   p.op = Operation::attention;
   p.generator = [](const GenConfig& cfg) { return gen_dk_mismatch_case(cfg); };
-  p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
-    const Outcome o = s.run(c);
-    if (o.kind == Outcome::Kind::refusal) return std::nullopt;
-    Failure f;
-    f.outcome = o;
-    f.summary = o.kind == Outcome::Kind::fault
-                    ? "crashed instead of refusing: " + o.message
-                    : "answered although Q is " + std::to_string(c.Q.rows()) + "x" +
-                          std::to_string(c.Q.cols()) + " and K is " + std::to_string(c.K.rows()) +
-                          "x" + std::to_string(c.K.cols()) + " (d_k differs)";
-    return f;
+  p.check = [expected_error](Subject& s, const Case& c) -> std::optional<Failure> {
+    return detail::require_refusal(s.run(c), expected_error,
+                                   "Q " + std::to_string(c.Q.rows()) + "x" + std::to_string(c.Q.cols()) +
+                                       " with K " + std::to_string(c.K.rows()) + "x" +
+                                       std::to_string(c.K.cols()) + " (d_k differs)");
   };
   return p;
 }

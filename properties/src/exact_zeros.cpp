@@ -20,9 +20,7 @@ Property exact_zeros(Operation op) {
     if (auto f = detail::require_answer(o, c)) return f;
     for (Index i = 0; i < o.A.rows(); ++i)
       for (Index j = 0; j < o.A.cols(); ++j) {
-        const bool forbidden = (c.mask && (*c.mask)(i, j)) ||
-                               (!takes_qkv(c.op) && c.S(i, j) == -HUGE_VAL);
-        if (forbidden && !(o.A(i, j) == 0.0)) {
+        if (detail::forbidden(c, i, j) && !(o.A(i, j) == 0.0)) {
           Failure f;
           f.outcome = o;
           f.marked_row = i;

@@ -10,22 +10,27 @@
 
 namespace attn::prop {
 
-Property fully_forbidden_refused(Operation op) {
+Property fully_forbidden_refused(Operation op, std::string expected_error) {
   Property p;
   p.id = "fully_forbidden_refused";
   p.title = "a query row with every key forbidden is refused with an error";
   p.source = "Lemma 2 and section 32.2.4";
   p.op = op;
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::fully_forbidden); };
-  p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
+  p.check = [expected_error](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);
-    if (o.kind == Outcome::Kind::refusal) return std::nullopt;
+    if (o.kind == Outcome::Kind::refusal) {
+      if (expected_error.empty() || o.error_type == expected_error) return std::nullopt;
+      Failure f;
+      f.outcome = o;
+      f.summary = "refused with " + o.error_type + ", expected " + expected_error;
+      return f;
+    }
     Index row = -1;
     for (Index i = 0; i < detail::T_q(c) && row < 0; ++i) {
       bool all = true;
       for (Index j = 0; j < detail::T_v(c); ++j)
-        all = all && ((c.mask && (*c.mask)(i, j)) ||
-                      (!takes_qkv(c.op) && c.S(i, j) == -HUGE_VAL));
+        all = all && detail::forbidden(c, i, j);
       if (all) row = i;
     }
     Failure f;

@@ -205,6 +205,13 @@ rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
               }
               if (cfg.op != Operation::softmax_rows) {
                 apply_mask(c, std::get<4>(m), s.T_q, s.T_v, policy);
+              } else if (policy == MaskPolicy::masked) {
+                // No mask argument: forbidden entries are -Inf logits.
+                apply_mask(c, std::get<4>(m), s.T_q, s.T_v, policy);
+                for (Index i = 0; i < s.T_q; ++i)
+                  for (Index j = 0; j < s.T_v; ++j)
+                    if ((*c.mask)(i, j)) c.S(i, j) = -std::numeric_limits<double>::infinity();
+                c.mask.reset();
               } else if (policy == MaskPolicy::fully_forbidden) {
                 // No mask argument: a row of -Inf logits is the fully forbidden row.
                 c.S.row(std::get<4>(m).forbidden_row)
@@ -241,6 +248,22 @@ rc::Gen<Case> gen_dk_mismatch_case(const GenConfig& cfg) {
               return c;
             });
       });
+}
+
+rc::Gen<double> integer_values(int max_magnitude) {
+  return rc::gen::map(zigzag(max_magnitude), [](int k) { return double(k); });
+}
+
+rc::Gen<Case> with_params(rc::Gen<Case> base, std::function<std::size_t(const Case&)> count,
+                          rc::Gen<double> value) {
+  return rc::gen::mapcat(base, [count, value](const Case& c) {
+    return rc::gen::map(rc::gen::container<std::vector<double>>(count(c), value),
+                        [c](const std::vector<double>& params) {
+                          Case out = c;
+                          out.params = params;
+                          return out;
+                        });
+  });
 }
 
 }  // namespace attn::prop

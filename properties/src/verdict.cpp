@@ -60,6 +60,11 @@ void print_verdict(std::ostream& os, const Verdict& v) {
       print_mask(os, "  mask (x = forbidden)", *c.mask, f.marked_row);
     else
       os << "  mask = none\n";
+    if (!c.params.empty()) {
+      DMatrix params(1, Index(c.params.size()));
+      for (std::size_t k = 0; k < c.params.size(); ++k) params(0, Index(k)) = c.params[k];
+      print_matrix(os, "  params", params);
+    }
   }
   if (f.outcome) print_outcome(os, *f.outcome, f.marked_row);
   if (f.worst) {

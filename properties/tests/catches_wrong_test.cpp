@@ -17,14 +17,16 @@ namespace {
 /// A double-precision subject given by a function.
 class FnSubject : public Subject {
  public:
-  explicit FnSubject(std::function<Outcome(const Case&)> f) : f_(std::move(f)) {}
+  explicit FnSubject(std::function<Outcome(const Case&)> f, Operation op = Operation::attention)
+      : f_(std::move(f)), op_(op) {}
   std::string name() const override { return "test subject"; }
   Precision precision() const override { return Precision::of_double(); }
-  bool supports(Operation op) const override { return op == Operation::attention; }
+  bool supports(Operation op) const override { return op == op_; }
   Outcome run(const Case& c) override { return f_(c); }
 
  private:
   std::function<Outcome(const Case&)> f_;
+  Operation op_;
 };
 
 /// Softmax over every key, then zero the forbidden weights (F4's bug).
@@ -120,5 +122,90 @@ TEST_CASE("imprecise subjects are caught by the oracle within the error bound", 
       return Outcome::make_result(r.O, r.A.transpose());
     });
     CHECK_FALSE(run(score_shape(), s).passed);
+  }
+}
+
+namespace {
+
+/// Row softmax of S with -inf where masked, written out so one step can be broken.
+attn::Matrix<double> softmax_variant(const Case& c, bool shift, double epsilon, bool invert_mask) {
+  attn::Matrix<double> S = c.S;
+  if (c.mask)
+    for (Index i = 0; i < S.rows(); ++i)
+      for (Index j = 0; j < S.cols(); ++j)
+        if ((*c.mask)(i, j) != invert_mask) S(i, j) = -std::numeric_limits<double>::infinity();
+  attn::Matrix<double> A(S.rows(), S.cols());
+  for (Index i = 0; i < S.rows(); ++i) {
+    const double m = shift ? S.row(i).maxCoeff() : 0.0;
+    A.row(i) = (S.row(i).array() - m).exp();
+    A.row(i) /= A.row(i).sum() + epsilon;
+  }
+  return A;
+}
+
+}  // namespace
+
+TEST_CASE("softmax mistakes are caught on the logits", "[mutants]") {
+  SECTION("no max subtraction overflows under a row shift of 1000") {
+    FnSubject s([](const Case& c) { return Outcome::make_result({}, softmax_variant(c, false, 0, false)); },
+                Operation::masked_softmax);
+    CHECK_FALSE(run(shift_invariance(Operation::masked_softmax), s).passed);
+    CHECK_FALSE(run(oracle_agreement(Operation::masked_softmax), s).passed);
+  }
+  SECTION("an epsilon of 1e-12 in the denominator") {
+    FnSubject s([](const Case& c) { return Outcome::make_result({}, softmax_variant(c, true, 1e-12, false)); },
+                Operation::masked_softmax);
+    CHECK_FALSE(run(oracle_agreement(Operation::masked_softmax), s).passed);
+  }
+  SECTION("mask polarity inverted (true read as 'may attend')") {
+    FnSubject s([](const Case& c) { return Outcome::make_result({}, softmax_variant(c, true, 0, true)); },
+                Operation::masked_softmax);
+    CHECK_FALSE(run(exact_zeros(Operation::masked_softmax), s).passed);
+  }
+  SECTION("softmax over the wrong axis") {
+    FnSubject s([](const Case& c) {
+      Case t = c;
+      t.S = c.S.transpose();
+      if (c.mask) t.mask = attn::Mask(c.mask->transpose());
+      return Outcome::make_result({}, softmax_variant(t, true, 0, false).transpose());
+    }, Operation::masked_softmax);
+    CHECK_FALSE(run(row_stochastic(Operation::masked_softmax), s).passed);
+  }
+  SECTION("the right numbers but an untyped refusal") {
+    FnSubject s([](const Case& c) {
+      LibSubject<double> lib;
+      Outcome o = lib.run(c);
+      if (o.kind == Outcome::Kind::refusal) o.error_type = "std::runtime_error";
+      return o;
+    }, Operation::masked_softmax);
+    CHECK(run(fully_forbidden_refused(Operation::masked_softmax), s).passed);
+    CHECK_FALSE(run(fully_forbidden_refused(Operation::masked_softmax, "FullyMaskedRowError"), s).passed);
+    CHECK_FALSE(run(non_finite_refused(Operation::masked_softmax, "NonFiniteInputError"), s).passed);
+  }
+  SECTION("NaN passed through instead of refused") {
+    FnSubject s([](const Case& c) { return Outcome::make_result({}, softmax_variant(c, true, 0, false)); },
+                Operation::masked_softmax);
+    CHECK_FALSE(run(non_finite_refused(Operation::masked_softmax), s).passed);
+  }
+}
+
+TEST_CASE("attention mistakes are caught by the metamorphic properties", "[mutants]") {
+  SECTION("positions leak in: row i's logits get + i") {
+    FnSubject s([](const Case& c) {
+      attn::Matrix<double> S = attn::scores<double>(c.Q, c.K);
+      for (Index i = 0; i < S.rows(); ++i)
+        for (Index j = 0; j < S.cols(); ++j) S(i, j) += 0.5 * double(j);
+      const attn::Matrix<double> A = c.mask ? attn::masked_softmax<double>(S, *c.mask) : attn::softmax_rows<double>(S);
+      return Outcome::make_result(A * c.V, A);
+    });
+    CHECK_FALSE(run(permutation_equivariance(), s).passed);
+  }
+  SECTION("the mask ignored when computing O") {
+    FnSubject s([](const Case& c) {
+      const auto masked = attn::attention<double>(c.Q, c.K, c.V, c.mask);
+      const auto plain = attn::attention<double>(c.Q, c.K, c.V);
+      return Outcome::make_result(plain.O, masked.A);
+    });
+    CHECK_FALSE(run(masked_equals_deleted(), s).passed);
   }
 }

@@ -1,5 +1,6 @@
-// The property list on the library itself, in float and double.
-// ATTNLAB_CASES_SCALE scales the number of cases (100 for a deep run).
+// The whole property list on the library itself, in float and double, for
+// every operation. ATTNLAB_CASES_SCALE scales the number of cases (100 for
+// a deep run).
 #include <catch2/catch.hpp>
 #include <iostream>
 #include <sstream>
@@ -12,11 +13,11 @@ using namespace attn::prop;
 namespace {
 
 template <class T>
-void check_all_properties() {
+void check_all_properties(Operation op) {
   LibSubject<T> subject;
   RunConfig cfg;
   cfg.cases = default_case_count();
-  for (const Property& p : attention_properties()) {
+  for (const Property& p : library_properties(op)) {
     const Verdict v = run_property(p, subject, cfg);
     std::ostringstream report;
     print_verdict(report, v);
@@ -25,18 +26,29 @@ void check_all_properties() {
     CHECK(v.passed);
     CHECK(v.error.empty());
     CHECK(v.cases > 0);
-    std::cout << report.str();
+    std::cout << operation_name(op) << " <" << subject.precision().name << "> " << report.str();
   }
 }
 
 }  // namespace
 
-TEST_CASE("every attention property holds for attn in double", "[properties][double]") {
-  check_all_properties<double>();
+TEST_CASE("every property holds for attn::attention in double", "[properties][double]") {
+  check_all_properties<double>(Operation::attention);
 }
-
-TEST_CASE("every attention property holds for attn in float", "[properties][float]") {
-  check_all_properties<float>();
+TEST_CASE("every property holds for attn::attention in float", "[properties][float]") {
+  check_all_properties<float>(Operation::attention);
+}
+TEST_CASE("every property holds for attn::masked_softmax in double", "[properties][double]") {
+  check_all_properties<double>(Operation::masked_softmax);
+}
+TEST_CASE("every property holds for attn::masked_softmax in float", "[properties][float]") {
+  check_all_properties<float>(Operation::masked_softmax);
+}
+TEST_CASE("every property holds for attn::softmax_rows in double", "[properties][double]") {
+  check_all_properties<double>(Operation::softmax_rows);
+}
+TEST_CASE("every property holds for attn::softmax_rows in float", "[properties][float]") {
+  check_all_properties<float>(Operation::softmax_rows);
 }
 
 TEST_CASE("the generators reach every regime", "[properties][generators]") {

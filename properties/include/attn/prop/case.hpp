@@ -40,6 +40,9 @@ struct Case {
   std::optional<Mask> mask;  ///< T_q x T_v, true = forbidden
   Index tile_q = 0;  ///< query rows per tile (attention_tiled)
   Index tile_k = 0;  ///< key rows per tile (attention_tiled)
+  /// Knobs of a metamorphic property, not inputs of the subject: the row
+  /// shifts c_i, the vector added to every key, a permutation's sort keys.
+  std::vector<double> params;
   /// Regimes this case was drawn from ("T_q!=T_v", "large logits", "causal mask"...),
   /// counted by the runner so a reader sees which edges were reached.
   std::vector<std::string> tags;

@@ -2,6 +2,7 @@
 // The property list. One factory per property; each lives in its own file
 // under properties/src/ named after the property.
 
+#include <string>
 #include <vector>
 
 #include "attn/prop/property.hpp"
@@ -11,13 +12,33 @@ namespace attn::prop {
 // Lemma 1 (32.2.3): O is T_q x d_v and A is T_q x T_v; S entries match the oracle.
 Property score_shape();
 // Lemma 1: a d_k mismatch between Q and K is refused.
-Property dk_mismatch_refused();
+Property dk_mismatch_refused(std::string expected_error = "");
 // F1 (32.2.8-9): A >= 0 and every row of A sums to 1 within the error bound.
 Property row_stochastic(Operation op = Operation::attention);
 // Lemma 2 (32.2.4): A_ij == 0.0 bit-exactly wherever mask(i, j) is true.
 Property exact_zeros(Operation op = Operation::attention);
 // Lemma 2 hypothesis / 32.2.4: a query row with every key forbidden is refused.
-Property fully_forbidden_refused(Operation op = Operation::attention);
+Property fully_forbidden_refused(Operation op = Operation::attention,
+                                 std::string expected_error = "");
+// An expected_error names the error type a refusal must have ("ShapeError");
+// empty accepts any refusal (students raise whatever their language offers).
+
+// Shift invariance (32.2.4): row shifts of S (softmax ops) or one vector added
+// to every key (attention ops) leave A and O unchanged.
+Property shift_invariance(Operation op = Operation::attention);
+// 32.2.5: permuting Q's rows permutes O's; permuting K, V and mask columns leaves O.
+Property permutation_equivariance(Operation op = Operation::attention);
+// Lemma 2: masked attention equals attention over the allowed keys only.
+Property masked_equals_deleted(Operation op = Operation::attention);
+// 14.3 / 32.2.2: zero Q or constant Q = K gives uniform weights, O = mean of allowed V.
+Property uniform_when_tied(Operation op = Operation::attention);
+// 14.3: attention(Q sqrt(d_k), K, V) equals the unscaled softmax(Q K^T) V.
+Property scale_off(Operation op = Operation::attention);
+// DESIGN.md: NaN/Inf inputs are refused.
+Property non_finite_refused(Operation op = Operation::attention, std::string expected_error = "");
+// Lemma 1 / DESIGN.md: T_v mismatch between K and V, or a mask of the wrong shape, is refused.
+Property shape_mismatch_refused(Operation op = Operation::attention, std::string expected_error = "");
+
 // Definition (32.2.2): O and A agree with the high-precision oracle within the bound.
 Property oracle_agreement(Operation op = Operation::attention);
 // 32.2.6 / 32.2.7: the text's two-token example, with and without the causal
@@ -27,5 +48,10 @@ Property textbook_example();
 /// The properties that grade exercise F3 (attention with an optional mask),
 /// in report order.
 std::vector<Property> attention_properties();
+
+/// The whole list for the library's attention (and any strict kernel): the
+/// attention properties, the metamorphic ones, and typed refusals
+/// (ShapeError, FullyMaskedRowError, NonFiniteInputError).
+std::vector<Property> library_properties(Operation op = Operation::attention);
 
 }  // namespace attn::prop

@@ -5,6 +5,8 @@
 // value shrinks towards 1 and 0, so a failure is shown on a small case.
 // Each case carries tags naming its regimes; the runner counts them.
 
+#include <functional>
+
 #include <rapidcheck.h>
 
 #include "attn/prop/case.hpp"
@@ -24,6 +26,13 @@ rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy);
 
 /// Attention cases whose K has a different d_k than Q (Lemma 1 refusals).
 rc::Gen<Case> gen_dk_mismatch_case(const GenConfig& cfg);
+
+/// Integers in [-max_magnitude, max_magnitude], shrinking towards 0.
+rc::Gen<double> integer_values(int max_magnitude);
+
+/// Cases from `base` with Case::params filled by count(c) values of `value`.
+rc::Gen<Case> with_params(rc::Gen<Case> base, std::function<std::size_t(const Case&)> count,
+                          rc::Gen<double> value);
 
 /// Rounds every value of c to float when the config asks for float inputs.
 void round_to_precision(Case& c, const Precision& p);
