@@ -33,4 +33,14 @@ Mask padding_mask(Index T_q, Index T_v, Index key_length) {
   return M;
 }
 
+Mask combine_masks(const Mask& a, const Mask& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols())
+    throw ShapeError("combine_masks: the masks are " + shape_text(a.rows(), a.cols()) + " and " +
+                     shape_text(b.rows(), b.cols()) + "; both need the shape T_q x T_v");
+  Mask M(a.rows(), a.cols());
+  for (Index i = 0; i < a.rows(); ++i)
+    for (Index j = 0; j < a.cols(); ++j) M(i, j) = a(i, j) || b(i, j);
+  return M;
+}
+
 }  // namespace attn

@@ -20,8 +20,12 @@ std::vector<Property> library_properties(Operation op) {
     list.push_back(dk_mismatch_refused("ShapeError"));
     list.push_back(scale_off(op));
   }
-  list.push_back(row_stochastic(op));
-  list.push_back(exact_zeros(op));
+  if (op == Operation::attention_tiled) {
+    list.push_back(tiled_equals_naive());
+  } else {
+    list.push_back(row_stochastic(op));
+    list.push_back(exact_zeros(op));
+  }
   list.push_back(fully_forbidden_refused(op, "FullyMaskedRowError"));
   list.push_back(oracle_agreement(op));
   list.push_back(shift_invariance(op));

@@ -26,12 +26,18 @@ std::optional<Failure> require_answer(const Outcome& o, const Case& c) {
     return f;
   }
   auto shape = [](const DMatrix& M) { return std::to_string(M.rows()) + "x" + std::to_string(M.cols()); };
-  if (o.A.rows() != T_q(c) || o.A.cols() != T_v(c)) {
+  if (c.op == Operation::attention_tiled) {
+    if (o.logsumexp.rows() != T_q(c) || o.logsumexp.cols() != 1) {
+      f.summary = "logsumexp is " + shape(o.logsumexp) + " but must be T_q x 1 = " +
+                  std::to_string(T_q(c)) + "x1";
+      return f;
+    }
+  } else if (o.A.rows() != T_q(c) || o.A.cols() != T_v(c)) {
     f.summary = "A is " + shape(o.A) + " but must be T_q x T_v = " + std::to_string(T_q(c)) + "x" +
                 std::to_string(T_v(c)) + " (Lemma 1)";
     return f;
   }
-  if (c.op == Operation::attention && (o.O.rows() != c.Q.rows() || o.O.cols() != c.V.cols())) {
+  if (takes_qkv(c.op) && (o.O.rows() != c.Q.rows() || o.O.cols() != c.V.cols())) {
     f.summary = "O is " + shape(o.O) + " but must be T_q x d_v = " + std::to_string(c.Q.rows()) +
                 "x" + std::to_string(c.V.cols());
     return f;
@@ -47,7 +53,17 @@ Expected expected_for(const Case& c, const Precision& p) {
   Expected e;
   if (takes_qkv(c.op)) {
     const auto exact = ref::exact_attention(c.Q, c.K, c.V, c.mask);
-    const auto bound = ref::attention_error_bound(c.Q, c.K, c.V, exact, precision_model(p));
+    ref::PrecisionModel model = precision_model(p);
+    // The online softmax rescales once per key tile after the first (TOLERANCE.md, (2')).
+    if (c.op == Operation::attention_tiled && c.tile_k > 0)
+      model.online_rescales = int((c.K.rows() + c.tile_k - 1) / c.tile_k) - 1;
+    const auto bound = ref::attention_error_bound(c.Q, c.K, c.V, exact, model);
+    e.logsumexp = ref::RealMatrix(c.Q.rows(), 1);
+    e.bound_logsumexp = DMatrix(c.Q.rows(), 1);
+    for (Index i = 0; i < c.Q.rows(); ++i) {
+      e.logsumexp(i, 0) = exact.logsumexp[std::size_t(i)];
+      e.bound_logsumexp(i, 0) = bound.logsumexp[std::size_t(i)];
+    }
     e.A = exact.A;
     e.O = exact.O;
     e.bound_A = bound.A;

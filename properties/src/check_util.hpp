@@ -26,8 +26,8 @@ std::optional<Failure> require_answer(const Outcome& o, const Case& c);
 
 /// The oracle's answer and the error bound for the subject's precision.
 struct Expected {
-  ref::RealMatrix A, O;
-  ref::DMatrix bound_A, bound_O;
+  ref::RealMatrix A, O, logsumexp;  ///< logsumexp: T_q x 1 (attention ops)
+  ref::DMatrix bound_A, bound_O, bound_logsumexp;
   ref::BoolMatrix allowed;
 };
 /// Throws ref::OracleRefusal when the case has no answer (the generators avoid that).

@@ -1,5 +1,6 @@
 #include "attn/prop/generators.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -24,7 +25,7 @@ const char* regime_tag(Regime r) {
   return "";
 }
 
-enum class MaskKind { none, causal, padding, random };
+enum class MaskKind { none, causal, padding, random, forbidden_tile };
 
 const char* mask_tag(MaskKind k) {
   switch (k) {
@@ -32,6 +33,7 @@ const char* mask_tag(MaskKind k) {
     case MaskKind::causal: return "mask: causal";
     case MaskKind::padding: return "mask: padding";
     case MaskKind::random: return "mask: random";
+    case MaskKind::forbidden_tile: return "mask: a wholly forbidden key tile";
   }
   return "";
 }
@@ -71,7 +73,11 @@ rc::Gen<DMatrix> matrix_gen(Index rows, Index cols, Regime r) {
 /// Mask of the kind; `row_choice` and `bits` feed padding lengths, random
 /// masks and the forbidden row. Rows left with no allowed key are given one
 /// back (key i mod T_v) unless the policy wants a fully forbidden row.
-Mask build_mask(MaskKind kind, Index T_q, Index T_v, Index key_length, const std::vector<bool>& bits) {
+/// For forbidden_tile: the key tile [b tile_k, (b + 1) tile_k) with b chosen
+/// from key_length is forbidden for the rows whose random bit in column 0 is set
+/// (for every row when T_q = 1), so some rows skip a whole tile.
+Mask build_mask(MaskKind kind, Index T_q, Index T_v, Index key_length, const std::vector<bool>& bits,
+                Index tile_k) {
   Mask M = Mask::Constant(T_q, T_v, false);
   for (Index i = 0; i < T_q; ++i)
     for (Index j = 0; j < T_v; ++j) {
@@ -80,6 +86,11 @@ Mask build_mask(MaskKind kind, Index T_q, Index T_v, Index key_length, const std
         case MaskKind::causal: M(i, j) = j > i; break;
         case MaskKind::padding: M(i, j) = j >= key_length; break;
         case MaskKind::random: M(i, j) = bits[std::size_t(i * T_v + j)]; break;
+        case MaskKind::forbidden_tile: {
+          const Index b = (key_length - 1) / tile_k;
+          M(i, j) = (T_q == 1 || bits[std::size_t(i * T_v)]) && j / tile_k == b;
+          break;
+        }
       }
     }
   for (Index i = 0; i < T_q; ++i)
@@ -107,7 +118,14 @@ rc::Gen<Shape> shape_gen() {
                       });
 }
 
-rc::Gen<MaskKind> mask_kind_gen(MaskPolicy policy) {
+rc::Gen<MaskKind> mask_kind_gen(MaskPolicy policy, bool tiled) {
+  if (tiled) {
+    if (policy == MaskPolicy::masked)
+      return rc::gen::element(MaskKind::causal, MaskKind::padding, MaskKind::random,
+                              MaskKind::forbidden_tile);
+    return rc::gen::element(MaskKind::none, MaskKind::causal, MaskKind::padding, MaskKind::random,
+                            MaskKind::forbidden_tile);
+  }
   if (policy == MaskPolicy::masked)
     return rc::gen::element(MaskKind::causal, MaskKind::padding, MaskKind::random);
   return rc::gen::element(MaskKind::none, MaskKind::causal, MaskKind::padding, MaskKind::random);
@@ -125,9 +143,9 @@ struct MaskDraw {
   Index forbidden_row;
 };
 
-rc::Gen<MaskDraw> mask_gen(Index T_q, Index T_v, MaskPolicy policy) {
+rc::Gen<MaskDraw> mask_gen(Index T_q, Index T_v, MaskPolicy policy, bool tiled) {
   return rc::gen::map(
-      rc::gen::tuple(mask_kind_gen(policy), rc::gen::inRange<Index>(1, T_v + 1),
+      rc::gen::tuple(mask_kind_gen(policy, tiled), rc::gen::inRange<Index>(1, T_v + 1),
                      rc::gen::container<std::vector<bool>>(std::size_t(T_q * T_v),
                                                            rc::gen::arbitrary<bool>()),
                      rc::gen::inRange<Index>(0, T_q)),
@@ -137,13 +155,22 @@ rc::Gen<MaskDraw> mask_gen(Index T_q, Index T_v, MaskPolicy policy) {
 }
 
 void apply_mask(Case& c, const MaskDraw& m, Index T_q, Index T_v, MaskPolicy policy) {
+  const Index tile_k = c.tile_k > 0 ? c.tile_k : T_v;
   // The refusal policy may draw "none": it still needs a mask to forbid a row.
   if (m.kind == MaskKind::none && policy != MaskPolicy::fully_forbidden) {
     c.tags.push_back(mask_tag(MaskKind::none));
     return;
   }
-  Mask M = build_mask(m.kind, T_q, T_v, m.key_length, m.bits);
+  Mask M = build_mask(m.kind, T_q, T_v, m.key_length, m.bits, tile_k);
   c.tags.push_back(mask_tag(m.kind));
+  // Tag a key tile wholly forbidden for a row that still has allowed keys elsewhere.
+  if (c.tile_k > 0 && c.tile_k < T_v) {
+    bool seen = false;
+    for (Index i = 0; i < T_q && !seen; ++i)
+      for (Index b = 0; b * tile_k < T_v && !seen; ++b)
+        seen = !M.row(i).all() && M.row(i).segment(b * tile_k, std::min(tile_k, T_v - b * tile_k)).all();
+    if (seen) c.tags.push_back("tiles: a key tile wholly forbidden for a row");
+  }
   if (policy == MaskPolicy::fully_forbidden) {
     M.row(m.forbidden_row).setConstant(true);
     c.tags.push_back("mask: a fully forbidden row");
@@ -172,11 +199,21 @@ rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
         return rc::gen::map(
             rc::gen::tuple(matrix_gen(s.T_q, s.d_k, r), matrix_gen(s.T_v, s.d_k, r),
                            matrix_gen(s.T_v, s.d_v, r), matrix_gen(s.T_q, s.T_v, r),
-                           mask_gen(s.T_q, s.T_v, policy), row_scales),
+                           mask_gen(s.T_q, s.T_v, policy, cfg.op == Operation::attention_tiled),
+                           row_scales, rc::gen::inRange<Index>(1, s.T_q + 2),
+                           rc::gen::inRange<Index>(1, s.T_v + 2)),
             [cfg, policy, s, r](const std::tuple<DMatrix, DMatrix, DMatrix, DMatrix, MaskDraw,
-                                                 std::vector<int>>& m) {
+                                                 std::vector<int>, Index, Index>& m) {
               Case c;
               c.op = cfg.op;
+              if (cfg.op == Operation::attention_tiled) {
+                // Tile sizes from 1 to T + 1: ones that divide T, ones that do not, one past it.
+                c.tile_q = std::get<6>(m);
+                c.tile_k = std::get<7>(m);
+                c.tags.push_back(s.T_v % c.tile_k ? "tiles: tile_k does not divide T_v"
+                                                  : "tiles: tile_k divides T_v");
+                if (c.tile_k > s.T_v) c.tags.push_back("tiles: tile_k > T_v");
+              }
               c.tags = shape_tags(s);
               c.tags.push_back(regime_tag(r));
               const double big = large_scale(cfg);
@@ -238,7 +275,8 @@ rc::Gen<Case> gen_dk_mismatch_case(const GenConfig& cfg) {
                            matrix_gen(s.T_v, s.d_v, Regime::small_integers)),
             [cfg, s](const std::tuple<DMatrix, DMatrix, DMatrix>& m) {
               Case c;
-              c.op = Operation::attention;
+              c.op = cfg.op;
+              if (cfg.op == Operation::attention_tiled) c.tile_q = c.tile_k = 2;
               c.Q = std::get<0>(m);
               c.K = std::get<1>(m);
               c.V = std::get<2>(m);

@@ -22,6 +22,13 @@ Outcome LibSubject<T>::run(const Case& c) {
         const auto r = attention<T>(c.Q.cast<T>(), c.K.cast<T>(), c.V.cast<T>(), c.mask);
         return Outcome::make_result(r.O.template cast<double>(), r.A.template cast<double>());
       }
+      case Operation::attention_tiled: {
+        const auto r = attention_tiled<T>(c.Q.cast<T>(), c.K.cast<T>(), c.V.cast<T>(), c.mask,
+                                          TileSizes{c.tile_q, c.tile_k});
+        Outcome o = Outcome::make_result(r.O.template cast<double>(), DMatrix());
+        o.logsumexp = r.logsumexp.template cast<double>();
+        return o;
+      }
       case Operation::masked_softmax: {
         const Matrix<T> A = c.mask ? masked_softmax<T>(c.S.cast<T>(), *c.mask)
                                    : softmax_rows<T>(c.S.cast<T>());

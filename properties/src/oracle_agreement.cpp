@@ -10,7 +10,9 @@ namespace attn::prop {
 Property oracle_agreement(Operation op) {
   Property p;
   p.id = "oracle_agreement";
-  p.title = "A and O agree with the high-precision oracle within the error bound";
+  p.title = op == Operation::attention_tiled
+                ? "O and logsumexp agree with the high-precision oracle within the error bound"
+                : "A and O agree with the high-precision oracle within the error bound";
   p.source = "Definition, section 32.2.2; reference/TOLERANCE.md";
   p.op = op;
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::any); };
@@ -18,9 +20,13 @@ Property oracle_agreement(Operation op) {
     const Outcome o = s.run(c);
     if (auto f = detail::require_answer(o, c)) return f;
     const detail::Expected e = detail::expected_for(c, s.precision());
-    if (auto f = detail::compare_with_bound("A", o.A, e.A, e.bound_A)) return detail::with_outcome(f, o);
-    if (c.op == Operation::attention)
+    if (c.op != Operation::attention_tiled)
+      if (auto f = detail::compare_with_bound("A", o.A, e.A, e.bound_A)) return detail::with_outcome(f, o);
+    if (takes_qkv(c.op))
       if (auto f = detail::compare_with_bound("O", o.O, e.O, e.bound_O)) return detail::with_outcome(f, o);
+    if (c.op == Operation::attention_tiled)
+      if (auto f = detail::compare_with_bound("logsumexp", o.logsumexp, e.logsumexp, e.bound_logsumexp))
+        return detail::with_outcome(f, o);
     return std::nullopt;
   };
   return p;

@@ -38,6 +38,12 @@ TEST_CASE("every property holds for attn::attention in double", "[properties][do
 TEST_CASE("every property holds for attn::attention in float", "[properties][float]") {
   check_all_properties<float>(Operation::attention);
 }
+TEST_CASE("every property holds for attn::attention_tiled in double", "[properties][double]") {
+  check_all_properties<double>(Operation::attention_tiled);
+}
+TEST_CASE("every property holds for attn::attention_tiled in float", "[properties][float]") {
+  check_all_properties<float>(Operation::attention_tiled);
+}
 TEST_CASE("every property holds for attn::masked_softmax in double", "[properties][double]") {
   check_all_properties<double>(Operation::masked_softmax);
 }

@@ -24,4 +24,9 @@ Mask causal_mask(Index T_q, Index T_v, CausalAlignment alignment = CausalAlignme
 /// Throws ShapeError if key_length is outside [0, T_v] or a size is negative.
 Mask padding_mask(Index T_q, Index T_v, Index key_length);
 
+/// Union of two masks of the same shape: an entry is forbidden if either
+/// mask forbids it (e.g. padding and causal together, section 32.2.4).
+/// Throws ShapeError if the shapes differ.
+Mask combine_masks(const Mask& a, const Mask& b);
+
 }  // namespace attn

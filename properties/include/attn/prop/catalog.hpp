@@ -39,6 +39,9 @@ Property non_finite_refused(Operation op = Operation::attention, std::string exp
 // Lemma 1 / DESIGN.md: T_v mismatch between K and V, or a mask of the wrong shape, is refused.
 Property shape_mismatch_refused(Operation op = Operation::attention, std::string expected_error = "");
 
+// FlashAttention Theorem 1 / 32.2.4: tiled O equals naive O for every tile size.
+Property tiled_equals_naive();
+
 // Definition (32.2.2): O and A agree with the high-precision oracle within the bound.
 Property oracle_agreement(Operation op = Operation::attention);
 // 32.2.6 / 32.2.7: the text's two-token example, with and without the causal

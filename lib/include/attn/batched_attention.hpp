@@ -1,0 +1,39 @@
+#pragma once
+#include <vector>
+
+#include "attn/attention.hpp"
+#include "attn/matrix.hpp"
+
+namespace attn {
+
+/// Attention over a batch of N independent sequences, each with its own
+/// padding (section 32.2.4: padding keys may be attended by no query).
+/// Sequence n: Q[n] is T_q(n) x d_k(n), K[n] is T_v(n) x d_k(n), V[n] is
+/// T_v(n) x d_v(n); keys j >= key_lengths[n] are padding and forbidden
+/// (padding_mask). With `causal`, the top-left causal mask (query i sees
+/// keys j <= i) is combined with it (combine_masks). Shapes may differ from
+/// one sequence to the next; nothing is padded to a common length here.
+///
+/// Returns N results; result n equals attention(Q[n], K[n], V[n], mask_n),
+/// computed the naive way (A is T_q(n) x T_v(n)).
+/// Throws ShapeError if the four vectors differ in length or
+/// key_lengths[n] is outside [0, T_v(n)]; every error of attention for a
+/// sequence (ShapeError, NonFiniteInputError, FullyMaskedRowError, same
+/// type, same row/column) with a message starting
+/// "attention_batched: sequence n: ". key_lengths[n] = 0 with T_q(n) > 0
+/// leaves every query without a key: FullyMaskedRowError(0).
+template <class T>
+std::vector<AttentionResult<T>> attention_batched(const std::vector<Matrix<T>>& Q,
+                                                  const std::vector<Matrix<T>>& K,
+                                                  const std::vector<Matrix<T>>& V,
+                                                  const std::vector<Index>& key_lengths,
+                                                  bool causal = false);
+
+extern template std::vector<AttentionResult<float>> attention_batched(
+    const std::vector<Matrix<float>>&, const std::vector<Matrix<float>>&,
+    const std::vector<Matrix<float>>&, const std::vector<Index>&, bool);
+extern template std::vector<AttentionResult<double>> attention_batched(
+    const std::vector<Matrix<double>>&, const std::vector<Matrix<double>>&,
+    const std::vector<Matrix<double>>&, const std::vector<Index>&, bool);
+
+}  // namespace attn

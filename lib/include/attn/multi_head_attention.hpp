@@ -1,0 +1,66 @@
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "attn/matrix.hpp"
+
+namespace attn {
+
+/// One head's projections (section 32.2.5): Q_i = X W_Q, K_i = X W_K, V_i = X W_V.
+/// W_Q: d_model x d_k, W_K: d_model x d_k, W_V: d_model x d_v (d_k >= 1).
+template <class T>
+struct HeadWeights {
+  Matrix<T> W_Q;
+  Matrix<T> W_K;
+  Matrix<T> W_V;
+};
+
+/// All heads plus the output projection. Every head has the same d_v;
+/// W_O: (h * d_v) x d_model_out. d_k may differ between heads.
+template <class T>
+struct MultiHeadWeights {
+  std::vector<HeadWeights<T>> heads;
+  Matrix<T> W_O;
+};
+
+/// Multi-head self-attention (section 32.2.5; Vaswani et al. 2017, section 3.2.2):
+///   O_i = attention(X W_Q^i, X W_K^i, X W_V^i, mask).O      (T x d_v, per head)
+///   O   = [O_1, ..., O_h] W_O                                (T x d_model_out)
+/// Head i's output occupies columns [i*d_v, (i+1)*d_v) of the concatenation.
+/// Every head uses the same mask.
+///
+/// X: T x d_model; mask: T x T (true = forbidden) or std::nullopt.
+/// Throws ShapeError (no head; a weight whose shape does not fit, naming the
+/// head and the matrix, e.g. "head 2: W_K is 4x3 but X has d_model = 5";
+/// d_k == 0; heads with different d_v; W_O not (h*d_v) x d_model_out; mask
+/// shape), NonFiniteInputError (NaN/Inf in X or in a weight, naming it; a
+/// projection that overflows, e.g. "head 1: Q = X_q W_Q"; an overflowing
+/// logit, reported by attention as "S"), FullyMaskedRowError (a query row
+/// with every key forbidden).
+template <class T>
+Matrix<T> multi_head_attention(const Matrix<T>& X, const MultiHeadWeights<T>& w,
+                               const std::optional<Mask>& mask = std::nullopt);
+
+/// Multi-head cross-attention: queries from X_q (T_q x d_model), keys and
+/// values from X_kv (T_v x d_model): Q_i = X_q W_Q^i, K_i = X_kv W_K^i,
+/// V_i = X_kv W_V^i; mask: T_q x T_v. Returns T_q x d_model_out.
+/// Errors as above; also ShapeError if X_q and X_kv differ in d_model.
+template <class T>
+Matrix<T> multi_head_attention(const Matrix<T>& X_q, const Matrix<T>& X_kv,
+                               const MultiHeadWeights<T>& w,
+                               const std::optional<Mask>& mask = std::nullopt);
+
+extern template Matrix<float> multi_head_attention(const Matrix<float>&,
+                                                   const MultiHeadWeights<float>&,
+                                                   const std::optional<Mask>&);
+extern template Matrix<double> multi_head_attention(const Matrix<double>&,
+                                                    const MultiHeadWeights<double>&,
+                                                    const std::optional<Mask>&);
+extern template Matrix<float> multi_head_attention(const Matrix<float>&, const Matrix<float>&,
+                                                   const MultiHeadWeights<float>&,
+                                                   const std::optional<Mask>&);
+extern template Matrix<double> multi_head_attention(const Matrix<double>&, const Matrix<double>&,
+                                                    const MultiHeadWeights<double>&,
+                                                    const std::optional<Mask>&);
+
+}  // namespace attn
