@@ -12,6 +12,14 @@ std::vector<Property> attention_properties() {
           oracle_agreement(Operation::attention)};
 }
 
+std::vector<Property> kernel_properties() {
+  std::vector<Property> list = attention_properties();
+  for (Property p : {shift_invariance(), permutation_equivariance(), masked_equals_deleted(),
+                     uniform_when_tied(), scale_off(), shape_mismatch_refused()})
+    list.push_back(std::move(p));
+  return list;
+}
+
 std::vector<Property> library_properties(Operation op) {
   std::vector<Property> list;
   if (op == Operation::attention) list.push_back(textbook_example());

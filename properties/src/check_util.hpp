@@ -21,8 +21,13 @@ Index T_v(const Case& c);
 bool forbidden(const Case& c, Index i, Index j);
 
 /// A failure unless the subject returned values of the right shapes:
-/// A is T_q x T_v (Lemma 1) and, for attention, O is T_q x d_v.
-std::optional<Failure> require_answer(const Outcome& o, const Case& c);
+/// A is T_q x T_v (Lemma 1; when weights are expected), for attention O is
+/// T_q x d_v, for tiled attention logsumexp is T_q x 1.
+std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Subject& s);
+
+/// The answer to c carries the weights A: not for tiled attention, nor for a
+/// subject that declares it returns O only.
+bool weights_expected(const Subject& s, const Case& c);
 
 /// The oracle's answer and the error bound for the subject's precision.
 struct Expected {
@@ -37,8 +42,10 @@ ref::PrecisionModel precision_model(const Precision& p);
 
 /// A failure at the worst entry if any |actual - exact| exceeds its bound, or
 /// an entry is NaN or Inf. `name` is "A" or "O".
+/// When `max_ratio` is given it receives the largest error/bound ratio.
 std::optional<Failure> compare_with_bound(const std::string& name, const DMatrix& actual,
-                                          const ref::RealMatrix& exact, const DMatrix& bound);
+                                          const ref::RealMatrix& exact, const DMatrix& bound,
+                                          double* max_ratio = nullptr);
 
 /// How a related case's answer corresponds to the original's: entry (i, j)
 /// of the related answer should equal entry (rows[i], cols[j]) of the

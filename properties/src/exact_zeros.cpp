@@ -14,10 +14,11 @@ Property exact_zeros(Operation op) {
   p.title = "forbidden weights are exactly 0.0";
   p.source = "Lemma 2, section 32.2.4";
   p.op = op;
+  p.needs_weights = true;
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::masked); };
   p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);
-    if (auto f = detail::require_answer(o, c)) return f;
+    if (auto f = detail::require_answer(o, c, s)) return f;
     for (Index i = 0; i < o.A.rows(); ++i)
       for (Index j = 0; j < o.A.cols(); ++j) {
         if (detail::forbidden(c, i, j) && !(o.A(i, j) == 0.0)) {

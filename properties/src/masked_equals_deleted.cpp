@@ -19,7 +19,7 @@ Property masked_equals_deleted(Operation op) {
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::masked); };
   p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);
-    if (auto f = detail::require_answer(o, c)) return f;
+    if (auto f = detail::require_answer(o, c, s)) return f;
     const detail::Expected e = detail::expected_for(c, s.precision());
     for (Index i = 0; i < detail::T_q(c); ++i) {
       std::vector<Index> allowed;
@@ -46,7 +46,7 @@ Property masked_equals_deleted(Operation op) {
       const Outcome so = s.run(sub);
       std::ostringstream what;
       what << "row " << i << " against attention over its " << n << " allowed keys";
-      if (auto f = detail::require_answer(so, sub)) {
+      if (auto f = detail::require_answer(so, sub, s)) {
         f->summary = what.str() + ": " + f->summary;
         f->marked_row = i;
         return f;
@@ -59,7 +59,7 @@ Property masked_equals_deleted(Operation op) {
         f->outcome = o;
         return f;
       };
-      if (c.op != Operation::attention_tiled)
+      if (detail::weights_expected(s, c))
         if (auto f = detail::compare_related("A", o.A, so.A, map, e.A, se.A, e.bound_A, se.bound_A))
           return fail(f);
       if (takes_qkv(c.op))

@@ -1,6 +1,7 @@
 // Definition (section 32.2.2): every entry of A and O agrees with the
 // 50-digit oracle within the a-priori error bound for the subject's
 // declared precision (reference/TOLERANCE.md).
+#include "attn/prop/bound_stats.hpp"
 #include "attn/prop/catalog.hpp"
 #include "attn/prop/generators.hpp"
 #include "check_util.hpp"
@@ -18,15 +19,24 @@ Property oracle_agreement(Operation op) {
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::any); };
   p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);
-    if (auto f = detail::require_answer(o, c)) return f;
+    if (auto f = detail::require_answer(o, c, s)) return f;
     const detail::Expected e = detail::expected_for(c, s.precision());
-    if (c.op != Operation::attention_tiled)
-      if (auto f = detail::compare_with_bound("A", o.A, e.A, e.bound_A)) return detail::with_outcome(f, o);
+    // Record how close each output comes to its bound (bound_stats.hpp).
+    auto compare = [&](const char* name, const DMatrix& actual, const ref::RealMatrix& exact,
+                       const DMatrix& bound) {
+      double ratio = 0;
+      auto f = detail::compare_with_bound(name, actual, exact, bound, &ratio);
+      std::string where = std::string(name) + " of " + operation_name(c.op) + " in " + s.precision().name;
+      for (const auto& t : c.tags) where += "; " + t;
+      record_bound_ratio(ratio, actual.size(), where);
+      return detail::with_outcome(f, o);
+    };
+    if (detail::weights_expected(s, c))
+      if (auto f = compare("A", o.A, e.A, e.bound_A)) return f;
     if (takes_qkv(c.op))
-      if (auto f = detail::compare_with_bound("O", o.O, e.O, e.bound_O)) return detail::with_outcome(f, o);
+      if (auto f = compare("O", o.O, e.O, e.bound_O)) return f;
     if (c.op == Operation::attention_tiled)
-      if (auto f = detail::compare_with_bound("logsumexp", o.logsumexp, e.logsumexp, e.bound_logsumexp))
-        return detail::with_outcome(f, o);
+      if (auto f = compare("logsumexp", o.logsumexp, e.logsumexp, e.bound_logsumexp)) return f;
     return std::nullopt;
   };
   return p;

@@ -17,10 +17,11 @@ Property row_stochastic(Operation op) {
   p.title = "weights are non-negative and every row of A sums to 1";
   p.source = "F1, sections 32.2.8-32.2.9; Lemma 2";
   p.op = op;
+  p.needs_weights = true;
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::any); };
   p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);
-    if (auto f = detail::require_answer(o, c)) return f;
+    if (auto f = detail::require_answer(o, c, s)) return f;
     const double bound = ref::row_sum_bound(o.A.cols(), detail::precision_model(s.precision()));
     for (Index i = 0; i < o.A.rows(); ++i) {
       ref::Real sum = 0;

@@ -42,7 +42,7 @@ Property scale_off(Operation op) {
     scaled.Q *= root;
     round_to_precision(scaled, s.precision());
     const Outcome o = s.run(scaled);
-    if (auto f = detail::require_answer(o, scaled)) return f;
+    if (auto f = detail::require_answer(o, scaled, s)) return f;
     // The unscaled definition: S_ij = sum_r Q_ir K_jr, no division.
     ref::RealMatrix S(c.Q.rows(), c.K.rows());
     for (Index i = 0; i < c.Q.rows(); ++i)
@@ -67,7 +67,7 @@ Property scale_off(Operation op) {
                    ", against the unscaled softmax(Q K^T) V: " + f->summary;
       return detail::with_outcome(f, o);
     };
-    if (c.op != Operation::attention_tiled)
+    if (detail::weights_expected(s, c))
       if (auto f = detail::compare_with_bound("A", o.A, A, e.bound_A)) return fail(f);
     if (auto f = detail::compare_with_bound("O", o.O, O, e.bound_O)) return fail(f);
     return std::nullopt;

@@ -13,7 +13,7 @@ Property score_shape() {
   p.source = "Lemma 1, section 32.2.3";
   p.op = Operation::attention;
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::any); };
-  p.check = [](Subject& s, const Case& c) { return detail::require_answer(s.run(c), c); };
+  p.check = [](Subject& s, const Case& c) { return detail::require_answer(s.run(c), c, s); };
   return p;
 }
 

@@ -54,10 +54,11 @@ Property textbook_example() {
   p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
     const ref::textbook::TwoToken ex;
     const Outcome o = s.run(c);
-    if (auto f = detail::require_answer(o, c)) return f;
+    if (auto f = detail::require_answer(o, c, s)) return f;
     const bool masked = c.mask.has_value();
-    if (auto f = compare_printed(masked ? "Am" : "A", o.A, masked ? ex.A_masked : ex.A))
-      return detail::with_outcome(f, o);
+    if (detail::weights_expected(s, c))
+      if (auto f = compare_printed(masked ? "Am" : "A", o.A, masked ? ex.A_masked : ex.A))
+        return detail::with_outcome(f, o);
     if (auto f = compare_printed(masked ? "Om" : "O", o.O, masked ? ex.O_masked : ex.O))
       return detail::with_outcome(f, o);
     return std::nullopt;

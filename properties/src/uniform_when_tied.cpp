@@ -35,7 +35,7 @@ Property uniform_when_tied(Operation op) {
   };
   p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);
-    if (auto f = detail::require_answer(o, c)) return f;
+    if (auto f = detail::require_answer(o, c, s)) return f;
     const detail::Expected e = detail::expected_for(c, s.precision());
     ref::RealMatrix A(c.Q.rows(), c.K.rows()), O(c.Q.rows(), c.V.cols());
     for (Index i = 0; i < c.Q.rows(); ++i) {
@@ -50,7 +50,7 @@ Property uniform_when_tied(Operation op) {
         O(i, l) = sum / n;
       }
     }
-    if (c.op != Operation::attention_tiled)
+    if (detail::weights_expected(s, c))
       if (auto f = detail::compare_with_bound("A", o.A, A, e.bound_A)) {
         f->summary = "weights should be uniform over the allowed keys: " + f->summary;
         return detail::with_outcome(f, o);

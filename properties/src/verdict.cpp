@@ -32,7 +32,10 @@ std::string shape_line(const Case& c) {
 }  // namespace
 
 void print_verdict(std::ostream& os, const Verdict& v) {
-  const char* status = !v.error.empty() && !v.failure ? "ERROR" : v.passed ? "PASS" : "FAIL";
+  const char* status = v.skipped                          ? "SKIP"
+                       : !v.error.empty() && !v.failure ? "ERROR"
+                       : v.passed                       ? "PASS"
+                                                        : "FAIL";
   os << "[" << status << "] " << v.property_id << ": " << v.title << "  (" << v.source << ")\n";
   if (v.passed) {
     os << "  " << v.cases << " cases passed\n";

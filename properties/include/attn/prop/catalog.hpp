@@ -52,6 +52,10 @@ Property textbook_example();
 /// in report order.
 std::vector<Property> attention_properties();
 
+/// For someone else's attention kernel in CI: the attention properties plus
+/// the metamorphic ones; refusals of any error type.
+std::vector<Property> kernel_properties();
+
 /// The whole list for the library's attention (and any strict kernel): the
 /// attention properties, the metamorphic ones, and typed refusals
 /// (ShapeError, FullyMaskedRowError, NonFiniteInputError).

@@ -29,6 +29,9 @@ struct Property {
   std::function<rc::Gen<Case>(const GenConfig&)> generator;
   /// nullopt if the subject's answer satisfies the property on c.
   std::function<std::optional<Failure>(Subject&, const Case&)> check;
+  /// The statement is about the weights A: skipped for subjects that return
+  /// O only (Subject::returns_weights() false) and for tiled attention.
+  bool needs_weights = false;
   /// When not empty, the property runs exactly these cases, in order, instead
   /// of generated ones (the text's worked examples; visible tests).
   std::vector<Case> fixed_cases;

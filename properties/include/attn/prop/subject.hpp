@@ -30,6 +30,9 @@ class Subject {
   virtual std::string name() const = 0;
   virtual Precision precision() const = 0;
   virtual bool supports(Operation op) const = 0;
+  /// False for a kernel that returns O only (no weights A): the properties
+  /// about A are then skipped and the rest check O.
+  virtual bool returns_weights() const { return true; }
   /// Answers one case. Must not throw: errors of the subject become
   /// refusals, errors of the transport become faults.
   virtual Outcome run(const Case& c) = 0;

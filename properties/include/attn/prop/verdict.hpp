@@ -37,6 +37,7 @@ struct Verdict {
   std::string source;       ///< "F1 (32.2.8), Definition 32.2.2"
   std::string subject;
   bool passed = false;
+  bool skipped = false;     ///< not applicable to this subject (see `error` for why)
   int cases = 0;            ///< cases run (successful ones when passed)
   std::uint64_t seed = 0;   ///< replays the run
   std::optional<Case> counterexample;  ///< the shrunk failing case

@@ -1,0 +1,41 @@
+# `cmake --install` puts an exported CMake package, so another project can
+#   find_package(attnlab REQUIRED)
+#   target_link_libraries(my_tests PRIVATE attnlab::properties)
+# and run the whole property list on its own attention kernel by wrapping it
+# as an attn::prop::Subject (see examples/own_kernel/).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS attn attn_reference attn_properties
+  EXPORT attnlabTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY
+  ${PROJECT_SOURCE_DIR}/lib/include/
+  ${PROJECT_SOURCE_DIR}/reference/include/
+  ${PROJECT_SOURCE_DIR}/properties/include/
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/reference/TOLERANCE.md
+  DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+set(ATTNLAB_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/attnlab)
+install(EXPORT attnlabTargets NAMESPACE attnlab:: DESTINATION ${ATTNLAB_CMAKE_DIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/attnlabConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/attnlabConfig.cmake
+  INSTALL_DESTINATION ${ATTNLAB_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/attnlabConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/attnlabConfig.cmake ${PROJECT_BINARY_DIR}/attnlabConfigVersion.cmake
+  DESTINATION ${ATTNLAB_CMAKE_DIR})
+
+# The example project, built against a fresh install of this build (ctest).
+if(ATTNLAB_BUILD_TESTS)
+  add_test(NAME example/own_kernel_against_installed_package
+    COMMAND ${CMAKE_COMMAND}
+      -DBUILD_DIR=${PROJECT_BINARY_DIR}
+      -DSOURCE_DIR=${PROJECT_SOURCE_DIR}/examples/own_kernel
+      -DWORK_DIR=${PROJECT_BINARY_DIR}/example-own-kernel
+      -P ${PROJECT_SOURCE_DIR}/cmake/run_example.cmake)
+  set_tests_properties(example/own_kernel_against_installed_package PROPERTIES TIMEOUT 600)
+endif()

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""attnlab harness for Python submissions (grader/PROTOCOL.md, attnlab-protocol/1).
+
+Usage: python3 attnlab_harness.py [--exercise F3] SUBMISSION.py
+
+Loads SUBMISSION.py by path, finds its entry function and answers the
+grader's requests, one JSON line in, one JSON line out. Before any code of
+the submission runs, the protocol channel is moved to private descriptors:
+the submission's stdin reads /dev/null and its stdout (fd 1, sys.stdout)
+goes to stderr, so its prints can neither corrupt nor forge a reply.
+
+Uses the standard library and NumPy only.
+"""
+
+import os
+import sys
+
+
+def _claim_protocol_channel():
+    """Returns (reader, writer) on private copies of fds 0 and 1, then points
+    fd 0 at /dev/null and fd 1 at stderr (also sys.stdin / sys.stdout)."""
+    proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8", newline="\n")
+    proto_out = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    sys.stdin = open(os.devnull, "r")
+    sys.stdout = sys.stderr
+    return proto_in, proto_out
+
+
+PROTO_IN, PROTO_OUT = _claim_protocol_channel()
+
+import argparse  # noqa: E402  (after the channel is claimed, on purpose)
+import faulthandler  # noqa: E402
+import importlib.util  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import platform  # noqa: E402
+import traceback  # noqa: E402
+
+PROTOCOL = "attnlab-protocol/1"
+VERSION = 1
+
+# Entry functions per exercise, in the order they are looked for.
+ENTRY_POINTS = {
+    # The lab's name (32.2.7) returning (O, A), then the exercise's own name (F3).
+    "F3": ["scaled_dot_product_attention", "attention"],
+}
+OPS = {"F3": ["attention"]}
+
+_FROM_STRING = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+class Fault(Exception):
+    """The submission's answer cannot be used (not a pair, not numeric...)."""
+
+
+class BadRequest(Exception):
+    """The grader's request does not follow the protocol."""
+
+
+def send(obj):
+    PROTO_OUT.write(json.dumps(obj, allow_nan=False, separators=(",", ":")))
+    PROTO_OUT.write("\n")
+    PROTO_OUT.flush()
+
+
+def encode_number(x):
+    if math.isfinite(x):
+        return x  # json writes repr(x): the shortest text that reads back to x
+    if math.isnan(x):
+        return "NaN"
+    return "Infinity" if x > 0 else "-Infinity"
+
+
+def encode_matrix(a):
+    """2-D float64 array -> list of rows; non-finite entries as strings."""
+    import numpy as np
+
+    if np.isfinite(a).all():
+        return a.tolist()
+    return [[encode_number(x) for x in row] for row in a.tolist()]
+
+
+def decode_number(x, name):
+    if isinstance(x, bool) or not isinstance(x, (int, float, str)):
+        raise BadRequest("%s holds %r, expected a number" % (name, x))
+    if isinstance(x, str):
+        if x not in _FROM_STRING:
+            raise BadRequest("%s holds the string %r" % (name, x))
+        return _FROM_STRING[x]
+    return float(x)
+
+
+def shape_of(req, name, rows):
+    shapes = req.get("shapes") or {}
+    if name in shapes:
+        return tuple(int(n) for n in shapes[name])
+    return (len(rows), len(rows[0]) if rows else 0)
+
+
+def decode_matrix(req, name):
+    """The request's matrix `name` as a fresh, writable float64 array."""
+    import numpy as np
+
+    rows = req.get(name)
+    if not isinstance(rows, list):
+        raise BadRequest("%s is missing or not a list of rows" % name)
+    shape = shape_of(req, name, rows)
+    flat = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != shape[1]:
+            raise BadRequest("%s row %d does not have %d entries" % (name, i, shape[1]))
+        for j, x in enumerate(row):
+            flat.append(x if type(x) is float else decode_number(x, "%s[%d][%d]" % (name, i, j)))
+    return np.array(flat, dtype=np.float64).reshape(shape)
+
+
+def decode_mask(req):
+    """The request's mask as a bool array (True = forbidden), or None."""
+    import numpy as np
+
+    rows = req.get("mask")
+    if rows is None:
+        return None
+    if not isinstance(rows, list):
+        raise BadRequest("mask is not a list of rows")
+    shape = shape_of(req, "mask", rows)
+    flat = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != shape[1]:
+            raise BadRequest("mask row %d does not have %d entries" % (i, shape[1]))
+        for j, x in enumerate(row):
+            if not isinstance(x, bool):
+                raise BadRequest("mask[%d][%d] is %r, expected true or false" % (i, j, x))
+            flat.append(x)
+    return np.array(flat, dtype=bool).reshape(shape)
+
+
+def as_matrix(value, name):
+    """The submission's output `name` as a 2-D float64 array, or a Fault."""
+    import numpy as np
+
+    try:
+        a = np.asarray(value, dtype=np.float64)
+    except Exception as e:  # noqa: BLE001  (any conversion error is the answer's fault)
+        raise Fault("%s cannot be read as float64 numbers: %s: %s" % (name, type(e).__name__, e))
+    if a.ndim != 2:
+        raise Fault("%s has shape %s, expected a 2-D matrix" % (name, a.shape))
+    return a
+
+
+def answer_attention(fn, req):
+    Q = decode_matrix(req, "Q")
+    K = decode_matrix(req, "K")
+    V = decode_matrix(req, "V")
+    mask = decode_mask(req)
+    try:
+        result = fn(Q, K, V, mask)
+    except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
+        return {"ok": False, "error": {"type": type(e).__name__, "message": str(e)}}
+    if not isinstance(result, (tuple, list)) or len(result) != 2:
+        raise Fault("the function returned %s, expected the pair (O, A)" % type(result).__name__)
+    O = as_matrix(result[0], "O")
+    A = as_matrix(result[1], "A")
+    return {"ok": True, "O": encode_matrix(O), "A": encode_matrix(A)}
+
+
+def load_submission(path, exercise):
+    """Imports the file; returns (function, its name). Raises on failure."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    spec = importlib.util.spec_from_file_location("submission", path)
+    if spec is None or spec.loader is None:
+        raise ImportError("cannot load %s as a Python module" % path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["submission"] = module
+    spec.loader.exec_module(module)
+    for name in ENTRY_POINTS[exercise]:
+        fn = getattr(module, name, None)
+        if callable(fn):
+            return fn, name
+    raise AttributeError(
+        "the submission defines none of %s" % ", ".join(n + "()" for n in ENTRY_POINTS[exercise])
+    )
+
+
+def main():
+    parser = argparse.ArgumentParser(description="attnlab harness for Python submissions")
+    parser.add_argument("--exercise", default="F3", choices=sorted(ENTRY_POINTS))
+    parser.add_argument("submission")
+    args = parser.parse_args()
+    faulthandler.enable(file=sys.stderr)
+
+    hello = {"v": VERSION, "hello": PROTOCOL, "language": "python", "exercise": args.exercise}
+    try:
+        import numpy as np
+
+        hello["runtime"] = "CPython %s, NumPy %s" % (platform.python_version(), np.__version__)
+        fn, entry = load_submission(args.submission, args.exercise)
+    except Exception as e:  # noqa: BLE001  (SyntaxError, ImportError...: not gradable)
+        traceback.print_exc(file=sys.stderr)
+        hello.update(ok=False, error={"type": type(e).__name__, "message": str(e)})
+        send(hello)
+        return 1
+    hello.update(ok=True, entry=entry, ops=OPS[args.exercise])
+    send(hello)
+
+    for line in PROTO_IN:
+        if not line.strip():
+            continue
+        rid = None
+        try:
+            req = json.loads(line)
+            rid = req.get("id") if isinstance(req, dict) else None
+            if not isinstance(req, dict) or req.get("v") != VERSION:
+                raise BadRequest("not a version %d request" % VERSION)
+            if req.get("op") not in OPS[args.exercise]:
+                raise BadRequest("unsupported op %r" % req.get("op"))
+            reply = answer_attention(fn, req)
+        except (BadRequest, ValueError) as e:
+            reply = {"ok": False, "fault": "harness: bad request: %s" % e}
+        except Fault as e:
+            reply = {"ok": False, "fault": str(e)}
+        reply.update(v=VERSION, id=rid)
+        send(reply)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

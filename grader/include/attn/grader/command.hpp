@@ -1,0 +1,39 @@
+#pragma once
+// Command: what to run for a submission, and the limits it runs under.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace attn::grader {
+
+/// setrlimit values applied in the child before exec. RLIMIT_CORE is always 0
+/// (no core files from crashing submissions). 0 means "leave as inherited".
+struct ResourceLimits {
+  std::uint64_t address_space_bytes = std::uint64_t{4} << 30;  ///< RLIMIT_AS
+  std::uint64_t cpu_seconds = 600;  ///< RLIMIT_CPU soft limit (SIGXCPU); hard = soft + 5
+  std::uint64_t file_size_bytes = std::uint64_t{64} << 20;  ///< RLIMIT_FSIZE
+};
+
+struct Command {
+  /// Program and arguments. argv[0] without '/' is looked up on PATH.
+  std::vector<std::string> argv;
+  /// Put in front of argv when spawning, e.g. a sandbox ("bwrap", "--unshare-all", ...,
+  /// "--"). Empty: run argv directly.
+  std::vector<std::string> prefix;
+  /// Variables set in the child on top of the grader's environment.
+  std::vector<std::pair<std::string, std::string>> env;
+  /// Working directory of the child; empty: the grader's.
+  std::string cwd;
+  ResourceLimits limits;
+  /// Send the child's stderr into the stdout pipe (for compilers: one ordered text).
+  bool merge_stderr = false;
+
+  /// prefix + argv, the full argument vector that is executed.
+  std::vector<std::string> full_argv() const;
+  /// The full argv as one shell-like line for reports (arguments with spaces quoted).
+  std::string display() const;
+};
+
+}  // namespace attn::grader

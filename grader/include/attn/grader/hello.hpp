@@ -1,0 +1,31 @@
+#pragma once
+// The hello line a submission sends first (grader/PROTOCOL.md, "Start").
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attn::grader {
+
+struct Hello {
+  /// false if the submission could not be loaded (a SyntaxError, no entry
+  /// function...): then error_type and error_message say why, and the
+  /// submission is not gradable.
+  bool ok = false;
+  std::string language;  ///< "python", "c++", or what an executable says
+  std::string runtime;   ///< "CPython 3.11.2, NumPy 1.24.2", "g++ 12.2.0"...
+  std::string exercise;  ///< "F3"
+  std::string entry;     ///< the function that answers, "scaled_dot_product_attention"
+  std::vector<std::string> ops;  ///< operation names it answers ("attention")
+  std::string error_type;
+  std::string error_message;
+};
+
+/// Parses a hello line:
+///   {"v":1,"hello":"attnlab-protocol/1","ok":true,"ops":["attention"],...}
+/// Members other than "v", "hello", "ok" are optional ("ops" defaults to
+/// ["attention"]). Throws ProtocolError if the line is not JSON, is not a
+/// hello, or names another protocol version.
+Hello parse_hello(std::string_view line);
+
+}  // namespace attn::grader

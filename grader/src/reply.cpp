@@ -1,0 +1,131 @@
+// Reply line -> Outcome.
+#include "attn/grader/reply.hpp"
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "attn/grader/json_double.hpp"
+#include "attn/grader/json_matrix.hpp"
+#include "attn/grader/protocol_error.hpp"
+#include "attn/grader/protocol_version.hpp"
+
+namespace attn::grader {
+namespace {
+
+using attn::prop::Outcome;
+using Index = Eigen::Index;
+
+std::string shape_text(Index rows, Index cols) {
+  return std::to_string(rows) + " x " + std::to_string(cols);
+}
+
+std::string excerpt(std::string_view line) {
+  constexpr std::size_t limit = 200;
+  if (line.size() <= limit) return std::string(line);
+  return std::string(line.substr(0, limit)) + "... (" + std::to_string(line.size()) + " bytes)";
+}
+
+const nlohmann::json& member(const nlohmann::json& obj, const char* key) {
+  auto it = obj.find(key);
+  if (it == obj.end()) throw ProtocolError(std::string("the reply has no \"") + key + "\"");
+  return *it;
+}
+
+std::string string_member(const nlohmann::json& obj, const char* key, const char* where) {
+  const auto& v = member(obj, key);
+  if (!v.is_string()) {
+    throw ProtocolError(std::string(where) + " \"" + key + "\" is " + v.type_name() +
+                        ", expected a string");
+  }
+  return v.get<std::string>();
+}
+
+/// Decodes matrix `name` from the reply and checks it is rows x cols.
+/// `dims` names the expected shape in the text's terms ("T_q x T_v").
+RowMatrix shaped_matrix(const nlohmann::json& reply, const char* name, Index rows, Index cols,
+                        const char* dims) {
+  RowMatrix M = decode_matrix(member(reply, name), name, cols);
+  if (M.rows() != rows || M.cols() != cols) {
+    throw ProtocolError(std::string("wrong shape: ") + name + " is " +
+                        shape_text(M.rows(), M.cols()) + ", expected " + shape_text(rows, cols) +
+                        " (" + dims + ")");
+  }
+  return M;
+}
+
+Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::Case& c) {
+  nlohmann::json reply;
+  try {
+    reply = nlohmann::json::parse(line);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ProtocolError(std::string("the reply is not JSON (") + e.what() + ")");
+  }
+  if (!reply.is_object()) throw ProtocolError("the reply is not a JSON object");
+  const auto& v = member(reply, "v");
+  if (!v.is_number_integer() || v.get<std::int64_t>() != protocol_version) {
+    throw ProtocolError("the reply has \"v\": " + v.dump() + ", expected " +
+                        std::to_string(protocol_version));
+  }
+  const auto& rid = member(reply, "id");
+  if (!rid.is_number_integer() || rid.get<std::int64_t>() != id) {
+    throw ProtocolError("the reply has \"id\": " + rid.dump() + ", expected " +
+                        std::to_string(id));
+  }
+  const auto& ok = member(reply, "ok");
+  if (!ok.is_boolean()) throw ProtocolError("the reply's \"ok\" is not true or false");
+
+  if (!ok.get<bool>()) {
+    if (reply.contains("fault")) {
+      return Outcome::make_fault("the harness could not use the answer: " +
+                                 string_member(reply, "fault", "the reply's"));
+    }
+    const auto& err = member(reply, "error");
+    if (!err.is_object()) throw ProtocolError("the reply's \"error\" is not an object");
+    return Outcome::make_refusal(string_member(err, "type", "the error's"),
+                                 string_member(err, "message", "the error's"));
+  }
+
+  if (c.op == attn::prop::Operation::attention) {
+    const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_v = c.V.cols();
+    RowMatrix O = shaped_matrix(reply, "O", T_q, d_v, "T_q x d_v");
+    RowMatrix A = shaped_matrix(reply, "A", T_q, T_v, "T_q x T_v");
+    return Outcome::make_result(std::move(O), std::move(A));
+  }
+  if (c.op == attn::prop::Operation::attention_tiled) {
+    const Index T_q = c.Q.rows(), d_v = c.V.cols();
+    RowMatrix O = shaped_matrix(reply, "O", T_q, d_v, "T_q x d_v");
+    const auto& lse_json = member(reply, "logsumexp");
+    if (!lse_json.is_array()) throw ProtocolError("\"logsumexp\" is not an array of numbers");
+    RowMatrix lse(T_q, 1);
+    if (static_cast<Index>(lse_json.size()) != T_q) {
+      throw ProtocolError("wrong shape: logsumexp has " + std::to_string(lse_json.size()) +
+                          " entries, expected T_q = " + std::to_string(T_q));
+    }
+    for (Index i = 0; i < T_q; ++i) {
+      lse(i, 0) = decode_double(lse_json[static_cast<std::size_t>(i)],
+                                "logsumexp[" + std::to_string(i) + "]");
+    }
+    Outcome o = Outcome::make_result(std::move(O), RowMatrix());
+    o.logsumexp = std::move(lse);
+    return o;
+  }
+  RowMatrix A = shaped_matrix(reply, "A", c.S.rows(), c.S.cols(), "the shape of S");
+  return Outcome::make_result(RowMatrix(), std::move(A));
+}
+
+}  // namespace
+
+Outcome parse_reply(std::string_view line, std::int64_t id, const attn::prop::Case& c) {
+  try {
+    return decode_reply(line, id, c);
+  } catch (const ProtocolError& e) {
+    return Outcome::make_fault(std::string("malformed reply: ") + e.what() +
+                               "\nreply: " + excerpt(line));
+  } catch (const std::exception& e) {  // nlohmann type errors, bad_alloc
+    return Outcome::make_fault(std::string("malformed reply: ") + e.what() +
+                               "\nreply: " + excerpt(line));
+  }
+}
+
+}  // namespace attn::grader

@@ -1,0 +1,51 @@
+// Case -> request line.
+#include "attn/grader/request.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "attn/grader/json_matrix.hpp"
+#include "attn/grader/protocol_version.hpp"
+
+namespace attn::grader {
+namespace {
+
+nlohmann::json shape_of(Eigen::Index rows, Eigen::Index cols) {
+  return nlohmann::json::array({rows, cols});
+}
+
+}  // namespace
+
+std::string request_line(const attn::prop::Case& c, std::int64_t id) {
+  nlohmann::json r;
+  r["v"] = protocol_version;
+  r["id"] = id;
+  r["op"] = attn::prop::operation_name(c.op);
+  auto shapes = nlohmann::json::object();
+  if (attn::prop::takes_qkv(c.op)) {
+    r["Q"] = encode_matrix(c.Q);
+    r["K"] = encode_matrix(c.K);
+    r["V"] = encode_matrix(c.V);
+    shapes["Q"] = shape_of(c.Q.rows(), c.Q.cols());
+    shapes["K"] = shape_of(c.K.rows(), c.K.cols());
+    shapes["V"] = shape_of(c.V.rows(), c.V.cols());
+  } else {
+    r["S"] = encode_matrix(c.S);
+    shapes["S"] = shape_of(c.S.rows(), c.S.cols());
+  }
+  if (c.op != attn::prop::Operation::softmax_rows) {
+    if (c.mask) {
+      r["mask"] = encode_mask(*c.mask);
+      shapes["mask"] = shape_of(c.mask->rows(), c.mask->cols());
+    } else {
+      r["mask"] = nullptr;
+    }
+  }
+  if (c.op == attn::prop::Operation::attention_tiled) {
+    r["tile_q"] = c.tile_q;
+    r["tile_k"] = c.tile_k;
+  }
+  r["shapes"] = std::move(shapes);
+  return r.dump();
+}
+
+}  // namespace attn::grader

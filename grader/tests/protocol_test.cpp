@@ -1,0 +1,157 @@
+// The protocol on Cases and Outcomes: request lines, reply lines, hello lines.
+#include <cmath>
+#include <limits>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "attn/grader/hello.hpp"
+#include "attn/grader/json_matrix.hpp"
+#include "attn/grader/protocol_error.hpp"
+#include "attn/grader/reply.hpp"
+#include "attn/grader/request.hpp"
+
+using namespace attn::grader;
+using attn::prop::Case;
+using attn::prop::Operation;
+using attn::prop::Outcome;
+using nlohmann::json;
+
+namespace {
+
+/// T_q = 2, T_v = 3, d_k = 2, d_v = 1, with a mask.
+Case small_case() {
+  Case c;
+  c.op = Operation::attention;
+  c.Q.resize(2, 2);
+  c.Q << 1, 0, 0, std::numeric_limits<double>::infinity();
+  c.K.resize(3, 2);
+  c.K << 1, 1, 2, 0, -0.0, 0.1;
+  c.V.resize(3, 1);
+  c.V << 1, 2, 3;
+  attn::Mask m(2, 3);
+  m << false, true, true, false, false, false;
+  c.mask = m;
+  return c;
+}
+
+std::string ok_reply(int id, const std::string& O, const std::string& A) {
+  return R"({"v":1,"id":)" + std::to_string(id) + R"(,"ok":true,"O":)" + O + R"(,"A":)" + A + "}";
+}
+
+}  // namespace
+
+TEST_CASE("request line carries the case", "[protocol]") {
+  const Case c = small_case();
+  const std::string line = request_line(c, 42);
+  CHECK(line.find('\n') == std::string::npos);
+  const json r = json::parse(line);
+  CHECK(r["v"] == 1);
+  CHECK(r["id"] == 42);
+  CHECK(r["op"] == "attention");
+  CHECK(decode_matrix(r["Q"], "Q").cols() == 2);
+  CHECK(r["Q"][1][1] == "Infinity");
+  CHECK(std::signbit(decode_matrix(r["K"], "K")(2, 0)));
+  CHECK(decode_mask(r["mask"], "mask") == *c.mask);
+  CHECK(r["shapes"]["K"] == json::array({3, 2}));
+  CHECK(r["shapes"]["V"] == json::array({3, 1}));
+
+  Case unmasked = c;
+  unmasked.mask.reset();
+  CHECK(json::parse(request_line(unmasked, 1))["mask"].is_null());
+
+  Case soft;
+  soft.op = Operation::softmax_rows;
+  soft.S = attn::Matrix<double>::Constant(2, 2, 0.5);
+  const json s = json::parse(request_line(soft, 7));
+  CHECK(s["op"] == "softmax_rows");
+  CHECK(s.contains("S"));
+  CHECK_FALSE(s.contains("Q"));
+}
+
+TEST_CASE("a well-formed result becomes a result", "[protocol]") {
+  const Case c = small_case();
+  const Outcome o = parse_reply(ok_reply(5, "[[1.5],[\"NaN\"]]", "[[1,0,0],[0.25,0.25,0.5]]"), 5, c);
+  REQUIRE(o.kind == Outcome::Kind::result);
+  CHECK(o.O(0, 0) == 1.5);
+  CHECK(std::isnan(o.O(1, 0)));
+  CHECK(o.A(1, 2) == 0.5);
+}
+
+TEST_CASE("an error reply becomes a refusal; a fault reply a fault", "[protocol]") {
+  const Case c = small_case();
+  const Outcome r = parse_reply(
+      R"({"v":1,"id":3,"ok":false,"error":{"type":"ValueError","message":"row 0 is fully masked"}})",
+      3, c);
+  REQUIRE(r.kind == Outcome::Kind::refusal);
+  CHECK(r.error_type == "ValueError");
+  CHECK(r.message == "row 0 is fully masked");
+
+  const Outcome f = parse_reply(R"({"v":1,"id":3,"ok":false,"fault":"returned a float"})", 3, c);
+  REQUIRE(f.kind == Outcome::Kind::fault);
+  CHECK_THAT(f.message, Catch::Contains("returned a float"));
+}
+
+TEST_CASE("malformed replies become faults that say what is wrong", "[protocol]") {
+  const Case c = small_case();
+  const std::string A = "[[1,0,0],[0.25,0.25,0.5]]";
+  struct Bad {
+    std::string line;
+    const char* says;
+  };
+  const Bad bad[] = {
+      {"this is not json", "not JSON"},
+      {"[1,2,3]", "not a JSON object"},
+      {ok_reply(6, "[[1],[2]]", A), "\"id\": 6, expected 5"},
+      {R"({"v":2,"id":5,"ok":true,"O":[[1],[2]],"A":)" + A + "}", "\"v\": 2"},
+      {R"({"v":1,"id":5,"ok":true,"A":)" + A + "}", "no \"O\""},
+      {R"({"v":1,"id":5,"ok":"yes","O":[[1],[2]],"A":)" + A + "}", "\"ok\""},
+      {ok_reply(5, "[[1],[2],[3]]", A), "O is 3 x 1, expected 2 x 1"},
+      {ok_reply(5, "[[1],[2]]", "[[1,0],[0,1]]"), "A is 2 x 2, expected 2 x 3"},
+      {ok_reply(5, "[[1],[2]]", "[[1,0,0],[0.5,0.5]]"), "not rectangular"},
+      {ok_reply(5, "[[1],[\"one\"]]", A), "O[1][0]"},
+      {ok_reply(5, "[[1],[null]]", A), "O[1][0]"},
+      {R"({"v":1,"id":5,"ok":false})", "no \"error\""},
+      {R"({"v":1,"id":5,"ok":false,"error":{"type":"ValueError"}})", "\"message\""},
+  };
+  for (const auto& b : bad) {
+    INFO(b.line);
+    const Outcome o = parse_reply(b.line, 5, c);
+    CHECK(o.kind == Outcome::Kind::fault);
+    CHECK_THAT(o.message, Catch::Contains(b.says));
+  }
+}
+
+TEST_CASE("softmax operations expect A only, shaped like S", "[protocol]") {
+  Case c;
+  c.op = Operation::masked_softmax;
+  c.S = attn::Matrix<double>::Zero(1, 2);
+  const Outcome ok = parse_reply(R"({"v":1,"id":1,"ok":true,"A":[[0.5,0.5]]})", 1, c);
+  REQUIRE(ok.kind == Outcome::Kind::result);
+  CHECK(ok.A.cols() == 2);
+  const Outcome bad = parse_reply(R"({"v":1,"id":1,"ok":true,"A":[[1]]})", 1, c);
+  CHECK(bad.kind == Outcome::Kind::fault);
+}
+
+TEST_CASE("hello lines", "[protocol]") {
+  const Hello h = parse_hello(
+      R"({"v":1,"hello":"attnlab-protocol/1","ok":true,"language":"python","entry":"attention","ops":["attention","softmax_rows"]})");
+  CHECK(h.ok);
+  CHECK(h.language == "python");
+  CHECK(h.entry == "attention");
+  CHECK(h.ops.size() == 2);
+
+  const Hello minimal = parse_hello(R"({"v":1,"hello":"attnlab-protocol/1","ok":true})");
+  CHECK(minimal.ops == std::vector<std::string>{"attention"});
+
+  const Hello failed = parse_hello(
+      R"({"v":1,"hello":"attnlab-protocol/1","ok":false,"error":{"type":"SyntaxError","message":"invalid syntax"}})");
+  CHECK_FALSE(failed.ok);
+  CHECK(failed.error_type == "SyntaxError");
+
+  CHECK_THROWS_WITH(parse_hello(R"({"v":1,"hello":"attnlab-protocol/2","ok":true})"),
+                    Catch::Contains("attnlab-protocol/2"));
+  CHECK_THROWS_AS(parse_hello("hello"), ProtocolError);
+  CHECK_THROWS_AS(parse_hello(R"({"v":1,"id":1,"ok":true})"), ProtocolError);
+  CHECK_THROWS_AS(parse_hello(R"({"v":1,"hello":"attnlab-protocol/1"})"), ProtocolError);
+}

@@ -1,0 +1,360 @@
+#pragma once
+// Shared helpers of the library-level properties (properties/tests/lib/).
+//
+// Generators follow properties/src/generators.cpp: every draw happens inside
+// an rc::prop, shapes start at 1 and shrink towards 1, values lie on a binary
+// grid (exact in the scalar type) and shrink towards 0 through 0, -1, 1, ...;
+// each regime is reported with RC_TAG. Also here: conversions between the
+// library's and the oracle's matrices, and the a-priori error bound used to
+// hold multi-head attention (section 32.2.5) against the 50-digit oracle.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "attn/attn.hpp"
+#include "attn/ref/error_bound.hpp"
+#include "attn/ref/oracle_extras.hpp"
+
+namespace attn::libprop {
+
+namespace ref = ::attn::ref;
+using ref::DMatrix;
+
+// ---------------------------------------------------------------- generators
+
+/// Integers in [-m, m], shrinking towards 0 through 0, -1, 1, -2, 2, ...
+inline rc::Gen<std::int64_t> zigzag(std::int64_t m) {
+  return rc::gen::map(rc::gen::inRange<std::int64_t>(0, 2 * m + 1), [](std::int64_t z) {
+    return z % 2 == 0 ? z / 2 : -(z + 1) / 2;
+  });
+}
+
+/// Value regimes of the inputs. The first one is where shrinking goes.
+enum class Values {
+  small_integers,  ///< integers in [-3, 3]: many ties, exact products
+  grid,            ///< k / 2^18, |k| <= 2^19: reals in [-2, 2] with 20 bits, exact in float;
+                   ///< d_model <= 8 products of two of them are exact in double, not in float
+  fine_grid,       ///< k / 2^44, |k| <= 2^45: reals in [-2, 2] with 46 bits (double only);
+                   ///< the projections X W round in double
+};
+
+inline const char* values_tag(Values v) {
+  switch (v) {
+    case Values::small_integers: return "values: small integers";
+    case Values::grid: return "values: reals on a 2^-18 grid";
+    case Values::fine_grid: return "values: reals on a 2^-44 grid (projections round)";
+  }
+  return "";
+}
+
+/// Draws a value regime (fine_grid only when the scalar type is double) and tags it.
+inline Values draw_values(bool allow_fine_grid) {
+  const Values v = allow_fine_grid
+                       ? *rc::gen::element(Values::small_integers, Values::grid, Values::fine_grid)
+                       : *rc::gen::element(Values::small_integers, Values::grid);
+  RC_TAG(values_tag(v));
+  return v;
+}
+
+/// A rows x cols matrix of the regime, times 2^-scale_exp (exact: a power of two).
+inline DMatrix draw_matrix(Index rows, Index cols, Values v, int scale_exp = 0) {
+  std::int64_t m = 3;
+  int grid_exp = 0;
+  if (v == Values::grid) {
+    m = std::int64_t{1} << 19;
+    grid_exp = 18;
+  } else if (v == Values::fine_grid) {
+    m = std::int64_t{1} << 45;
+    grid_exp = 44;
+  }
+  const auto k = *rc::gen::container<std::vector<std::int64_t>>(std::size_t(rows * cols), zigzag(m));
+  DMatrix M(rows, cols);
+  for (Index i = 0; i < rows; ++i)
+    for (Index j = 0; j < cols; ++j)
+      M(i, j) = std::ldexp(double(k[std::size_t(i * cols + j)]), -grid_exp - scale_exp);
+  return M;
+}
+
+/// A size in [1, max], shrinking towards 1.
+inline Index draw_size(Index max) { return *rc::gen::inRange<Index>(1, max + 1); }
+
+enum class MaskKind { none, causal, padding, random };
+
+inline const char* mask_tag(MaskKind k) {
+  switch (k) {
+    case MaskKind::none: return "mask: none";
+    case MaskKind::causal: return "mask: causal";
+    case MaskKind::padding: return "mask: padding";
+    case MaskKind::random: return "mask: random";
+  }
+  return "";
+}
+
+/// A T_q x T_v mask (true = forbidden) or none, tagged by kind. Every row keeps
+/// at least one allowed key (a row left empty gets key i mod T_v back), so the
+/// operations are defined (Lemma 2 excludes fully forbidden rows).
+inline std::optional<Mask> draw_mask(Index T_q, Index T_v) {
+  const MaskKind kind =
+      *rc::gen::element(MaskKind::none, MaskKind::causal, MaskKind::padding, MaskKind::random);
+  RC_TAG(mask_tag(kind));
+  if (kind == MaskKind::none) return std::nullopt;
+  Mask M = Mask::Constant(T_q, T_v, false);
+  if (kind == MaskKind::causal) {
+    for (Index i = 0; i < T_q; ++i)
+      for (Index j = 0; j < T_v; ++j) M(i, j) = j > i;
+  } else if (kind == MaskKind::padding) {
+    const Index key_length = *rc::gen::inRange<Index>(1, T_v + 1);
+    for (Index i = 0; i < T_q; ++i)
+      for (Index j = 0; j < T_v; ++j) M(i, j) = j >= key_length;
+  } else {
+    const auto bits = *rc::gen::container<std::vector<bool>>(std::size_t(T_q * T_v),
+                                                             rc::gen::arbitrary<bool>());
+    for (Index i = 0; i < T_q; ++i)
+      for (Index j = 0; j < T_v; ++j) M(i, j) = bits[std::size_t(i * T_v + j)];
+  }
+  for (Index i = 0; i < T_q; ++i)
+    if (M.row(i).all()) M(i, i % T_v) = false;
+  return M;
+}
+
+/// A permutation of 0 .. n-1 from its Lehmer code; shrinks towards the identity.
+/// perm[t] is the row of the original that lands at row t.
+inline std::vector<Index> draw_permutation(Index n) {
+  std::vector<Index> rest(static_cast<std::size_t>(n));
+  for (Index t = 0; t < n; ++t) rest[std::size_t(t)] = t;
+  std::vector<Index> perm;
+  for (Index t = 0; t < n; ++t) {
+    const Index c = *rc::gen::inRange<Index>(0, n - t);
+    perm.push_back(rest[std::size_t(c)]);
+    rest.erase(rest.begin() + c);
+  }
+  return perm;
+}
+
+// --------------------------------------------------------------- conversions
+
+template <class T>
+Matrix<T> to_type(const DMatrix& M) {
+  return M.cast<T>();
+}
+
+template <class T>
+DMatrix to_double(const Matrix<T>& M) {
+  return M.template cast<double>();
+}
+
+/// Library weights of scalar T from the oracle's (double) weights.
+template <class T>
+MultiHeadWeights<T> to_lib_weights(const ref::MultiHeadWeights& w) {
+  MultiHeadWeights<T> out;
+  for (const ref::HeadWeights& hw : w.heads)
+    out.heads.push_back({to_type<T>(hw.W_Q), to_type<T>(hw.W_K), to_type<T>(hw.W_V)});
+  out.W_O = to_type<T>(w.W_O);
+  return out;
+}
+
+/// Self-attention of one head's projections, formed in T as a user would:
+/// attention(X W_Q, X W_K, X W_V, mask).
+template <class T>
+AttentionResult<T> attention_of_projections(const Matrix<T>& X, const Matrix<T>& W_Q,
+                                            const Matrix<T>& W_K, const Matrix<T>& W_V,
+                                            const std::optional<Mask>& mask) {
+  const Matrix<T> Q = X * W_Q;
+  const Matrix<T> K = X * W_K;
+  const Matrix<T> V = X * W_V;
+  return attention<T>(Q, K, V, mask);
+}
+
+/// First entry where A and B differ (operator==, so +0 and -0 count as equal),
+/// as text for RC_LOG; empty if they are equal with equal shapes.
+template <class M1, class M2>
+std::string first_difference(const M1& A, const M2& B) {
+  std::ostringstream os;
+  os.precision(17);
+  if (A.rows() != B.rows() || A.cols() != B.cols()) {
+    os << "shapes differ: " << A.rows() << "x" << A.cols() << " vs " << B.rows() << "x"
+       << B.cols();
+    return os.str();
+  }
+  for (Index i = 0; i < A.rows(); ++i)
+    for (Index j = 0; j < A.cols(); ++j)
+      if (!(A(i, j) == B(i, j))) {
+        os << "entry (" << i << ", " << j << "): " << double(A(i, j)) << " vs " << double(B(i, j));
+        return os.str();
+      }
+  return "";
+}
+
+// ----------------------------------------------------------- the error bound
+
+/// Unit roundoff and smallest normal number of the scalar type.
+struct Precision {
+  double u;
+  double realmin;
+};
+
+template <class T>
+Precision precision_of() {
+  return {double(std::numeric_limits<T>::epsilon()) / 2, double(std::numeric_limits<T>::min())};
+}
+
+/// What one head's bound says, entry by entry (T_q x d_v), before the safety factor.
+struct HeadBound {
+  DMatrix E;   ///< |O_i computed - O_i exact| <= E
+  DMatrix mu;  ///< |O_i exact| <= mu
+};
+
+/// A-priori bound for one head computed in precision p: O_i = attention(fl(X_q W_Q),
+/// fl(X_kv W_K), fl(X_kv W_V), mask).O against the exact attention of the exact
+/// projections. The inputs X, W are exact (generated on a grid of the type).
+/// Derivation (Higham's gamma_n = n u / (1 - n u) for an n-term dot product in
+/// any order, also with FMA; d = d_model, n = T_v; M_Q = |X_q||W_Q|, M_K, M_V likewise):
+///  (P) projections: |Q^ - Q| <= gamma_d M_Q, so |Q^| <= (1 + gamma_d) M_Q; K^, V^ likewise.
+///  (L) logits S^ = fl(Q^ K^T) / sqrt(d_k): the dot product and the scale cost
+///      gamma_{d_k+3} |Q^||K^|^T / sqrt(d_k); with (P), |S^ - S|_ij <= Delta_i with
+///      Delta_i = c_L * G_i,  c_L = (1 + gamma_{d_k+3})(1 + gamma_d)^2 - 1,
+///      G_i = max over allowed j of (M_Q M_K^T)_ij / sqrt(d_k) (also >= |S_ij|).
+///  (E) p_j = fl(exp(fl(S^_j - m^))): the error of the row maximum is a common
+///      factor and cancels in the normalisation (shift invariance, 32.2.4);
+///      what remains per entry is exp of (the logit's own error, <= Delta_i, plus
+///      the subtraction's rounding, <= u |S^_j - m^| <= 2u (G_i + Delta_i)) and the
+///      exp's own error (faithful: relative 2u), i.e. a relative factor 1 + theta_j,
+///      |theta_j| <= rho = expm1(Delta_i + 2u (G_i + Delta_i)) (1 + 2u) + 2u.
+///  (Z) Z^ = fl(sum p_j), T_v - 1 additions: sum_j a_j (1 + theta_j)(1 + phi_j) with
+///      |phi_j| <= gamma_n, within 1 +- rho_Z, rho_Z = (1 + rho)(1 + gamma_n) - 1.
+///  (A) A^_j = fl(p_j / Z^) (two roundings if a reciprocal is formed):
+///      |A^_j - a_j| <= eta a_j, eta = (1 + rho)(1 + 2u) / (1 - rho_Z) - 1 (+ the
+///      underflow of an exp, at most (n + 1) realmin per weight).
+///  (O) O^ = fl(A^ V^), n terms (forbidden weights are exact zeros):
+///      |O^ - A V| <= gamma_n |A^||V^| + |A^ - A||V^| + |A||V^ - V|
+///                 <= ((1 + gamma_n)(1 + eta)(1 + gamma_d) - 1) sum_j a_j M_V(j, l)
+///      and sum_j a_j M_V(j, l) <= mu_il = max over allowed j of M_V(j, l), which
+///      also bounds |O_exact(i, l)| (a convex combination of the allowed V rows, F1).
+/// The bound is evaluated in double; its own rounding (relative O(n u_double)) is
+/// covered by ref::kSafetyFactor, applied by the callers. eta is +Inf if rho_Z >= 1/2
+/// (the analysis says nothing there; the generators never get close).
+inline HeadBound head_output_bound(const DMatrix& X_q, const DMatrix& X_kv, const DMatrix& W_Q,
+                                   const DMatrix& W_K, const DMatrix& W_V,
+                                   const std::optional<Mask>& mask, Precision p) {
+  const Index T_q = X_q.rows(), T_v = X_kv.rows(), d = X_q.cols();
+  const Index d_k = W_Q.cols(), d_v = W_V.cols();
+  const double u = p.u;
+  const DMatrix MQ = X_q.cwiseAbs() * W_Q.cwiseAbs();
+  const DMatrix MK = X_kv.cwiseAbs() * W_K.cwiseAbs();
+  const DMatrix MV = X_kv.cwiseAbs() * W_V.cwiseAbs();
+  const DMatrix MS = (MQ * MK.transpose()) / std::sqrt(double(d_k));
+  const double g_d = ref::gamma(double(d), u);
+  const double g_n = ref::gamma(double(T_v), u);
+  const double c_L = (1 + ref::gamma(double(d_k + 3), u)) * (1 + g_d) * (1 + g_d) - 1;
+  HeadBound b{DMatrix::Zero(T_q, d_v), DMatrix::Zero(T_q, d_v)};
+  for (Index i = 0; i < T_q; ++i) {
+    double G = 0;
+    for (Index j = 0; j < T_v; ++j)
+      if (!(mask && (*mask)(i, j))) G = std::max(G, MS(i, j));
+    const double Delta = c_L * G;
+    const double rho = std::expm1(Delta + 2 * u * (G + Delta)) * (1 + 2 * u) + 2 * u;
+    const double rho_Z = (1 + rho) * (1 + g_n) - 1;
+    const double eta = rho_Z < 0.5 ? (1 + rho) * (1 + 2 * u) / (1 - rho_Z) - 1
+                                   : std::numeric_limits<double>::infinity();
+    const double c_O = (1 + g_n) * (1 + eta) * (1 + g_d) - 1;
+    // Underflowed exponentials: (n + 1) realmin per weight, through |V^| and the sum.
+    const double underflow = double(T_v) * double(T_v + 1) * p.realmin * (1 + g_n) * (1 + g_d);
+    for (Index l = 0; l < d_v; ++l) {
+      double mu = 0;
+      for (Index j = 0; j < T_v; ++j)
+        if (!(mask && (*mask)(i, j))) mu = std::max(mu, MV(j, l));
+      b.mu(i, l) = mu;
+      b.E(i, l) = c_O * mu + underflow * MV.col(l).maxCoeff();
+    }
+  }
+  return b;
+}
+
+/// Bound (with the safety factor) on |multi_head_attention(X, w, mask) - exact| per
+/// output entry (T x d_model_out), for self-attention computed in precision p.
+/// Per head, head_output_bound gives E_i and mu_i; in the concatenation C (T x h d_v)
+/// they fill columns [i d_v, (i+1) d_v): |C^ - C| <= E_C, |C| <= mu_C. Then
+///   |fl(C^ W_O) - C W_O| <= gamma_{h d_v} |C^||W_O| + |C^ - C||W_O|
+///                         <= (gamma_{h d_v} (mu_C + E_C) + E_C) |W_O|.
+inline DMatrix multi_head_bound(const DMatrix& X, const ref::MultiHeadWeights& w,
+                                const std::optional<Mask>& mask, Precision p) {
+  const Index h = Index(w.heads.size());
+  const Index d_v = w.heads[0].W_V.cols();
+  DMatrix E_C(X.rows(), h * d_v), mu_C(X.rows(), h * d_v);
+  for (Index i = 0; i < h; ++i) {
+    const ref::HeadWeights& hw = w.heads[std::size_t(i)];
+    const HeadBound b = head_output_bound(X, X, hw.W_Q, hw.W_K, hw.W_V, mask, p);
+    E_C.middleCols(i * d_v, d_v) = b.E;
+    mu_C.middleCols(i * d_v, d_v) = b.mu;
+  }
+  const double g_O = ref::gamma(double(h * d_v), p.u);
+  const DMatrix B = (E_C + g_O * (mu_C + E_C)) * w.W_O.cwiseAbs();
+  return ref::kSafetyFactor * B;
+}
+
+/// Result of holding a computed matrix against the exact one under a bound.
+struct Comparison {
+  bool ok = true;
+  Index row = -1, col = -1;  ///< the entry with the largest error / bound
+  double computed = 0, exact = 0, error = 0, bound = 0;
+  double worst_ratio = 0;  ///< max over entries of error / bound
+  std::string what;        ///< a shape mismatch or a non-finite entry
+};
+
+/// |computed - exact| <= bound entry by entry; the difference is taken in Real
+/// (50 digits), so rounding the exact value to double adds nothing.
+inline Comparison compare_to_exact(const DMatrix& computed, const ref::RealMatrix& exact,
+                                   const DMatrix& bound) {
+  Comparison c;
+  if (computed.rows() != exact.rows || computed.cols() != exact.cols ||
+      bound.rows() != exact.rows || bound.cols() != exact.cols) {
+    c.ok = false;
+    c.what = "shape " + std::to_string(computed.rows()) + "x" + std::to_string(computed.cols()) +
+             " but the exact result is " + std::to_string(exact.rows) + "x" +
+             std::to_string(exact.cols);
+    return c;
+  }
+  for (Index i = 0; i < exact.rows; ++i)
+    for (Index j = 0; j < exact.cols; ++j) {
+      if (!std::isfinite(computed(i, j))) {
+        c.ok = false;
+        c.what = "non-finite entry (" + std::to_string(i) + ", " + std::to_string(j) + ")";
+        return c;
+      }
+      const double err =
+          static_cast<double>(abs(ref::Real(computed(i, j)) - exact(i, j)));
+      const double b = bound(i, j);
+      const double ratio = err == 0 ? 0 : (b > 0 ? err / b : std::numeric_limits<double>::infinity());
+      if (!(err <= b)) c.ok = false;
+      if (c.row < 0 || ratio > c.worst_ratio) {
+        c.worst_ratio = ratio;
+        c.row = i;
+        c.col = j;
+        c.computed = computed(i, j);
+        c.exact = static_cast<double>(exact(i, j));
+        c.error = err;
+        c.bound = b;
+      }
+    }
+  return c;
+}
+
+inline std::string describe(const Comparison& c) {
+  std::ostringstream os;
+  os.precision(17);
+  if (!c.what.empty()) return c.what;
+  os << "worst entry (" << c.row << ", " << c.col << "): computed " << c.computed << ", exact "
+     << c.exact << ", |error| " << c.error << " vs bound " << c.bound << " (ratio "
+     << c.worst_ratio << ")";
+  return os.str();
+}
+
+}  // namespace attn::libprop

@@ -1,0 +1,61 @@
+// attnlab_deep_run: the whole property list on the library, naive and tiled,
+// float and double, at many cases; prints every verdict, the regime shares
+// of the oracle comparisons and the largest observed error/bound ratio.
+// The figures in reference/TOLERANCE.md come from
+//   build/properties/attnlab_deep_run --cases 25000
+// Exit code: 0 no property failed, 1 a property failed.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <iostream>
+
+#include "attn/prop/bound_stats.hpp"
+#include "attn/prop/catalog.hpp"
+#include "attn/prop/lib_subject.hpp"
+
+using namespace attn::prop;
+
+namespace {
+
+template <class T>
+bool run_all(Operation op, const RunConfig& cfg, long long& total_cases) {
+  LibSubject<T> subject;
+  bool ok = true;
+  reset_bound_stats();
+  for (const Property& p : library_properties(op)) {
+    const Verdict v = run_property(p, subject, cfg);
+    total_cases += v.cases;
+    std::cout << operation_name(op) << " <" << subject.precision().name << "> ";
+    print_verdict(std::cout, v);
+    if (p.id == "oracle_agreement") print_regimes(std::cout, v);
+    ok = ok && v.passed;
+  }
+  const BoundStats st = bound_stats();
+  std::cout << "  largest error/bound ratio for " << operation_name(op) << " <"
+            << subject.precision().name << ">: " << st.max_ratio << " over " << st.entries
+            << " compared entries\n    at " << st.where << "\n\n";
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"attnlab deep run: every property on the library with many cases"};
+  RunConfig cfg;
+  cfg.cases = 25000;
+  app.add_option("--cases", cfg.cases, "cases per property and configuration")->check(CLI::PositiveNumber);
+  app.add_option("--seed", cfg.seed, "RapidCheck seed");
+  CLI11_PARSE(app, argc, argv);
+
+  const auto start = std::chrono::steady_clock::now();
+  long long total = 0;
+  bool ok = true;
+  ok = run_all<double>(Operation::attention, cfg, total) && ok;
+  ok = run_all<float>(Operation::attention, cfg, total) && ok;
+  ok = run_all<double>(Operation::attention_tiled, cfg, total) && ok;
+  ok = run_all<float>(Operation::attention_tiled, cfg, total) && ok;
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << total << " cases in " << seconds << " s, seed " << cfg.seed << ": "
+            << (ok ? "no property failed" : "a property FAILED") << "\n";
+  return ok ? 0 : 1;
+}
