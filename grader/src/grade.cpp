@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "attn/grader/exercise.hpp"
 #include "attn/grader/exit_status.hpp"
 #include "attn/grader/text_report.hpp"
 #include "attn/prop/catalog.hpp"
@@ -25,8 +26,11 @@ bool GradeResult::failed_property(const std::string& id) const {
 }
 
 std::vector<attn::prop::Property> exercise_properties(const std::string& exercise) {
-  if (exercise == "F3") return attn::prop::attention_properties();
-  return {};
+  try {
+    return load_exercise(exercise).properties;
+  } catch (const std::invalid_argument&) {
+    return {};
+  }
 }
 
 GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
