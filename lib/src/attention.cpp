@@ -11,12 +11,7 @@ template <class T>
 AttentionResult<T> attention(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
                              const std::optional<Mask>& mask) {
   constexpr const char* where = "attention";
-  if (K.rows() != V.rows())
-    throw ShapeError(std::string(where) + ": K is " + shape_text(K.rows(), K.cols()) +
-                     " and V is " + shape_text(V.rows(), V.cols()) +
-                     "; both need T_v rows (one key and one value per token)");
-  if (mask) detail::require_mask_shape(*mask, Q.rows(), K.rows(), where);
-  detail::require_finite(V, "V", where);
+  detail::require_key_value_mask(K, V, mask, Q.rows(), where);
   // Q, K: shape and finiteness are checked by scores (Lemma 1).
   Matrix<T> S = scores(Q, K);
   AttentionResult<T> r;

@@ -18,21 +18,8 @@ TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, 
     throw ShapeError(std::string(where) + ": tile sizes must be >= 1, got query = " +
                      std::to_string(tiles.query) + ", key = " + std::to_string(tiles.key));
   // The same checks, in the same order, as attention and scores.
-  if (K.rows() != V.rows())
-    throw ShapeError(std::string(where) + ": K is " + shape_text(K.rows(), K.cols()) +
-                     " and V is " + shape_text(V.rows(), V.cols()) +
-                     "; both need T_v rows (one key and one value per token)");
-  if (mask) detail::require_mask_shape(*mask, Q.rows(), K.rows(), where);
-  detail::require_finite(V, "V", where);
-  if (Q.cols() != K.cols())
-    throw ShapeError(std::string(where) + ": Q is " + shape_text(Q.rows(), Q.cols()) +
-                     " and K is " + shape_text(K.rows(), K.cols()) +
-                     "; both need d_k columns (Lemma 1)");
-  if (Q.cols() == 0)
-    throw ShapeError(std::string(where) + ": d_k = 0 (Q is " + shape_text(Q.rows(), Q.cols()) +
-                     "); the scale 1/sqrt(d_k) is undefined");
-  detail::require_finite(Q, "Q", where);
-  detail::require_finite(K, "K", where);
+  detail::require_key_value_mask(K, V, mask, Q.rows(), where);
+  detail::require_query_key(Q, K, where);
 
   const Index T_q = Q.rows(), T_v = K.rows(), d_v = V.cols();
   const T scale = std::sqrt(static_cast<T>(Q.cols()));

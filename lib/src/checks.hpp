@@ -1,6 +1,7 @@
 #pragma once
 // Input checks shared by the library's operations (private to lib/).
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "attn/errors.hpp"
@@ -22,6 +23,34 @@ inline void require_mask_shape(const Mask& mask, Index T_q, Index T_v, const cha
   if (mask.rows() != T_q || mask.cols() != T_v)
     throw ShapeError(std::string(where) + ": mask is " + shape_text(mask.rows(), mask.cols()) +
                      " but the logits are T_q x T_v = " + shape_text(T_q, T_v));
+}
+
+/// Lemma 1's conditions on Q (T_q x d_k) and K (T_v x d_k): one d_k >= 1 and
+/// finite entries. Throws ShapeError or NonFiniteInputError.
+template <class T>
+void require_query_key(const Matrix<T>& Q, const Matrix<T>& K, const char* where) {
+  if (Q.cols() != K.cols())
+    throw ShapeError(std::string(where) + ": Q is " + shape_text(Q.rows(), Q.cols()) +
+                     " and K is " + shape_text(K.rows(), K.cols()) +
+                     "; both need d_k columns (Lemma 1)");
+  if (Q.cols() == 0)
+    throw ShapeError(std::string(where) + ": d_k = 0 (Q is " + shape_text(Q.rows(), Q.cols()) +
+                     "); the scale 1/sqrt(d_k) is undefined");
+  require_finite(Q, "Q", where);
+  require_finite(K, "K", where);
+}
+
+/// K (T_v x d_k) and V (T_v x d_v) describe the same tokens, the mask is
+/// T_q x T_v, and V is finite. Throws ShapeError or NonFiniteInputError.
+template <class T>
+void require_key_value_mask(const Matrix<T>& K, const Matrix<T>& V, const std::optional<Mask>& mask,
+                            Index T_q, const char* where) {
+  if (K.rows() != V.rows())
+    throw ShapeError(std::string(where) + ": K is " + shape_text(K.rows(), K.cols()) +
+                     " and V is " + shape_text(V.rows(), V.cols()) +
+                     "; both need T_v rows (one key and one value per token)");
+  if (mask) require_mask_shape(*mask, T_q, K.rows(), where);
+  require_finite(V, "V", where);
 }
 
 }  // namespace attn::detail

@@ -1,0 +1,15 @@
+# mutant: inverted_mask
+# exercise: F2
+# misconception: mask true is read as "may attend" (PyTorch's boolean attn_mask), the opposite of the text.
+# violates: Lemma 2 (M_ij = 1 iff key j is forbidden), section 32.2.4
+# caught by: exact_zeros
+import numpy as np
+
+
+def masked_softmax(S, mask):
+    T = np.where(~mask, -np.inf, S)  # BUG: polarity inverted
+    top = T.max(axis=1, keepdims=True)
+    if np.isneginf(top).any():
+        raise ValueError("a row has every key forbidden")
+    E = np.exp(T - top)
+    return E / E.sum(axis=1, keepdims=True)

@@ -1,0 +1,151 @@
+// The demonstrations behind `attnlab demo`. Every number shown is computed
+// here by the library (lib/) and, where it matters, checked against the
+// 50-digit oracle; the text's printed values are quoted beside them.
+#include "attn/grader/demo.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <limits>
+
+#include "attn/attn.hpp"
+#include "attn/ref/oracle.hpp"
+#include "attn/ref/textbook.hpp"
+
+namespace attn::grader {
+
+namespace {
+
+using M = Matrix<double>;
+
+void print_weights(std::ostream& out, const char* title, const M& A) {
+  out << "  " << title << "\n";
+  for (Index i = 0; i < A.rows(); ++i) {
+    out << "    row " << i << ": [";
+    for (Index j = 0; j < A.cols(); ++j) out << (j ? ", " : "") << std::setw(7) << A(i, j);
+    out << "]   sum = " << A.row(i).sum() << "\n";
+  }
+}
+
+// F4 and Lemma 2: masking after the softmax.
+void demo_masking(std::ostream& out) {
+  const ref::textbook::TwoToken ex;
+  out << std::fixed << std::setprecision(4);
+  out << "Masking after the softmax (exercise F4) versus before it (Lemma 2, section 32.2.4)\n\n"
+      << "The two-token example of 32.2.6: Q = [[1,0],[0,1]], K = [[1,1],[2,0]],\n"
+      << "V = [[1,0,0],[0,1,0]], and the causal mask: query 0 may not see key 1.\n\n";
+  const M S = scores<double>(ex.Q, ex.K);
+  // Wrong: softmax over every key, then zero the forbidden weight.
+  M wrong = softmax_rows<double>(S);
+  for (Index i = 0; i < wrong.rows(); ++i)
+    for (Index j = 0; j < wrong.cols(); ++j)
+      if (ex.causal(i, j)) wrong(i, j) = 0.0;
+  const M right = masked_softmax<double>(S, ex.causal);
+  print_weights(out, "after the softmax (A = softmax(S), then A[mask] = 0):", wrong);
+  out << "\n";
+  print_weights(out, "before the softmax (S[mask] = -inf, then A = softmax(S)):", right);
+  const auto exact = ref::exact_attention(ex.Q, ex.K, ex.V, ex.causal);
+  out << "\n  (50-digit oracle, correct row 0: [" << static_cast<double>(exact.A(0, 0)) << ", "
+      << static_cast<double>(exact.A(0, 1)) << "]; the text prints a buggy row sum of 0.3302)\n\n";
+  out << "Why: the softmax divides by the sum of exp over ALL keys, forbidden ones included.\n"
+      << "Zeroing a weight afterwards removes its share from the row but leaves the\n"
+      << "denominator as it was, so the row sums to " << wrong.row(0).sum() << ", not 1: O's row 0 is\n"
+      << "then a shrunken vector, " << wrong.row(0).sum()
+      << " times a value, not a convex combination.\n"
+      << "Setting the forbidden logit to -inf first makes exp(-inf) = 0 part of the sum, so\n"
+      << "the remaining weights are renormalised and the forbidden one is exactly 0 (Lemma 2).\n";
+  out << std::defaultfloat;
+}
+
+// Section 14.3: why divide by sqrt(d_k).
+void demo_scaling(std::ostream& out) {
+  const ref::textbook::Scale143 ex;
+  out << std::fixed << std::setprecision(4);
+  out << "The 1/sqrt(d_k) scale (section 14.3; Lemma 1, section 32.2.3)\n\n"
+      << "Query [1, 1] against keys [1,0], [0,1], [1,1] (d_k = 2):\n";
+  const M dots = ex.Q * ex.K.transpose();
+  const M S = scores<double>(ex.Q, ex.K);
+  out << "  dot products      : [" << dots(0, 0) << ", " << dots(0, 1) << ", " << dots(0, 2) << "]\n"
+      << "  scaled by 1/sqrt2 : [" << S(0, 0) << ", " << S(0, 1) << ", " << S(0, 2) << "]\n\n";
+  for (double factor : {1.0, 4.0, 16.0}) {
+    const M Qf = ex.Q * factor;
+    const M A_scaled = softmax_rows<double>(scores<double>(Qf, ex.K));
+    const M A_plain = softmax_rows<double>(M(Qf * ex.K.transpose()));
+    out << "  Q x " << std::setw(4) << factor << ": scaled weights [" << A_scaled(0, 0) << ", "
+        << A_scaled(0, 1) << ", " << A_scaled(0, 2) << "],  unscaled [" << A_plain(0, 0) << ", "
+        << A_plain(0, 1) << ", " << A_plain(0, 2) << "]\n";
+  }
+  out << "\nThe order of the scores is the same either way, but without the scale the\n"
+      << "softmax concentrates sooner on the largest score as the entries grow. With\n"
+      << "independent, zero-mean, unit-variance entries a d_k-term dot product has variance\n"
+      << "d_k; dividing by sqrt(d_k) brings it back to about 1. That is a heuristic about\n"
+      << "an assumed distribution, not a theorem about trained Q and K (32.2.3).\n"
+      << "With Q = 0 every score is 0 and the weights are uniform, scaled or not.\n";
+  out << std::defaultfloat;
+}
+
+// 32.2.4: the max shift.
+void demo_shift(std::ostream& out) {
+  out << "Subtracting the row maximum (shift invariance, section 32.2.4)\n\n";
+  M S(1, 3);
+  S << 1000.0, 999.0, 990.0;
+  out << "  logits S = [1000, 999, 990]\n";
+  const double e0 = std::exp(1000.0);
+  out << "  unshifted: exp(1000) = " << e0 << " in double, so exp(s)/sum exp = inf/inf = "
+      << e0 / (e0 + e0) << "\n";
+  const M A = softmax_rows<double>(S);
+  out << std::setprecision(6) << "  shifted by the max 1000: exp([0, -1, -10]) / sum = [" << A(0, 0)
+      << ", " << A(0, 1) << ", " << A(0, 2) << "]\n\n"
+      << "softmax(S + c) = softmax(S) for any constant c per row, so subtracting the row\n"
+      << "maximum changes nothing mathematically and keeps every exponent <= 0. With a mask\n"
+      << "the maximum must be taken over the allowed entries only: including a -inf entry\n"
+      << "would give -inf - (-inf) = NaN (F2). A row whose every key is forbidden has no\n"
+      << "finite maximum and is an error (attnlab raises FullyMaskedRowError).\n";
+}
+
+// 32.2.10: a weight is not a contribution.
+void demo_weights(std::ostream& out) {
+  const ref::textbook::Counterexample3210 ex;
+  M S(1, 2);
+  S << 0.0, std::log(9.0);
+  const M A = softmax_rows<double>(S);
+  const M O = A * ex.V;
+  out << std::setprecision(4) << std::fixed
+      << "A weight is not a contribution (section 32.2.10)\n\n"
+      << "  weights A = [" << A(0, 0) << ", " << A(0, 1) << "], values v1 = [10, 0], v2 = [-1, 0]\n"
+      << "  o = 0.1 v1 + 0.9 v2 = [" << O(0, 0) << ", " << O(0, 1) << "]\n\n"
+      << "Key 2 gets 9 times the weight of key 1, yet v1's contribution (1.0) is larger\n"
+      << "than v2's (-0.9) and the two nearly cancel. Reading A as an explanation of O\n"
+      << "ignores the values; a causal claim needs an intervention, not a weight.\n"
+      << std::defaultfloat;
+}
+
+}  // namespace
+
+const std::vector<Demo>& demos() {
+  static const std::vector<Demo> list = {
+      {"masking", "why masking after the softmax breaks the weights (F4, Lemma 2)", demo_masking},
+      {"scaling", "what the 1/sqrt(d_k) scale does to the weights (14.3, Lemma 1)", demo_scaling},
+      {"shift", "why the stable softmax subtracts the row maximum (32.2.4, F2)", demo_shift},
+      {"weights", "a large weight is not a large contribution (32.2.10)", demo_weights},
+  };
+  return list;
+}
+
+void list_demos(std::ostream& out) {
+  out << "Demonstrations (attnlab demo NAME):\n";
+  for (const Demo& d : demos()) out << "  " << std::left << std::setw(9) << d.name << d.summary << "\n";
+  out << std::right;
+}
+
+int run_demo(const std::string& name, std::ostream& out) {
+  for (const Demo& d : demos())
+    if (d.name == name) {
+      d.run(out);
+      return 0;
+    }
+  out << "unknown demonstration '" << name << "'\n";
+  list_demos(out);
+  return 2;
+}
+
+}  // namespace attn::grader
