@@ -60,6 +60,9 @@ TEMPLATE_TEST_CASE("batched attention equals attention per sequence with its pad
                const attn::AttentionResult<T> one = attn::attention<T>(Q[k], K[k], V[k], mask);
                const std::string dO = first_difference(batched[k].O, one.O);
                const std::string dA = first_difference(batched[k].A, one.A);
+               RC_LOG() << "sequence " << n << ": key_length " << key_lengths[k] << "\nQ =\n"
+                        << show_matrix(Q[k]) << "\nK =\n" << show_matrix(K[k]) << "\nV =\n"
+                        << show_matrix(V[k]) << "\nA =\n" << show_matrix(batched[k].A) << "\n";
                if (!dO.empty()) RC_LOG() << "sequence " << n << ", O: " << dO << "\n";
                if (!dA.empty()) RC_LOG() << "sequence " << n << ", A: " << dA << "\n";
                RC_ASSERT(dO.empty());

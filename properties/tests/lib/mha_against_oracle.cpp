@@ -22,6 +22,7 @@
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
+#include <iomanip>
 #include <iostream>
 #include <random>
 
@@ -68,6 +69,7 @@ TEST_CASE("mha agrees with the exact multi-head attention within the derived bou
     const DMatrix X = draw_matrix(T_len, d_model, v);
     const attn::ref::MultiHeadWeights wd = draw_weights(h, d_model, d_v, d_out, v, s);
     const std::optional<attn::Mask> mask = draw_mask(T_len, T_len);
+    log_inputs(X, wd, mask);
 
     const DMatrix O = attn::multi_head_attention<double>(X, to_lib_weights<double>(wd), mask);
     const Comparison c = check_against_oracle(O, X, wd, mask);
@@ -75,7 +77,8 @@ TEST_CASE("mha agrees with the exact multi-head attention within the derived bou
     if (!c.ok) RC_LOG() << describe(c) << "\n";
     RC_ASSERT(c.ok);
   });
-  std::cout << "mha_against_oracle: largest error / bound over the run: " << worst_ratio << "\n";
+  std::cout << "mha_against_oracle: largest error / bound over the run: " << std::setprecision(3)
+            << worst_ratio << "\n";
 }
 
 namespace {

@@ -34,6 +34,7 @@ TEMPLATE_TEST_CASE("mha with h = 1 and W_O = I equals attention of the projectio
              const DMatrix W_K = draw_matrix(d_model, d_k, v, s);
              const DMatrix W_V = draw_matrix(d_model, d_v, v, s);
              const std::optional<attn::Mask> mask = draw_mask(T_len, T_len);
+             log_inputs(X, {{{W_Q, W_K, W_V}}, DMatrix::Identity(d_v, d_v)}, mask);
 
              attn::MultiHeadWeights<T> w;
              w.heads.push_back({to_type<T>(W_Q), to_type<T>(W_K), to_type<T>(W_V)});

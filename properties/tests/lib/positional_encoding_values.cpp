@@ -11,12 +11,12 @@
 //     (the exponent, pow and the division: relative error below 8 u_double, doubled).
 //  2. Structure: columns 2r and 2r + 1 are the sine and cosine of one angle, so
 //     P(t, 2r)^2 + P(t, 2r+1)^2 = 1 within 4 eps of T (eps = 2u). Each entry is
-//     sin or cos of the same double angle, off by at most 1 double ulp (libm) and
-//     then the rounding to T: relative error alpha <= u_T + 2 u_d. Then
-//     |s^2 (2 alpha + alpha^2) + c^2 (2 beta + beta^2)| <= 2 max(alpha, beta) + ...,
-//     about 2u_T (float) or 6u_d (double), plus 3 roundings of the double
-//     evaluation; 4 eps = 8u covers both. The angle's own error does not enter:
-//     sin^2 + cos^2 = 1 at any angle.
+//     sin or cos of the same double angle, off by at most 1 double ulp (libm), and
+//     for float also rounded once: relative error alpha <= 2 u_d (double) or
+//     u_f + 2 u_d (float). Then |s^2 (2 alpha + alpha^2) + c^2 (2 beta + beta^2)|
+//     <= 2 max(alpha, beta) + max^2: about 4 u_d or 2 u_f, plus at most 3 u_d for
+//     the evaluation in double; 4 eps = 8 u_T covers both. The angle's own error
+//     does not enter: sin^2 + cos^2 = 1 at any angle.
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
