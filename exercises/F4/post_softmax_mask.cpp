@@ -1,5 +1,6 @@
 // Exercise F4 (section 32.2.8): a DELIBERATELY WRONG implementation of
-// exercises/F3/attention.hpp, kept to show what the grader catches.
+// exercises/F4/masked_attention.hpp (F3's interface in namespace f4), kept to
+// show what the grader catches. F4 asks for the corrected version of this file.
 //
 // The bug: the softmax runs over ALL keys first, and only afterwards are the
 // forbidden weights set to 0. The denominator still contains the exponentials
@@ -10,15 +11,16 @@
 // The fix is to set forbidden logits to -inf BEFORE the softmax (Lemma 2).
 //
 // Expected: attnlab grade exercises/F4/post_softmax_mask.cpp fails the
-// row_stochastic property (and others).
+// row_stochastic property (and others); it is recognised as F4 from the
+// header it includes.
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "attention.hpp"
+#include "masked_attention.hpp"
 
-namespace f3 {
+namespace f4 {
 
 AttentionResult attention(const Matrix& Q, const Matrix& K, const Matrix& V,
                           const std::optional<Mask>& mask) {
@@ -49,4 +51,4 @@ AttentionResult attention(const Matrix& Q, const Matrix& K, const Matrix& V,
   return {A * V, A};
 }
 
-}  // namespace f3
+}  // namespace f4

@@ -10,8 +10,10 @@ row with every key forbidden silently becomes all zeros instead of an error.
 The fix is to set forbidden logits to -inf BEFORE the softmax (Lemma 2).
 
 Expected: attnlab grade exercises/F4/post_softmax_mask.py fails the
-row_stochastic property (and others).
+row_stochastic property (and others). The comment line below tells the
+grader this file answers F4 (its function name alone would say F3).
 """
+# exercise: F4
 
 import numpy as np
 

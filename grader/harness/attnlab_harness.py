@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """attnlab harness for Python submissions (grader/PROTOCOL.md, attnlab-protocol/1).
 
-Usage: python3 attnlab_harness.py [--exercise F3] SUBMISSION.py
+Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4] SUBMISSION.py
 
 Loads SUBMISSION.py by path, finds its entry function and answers the
 grader's requests, one JSON line in, one JSON line out. Before any code of
@@ -45,10 +45,14 @@ VERSION = 1
 
 # Entry functions per exercise, in the order they are looked for.
 ENTRY_POINTS = {
+    "F1": ["softmax_rows"],
+    "F2": ["masked_softmax"],
     # The lab's name (32.2.7) returning (O, A), then the exercise's own name (F3).
     "F3": ["scaled_dot_product_attention", "attention"],
+    # F4: the corrected masking, with F3's signature.
+    "F4": ["scaled_dot_product_attention", "attention"],
 }
-OPS = {"F3": ["attention"]}
+OPS = {"F1": ["softmax_rows"], "F2": ["masked_softmax"], "F3": ["attention"], "F4": ["attention"]}
 
 _FROM_STRING = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
@@ -152,6 +156,11 @@ def as_matrix(value, name):
     return a
 
 
+def refusal(e):
+    """The reply for an exception the submission raised."""
+    return {"ok": False, "error": {"type": type(e).__name__, "message": str(e)}}
+
+
 def answer_attention(fn, req):
     Q = decode_matrix(req, "Q")
     K = decode_matrix(req, "K")
@@ -160,12 +169,34 @@ def answer_attention(fn, req):
     try:
         result = fn(Q, K, V, mask)
     except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
-        return {"ok": False, "error": {"type": type(e).__name__, "message": str(e)}}
+        return refusal(e)
     if not isinstance(result, (tuple, list)) or len(result) != 2:
         raise Fault("the function returned %s, expected the pair (O, A)" % type(result).__name__)
     O = as_matrix(result[0], "O")
     A = as_matrix(result[1], "A")
     return {"ok": True, "O": encode_matrix(O), "A": encode_matrix(A)}
+
+
+def answer_softmax(fn, req, with_mask):
+    """softmax_rows(S) (F1) or masked_softmax(S, mask) (F2; mask None if absent)."""
+    S = decode_matrix(req, "S")
+    args = (S, decode_mask(req)) if with_mask else (S,)
+    try:
+        result = fn(*args)
+    except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
+        return refusal(e)
+    if isinstance(result, tuple):
+        raise Fault("the function returned a tuple, expected the weight matrix A")
+    return {"ok": True, "A": encode_matrix(as_matrix(result, "A"))}
+
+
+def answer(fn, req):
+    op = req.get("op")
+    if op == "attention":
+        return answer_attention(fn, req)
+    if op == "softmax_rows":
+        return answer_softmax(fn, req, with_mask=False)
+    return answer_softmax(fn, req, with_mask=True)
 
 
 def load_submission(path, exercise):
@@ -220,7 +251,7 @@ def main():
                 raise BadRequest("not a version %d request" % VERSION)
             if req.get("op") not in OPS[args.exercise]:
                 raise BadRequest("unsupported op %r" % req.get("op"))
-            reply = answer_attention(fn, req)
+            reply = answer(fn, req)
         except (BadRequest, ValueError) as e:
             reply = {"ok": False, "fault": "harness: bad request: %s" % e}
         except Fault as e:

@@ -42,7 +42,7 @@ int millis_until(Clock::time_point deadline) {
 /// The environment for the child: the grader's, with command.env set on top.
 std::vector<std::string> child_environment(const Command& command) {
   std::vector<std::string> env;
-  for (char** e = environ; e && *e; ++e) {
+  for (char** e = environ; command.inherit_environment && e && *e; ++e) {
     std::string_view entry(*e);
     const auto key = entry.substr(0, entry.find('='));
     const bool overridden = std::any_of(command.env.begin(), command.env.end(),
@@ -105,6 +105,7 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
   if (lim.address_space_bytes) set_limit(RLIMIT_AS, lim.address_space_bytes, lim.address_space_bytes);
   if (lim.cpu_seconds) set_limit(RLIMIT_CPU, lim.cpu_seconds, lim.cpu_seconds + 5);
   if (lim.file_size_bytes) set_limit(RLIMIT_FSIZE, lim.file_size_bytes, lim.file_size_bytes);
+  if (lim.processes) set_limit(RLIMIT_NPROC, lim.processes, lim.processes);
 
   if (!command.cwd.empty() && chdir(command.cwd.c_str()) != 0) {
     const int e = errno;

@@ -1,7 +1,10 @@
 // Building a C++ submission against the exercise header and the prebuilt harness.
 #include "attn/grader/cpp_build.hpp"
 
+#include <filesystem>
+#include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include "attn/grader/exit_status.hpp"
 #include "attn/grader/paths.hpp"
@@ -9,13 +12,37 @@
 
 namespace attn::grader {
 
-CppToolchain f3_toolchain() {
+CppToolchain toolchain_for(const std::string& exercise) {
   CppToolchain t;
   t.compiler = paths::cxx_compiler;
-  t.include_dirs = {paths::f3_include_dir, paths::eigen_include_dir};
-  t.harness_library = paths::f3_harness_library;
+  if (exercise == "F1") {
+    t.harness_library = paths::f1_harness_library;
+  } else if (exercise == "F2") {
+    t.harness_library = paths::f2_harness_library;
+  } else if (exercise == "F3") {
+    t.harness_library = paths::f3_harness_library;
+  } else if (exercise == "F4") {
+    t.harness_library = paths::f4_harness_library;
+  } else {
+    throw std::invalid_argument("exercise " + exercise + " has no C++ harness");
+  }
+  std::string lower = exercise;
+  lower[0] = 'f';
+  t.harness_target = "attnlab_cpp_harness_" + lower;
+  const std::filesystem::path exercises(paths::exercises_dir);
+  t.interface_dir = (exercises / exercise).string();
+  static const std::map<std::string, std::vector<std::string>> headers = {
+      {"F1", {"F1/softmax_rows.hpp"}},
+      {"F2", {"F2/masked_softmax.hpp"}},
+      {"F3", {"F3/attention.hpp"}},
+      {"F4", {"F4/masked_attention.hpp", "F3/attention.hpp"}},  // F4 reuses F3's interface
+  };
+  for (const auto& h : headers.at(exercise)) t.interface_headers.push_back((exercises / h).string());
+  t.include_dirs = {paths::eigen_include_dir};
   return t;
 }
+
+CppToolchain f3_toolchain() { return toolchain_for("F3"); }
 
 std::string trim_diagnostics(const std::string& text, std::size_t max_lines,
                              std::size_t max_bytes) {
@@ -62,19 +89,48 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
   if (!std::filesystem::exists(toolchain.harness_library, ec)) {
     build.status = CppBuild::Status::compiler_missing;
     build.diagnostics = "the prebuilt C++ harness " + toolchain.harness_library +
-                        " is missing: build the attnlab_cpp_harness_f3 target";
+                        " is missing: build the " +
+                        (toolchain.harness_target.empty() ? std::string("harness")
+                                                          : toolchain.harness_target) +
+                        " target";
     return build;
   }
 
   const auto object = (workdir / "submission.o").string();
   const auto executable = (workdir / "submission").string();
 
-  Command compile;
-  compile.argv = {toolchain.compiler};
-  compile.argv.insert(compile.argv.end(), toolchain.flags.begin(), toolchain.flags.end());
-  for (const auto& dir : toolchain.include_dirs) compile.argv.push_back("-I" + dir);
-  compile.argv.insert(compile.argv.end(),
-                      {"-c", std::filesystem::absolute(source).string(), "-o", object});
+  // The interface headers, copied beside the build (see CppToolchain::interface_headers).
+  std::string interface_dir = toolchain.interface_dir;
+  if (!toolchain.interface_headers.empty()) {
+    namespace fs = std::filesystem;
+    const fs::path staged = workdir / "include";
+    for (const auto& h : toolchain.interface_headers) {
+      const fs::path header(h);
+      const fs::path dest = staged / header.parent_path().filename() / header.filename();
+      fs::create_directories(dest.parent_path(), ec);
+      if (ec || !fs::copy_file(header, dest, fs::copy_options::overwrite_existing, ec) || ec) {
+        build.status = CppBuild::Status::compiler_missing;
+        build.diagnostics = "cannot copy the exercise header " + h + " to the build folder" +
+                            (ec ? ": " + ec.message() : std::string());
+        return build;
+      }
+    }
+    interface_dir = (staged / fs::path(toolchain.interface_dir).filename()).string();
+  }
+
+  // Two forms of the compile command: as the student would type it (shown in
+  // reports) and as it runs, with the staged headers.
+  auto compile_command = [&](const std::string& exercise_dir) {
+    Command c;
+    c.argv = {toolchain.compiler};
+    c.argv.insert(c.argv.end(), toolchain.flags.begin(), toolchain.flags.end());
+    if (!exercise_dir.empty()) c.argv.push_back("-I" + exercise_dir);
+    for (const auto& dir : toolchain.include_dirs) c.argv.push_back("-I" + dir);
+    c.argv.insert(c.argv.end(), {"-c", std::filesystem::absolute(source).string(), "-o", object});
+    return c;
+  };
+  const std::string shown_compile = compile_command(toolchain.interface_dir).display();
+  Command compile = compile_command(interface_dir);
   Command link;
   link.argv = {toolchain.compiler, "-o", executable, object, toolchain.harness_library};
 
@@ -83,7 +139,9 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
     step->cwd = workdir.string();
     step->limits.cpu_seconds = 0;  // the wall-clock timeout bounds it
     step->limits.file_size_bytes = std::uint64_t{512} << 20;
-    build.command = step->display();
+    // As the student would type it: the checkout's headers, no sandbox.
+    build.command = step == &compile ? shown_compile : step->display();
+    if (toolchain.wrap) toolchain.wrap(*step);
     const CommandResult r = run_command(*step, toolchain.timeout);
     if (!r.started) {
       build.status = CppBuild::Status::compiler_missing;

@@ -1,3 +1,4 @@
+// The exercise registry: F1..F4 with their properties and points tables.
 #include "attn/grader/exercise.hpp"
 
 #include <fstream>
@@ -6,26 +7,30 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/grader/paths.hpp"
+#include "attn/grader/visible_examples.hpp"
 #include "attn/prop/catalog.hpp"
 
 namespace attn::grader {
 
+using attn::prop::Operation;
+
 double Exercise::max_points() const {
   double total = 0;
-  for (const auto& p : properties) {
-    auto it = points.find(p.id);
-    if (it != points.end()) total += it->second;
-  }
+  auto add = [&](const std::string& id) {
+    if (auto it = points.find(id); it != points.end()) total += it->second;
+  };
+  for (const auto& p : properties) add(p.id);
+  if (has_answers) add(kAnswersItem);
   return total;
 }
 
-std::vector<std::string> exercise_ids() { return {"F3"}; }
+std::vector<std::string> exercise_ids() { return {"F1", "F2", "F3", "F4"}; }
 
 namespace {
 
 std::map<std::string, double> read_points(const std::string& id) {
   const std::filesystem::path file =
-      std::filesystem::path(paths::source_dir) / "exercises" / id / "points.json";
+      std::filesystem::path(paths::exercises_dir) / id / "points.json";
   std::ifstream in(file);
   if (!in) throw std::runtime_error("cannot read the points table " + file.string());
   try {
@@ -36,19 +41,59 @@ std::map<std::string, double> read_points(const std::string& id) {
   }
 }
 
+/// The properties that grade a softmax exercise (F1 on softmax_rows, F2 on
+/// masked_softmax), after its visible example.
+std::vector<attn::prop::Property> softmax_properties(attn::prop::Property example, Operation op) {
+  namespace p = attn::prop;
+  return {std::move(example),          p::row_stochastic(op),   p::exact_zeros(op),
+          p::fully_forbidden_refused(op), p::shift_invariance(op), p::oracle_agreement(op)};
+}
+
 }  // namespace
 
 Exercise load_exercise(const std::string& id) {
   Exercise e;
   e.id = id;
-  if (id == "F3") {
-    e.title = "Attention with an optional mask";
-    e.section = "32.2.8 (F3), solution 32.2.9";
-    e.op = attn::prop::Operation::attention;
+  if (id == "F1") {
+    e.title = "The row-wise softmax";
+    e.section = "32.2.8 (F1), solution 32.2.9";
+    e.op = Operation::softmax_rows;
+    e.properties = softmax_properties(f1_visible_example(), e.op);
+    e.python_entry_points = {"softmax_rows"};
+    e.cpp_header = "softmax_rows.hpp";
+    e.cpp_entry = "f1::softmax_rows";
+  } else if (id == "F2") {
+    e.title = "The masked, stable softmax";
+    e.section = "32.2.8 (F2), solution 32.2.9";
+    e.op = Operation::masked_softmax;
+    e.properties = softmax_properties(f2_visible_example(), e.op);
+    e.properties.push_back(attn::prop::masked_equals_deleted(e.op));
+    e.python_entry_points = {"masked_softmax"};
+    e.cpp_header = "masked_softmax.hpp";
+    e.cpp_entry = "f2::masked_softmax";
+    e.has_answers = true;
+  } else if (id == "F3" || id == "F4") {
+    e.op = Operation::attention;
     e.properties = attn::prop::attention_properties();
     e.python_entry_points = {"scaled_dot_product_attention", "attention"};
+    if (id == "F3") {
+      e.title = "Attention with an optional mask";
+      e.section = "32.2.8 (F3), solution 32.2.9";
+      e.cpp_header = "attention.hpp";
+      e.cpp_entry = "f3::attention";
+    } else {
+      e.title = "Masking before the softmax (the corrected F4 code)";
+      e.section = "32.2.8 (F4), solution 32.2.9";
+      e.cpp_header = "masked_attention.hpp";
+      e.cpp_entry = "f4::attention";
+      e.has_answers = true;
+    }
+  } else if (id == "F5") {
+    throw std::invalid_argument(
+        "exercise F5 is not graded by attnlab: its answer is a written experiment protocol "
+        "(see exercises/F5/README.md and the rubric in solutions/F5/rubric.md)");
   } else {
-    throw std::invalid_argument("unknown exercise " + id + " (known: F3)");
+    throw std::invalid_argument("unknown exercise " + id + " (attnlab grades F1, F2, F3, F4)");
   }
   e.points = read_points(id);
   return e;

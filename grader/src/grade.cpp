@@ -2,9 +2,13 @@
 #include "attn/grader/grade.hpp"
 
 #include <algorithm>
+#include <chrono>
 
+#include "attn/grader/answers.hpp"
+#include "attn/grader/budget_subject.hpp"
 #include "attn/grader/exercise.hpp"
 #include "attn/grader/exit_status.hpp"
+#include "attn/grader/recognise.hpp"
 #include "attn/grader/text_report.hpp"
 #include "attn/prop/catalog.hpp"
 
@@ -33,31 +37,114 @@ std::vector<attn::prop::Property> exercise_properties(const std::string& exercis
   }
 }
 
+namespace {
+
+/// Loads `id` into `exercise`; on failure sets result's status and message.
+bool load(const std::string& id, std::optional<Exercise>& exercise, GradeResult& result) {
+  try {
+    exercise = load_exercise(id);
+    result.exercise = id;
+    return true;
+  } catch (const std::invalid_argument& e) {
+    result.status = GradeResult::Status::usage_error;
+    result.message = e.what();
+  } catch (const std::exception& e) {
+    result.status = GradeResult::Status::infrastructure_error;
+    result.message = std::string("cannot build the property list: ") + e.what();
+  }
+  return false;
+}
+
+/// A usage error if options.answers cannot serve as `exercise`'s answers.
+bool answers_usable(const GradeOptions& options, const Exercise& exercise, GradeResult& result) {
+  if (!options.answers) return true;
+  if (auto why = answers_usage_problem(exercise, *options.answers)) {
+    result.status = GradeResult::Status::usage_error;
+    result.message = *why;
+    return false;
+  }
+  return true;
+}
+
+/// `text` with every occurrence of `from` replaced by `to` (the staged copy's
+/// path by the submission's name, in compiler messages).
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  if (from.empty()) return text;
+  for (std::size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
 GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   GradeResult result;
   const std::string shown = options.display_name.empty() ? options.file.string()
                                                          : options.display_name;
-  std::vector<attn::prop::Property> properties;
-  try {
-    properties = exercise_properties(options.exercise);
-  } catch (const std::exception& e) {
-    result.status = GradeResult::Status::infrastructure_error;
-    result.message = std::string("cannot build the property list: ") + e.what();
-    return result;
+  // Which exercise: --exercise, or recognised from the file (an executable: from its hello).
+  std::optional<Exercise> exercise;
+  bool from_hello = false;
+  if (!options.exercise.empty()) {
+    if (!load(options.exercise, exercise, result)) return result;
+  } else {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(options.file, ec)) {
+      result.status = GradeResult::Status::usage_error;
+      result.message = "no such file: " + options.file.string();
+      return result;
+    }
+    const Recognition rec = recognise_exercise(options.file);
+    if (rec.status == Recognition::Status::needs_hello) {
+      from_hello = true;
+    } else if (rec.status != Recognition::Status::recognised) {
+      result.status = GradeResult::Status::usage_error;
+      result.message = rec.message;
+      return result;
+    } else {
+      result.recognised_by = rec.how;
+      if (!load(rec.exercise, exercise, result)) return result;
+    }
   }
-  if (properties.empty()) {
-    result.status = GradeResult::Status::usage_error;
-    result.message = "exercise " + options.exercise + " is not graded yet (only F3 is)";
-    return result;
+  if (options.file.extension() == ".json") {
+    if (exercise) return grade_answers_file(options, *exercise, result, report);
   }
+  if (exercise && !answers_usable(options, *exercise, result)) return result;
 
   LaunchOptions launch_options = options.launch;
-  launch_options.exercise = options.exercise;
-  const Launch launch = prepare_submission(options.file, launch_options);
+  launch_options.exercise = exercise ? exercise->id : "F3";  // an executable does not use it
+  // In the sandbox the submission is a private copy: nothing else of its folder is visible.
+  std::optional<StagedSubmission> staged;
+  std::filesystem::path file = options.file;
+  if (options.sandbox) {
+    const std::shared_ptr<const Sandbox> sandbox = options.sandbox;
+    const int slot = options.slot;
+    launch_options.wrap = [sandbox, slot](Command& c) { sandbox->apply(c, slot); };
+    if (sandbox->active()) {
+      try {
+        staged.emplace(options.file);
+        file = staged->path();
+      } catch (const std::exception& e) {
+        result.status = GradeResult::Status::usage_error;
+        result.message = "cannot copy " + options.file.string() + ": " + e.what();
+        return result;
+      }
+    }
+  }
+  Launch launch = prepare_submission(file, launch_options);
+  if (staged) {
+    launch.message = replace_all(launch.message, staged->path().string(), shown);
+    launch.build_command = replace_all(launch.build_command, staged->path().string(), shown);
+  }
 
-  ReportHeader header;
+  ReportHeader& header = result.header;
   header.submission = shown;
-  header.exercise = options.exercise;
+  header.exercise = exercise ? exercise->id : "not known yet (the executable says it in its hello)";
+  header.recognised = result.recognised_by;
   header.language = language_name(launch.language);
   header.runtime = launch.runtime;
   header.runtime_label = launch.language == Language::python ? "interpreter"
@@ -66,6 +153,13 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   header.seed = options.run.seed;
   header.cases = options.run.cases;
   header.timeout = describe_duration(options.subject.call_timeout);
+  header.mode = options.mode;
+  header.settings_from = options.settings_from;
+  header.limits = describe_limits(options);
+  if (options.sandbox) {
+    header.sandbox = options.sandbox->status();
+    header.processes = options.sandbox->process_limit(options.slot).how;
+  }
 
   switch (launch.status) {
     case Launch::Status::ready:
@@ -74,7 +168,7 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
       result.status = GradeResult::Status::not_gradable;
       result.message = launch.message;
       print_header(report, header);
-      print_not_gradable(report, "did not compile", launch.message, launch.build_command);
+      report_not_gradable(report, result, "did not compile", launch.message, launch.build_command);
       return result;
     case Launch::Status::usage_error:
       result.status = GradeResult::Status::usage_error;
@@ -95,8 +189,30 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
     if (const std::string tail = subject.stderr_tail(); !tail.empty()) {
       details += "\nIts stderr (last " + std::to_string(tail.size()) + " bytes):\n" + tail;
     }
-    print_not_gradable(report, "did not start", details, launch.command.display());
+    if (staged) details = replace_all(details, staged->path().string(), shown);
+    Command without_sandbox = launch.command;
+    without_sandbox.prefix.clear();
+    result.stderr_tail = subject.stderr_tail();
+    std::string command = without_sandbox.display();
+    if (staged) command = replace_all(command, staged->path().string(), shown);
+    report_not_gradable(report, result, "did not start", details, command);
     return result;
+  }
+  if (from_hello) {
+    const Recognition rec = recognise_from_hello(subject.hello());
+    if (rec.status != Recognition::Status::recognised) {
+      subject.stop();
+      result.status = GradeResult::Status::usage_error;
+      result.message = rec.message;
+      return result;
+    }
+    result.recognised_by = rec.how;
+    if (!load(rec.exercise, exercise, result) || !answers_usable(options, *exercise, result)) {
+      subject.stop();
+      return result;
+    }
+    header.exercise = exercise->id;
+    header.recognised = rec.how;
   }
   header.entry = subject.hello().entry;
   if (launch.language == Language::executable && !subject.hello().runtime.empty()) {
@@ -105,25 +221,30 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   print_header(report, header);
 
   result.status = GradeResult::Status::graded;
-  for (const auto& p : properties) {
-    attn::prop::Verdict v = attn::prop::run_property(p, subject, options.run);
-    attn::prop::print_verdict(report, v);
-    report.flush();
-    if (v.skipped) {
-      // not applicable to this subject: neither passed nor failed
-    } else if (v.passed) {
-      ++result.passed;
-    } else {
-      ++result.failed;
-    }
-    result.verdicts.push_back(std::move(v));
+  const ScoringRules rules =
+      scoring_rules(*exercise, options.config.get(), options.generated_visibility);
+  BudgetSubject budget(subject, options.submission_timeout);
+  const auto started = std::chrono::steady_clock::now();
+  for (const auto& p : exercise->properties) {
+    const auto t0 = std::chrono::steady_clock::now();
+    attn::prop::Verdict v = attn::prop::run_property(p, budget, options.run);
+    record_verdict(report, result, std::move(v), rules, seconds_since(t0));
   }
   subject.stop();
+  if (exercise->has_answers) {
+    record_verdict(report, result, check_answers(*exercise, options.answers), rules);
+  }
+  result.seconds = seconds_since(started);
   if (subject.restarts() > 0 || subject.timeouts() > 0) {
     report << "\nnote: the submission was restarted " << subject.restarts()
            << " times after faults (" << subject.timeouts() << " timeouts)\n";
   }
-  print_summary(report, result, subject.stderr_tail());
+  if (budget.exhausted()) {
+    report << "\nnote: the submission used up its time budget of "
+           << describe_duration(budget.budget()) << "; the cases after that were not run\n";
+  }
+  result.stderr_tail = subject.stderr_tail();
+  print_summary(report, result, result.stderr_tail);
   return result;
 }
 

@@ -47,9 +47,12 @@ Launch prepare_python(const fs::path& file, const LaunchOptions& options, Launch
 }
 
 Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch launch) {
-  if (options.exercise != "F3") {
+  CppToolchain toolchain;
+  try {
+    toolchain = toolchain_for(options.exercise);
+  } catch (const std::invalid_argument& e) {
     launch.status = Launch::Status::usage_error;
-    launch.message = "C++ submissions are gradable for exercise F3 only so far";
+    launch.message = std::string("cannot grade a C++ file: ") + e.what();
     return launch;
   }
   try {
@@ -59,8 +62,8 @@ Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch la
     launch.message = e.what();
     return launch;
   }
-  CppToolchain toolchain = f3_toolchain();
   toolchain.timeout = options.compile_timeout;
+  toolchain.wrap = options.wrap;
   CppBuild build;
   try {
     build = build_cpp_submission(file, launch.workdir->path(), toolchain);
@@ -118,6 +121,14 @@ std::string python_harness_path() {
   return paths::python_harness;
 }
 
+namespace {
+/// A ready launch's command with options.wrap applied (the sandbox).
+Launch wrapped(Launch launch, const LaunchOptions& options) {
+  if (launch.status == Launch::Status::ready && options.wrap) options.wrap(launch.command);
+  return launch;
+}
+}  // namespace
+
 Launch prepare_submission(const fs::path& file, const LaunchOptions& options) {
   Launch launch;
   std::error_code ec;
@@ -139,14 +150,14 @@ Launch prepare_submission(const fs::path& file, const LaunchOptions& options) {
   add_common_environment(launch.command);
   switch (*language) {
     case Language::python:
-      return prepare_python(file, options, std::move(launch));
+      return wrapped(prepare_python(file, options, std::move(launch)), options);
     case Language::cpp:
-      return prepare_cpp(file, options, std::move(launch));
+      return wrapped(prepare_cpp(file, options, std::move(launch)), options);
     case Language::executable:
       launch.command.argv = {fs::absolute(file).string()};
       launch.runtime = "the file itself, speaking attnlab-protocol/1";
       launch.status = Launch::Status::ready;
-      return launch;
+      return wrapped(std::move(launch), options);
   }
   return launch;
 }

@@ -82,7 +82,10 @@ TEST_CASE("the C++ model solution and the F4 variant on the text's example", "[c
   REQUIRE(shape.kind == Kind::refusal);
   CHECK(shape.error_type == "std::invalid_argument");
 
-  auto bad = started(source("exercises/F4/post_softmax_mask.cpp"));
+  LaunchOptions f4;
+  f4.exercise = "F4";  // it implements f4::attention (exercises/F4/masked_attention.hpp)
+  auto bad = started(prepare_submission(source("exercises/F4/post_softmax_mask.cpp"), f4),
+                     "post_softmax_mask.cpp");
   const auto wrong = bad->run(textbook(true));
   REQUIRE(wrong.kind == Kind::result);
   CHECK(wrong.A.row(0).sum() == Approx(textbook_a00()).epsilon(1e-14));

@@ -1,7 +1,8 @@
 #pragma once
 // Grading the submissions bundled with attnlab (README command 1): the model
-// solutions must pass, the F4 "mask after softmax" variants must fail the
-// row-stochastic property.
+// solutions of F1-F4 (with their answers files) must get full marks; the F4
+// "mask after softmax" variants must fail the row-stochastic property; the
+// skeletons must fail (they refuse every case).
 
 #include <filesystem>
 #include <ostream>
@@ -14,13 +15,23 @@ namespace attn::grader {
 
 struct BundledSubmission {
   std::string relative_path;  ///< from the source tree, "solutions/F3/attention.py"
-  bool expect_pass = true;
+  std::string exercise;       ///< "F3", given explicitly (recognition is tested elsewhere)
+  /// The answers file graded with it (F2, F4), from the source tree; empty: none.
+  std::string answers;
+  bool expect_pass = true;  ///< full marks: no property failed, none skipped
   /// For an expected failure: the property that must fail ("row_stochastic").
   std::string must_fail;
   std::string why;  ///< one line for the report
+  /// Print the catching property's verdict (counterexample and all) in the
+  /// summary, not only in --verbose: the F4 variants, the lecture's point.
+  bool show_catch = false;
 };
 
-/// solutions/F3/attention.{cpp,py} (pass) and exercises/F4/post_softmax_mask.{cpp,py} (fail).
+/// Per exercise F1..F4: the model solutions in C++ and Python (with
+/// solutions/FN/answers.json for F2 and F4) and that answers file alone
+/// (pass); exercises/F4/post_softmax_mask.{cpp,py} (fail row_stochastic);
+/// the skeletons exercises/FN/skeleton.{cpp,py} (fail textbook_example) and
+/// exercises/FN/answers_skeleton.json (fail answers).
 std::vector<BundledSubmission> bundled_submissions();
 
 /// Grades every bundled submission found below `source_dir` with `base`

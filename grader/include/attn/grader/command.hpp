@@ -14,6 +14,11 @@ struct ResourceLimits {
   std::uint64_t address_space_bytes = std::uint64_t{4} << 30;  ///< RLIMIT_AS
   std::uint64_t cpu_seconds = 600;  ///< RLIMIT_CPU soft limit (SIGXCPU); hard = soft + 5
   std::uint64_t file_size_bytes = std::uint64_t{64} << 20;  ///< RLIMIT_FSIZE
+  /// RLIMIT_NPROC: processes and threads of the child's *user*, all of them,
+  /// not only the child's (the kernel counts per user; root is exempt).
+  /// 0: leave as inherited. The sandbox sets it for a uid of its own
+  /// (sandbox.hpp); without one it is the user's current count plus an allowance.
+  std::uint64_t processes = 0;
 };
 
 struct Command {
@@ -24,6 +29,9 @@ struct Command {
   std::vector<std::string> prefix;
   /// Variables set in the child on top of the grader's environment.
   std::vector<std::pair<std::string, std::string>> env;
+  /// False: the child gets only `env`, nothing of the grader's environment
+  /// (the sandbox uses this so no token or path of the grader leaks in).
+  bool inherit_environment = true;
   /// Working directory of the child; empty: the grader's.
   std::string cwd;
   ResourceLimits limits;

@@ -4,20 +4,41 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "attn/grader/command.hpp"
 
 namespace attn::grader {
 
 struct CppToolchain {
   std::string compiler;                   ///< g++ (the one that built the harness)
-  std::vector<std::string> include_dirs;  ///< the exercise's header, Eigen
-  std::string harness_library;            ///< libattnlab_cpp_harness_f3.a
+  /// exercises/FN: the folder of the exercise's interface header, first on the
+  /// include path as the student would write it (-Iexercises/FN).
+  std::string interface_dir;
+  /// The interface headers (exercises/FN/x.hpp; F4 also F3's attention.hpp).
+  /// The build copies them to <workdir>/include/<folder name>/ and compiles
+  /// with -I<workdir>/include/FN instead of interface_dir, so the compiler
+  /// needs no access to the checkout (the sandbox hides it) and a header's
+  /// own relative include ("../F3/attention.hpp") still resolves.
+  std::vector<std::string> interface_headers;
+  std::vector<std::string> include_dirs;  ///< Eigen (and any other) after interface_dir
+  std::string harness_library;            ///< libattnlab_cpp_harness_fN.a
+  std::string harness_target;             ///< its CMake target, for messages
   std::vector<std::string> flags = {"-std=c++20", "-O2"};
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};  ///< per compiler run
+  /// Applied to the compile and link commands (the sandbox); empty: none.
+  std::function<void(Command&)> wrap;
 };
 
-/// The toolchain for exercise F3, from the paths CMake configured.
+/// The toolchain for `exercise` ("F1".."F4"), from the paths CMake
+/// configured: exercises/FN/ (its interface headers) and Eigen on the
+/// include path, FN's harness.
+/// Throws std::invalid_argument for an exercise without a C++ harness.
+CppToolchain toolchain_for(const std::string& exercise);
+
+/// toolchain_for("F3").
 CppToolchain f3_toolchain();
 
 struct CppBuild {
@@ -33,8 +54,9 @@ struct CppBuild {
   std::string diagnostics;  ///< the compiler's messages, trimmed to about 60 lines
 };
 
-/// Compiles `source` into `workdir`/submission.o and links it with the
-/// harness into `workdir`/submission, each step within toolchain.timeout.
+/// Copies the interface headers to `workdir`/include, compiles `source`
+/// into `workdir`/submission.o and links it with the harness into
+/// `workdir`/submission, each step within toolchain.timeout.
 /// Never throws for a bad submission; throws std::system_error only if
 /// processes cannot be created.
 CppBuild build_cpp_submission(const std::filesystem::path& source,

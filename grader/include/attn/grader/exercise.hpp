@@ -1,8 +1,15 @@
 #pragma once
 // The exercises the grader knows (section 32.2.8): which operation a
-// submission implements, which properties grade it and how many points each
-// is worth. The points tables live beside the statements, in
-// exercises/FN/points.json, so a teacher reads and edits them in one place.
+// submission implements, which properties grade it, how many points each is
+// worth, and what a submission defines. The points tables live beside the
+// statements, in exercises/FN/points.json, so a teacher reads and edits them
+// in one place.
+//
+//   F1  softmax_rows(S)                     C++ f1::softmax_rows, softmax_rows.hpp
+//   F2  masked_softmax(S, mask) + answers   C++ f2::masked_softmax, masked_softmax.hpp
+//   F3  scaled_dot_product_attention(...)   C++ f3::attention, attention.hpp
+//   F4  the corrected F3 function + answers C++ f4::attention, masked_attention.hpp
+//   F5  prose (an experiment protocol): not graded by attnlab
 
 #include <map>
 #include <string>
@@ -13,6 +20,9 @@
 
 namespace attn::grader {
 
+/// The property id of the answers file's check in points tables and verdicts.
+inline constexpr const char* kAnswersItem = "answers";
+
 struct Exercise {
   std::string id;       ///< "F3"
   std::string title;    ///< "Attention with an optional mask"
@@ -20,20 +30,30 @@ struct Exercise {
   attn::prop::Operation op = attn::prop::Operation::attention;
   /// The properties in report order.
   std::vector<attn::prop::Property> properties;
-  /// Points per property id (the points table); a property missing here is worth 0.
+  /// Points per property id (the points table), the answers item included;
+  /// an item missing here is worth 0.
   std::map<std::string, double> points;
   /// Python function names accepted, in order of preference.
   std::vector<std::string> python_entry_points;
+  /// C++: the interface header a submission includes (in exercises/FN/) and
+  /// the function it defines.
+  std::string cpp_header;  ///< "softmax_rows.hpp"
+  std::string cpp_entry;   ///< "f1::softmax_rows"
+  /// The exercise also asks for numbers, given in an answers file
+  /// (answers.hpp) and graded as one more item, kAnswersItem (F2, F4).
+  bool has_answers = false;
 
+  /// Points of every property plus, if has_answers, the answers item.
   double max_points() const;
 };
 
 /// The exercise with this id ("F1".."F4"), read from the registry and its
-/// points table. Throws std::invalid_argument for an unknown id and
-/// std::runtime_error if its points table cannot be read.
+/// points table. Throws std::invalid_argument for an id attnlab does not
+/// grade (the message says which ids it grades; for F5, that it is prose)
+/// and std::runtime_error if its points table cannot be read.
 Exercise load_exercise(const std::string& id);
 
-/// The ids of every graded exercise, in order.
+/// The ids of every graded exercise, in order: F1, F2, F3, F4.
 std::vector<std::string> exercise_ids();
 
 }  // namespace attn::grader

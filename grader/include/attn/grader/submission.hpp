@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +29,9 @@ struct LaunchOptions {
   std::optional<std::string> python;  ///< --python PATH
   ResourceLimits limits;
   std::chrono::milliseconds compile_timeout{std::chrono::seconds(120)};
+  /// Applied to every command run for the submission, the compiler's steps
+  /// and the ready command (the sandbox: Sandbox::apply). Empty: none.
+  std::function<void(Command&)> wrap;
 };
 
 struct Launch {

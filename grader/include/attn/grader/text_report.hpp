@@ -1,6 +1,7 @@
 #pragma once
 // The text report for people: header, per-property verdicts (printed by
-// attn::prop::print_verdict), summary.
+// attn::prop::print_verdict) each with its hint when it failed and its
+// points, summary with the score.
 
 #include <ostream>
 #include <string>
@@ -9,19 +10,27 @@
 
 namespace attn::grader {
 
-struct ReportHeader {
-  std::string submission;
-  std::string exercise;
-  std::string language;
-  std::string runtime_label = "runtime";  ///< "interpreter", "compiler"
-  std::string runtime;  ///< the interpreter or compiler used, with versions
-  std::string entry;    ///< the function that answered, from the hello
-  std::uint64_t seed = 0;
-  int cases = 0;
-  std::string timeout;
-};
-
 void print_header(std::ostream& os, const ReportHeader& h);
+
+/// print_not_gradable, and the same recorded in r (not_gradable_headline,
+/// details, command) for the other reports.
+void report_not_gradable(std::ostream& os, GradeResult& r, const std::string& headline,
+                         const std::string& details, const std::string& command);
+
+/// Scores `v` with `rules` (scoring.hpp), prints it (the verdict, the hint
+/// when it failed, the points) and records it in r: verdicts, items,
+/// passed/failed, score and max_score. `seconds`: how long it took.
+void record_verdict(std::ostream& os, GradeResult& r, attn::prop::Verdict v,
+                    const ScoringRules& rules, double seconds = 0);
+
+/// After grade_file: scores verdicts recorded without an item (a grading
+/// path that does not call record_verdict), sets max_score of a submission
+/// that was not graded to the exercise's maximum, and fills the header's
+/// submission and exercise if they are empty.
+void complete_scoring(GradeResult& r, const GradeOptions& options);
+
+/// The limits line of the header: per submission, memory, file size.
+std::string describe_limits(const GradeOptions& options);
 
 /// The block for a submission that cannot be graded: `headline` ("did not
 /// compile"), a plain statement that this is not a score, the command that
@@ -29,8 +38,8 @@ void print_header(std::ostream& os, const ReportHeader& h);
 void print_not_gradable(std::ostream& os, const std::string& headline,
                         const std::string& details, const std::string& command);
 
-/// "N passed, M failed" and, if something failed, the tail of the
-/// submission's stderr.
+/// "N passed, M failed", the score "S / M points" and, if something
+/// failed, the tail of the submission's stderr.
 void print_summary(std::ostream& os, const GradeResult& r, const std::string& stderr_tail);
 
 }  // namespace attn::grader

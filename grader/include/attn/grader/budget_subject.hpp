@@ -1,0 +1,37 @@
+#pragma once
+// BudgetSubject: the per-submission time limit. Wraps the submission's
+// subject; once the budget (wall clock, from construction) is used up, every
+// further case is a fault without running ("not run: the submission used up
+// its time budget of 600 s"), so the remaining properties fail fast. A case
+// already running when the budget ends still has its own per-case timeout,
+// so grading overruns the budget by at most one per-case timeout.
+
+#include <chrono>
+
+#include "attn/prop/subject.hpp"
+
+namespace attn::grader {
+
+class BudgetSubject : public attn::prop::Subject {
+ public:
+  /// `budget` of zero or less: no limit.
+  BudgetSubject(attn::prop::Subject& inner, std::chrono::milliseconds budget);
+
+  std::string name() const override { return inner_.name(); }
+  attn::prop::Precision precision() const override { return inner_.precision(); }
+  bool supports(attn::prop::Operation op) const override { return inner_.supports(op); }
+  bool returns_weights() const override { return inner_.returns_weights(); }
+  attn::prop::Outcome run(const attn::prop::Case& c) override;
+
+  /// True once a case was refused for the budget.
+  bool exhausted() const { return exhausted_; }
+  std::chrono::milliseconds budget() const { return budget_; }
+
+ private:
+  attn::prop::Subject& inner_;
+  std::chrono::milliseconds budget_;
+  std::chrono::steady_clock::time_point deadline_;
+  bool exhausted_ = false;
+};
+
+}  // namespace attn::grader

@@ -1,0 +1,33 @@
+#pragma once
+// What every report says about how a submission was graded (the text
+// report's header; results.json's and JUnit's summaries).
+
+#include <cstdint>
+#include <string>
+
+namespace attn::grader {
+
+struct ReportHeader {
+  std::string submission;
+  std::string exercise;
+  std::string recognised;  ///< how the exercise was recognised ("it defines softmax_rows()"); empty: --exercise
+  std::string language;
+  std::string runtime_label = "runtime";  ///< "interpreter", "compiler"
+  std::string runtime;  ///< the interpreter or compiler used, with versions
+  std::string entry;    ///< the function that answered, from the hello
+  std::uint64_t seed = 0;
+  int cases = 0;
+  std::string timeout;
+  /// "student: the text's examples and a quick pass of 20 cases per property ...";
+  /// empty for a full grading.
+  std::string mode;
+  /// Where the seed and case count come from when not the defaults
+  /// ("the teacher configuration"); empty: command line or defaults.
+  std::string settings_from;
+  /// The sandbox's status line (sandbox.hpp), and the limits in force.
+  std::string sandbox;
+  std::string limits;
+  std::string processes;  ///< how the process-count limit holds (sandbox.hpp: ProcessLimit)
+};
+
+}  // namespace attn::grader

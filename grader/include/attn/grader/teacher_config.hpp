@@ -1,0 +1,74 @@
+#pragma once
+// The teacher configuration (`attnlab grade --config FILE`): the seed and
+// case count of the hidden tests, optional points and visibility overrides,
+// optional limits. A JSON file, read by the grader before any submission
+// starts; the sandbox never shows it to a submission (sandbox.hpp: hidden).
+//
+//   {
+//     "seed": 918273645,              // the hidden tests' seed (default: the fixed one)
+//     "cases": 300,                   // generated cases per property
+//     "student_cases": 20,            // cases of --student runs with this file (optional)
+//     "visibility": {"examples": "visible", "generated": "after_published"},
+//     "exercises": {
+//       "F3": {"points":     {"oracle_agreement": 4},
+//              "visibility": {"oracle_agreement": "hidden"}}
+//     },
+//     "limits": {"timeout_s": 10, "submission_timeout_s": 900, "compile_timeout_s": 120,
+//                "memory_mib": 4096, "max_processes": 64, "file_size_mib": 64}
+//   }
+//
+// Every member is optional; an unknown member, exercise or property is an
+// error (a typo must not silently change the grading). Visibility values are
+// Gradescope's: "visible", "hidden", "after_due_date", "after_published".
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace attn::grader {
+
+/// The configuration file is unreadable or invalid; the message names the member.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ConfigLimits {
+  std::optional<double> timeout_s;             ///< per case (--timeout)
+  std::optional<double> submission_timeout_s;  ///< per submission (--submission-timeout)
+  std::optional<double> compile_timeout_s;     ///< per compiler run (--compile-timeout)
+  std::optional<std::uint64_t> memory_mib;     ///< RLIMIT_AS (--memory)
+  std::optional<std::uint64_t> max_processes;  ///< RLIMIT_NPROC allowance (--max-processes)
+  std::optional<std::uint64_t> file_size_mib;  ///< RLIMIT_FSIZE (--file-size)
+};
+
+struct ExerciseOverrides {
+  std::map<std::string, double> points;           ///< property id -> points
+  std::map<std::string, std::string> visibility;  ///< property id -> visibility
+};
+
+struct TeacherConfig {
+  std::filesystem::path path;  ///< where it was read from (absolute)
+  std::optional<std::uint64_t> seed;
+  std::optional<int> cases;
+  std::optional<int> student_cases;
+  std::optional<std::string> examples_visibility;
+  std::optional<std::string> generated_visibility;
+  std::map<std::string, ExerciseOverrides> exercises;  ///< by exercise id ("F3")
+  ConfigLimits limits;
+};
+
+/// True for "visible", "hidden", "after_due_date", "after_published".
+bool is_visibility(const std::string& v);
+
+/// Reads and checks the file. Exercise ids and property ids are checked
+/// against the exercise registry (exercise.hpp). Throws ConfigError.
+TeacherConfig read_teacher_config(const std::filesystem::path& file);
+
+/// The same from JSON text (`origin` names it in messages). Throws ConfigError.
+TeacherConfig parse_teacher_config(const std::string& text, const std::string& origin);
+
+}  // namespace attn::grader

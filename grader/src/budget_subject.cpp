@@ -1,0 +1,21 @@
+// BudgetSubject: the per-submission time limit.
+#include "attn/grader/budget_subject.hpp"
+
+#include "attn/grader/exit_status.hpp"
+
+namespace attn::grader {
+
+BudgetSubject::BudgetSubject(attn::prop::Subject& inner, std::chrono::milliseconds budget)
+    : inner_(inner), budget_(budget), deadline_(std::chrono::steady_clock::now() + budget) {}
+
+attn::prop::Outcome BudgetSubject::run(const attn::prop::Case& c) {
+  if (budget_.count() > 0 && std::chrono::steady_clock::now() >= deadline_) {
+    exhausted_ = true;
+    return attn::prop::Outcome::make_fault(
+        "not run: the submission used up its time budget of " + describe_duration(budget_) +
+        " (--submission-timeout), so later cases are skipped");
+  }
+  return inner_.run(c);
+}
+
+}  // namespace attn::grader

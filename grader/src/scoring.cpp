@@ -1,0 +1,79 @@
+// Points, partial credit and visibility per graded item.
+#include "attn/grader/scoring.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "attn/grader/exercise.hpp"
+#include "attn/grader/teacher_config.hpp"
+
+namespace attn::grader {
+
+double ScoringRules::points_for(const std::string& item) const {
+  auto it = points.find(item);
+  return it == points.end() ? 0.0 : it->second;
+}
+
+std::string ScoringRules::visibility_for(const attn::prop::Verdict& v) const {
+  if (auto it = visibility.find(v.property_id); it != visibility.end()) return it->second;
+  return v.generated ? generated_visibility : examples_visibility;
+}
+
+ScoringRules scoring_rules(const Exercise& exercise, const TeacherConfig* config,
+                           const std::string& generated_visibility) {
+  ScoringRules r;
+  r.points = exercise.points;
+  if (config) {
+    if (config->examples_visibility) r.examples_visibility = *config->examples_visibility;
+    if (config->generated_visibility) r.generated_visibility = *config->generated_visibility;
+    if (auto it = config->exercises.find(exercise.id); it != config->exercises.end()) {
+      for (const auto& [item, p] : it->second.points) r.points[item] = p;
+      for (const auto& [item, vis] : it->second.visibility) r.visibility[item] = vis;
+    }
+  }
+  if (!generated_visibility.empty()) r.generated_visibility = generated_visibility;
+  return r;
+}
+
+std::string format_points(double p) {
+  std::ostringstream os;
+  if (std::abs(p - std::round(p)) < 1e-9) {
+    os << static_cast<long long>(std::llround(p));
+  } else {
+    os.precision(4);
+    os << p;
+  }
+  return os.str();
+}
+
+ScoredItem score_verdict(const attn::prop::Verdict& v, const ScoringRules& rules) {
+  ScoredItem item;
+  item.id = v.property_id;
+  item.name = v.property_id + ": " + v.title;
+  item.visibility = rules.visibility_for(v);
+  if (v.failure) {
+    item.summary = v.failure->summary;
+  } else if (!v.error.empty()) {
+    item.summary = v.error;
+  }
+  if (v.skipped) {
+    item.status = "skipped";
+    item.counted = false;
+  } else {
+    item.max_points = rules.points_for(v.property_id);
+    if (v.passed) {
+      item.status = "passed";
+      item.points = item.max_points;
+    } else {
+      item.status = !v.error.empty() && !v.failure ? "error" : "failed";
+      item.hint = diagnose(v);
+    }
+  }
+  std::ostringstream text;
+  attn::prop::print_verdict(text, v);
+  if (item.hint) text << format_hint(*item.hint);
+  item.text = text.str();
+  return item;
+}
+
+}  // namespace attn::grader

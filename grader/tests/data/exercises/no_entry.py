@@ -1,0 +1,2 @@
+def helper(S):
+    return S

@@ -1,0 +1,3 @@
+# exercise: F5
+def softmax_rows(S):
+    return S

@@ -1,0 +1,93 @@
+#!/bin/sh
+# examples_test.sh ATTNLAB SOURCE_DIR
+# The README's examples work as written:
+# - grader/examples/run_autograder, with Gradescope's paths redirected to a
+#   temporary folder, grades a model solution (full marks) and the F4 variant
+#   (partial credit) and writes a results.json with every documented field;
+# - grader/examples/attnlab-config.json is a valid teacher configuration;
+# - grader/examples/ci.yml is valid YAML whose grading step, run as written
+#   (with $ATTNLAB pointing at this build), writes a JUnit file that parses.
+set -u
+attnlab=$1
+src=$2
+ex="$src/grader/examples"
+tmp=$(mktemp -d /tmp/attnlab-examples-test-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "examples_test: $*" >&2; exit 1; }
+
+check_results() {
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+path, want = sys.argv[1], sys.argv[2]
+r = json.load(open(path))
+for key in ("score", "max_score", "output", "tests"):
+    assert key in r, "results.json has no " + key
+assert isinstance(r["score"], (int, float)) and isinstance(r["max_score"], (int, float))
+assert r["max_score"] > 0 and r["tests"], r
+for t in r["tests"]:
+    for key in ("name", "score", "max_score", "status", "output", "visibility"):
+        assert key in t, "a test has no " + key + ": " + repr(t)
+    assert t["status"] in ("passed", "failed"), t
+    assert t["visibility"] in ("visible", "hidden", "after_due_date", "after_published"), t
+assert sum(t["score"] for t in r["tests"]) == r["score"]
+assert sum(t["max_score"] for t in r["tests"]) == r["max_score"]
+visible = [t for t in r["tests"] if t["visibility"] == "visible"]
+assert any(t["name"].startswith("textbook_example") for t in visible), "the text's example is not visible"
+if want == "full":
+    assert r["score"] == r["max_score"], r["score"]
+else:
+    assert 0 <= r["score"] < r["max_score"], r["score"]
+    failing = [t for t in r["tests"] if t["status"] == "failed"]
+    assert failing and all("hint:" in t["output"] for t in failing)
+# The configuration's override (oracle_agreement: 4 points) is in force.
+oa = [t for t in r["tests"] if t["name"].startswith("oracle_agreement")]
+assert oa and oa[0]["max_score"] == 4, oa
+print(path, "ok:", r["score"], "/", r["max_score"])
+PY
+}
+
+# run_autograder with the example configuration, its case count cut for the test.
+sed 's/"cases": 300/"cases": 10/' "$ex/attnlab-config.json" > "$tmp/config.json"
+for kind in full partial; do
+  mkdir -p "$tmp/$kind/submission" "$tmp/$kind/results"
+  if [ $kind = full ]; then cp "$src/solutions/F3/attention.py" "$tmp/$kind/submission/"
+  else cp "$src/exercises/F4/post_softmax_mask.py" "$tmp/$kind/submission/"; fi
+  ATTNLAB="$attnlab" SUBMISSION_DIR="$tmp/$kind/submission" RESULTS="$tmp/$kind/results/results.json" \
+    CONFIG="$tmp/config.json" EXERCISE=F3 bash "$ex/run_autograder" > "$tmp/$kind/out.txt" 2>&1
+  code=$?
+  [ "$code" = 0 ] || { cat "$tmp/$kind/out.txt"; fail "run_autograder ($kind) exited with $code"; }
+  check_results "$tmp/$kind/results/results.json" $kind || fail "results.json ($kind) lacks a documented field or value"
+done
+# No code uploaded: still a results.json (score 0) saying so.
+mkdir -p "$tmp/none/submission"
+ATTNLAB="$attnlab" SUBMISSION_DIR="$tmp/none/submission" RESULTS="$tmp/none/results.json" \
+  CONFIG="$tmp/config.json" bash "$ex/run_autograder" > /dev/null 2>&1 || fail "run_autograder without a file failed"
+grep -q "no .py or .cpp file was uploaded" "$tmp/none/results.json" || fail "results.json without a file does not say why"
+
+# The CI example: valid YAML; its grading step runs as written.
+mkdir -p "$tmp/ci/submissions"
+cp "$src/solutions/F3/attention.py" "$tmp/ci/submissions/solution.py"
+cp "$src/exercises/F4/post_softmax_mask.py" "$tmp/ci/submissions/mask_after_softmax.py"
+/usr/bin/python3 - "$ex/ci.yml" > "$tmp/ci/grade.sh" <<'PY' || fail "ci.yml is not valid YAML with a grading step"
+import sys, yaml
+doc = yaml.safe_load(open(sys.argv[1]))
+steps = doc["jobs"]["properties"]["steps"]
+run = [s["run"] for s in steps if s.get("name") == "Grade the submissions"]
+assert len(run) == 1 and run[0].strip().startswith('"$ATTNLAB" grade '), run
+assert doc["jobs"]["properties"]["env"]["ATTNLAB"]
+print(run[0])
+PY
+cat "$tmp/ci/grade.sh"
+grep -q -- "--junit attnlab-junit.xml" "$tmp/ci/grade.sh" || fail "the CI step does not write JUnit"
+(cd "$tmp/ci" && ATTNLAB="$attnlab" ATTNLAB_CASES_SCALE=0.1 sh ./grade.sh) > "$tmp/ci/out.txt" 2>&1
+code=$?
+cat "$tmp/ci/out.txt"
+[ "$code" = 1 ] || fail "the CI step should exit 1 (the F4 variant fails), got $code"
+/usr/bin/python3 -c '
+import sys, xml.dom.minidom
+doc = xml.dom.minidom.parse(sys.argv[1])
+suites = doc.getElementsByTagName("testsuite")
+assert len(suites) == 2, len(suites)
+assert sum(int(s.getAttribute("failures")) for s in suites) >= 1
+print("ci junit ok")' "$tmp/ci/attnlab-junit.xml" || fail "the CI step's JUnit file is not as expected"
+echo "examples_test: ok"

@@ -1,0 +1,244 @@
+// The feedback map: each misconception's answer on a small case is traced to
+// its hint, and a correct answer is not blamed on any of them.
+#include <cmath>
+#include <limits>
+
+#include <catch2/catch.hpp>
+
+#include "attn/grader/feedback.hpp"
+
+namespace {
+
+using attn::Index;
+using attn::Mask;
+using attn::prop::Case;
+using attn::prop::DMatrix;
+using attn::prop::Outcome;
+using attn::prop::Verdict;
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+/// T_q = 3, T_v = 4, d_k = 4, d_v = 2, with a mask that leaves every row
+/// some allowed and some forbidden keys.
+Case masked_case() {
+  Case c;
+  c.op = attn::prop::Operation::attention;
+  c.Q.resize(3, 4);
+  c.Q << 0.5, -1, 2, 0.25, 1, 0, -0.5, 1.5, -2, 1, 0.75, 0;
+  c.K.resize(4, 4);
+  c.K << 1, 0.5, -1, 2, 0, 1, 1, -1, 2, -0.5, 0.25, 1, -1, 1, 0, 0.5;
+  c.V.resize(4, 2);
+  c.V << 1, 0, 0, 1, 2, -1, -1, 3;
+  Mask m(3, 4);
+  m << false, true, false, true,  //
+      true, false, false, false,  //
+      false, false, true, false;
+  c.mask = m;
+  return c;
+}
+
+DMatrix logits(const Case& c, double scale) {
+  return (c.Q * c.K.transpose()) * scale;
+}
+
+/// Softmax of each row of S over the entries with keep(i, j), others 0.
+template <class Keep>
+DMatrix softmax(const DMatrix& S, Keep keep) {
+  DMatrix A = DMatrix::Zero(S.rows(), S.cols());
+  for (Index i = 0; i < S.rows(); ++i) {
+    double m = -inf, sum = 0;
+    for (Index j = 0; j < S.cols(); ++j)
+      if (keep(i, j)) m = std::max(m, S(i, j));
+    for (Index j = 0; j < S.cols(); ++j)
+      if (keep(i, j)) sum += (A(i, j) = std::exp(S(i, j) - m));
+    A.row(i) /= sum;
+  }
+  return A;
+}
+
+Verdict failed(const std::string& property, const Case& c, const DMatrix& A) {
+  Verdict v;
+  v.property_id = property;
+  v.title = property;
+  v.passed = false;
+  v.counterexample = c;
+  attn::prop::Failure f;
+  f.summary = "wrong";
+  f.outcome = Outcome::make_result(A * c.V, A);
+  v.failure = f;
+  return v;
+}
+
+std::string key_of(const Verdict& v) {
+  const auto h = attn::grader::diagnose(v);
+  return h ? h->key : std::string("none");
+}
+
+const double kScale = 0.5;  // 1/sqrt(d_k), d_k = 4
+
+}  // namespace
+
+TEST_CASE("feedback: a correct answer is not taken for a misconception", "[feedback]") {
+  const Case c = masked_case();
+  const DMatrix A = softmax(logits(c, kScale), [&](Index i, Index j) { return !(*c.mask)(i, j); });
+  const auto h = attn::grader::diagnose(failed("oracle_agreement", c, A));
+  REQUIRE(h);
+  CHECK_FALSE(h->from_shape);  // the property's table hint
+  CHECK(h->key == "oracle_agreement");
+}
+
+TEST_CASE("feedback: the mask applied after the softmax (F4)", "[feedback]") {
+  const Case c = masked_case();
+  DMatrix A = softmax(logits(c, kScale), [](Index, Index) { return true; });
+  for (Index i = 0; i < A.rows(); ++i)
+    for (Index j = 0; j < A.cols(); ++j)
+      if ((*c.mask)(i, j)) A(i, j) = 0;
+  const auto h = attn::grader::diagnose(failed("row_stochastic", c, A));
+  REQUIRE(h);
+  CHECK(h->key == "mask_after_softmax");
+  CHECK(h->cites.find("Lemma 2") != std::string::npos);
+  CHECK(h->cites.find("F4") != std::string::npos);
+}
+
+TEST_CASE("feedback: missing and doubled 1/sqrt(d_k)", "[feedback]") {
+  const Case c = masked_case();
+  auto allowed = [&](Index i, Index j) { return !(*c.mask)(i, j); };
+  CHECK(key_of(failed("oracle_agreement", c, softmax(logits(c, 1.0), allowed))) ==
+        "missing_scale");
+  CHECK(key_of(failed("oracle_agreement", c, softmax(logits(c, 0.25), allowed))) ==
+        "double_scale");
+}
+
+TEST_CASE("feedback: the softmax over the wrong axis", "[feedback]") {
+  const Case c = masked_case();
+  const DMatrix S = logits(c, kScale);
+  const DMatrix At =
+      softmax(DMatrix(S.transpose()), [&](Index i, Index j) { return !(*c.mask)(j, i); });
+  CHECK(key_of(failed("row_stochastic", c, DMatrix(At.transpose()))) == "softmax_wrong_axis");
+}
+
+TEST_CASE("feedback: an inverted mask, and 0 instead of -inf", "[feedback]") {
+  const Case c = masked_case();
+  const DMatrix S = logits(c, kScale);
+  CHECK(key_of(failed("exact_zeros", c, softmax(S, [&](Index i, Index j) {
+                        return (*c.mask)(i, j);
+                      }))) == "inverted_mask");
+  DMatrix zeroed = S;
+  for (Index i = 0; i < S.rows(); ++i)
+    for (Index j = 0; j < S.cols(); ++j)
+      if ((*c.mask)(i, j)) zeroed(i, j) = 0;
+  CHECK(key_of(failed("exact_zeros", c, softmax(zeroed, [](Index, Index) { return true; }))) ==
+        "mask_with_zero");
+}
+
+TEST_CASE("feedback: NaN at large logits is a missing max shift", "[feedback]") {
+  Case c;
+  c.Q.resize(1, 1);
+  c.Q << 40;
+  c.K.resize(2, 1);
+  c.K << 20, 19;  // logits 800 and 760: exp overflows
+  c.V = DMatrix::Identity(2, 2);
+  DMatrix A(1, 2);
+  A << std::nan(""), std::nan("");
+  const auto h = attn::grader::diagnose(failed("row_stochastic", c, A));
+  REQUIRE(h);
+  CHECK(h->key == "no_max_shift");
+  CHECK(h->cites.find("32.2.4") != std::string::npos);
+  // The same NaN at small logits is not blamed on the max shift.
+  c.Q << 1;
+  CHECK(key_of(failed("row_stochastic", c, A)) != "no_max_shift");
+}
+
+TEST_CASE("feedback: a transposed score matrix", "[feedback]") {
+  const Case c = masked_case();  // T_q = 3, T_v = 4
+  const DMatrix A = DMatrix::Constant(4, 3, 0.25);
+  CHECK(key_of(failed("score_shape", c, A)) == "transposed_scores");
+}
+
+TEST_CASE("feedback: a fully forbidden row answered with NaN, zeros or a uniform row",
+          "[feedback]") {
+  Case c = masked_case();
+  (*c.mask).row(1).setConstant(true);
+  const DMatrix good =
+      softmax(logits(c, kScale), [&](Index i, Index j) { return !(*c.mask)(i, j) || i == 1; });
+  DMatrix A = good;
+  A.row(1).setConstant(std::nan(""));
+  CHECK(key_of(failed("fully_forbidden_refused", c, A)) == "nan_on_fully_forbidden");
+  A.row(1).setZero();
+  CHECK(key_of(failed("fully_forbidden_refused", c, A)) == "mask_after_softmax");
+  A.row(1).setConstant(0.25);
+  CHECK(key_of(failed("fully_forbidden_refused", c, A)) == "finite_sentinel");
+  A.row(1) = softmax(DMatrix(logits(c, kScale).row(1)), [](Index, Index) { return true; });
+  CHECK(key_of(failed("fully_forbidden_refused", c, A)) == "mask_not_applied");
+}
+
+TEST_CASE("feedback: an epsilon in the denominator, float32, O = A K", "[feedback]") {
+  Case c = masked_case();
+  auto allowed = [&](Index i, Index j) { return !(*c.mask)(i, j); };
+  const DMatrix good = softmax(logits(c, kScale), allowed);
+  DMatrix eps = good;
+  for (Index i = 0; i < eps.rows(); ++i) eps.row(i) *= 1 / (1 + 1e-9);
+  CHECK(key_of(failed("row_stochastic", c, eps)) == "denominator_epsilon");
+
+  DMatrix single = good;
+  for (Index i = 0; i < good.rows(); ++i)
+    for (Index j = 0; j < good.cols(); ++j) single(i, j) = static_cast<float>(good(i, j));
+  CHECK(key_of(failed("oracle_agreement", c, single)) == "single_precision");
+
+  c.V.resize(4, 4);
+  c.V << 3, 1, 0, 2, 1, -1, 0.5, 0, 0, 2, 1, 1, -2, 0, 1, 1;
+  Verdict v = failed("oracle_agreement", c, good);
+  v.failure->outcome = Outcome::make_result(good * c.K, good);
+  CHECK(key_of(v) == "output_uses_k");
+}
+
+TEST_CASE("feedback: refusals of valid input and timeouts", "[feedback]") {
+  Case c = masked_case();
+  Verdict v;
+  v.property_id = "row_stochastic";
+  v.counterexample = c;
+  attn::prop::Failure f;
+  f.outcome = Outcome::make_refusal("IndexError", "index 3 is out of bounds");
+  v.failure = f;
+  CHECK(key_of(v) == "assumes_square");  // T_q = 3 != T_v = 4
+  v.failure->outcome = Outcome::make_fault("timed out after 10 s");
+  CHECK(key_of(v) == "timeout");
+  // Refusing is right for this property: the hint is its own, not "refuses valid input".
+  v.property_id = "fully_forbidden_refused";
+  v.failure->outcome = Outcome::make_refusal("ValueError", "wrong type");
+  CHECK(key_of(v) == "fully_forbidden_refused");
+}
+
+TEST_CASE("feedback: passing and skipped verdicts have no hint; every property has one",
+          "[feedback]") {
+  Verdict v;
+  v.property_id = "row_stochastic";
+  v.passed = true;
+  CHECK_FALSE(attn::grader::diagnose(v));
+  v.passed = false;
+  v.skipped = true;
+  CHECK_FALSE(attn::grader::diagnose(v));
+  v.skipped = false;
+  for (const char* id : {"textbook_example", "score_shape", "dk_mismatch_refused",
+                         "row_stochastic", "exact_zeros", "fully_forbidden_refused",
+                         "oracle_agreement", "shift_invariance", "permutation_equivariance",
+                         "masked_equals_deleted", "uniform_when_tied", "scale_off",
+                         "non_finite_refused", "shape_mismatch_refused", "tiled_equals_naive",
+                         "answers"}) {
+    v.property_id = id;
+    const auto h = attn::grader::diagnose(v);
+    INFO(id);
+    REQUIRE(h);
+    CHECK_FALSE(h->advice.empty());
+    CHECK_FALSE(h->cites.empty());
+  }
+}
+
+TEST_CASE("feedback: format_hint wraps and cites", "[feedback]") {
+  attn::grader::Hint h{"k", "the mask is applied after the softmax",
+                       std::string(200, 'x') + " and more words here", "Lemma 2", true};
+  const std::string text = attn::grader::format_hint(h, "  ", 60);
+  CHECK(text.rfind("  hint: the mask is applied after the softmax.", 0) == 0);
+  CHECK(text.find("(Lemma 2)") != std::string::npos);
+  CHECK(text.back() == '\n');
+}

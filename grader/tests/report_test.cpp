@@ -1,0 +1,299 @@
+// Reports: points and partial credit, Gradescope's results.json, JUnit XML,
+// the teacher configuration, student mode.
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <pugixml.hpp>
+
+#include "attn/grader/batch.hpp"
+#include "attn/grader/exercise.hpp"
+#include "attn/grader/junit_report.hpp"
+#include "attn/grader/paths.hpp"
+#include "attn/grader/results_json.hpp"
+#include "attn/grader/teacher_config.hpp"
+#include "attn/grader/temp_dir.hpp"
+
+namespace {
+
+using attn::grader::GradeOptions;
+using attn::grader::GradeResult;
+namespace fs = std::filesystem;
+
+std::string source(const std::string& relative) {
+  return std::string(attn::grader::paths::source_dir) + "/" + relative;
+}
+
+GradeOptions options_for(const std::string& file, int cases = 15) {
+  GradeOptions o;
+  o.file = file;
+  o.exercise = "F3";
+  o.run.cases = cases;
+  o.sandbox = std::make_shared<const attn::grader::Sandbox>(
+      attn::grader::Sandbox::off({}, "off in this test"));
+  return o;
+}
+
+nlohmann::json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  REQUIRE(in);
+  return nlohmann::json::parse(in);
+}
+
+struct Graded {
+  GradeResult result;
+  std::string text;
+  nlohmann::json results;
+  std::string junit_path;
+};
+
+Graded grade(const GradeOptions& o, const attn::grader::TempDir& dir) {
+  Graded g;
+  attn::grader::ReportFiles files;
+  files.results_json = dir.path() / "results.json";
+  files.junit = dir.path() / "junit.xml";
+  std::ostringstream text;
+  g.result = attn::grader::grade_and_report(o, text, files);
+  g.text = text.str();
+  g.results = read_json(*files.results_json);
+  g.junit_path = files.junit->string();
+  return g;
+}
+
+double f3_points(const std::string& id) { return attn::grader::load_exercise("F3").points.at(id); }
+
+}  // namespace
+
+TEST_CASE("results.json of a passing submission: full marks, every field", "[reports]") {
+  attn::grader::TempDir dir("attnlab-test-");
+  const Graded g = grade(options_for(source("solutions/F3/attention.py")), dir);
+  REQUIRE(g.result.status == GradeResult::Status::graded);
+  const auto exercise = attn::grader::load_exercise("F3");
+  const nlohmann::json& j = g.results;
+  CHECK(j.at("score").get<double>() == exercise.max_points());
+  CHECK(j.at("max_score").get<double>() == exercise.max_points());
+  CHECK(j.at("output").get<std::string>().find("Score: ") != std::string::npos);
+  REQUIRE(j.at("tests").size() == exercise.properties.size());
+  for (const auto& t : j.at("tests")) {
+    const std::string name = t.at("name").get<std::string>();
+    const std::string id = name.substr(0, name.find(':'));
+    INFO(name);
+    CHECK(t.at("status") == "passed");
+    CHECK(t.at("score").get<double>() == f3_points(id));
+    CHECK(t.at("max_score").get<double>() == f3_points(id));
+    CHECK(t.at("output").get<std::string>().find("[PASS] " + id) != std::string::npos);
+    // The text's example is visible; generated tests only once grades are published.
+    CHECK(t.at("visibility") == (id == "textbook_example" ? "visible" : "after_published"));
+  }
+  // The text report shows points per property and the total.
+  const std::string oa = attn::grader::format_points(f3_points("oracle_agreement"));
+  CHECK(g.text.find("points: " + oa + " / " + oa) != std::string::npos);
+  CHECK(g.text.find("score: " + attn::grader::format_points(exercise.max_points()) + " / " +
+                    attn::grader::format_points(exercise.max_points()) + " points") !=
+        std::string::npos);
+}
+
+TEST_CASE("results.json of the F4 variant: partial credit, verdict text and hint", "[reports]") {
+  attn::grader::TempDir dir("attnlab-test-");
+  const Graded g = grade(options_for(source("exercises/F4/post_softmax_mask.py")), dir);
+  REQUIRE(g.result.status == GradeResult::Status::graded);
+  const nlohmann::json& j = g.results;
+  double expected = 0, max = 0;
+  bool saw_row_stochastic = false;
+  for (const auto& t : j.at("tests")) {
+    const std::string name = t.at("name").get<std::string>();
+    const std::string id = name.substr(0, name.find(':'));
+    max += f3_points(id);
+    if (t.at("status") == "passed") {
+      expected += f3_points(id);
+      CHECK(t.at("score").get<double>() == f3_points(id));
+    } else {
+      CHECK(t.at("status") == "failed");
+      CHECK(t.at("score").get<double>() == 0);
+      CHECK(t.at("output").get<std::string>().find("hint: ") != std::string::npos);
+    }
+    if (id == "row_stochastic") {
+      saw_row_stochastic = true;
+      const std::string out = t.at("output").get<std::string>();
+      CHECK(t.at("status") == "failed");
+      CHECK(out.find("sums to") != std::string::npos);              // the failure
+      CHECK(out.find("<- row") != std::string::npos);               // the marked row
+      CHECK(out.find("worst entry") != std::string::npos);          // expected vs actual
+      CHECK(out.find("seed 20261129 replays") != std::string::npos);
+      CHECK(out.find("the mask is applied after the softmax") != std::string::npos);
+    }
+  }
+  CHECK(saw_row_stochastic);
+  CHECK(j.at("score").get<double>() == expected);
+  CHECK(j.at("max_score").get<double>() == max);
+  CHECK(expected < max);
+  CHECK(g.result.score == expected);
+  // Generated tests are not visible, so the seed is not in the visible summary.
+  CHECK(j.at("output").get<std::string>().find("20261129") == std::string::npos);
+}
+
+TEST_CASE("JUnit XML parses back, with a failure per failing property", "[reports]") {
+  attn::grader::TempDir dir("attnlab-test-");
+  const Graded g = grade(options_for(source("exercises/F4/post_softmax_mask.py")), dir);
+  pugi::xml_document doc;
+  REQUIRE(doc.load_file(g.junit_path.c_str()));
+  const auto suites = doc.child("testsuites");
+  REQUIRE(std::distance(suites.children("testsuite").begin(), suites.children("testsuite").end()) == 1);
+  const auto suite = suites.child("testsuite");
+  CHECK(suite.attribute("failures").as_int() == g.result.failed);
+  CHECK(suite.attribute("tests").as_int() == static_cast<int>(g.result.items.size()));
+  int failures = 0;
+  bool row_stochastic = false;
+  for (auto tc : suite.children("testcase")) {
+    if (auto f = tc.child("failure")) {
+      ++failures;
+      if (std::string(tc.attribute("name").value()).rfind("row_stochastic", 0) == 0) {
+        row_stochastic = true;
+        CHECK(std::string(f.attribute("message").value()).find("hint: the mask is applied after the softmax") != std::string::npos);
+        CHECK(std::string(f.text().get()).find("<- row") != std::string::npos);
+      }
+    }
+  }
+  CHECK(failures == g.result.failed);
+  CHECK(row_stochastic);
+}
+
+TEST_CASE("JUnit XML stays well formed with hostile text", "[reports]") {
+  const std::string nasty = std::string("a\x01<b>&\"'\xff\xfe ]]> \xc3\xa9") + '\0' + "end";
+  const std::string safe = attn::grader::xml_safe(nasty);
+  CHECK(safe.find('\x01') == std::string::npos);
+  CHECK(safe.find("\\x01") != std::string::npos);
+  CHECK(safe.find("\xc3\xa9") != std::string::npos);  // valid UTF-8 kept
+
+  GradeResult r;
+  r.status = GradeResult::Status::not_gradable;
+  r.header.submission = "evil<&>.cpp";
+  r.not_gradable_headline = "did not compile";
+  r.details = nasty;
+  r.stderr_tail = nasty;
+  const std::string xml = attn::grader::junit_xml({&r});
+  pugi::xml_document doc;
+  REQUIRE(doc.load_string(xml.c_str()));
+  const auto error = doc.child("testsuites").child("testsuite").child("testcase").child("error");
+  REQUIRE(error);
+  CHECK(std::string(error.attribute("message").value()) == "not gradable: the submission did not compile");
+  CHECK(doc.child("testsuites").attribute("errors").as_int() == 1);
+}
+
+TEST_CASE("points: overrides from the configuration, skipped items not counted", "[reports]") {
+  const auto exercise = attn::grader::load_exercise("F3");
+  const auto config = attn::grader::parse_teacher_config(
+      R"({"visibility": {"generated": "hidden"},
+          "exercises": {"F3": {"points": {"oracle_agreement": 10},
+                               "visibility": {"row_stochastic": "visible"}}}})",
+      "test");
+  const auto rules = attn::grader::scoring_rules(exercise, &config);
+  CHECK(rules.points_for("oracle_agreement") == 10);
+  CHECK(rules.points_for("row_stochastic") == exercise.points.at("row_stochastic"));
+  attn::prop::Verdict v;
+  v.property_id = "row_stochastic";
+  v.passed = true;
+  CHECK(rules.visibility_for(v) == "visible");
+  v.property_id = "exact_zeros";
+  CHECK(rules.visibility_for(v) == "hidden");
+  v.generated = false;
+  CHECK(rules.visibility_for(v) == "visible");
+
+  attn::prop::Verdict skipped;
+  skipped.property_id = "exact_zeros";
+  skipped.skipped = true;
+  const auto item = attn::grader::score_verdict(skipped, rules);
+  CHECK_FALSE(item.counted);
+  CHECK(item.max_points == 0);
+  attn::prop::Verdict failed;
+  failed.property_id = "oracle_agreement";
+  const auto f = attn::grader::score_verdict(failed, rules);
+  CHECK(f.points == 0);
+  CHECK(f.max_points == 10);
+}
+
+TEST_CASE("teacher configuration: typos and bad values are errors", "[reports]") {
+  using attn::grader::ConfigError;
+  using attn::grader::parse_teacher_config;
+  CHECK_THROWS_AS(parse_teacher_config(R"({"sead": 1})", "t"), ConfigError);
+  CHECK_THROWS_AS(parse_teacher_config(R"({"cases": 0})", "t"), ConfigError);
+  CHECK_THROWS_AS(parse_teacher_config(R"({"visibility": {"generated": "secret"}})", "t"), ConfigError);
+  CHECK_THROWS_AS(parse_teacher_config(R"({"exercises": {"F9": {}}})", "t"), ConfigError);
+  CHECK_THROWS_AS(parse_teacher_config(R"({"exercises": {"F3": {"points": {"row_stochastc": 1}}}})", "t"),
+                  ConfigError);
+  CHECK_THROWS_AS(parse_teacher_config("{not json", "t"), ConfigError);
+  const auto c = parse_teacher_config(
+      R"({"seed": 7, "cases": 12, "limits": {"timeout_s": 2.5, "max_processes": 0}})", "t");
+  CHECK(*c.seed == 7);
+  CHECK(*c.cases == 12);
+  CHECK(*c.limits.timeout_s == 2.5);
+  CHECK(*c.limits.max_processes == 0);
+}
+
+TEST_CASE("the configuration's seed and case count are the ones used", "[reports]") {
+  attn::grader::TempDir dir("attnlab-test-");
+  GradeOptions o = options_for(source("solutions/F3/attention.py"));
+  // As main() does with --config: seed and cases from the file.
+  const auto config = attn::grader::parse_teacher_config(R"({"seed": 4242, "cases": 7})", "t");
+  o.run.seed = *config.seed;
+  o.run.cases = *config.cases;
+  o.settings_from = "the teacher configuration";
+  const Graded g = grade(o, dir);
+  REQUIRE(g.result.status == GradeResult::Status::graded);
+  for (const auto& v : g.result.verdicts) {
+    INFO(v.property_id);
+    CHECK(v.seed == 4242);
+    if (v.generated) CHECK(v.cases == 7);
+  }
+  CHECK(g.text.find("seed:        4242") != std::string::npos);
+  CHECK(g.text.find("cases:       7 per property") != std::string::npos);
+}
+
+TEST_CASE("not gradable and usage errors still give a results.json", "[reports]") {
+  attn::grader::TempDir dir("attnlab-test-");
+  const Graded bad = grade(options_for(std::string(ATTNLAB_GRADER_TEST_DATA) + "/compile_error.cpp"), dir);
+  CHECK(bad.result.status == GradeResult::Status::not_gradable);
+  CHECK(bad.results.at("score").get<double>() == 0);
+  CHECK(bad.results.at("max_score").get<double>() == attn::grader::load_exercise("F3").max_points());
+  CHECK(bad.results.at("tests").empty());
+  CHECK(bad.results.at("output").get<std::string>().find("NOT GRADABLE") != std::string::npos);
+  CHECK(bad.results.at("output").get<std::string>().find("this_is_not_declared") != std::string::npos);
+
+  attn::grader::TempDir dir2("attnlab-test-");
+  const Graded missing = grade(options_for(std::string(ATTNLAB_GRADER_TEST_DATA) + "/does_not_exist.py"), dir2);
+  CHECK(missing.result.status == GradeResult::Status::usage_error);
+  CHECK(missing.results.at("score").get<double>() == 0);
+  CHECK(missing.results.at("output").get<std::string>().find("could not grade") != std::string::npos);
+}
+
+TEST_CASE("summary rows and CSV", "[reports]") {
+  GradeResult r;
+  r.status = GradeResult::Status::graded;
+  r.exercise = "F3";
+  r.score = 3;
+  r.max_score = 5;
+  r.failed = 1;
+  attn::grader::ScoredItem a, b, c;
+  a.id = "x";
+  a.points = 3;
+  a.max_points = 3;
+  b.id = "y";
+  b.max_points = 2;
+  c.id = "z";
+  c.counted = false;
+  r.items = {a, b, c};
+  const auto row = attn::grader::summary_row("dir/a,b.py", r);
+  CHECK(row.status == "graded");
+  REQUIRE(row.points.size() == 2);  // the skipped item is not a column value
+  attn::grader::TempDir dir("attnlab-test-");
+  attn::grader::write_summary_csv(dir.path() / "s.csv", {row});
+  std::ifstream in(dir.path() / "s.csv");
+  std::string header, line;
+  std::getline(in, header);
+  std::getline(in, line);
+  CHECK(header == "file,exercise,status,score,max_score,x,y,note");
+  CHECK(line == "\"dir/a,b.py\",F3,graded,3,5,3,0,1 failed");
+  CHECK(attn::grader::report_stem("dir/.hidden/a.py") == "dir___hidden__a.py");
+}

@@ -1,0 +1,67 @@
+#!/bin/sh
+# sandbox_secrets_test.sh ATTNLAB SOURCE_DIR DATA_DIR
+# Submissions that try to read the teacher configuration and a model solution
+# and to list the repository at run time (Python and C++), and a C++
+# submission that includes the model solution, graded in the sandbox:
+# - the grading completes (every property is reported);
+# - the report shows they saw nothing, and the secret never appears in it;
+# - the C++ file that includes a solution is not gradable ("No such file").
+# Control runs without the sandbox show the fixtures do see the secret and
+# compile the solution, so the checks above can fail.
+set -u
+attnlab=$1
+src=$2
+data=$3
+tmp=$(mktemp -d /tmp/attnlab-secrets-test-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "sandbox_secrets_test: $*" >&2; exit 1; }
+
+secret="attnlab-secret-$$-$(date +%s)"
+config="$tmp/teacher/config.json"
+mkdir -p "$tmp/teacher" "$tmp/subs"
+printf '{"comment": "%s", "seed": 99, "cases": 5}\n' "$secret" > "$config"
+solution="$src/solutions/F3/attention.py"
+for f in reads_secrets.py reads_secrets.cpp includes_solution.cpp; do
+  sed -e "s|@CONFIG@|$config|g" -e "s|@REPO@|$src|g" -e "s|@SOLUTION@|$solution|g" \
+    "$data/sandbox/$f" > "$tmp/subs/$f"
+done
+sed -e "s|@SOLUTION@|$src/solutions/F3/attention.cpp|" -e '1a #define ATTNLAB_ABSOLUTE 1' \
+  "$data/sandbox/includes_solution.cpp" > "$tmp/subs/includes_solution_abs.cpp"
+
+sandbox_on() {
+  grep -q "sandbox: *bubblewrap" "$1" || fail "the sandbox is not active: $(grep 'sandbox:' "$1")"
+}
+
+for f in reads_secrets.py reads_secrets.cpp; do
+  out="$tmp/$f.txt"
+  "$attnlab" grade "$tmp/subs/$f" --config "$config" > "$out" 2>&1
+  code=$?
+  cat "$out"
+  sandbox_on "$out"
+  [ "$code" = 1 ] || fail "$f: expected exit status 1 (graded, failing), got $code"
+  grep -q "^score: " "$out" || fail "$f: the grading did not complete"
+  grep -q "seed:        99" "$out" || fail "$f: the configuration's seed was not used"
+  grep -q "$secret" "$out" && fail "$f: the configuration's content reached the report"
+  grep -q "cannot read" "$out" || fail "$f: the report does not show the failed read"
+  grep -q "repo: cannot list" "$out" || fail "$f: the repository was listed"
+  grep -q "Model solution" "$out" && fail "$f: the model solution was read"
+done
+
+for f in includes_solution.cpp includes_solution_abs.cpp; do
+  out="$tmp/$f.txt"
+  "$attnlab" grade "$tmp/subs/$f" > "$out" 2>&1
+  code=$?
+  cat "$out"
+  sandbox_on "$out"
+  [ "$code" = 1 ] || fail "$f: expected exit status 1 (not gradable), got $code"
+  grep -q "NOT GRADABLE: the submission did not compile" "$out" || fail "$f: not reported as not gradable"
+  grep -q "No such file" "$out" || fail "$f: no 'No such file' from the compiler"
+done
+
+# Controls: without the sandbox the same files do see the secret and the solution.
+out="$tmp/control.txt"
+ATTNLAB_NO_SANDBOX=1 "$attnlab" grade "$tmp/subs/reads_secrets.py" --config "$config" > "$out" 2>&1
+grep -q "$secret" "$out" || fail "control: without the sandbox the fixture should see the secret"
+ATTNLAB_NO_SANDBOX=1 "$attnlab" grade "$tmp/subs/includes_solution_abs.cpp" --cases 5 > "$out" 2>&1 ||
+  { cat "$out"; fail "control: without the sandbox the included solution should compile and pass"; }
+echo "sandbox_secrets_test: ok"

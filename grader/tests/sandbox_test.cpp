@@ -1,0 +1,164 @@
+// The sandbox: what it binds for a command, what it never shows, its
+// fallback, the process limit, the private copy of a submission.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "attn/grader/run_command.hpp"
+#include "attn/grader/sandbox.hpp"
+#include "attn/grader/temp_dir.hpp"
+
+namespace {
+
+using attn::grader::Command;
+using attn::grader::Sandbox;
+using attn::grader::SandboxOptions;
+namespace fs = std::filesystem;
+
+/// The destination of every --bind/--ro-bind in a bwrap prefix.
+std::vector<std::string> binds(const std::vector<std::string>& prefix) {
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k + 2 < prefix.size(); ++k)
+    if (prefix[k] == "--bind" || prefix[k] == "--ro-bind") out.push_back(prefix[k + 2]);
+  return out;
+}
+
+bool has(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+/// The environment variable set for one scope.
+struct ScopedEnv {
+  std::string name;
+  ScopedEnv(const char* n, const char* value) : name(n) { setenv(n, value, 1); }
+  ~ScopedEnv() { unsetenv(name.c_str()); }
+};
+
+}  // namespace
+
+TEST_CASE("sandbox: bubblewrap missing or failing is one OFF line, not an error", "[sandbox]") {
+  {
+    ScopedEnv env("ATTNLAB_BWRAP", "/nonexistent/bwrap");
+    const Sandbox s = Sandbox::detect({});
+    CHECK_FALSE(s.active());
+    CHECK(s.status().rfind("OFF: bubblewrap is not available", 0) == 0);
+    CHECK(s.status().find('\n') == std::string::npos);
+    CHECK(s.status().find("grading continues under the resource limits alone") != std::string::npos);
+  }
+  {
+    ScopedEnv env("ATTNLAB_BWRAP", "/bin/false");
+    const Sandbox s = Sandbox::detect({});
+    CHECK_FALSE(s.active());
+    CHECK(s.status().find("failed its self-test") != std::string::npos);
+  }
+  {
+    ScopedEnv env("ATTNLAB_NO_SANDBOX", "1");
+    CHECK(Sandbox::detect({}).status().find("ATTNLAB_NO_SANDBOX") != std::string::npos);
+  }
+  SandboxOptions off;
+  off.enabled = false;
+  CHECK(Sandbox::detect(off).status().find("--no-sandbox") != std::string::npos);
+  // Off: the command is left as it is (no prefix, the environment inherited).
+  Command c;
+  c.argv = {"/bin/true"};
+  Sandbox::detect(off).apply(c, 0);
+  CHECK(c.prefix.empty());
+  CHECK(c.inherit_environment);
+}
+
+TEST_CASE("sandbox: binds what the command names, never the repository or hidden paths",
+          "[sandbox]") {
+  const Sandbox s = Sandbox::detect({});
+  if (!s.active()) {
+    WARN("bubblewrap does not work here: " << s.status());
+    return;
+  }
+  attn::grader::TempDir repo("attnlab-test-repo-");
+  fs::create_directories(repo.path() / "exercises/F3");
+  fs::create_directories(repo.path() / "solutions/F3");
+  std::ofstream(repo.path() / "exercises/F3/attention.hpp") << "// header\n";
+  std::ofstream(repo.path() / "solutions/F3/attention.cpp") << "// secret\n";
+  attn::grader::TempDir build("attnlab-test-build-");
+  const fs::path config = repo.path() / "exercises/F3/teacher.json";  // under a shown folder
+  std::ofstream(config) << "{\"seed\": 1}\n";
+
+  SandboxOptions o;
+  o.never_bind = {repo.path()};
+  o.hidden = {repo.path() / "solutions", config};
+  o.show_whole = {repo.path() / "exercises"};
+  const Sandbox sb = Sandbox::detect(o);
+  REQUIRE(sb.active());
+
+  Command compile;
+  compile.argv = {"/usr/bin/c++", "-I" + (repo.path() / "exercises/F3").string(), "-I/usr/include/eigen3",
+                  "-c", (repo.path() / "solutions").string(), "-o",
+                  (build.path() / "x.o").string(), repo.path().string()};
+  compile.cwd = build.path().string();
+  const auto prefix = sb.prefix_for(compile, 0);
+  const auto b = binds(prefix);
+  CHECK(has(b, "/attnlab/exercises"));                  // shown whole, not at its own path
+  CHECK(has(b, build.path().string()));                  // the working folder
+  CHECK_FALSE(has(b, repo.path().string()));             // never the repository
+  CHECK_FALSE(has(b, (repo.path() / "solutions").string()));  // hidden
+  CHECK_FALSE(has(b, "/usr/include/eigen3"));            // under the system bind
+  // The configuration lies under a shown folder: it is masked.
+  auto it = std::find(prefix.begin(), prefix.end(), "/attnlab/exercises/F3/teacher.json");
+  REQUIRE(it != prefix.end());
+  CHECK(*(it - 1) == "/dev/null");
+  CHECK(has(prefix, "--unshare-net"));
+
+  // Run it for real: the configuration reads as empty, the solution is not there.
+  Command look;
+  look.argv = {"/bin/sh", "-c", "cat \"$1\"; ls \"$2\" 2>&1; cat \"$3\" 2>&1; true", "sh",
+               config.string(), (repo.path() / "solutions").string(),
+               (repo.path() / "exercises/F3/attention.hpp").string()};
+  look.merge_stderr = true;
+  sb.apply(look, 0);
+  CHECK_FALSE(look.inherit_environment);
+  const auto r = attn::grader::run_command(look, std::chrono::seconds(20));
+  INFO(r.output);
+  CHECK(r.succeeded());
+  CHECK(r.output.find("seed") == std::string::npos);
+  CHECK(r.output.find("secret") == std::string::npos);
+  CHECK(r.output.find("// header") != std::string::npos);
+  CHECK(look.argv.back() == "/attnlab/exercises/F3/attention.hpp");
+}
+
+TEST_CASE("sandbox: the process limit", "[sandbox]") {
+  SandboxOptions o;
+  o.process_allowance = 16;
+  const Sandbox s = Sandbox::detect(o);
+  const auto limit = s.process_limit(3);
+  if (s.active() && geteuid() == 0) {
+    CHECK(limit.value == 16);
+    CHECK(limit.how.find("uid " + std::to_string(o.base_uid + 3)) != std::string::npos);
+  } else if (geteuid() != 0) {
+    CHECK(limit.value > 16);  // the user's current count plus the allowance
+  } else {
+    CHECK(limit.value == 0);
+    CHECK(limit.how.find("not enforced") != std::string::npos);
+  }
+  CHECK(attn::grader::count_user_tasks(getuid()) >= 1);
+  o.process_allowance = 0;
+  CHECK(Sandbox::detect(o).process_limit(0).value == 0);
+}
+
+TEST_CASE("sandbox: a private copy of the submission", "[sandbox]") {
+  attn::grader::TempDir dir("attnlab-test-");
+  const fs::path f = dir.path() / "alice.py";
+  std::ofstream(f) << "x = 1\n";
+  fs::permissions(f, fs::perms(0600), fs::perm_options::replace);
+  fs::path copy_dir;
+  {
+    attn::grader::StagedSubmission staged(f);
+    copy_dir = staged.folder();
+    CHECK(staged.path().filename() == "alice.py");
+    CHECK(staged.path().parent_path() != f.parent_path());
+    CHECK((fs::status(staged.path()).permissions() & fs::perms::others_read) != fs::perms::none);
+  }
+  CHECK_FALSE(fs::exists(copy_dir));
+}
