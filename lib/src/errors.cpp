@@ -8,7 +8,8 @@ namespace {
 std::string fully_masked_message(Index row, const std::string& where) {
   std::ostringstream os;
   os << where << ": every key is forbidden for query row " << row
-     << " (mask row " << row << " is all true); softmax over that row is undefined (Lemma 2)";
+     << " (its mask row is all true, its logits are all -inf, or there are no keys)"
+     << "; the softmax over that row is undefined (Lemma 2)";
   return os.str();
 }
 

@@ -34,7 +34,6 @@ Property row_stochastic(Operation op) {
           std::ostringstream os;
           os << "A(" << i << ", " << j << ") = " << a << " is not a weight (must be finite and >= 0)";
           f.summary = os.str();
-          f.worst = WorstEntry{"A", i, j, 0.0, a, std::abs(a), 0.0};
           return f;
         }
         sum += ref::Real(a);

@@ -38,14 +38,18 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
   // (2) perturbation of each exp argument; (2') online rescaling.
   // (3) rho_j: relative error of the computed exponential (exp within 1 ulp = 2u).
   std::vector<double> rho(std::size_t(T_v), 0.0);
-  double rho_weighted = 0, rho_max = 0;
+  double rho_weighted = 0, rho_max = 0, tau_max = 0;
   for (std::ptrdiff_t j = 0; j < T_v; ++j) {
     if (!allowed(i, j)) continue;
     const double t = static_cast<double>(m - S(i, j));
     double tau = e[std::size_t(j)] + u * (t + 2 * e_max);
     if (p.online_rescales > 0) tau += u * (W + 2.0 * p.online_rescales);
+    tau_max = std::max(tau_max, tau);
     rho[std::size_t(j)] = std::expm1(tau) * (1 + 2 * u) + 2 * u;
-    rho_weighted += static_cast<double>(A(i, j)) * rho[std::size_t(j)];
+    // An infinite relative error makes the weighted sum infinite even where the
+    // exact weight rounds to 0 in double (0 * inf would give NaN).
+    rho_weighted += std::isinf(rho[std::size_t(j)]) ? rho[std::size_t(j)]
+                                                    : static_cast<double>(A(i, j)) * rho[std::size_t(j)];
     rho_max = std::max(rho_max, rho[std::size_t(j)]);
   }
   // (4) the normaliser Z: weighted perturbation plus n - 1 additions.
@@ -61,12 +65,14 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
     // Past rho_Z >= 1/2 the analysis says nothing useful: any weight in [0, 1] is allowed.
     const double r = rho_Z < 0.5 ? (1 + rho[std::size_t(j)]) * (1 + 2 * u) / (1 - rho_Z) - 1
                                  : std::numeric_limits<double>::infinity();
-    EA(i, j) = std::min(kSafetyFactor * (a * r + underflow), 1.0);
+    EA(i, j) = std::isinf(r) ? 1.0 : std::min(kSafetyFactor * (a * r + underflow), 1.0);
   }
-  // (7) logsumexp = m + log Z.
+  // (7) logsumexp = m + log Z. log-sum-exp is 1-Lipschitz in the max norm, so
+  // perturbed arguments move it by at most tau_max; the computed max cancels;
+  // then the exponentials (2u), the sum, the log and the final addition.
   const double log_Z = lse - static_cast<double>(m);
-  return kSafetyFactor *
-         (e_max + (-std::log1p(-std::min(rho_Z, 0.5))) + 2 * u * std::abs(log_Z) + u * std::abs(lse));
+  const double g = gamma(double(std::max<std::ptrdiff_t>(n - 1, 0)), u);
+  return kSafetyFactor * (tau_max + 2 * u + g + 2 * u * std::abs(log_Z) + u * std::abs(lse));
 }
 
 }  // namespace
