@@ -25,6 +25,11 @@ using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowM
 /// to 1 (what F1 asks you to prove).
 /// - A logit of -infinity marks a forbidden key: its weight must be exactly
 ///   0.0 (Lemma 2), not merely small.
+///   Beware Eigen's vectorised exp: in Eigen 3.4, .array().exp() of -infinity
+///   is 5.56e-309 (a subnormal), not 0, so forbidden weights computed that way
+///   are not exact zeros (exact_zeros fails with "expected 0, got 5.56e-309").
+///   Use std::exp per entry, or set the forbidden weights to 0 afterwards,
+///   e.g. A = forbidden.select(0.0, A).
 /// - Compute it stably: subtract each row's maximum before exp, so logits
 ///   of size 1000 neither overflow nor turn into NaN (shift invariance).
 /// - Must throw (any std::exception, e.g. std::domain_error) if some row

@@ -28,6 +28,11 @@ using Mask = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor
 ///   m_i  = max of S_ij over the ALLOWED j only,
 ///   A_ij = exp(S_ij - m_i) / sum over allowed j' of exp(S_ij' - m_i),
 ///   A_ij = 0.0 exactly where j is forbidden.
+///   Beware Eigen's vectorised exp: in Eigen 3.4, .array().exp() of -infinity
+///   is 5.56e-309 (a subnormal), not 0, so forbidden weights computed that way
+///   are not exact zeros (exact_zeros fails with "expected 0, got 5.56e-309").
+///   Use std::exp per entry, or set the forbidden weights to 0 afterwards,
+///   e.g. A = forbidden.select(0.0, A).
 ///
 /// S and mask are T_q x T_v (a mask with no true entry means "no mask");
 /// returns A, T_q x T_v, rows non-negative and summing to 1.

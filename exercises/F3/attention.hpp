@@ -39,6 +39,11 @@ struct AttentionResult {
 /// Shapes: Q is T_q x d_k, K is T_v x d_k, V is T_v x d_v, mask (if given) is
 /// T_q x T_v. Returns O (T_q x d_v) and A (T_q x T_v). Every row of A is
 /// non-negative and sums to 1; A(i, j) is exactly 0.0 where mask(i, j) is true.
+///   Beware Eigen's vectorised exp: in Eigen 3.4, .array().exp() of -infinity
+///   is 5.56e-309 (a subnormal), not 0, so forbidden weights computed that way
+///   are not exact zeros (exact_zeros fails with "expected 0, got 5.56e-309").
+///   Use std::exp per entry, or set the forbidden weights to 0 afterwards,
+///   e.g. A = forbidden.select(0.0, A).
 ///
 /// Must throw (any std::exception; the grader records the type and message):
 /// - std::invalid_argument if the shapes do not fit: Q.cols() != K.cols()

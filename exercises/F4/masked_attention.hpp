@@ -22,6 +22,11 @@ using f3::Matrix;
 /// Scaled dot-product attention with the mask applied to the logits BEFORE
 /// the softmax (Lemma 2): the contract of f3::attention (shapes, the stable
 /// softmax, exact zeros, the errors to throw), see exercises/F3/attention.hpp.
+///   Beware Eigen's vectorised exp: in Eigen 3.4, .array().exp() of -infinity
+///   is 5.56e-309 (a subnormal), not 0, so forbidden weights computed that way
+///   are not exact zeros (exact_zeros fails with "expected 0, got 5.56e-309").
+///   Use std::exp per entry, or set the forbidden weights to 0 afterwards,
+///   e.g. A = forbidden.select(0.0, A).
 AttentionResult attention(const Matrix& Q, const Matrix& K, const Matrix& V,
                           const std::optional<Mask>& mask);
 

@@ -7,6 +7,8 @@ import numpy as np
 
 
 def masked_softmax(S, mask):
+    if mask is None:  # no mask: every key allowed (F2's contract)
+        mask = np.zeros(S.shape, dtype=bool)
     T = np.where(~mask, -np.inf, S)  # BUG: polarity inverted
     top = T.max(axis=1, keepdims=True)
     if np.isneginf(top).any():

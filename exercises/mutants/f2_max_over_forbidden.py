@@ -7,6 +7,8 @@ import numpy as np
 
 
 def masked_softmax(S, mask):
+    if mask is None:  # no mask: every key allowed (F2's contract)
+        mask = np.zeros(S.shape, dtype=bool)
     if mask.all(axis=1).any() or np.isneginf(np.where(mask, -np.inf, S)).all(axis=1).any():
         raise ValueError("a row has every key forbidden")
     top = S.max(axis=1, keepdims=True)  # BUG: includes the forbidden entries

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """attnlab harness for Python submissions (grader/PROTOCOL.md, attnlab-protocol/1).
 
-Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4] SUBMISSION.py
+Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4|T1] SUBMISSION.py
 
 Loads SUBMISSION.py by path, finds its entry function and answers the
 grader's requests, one JSON line in, one JSON line out. Before any code of
@@ -34,6 +34,7 @@ PROTO_IN, PROTO_OUT = _claim_protocol_channel()
 
 import argparse  # noqa: E402  (after the channel is claimed, on purpose)
 import faulthandler  # noqa: E402
+import importlib.machinery  # noqa: E402
 import importlib.util  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
@@ -51,8 +52,18 @@ ENTRY_POINTS = {
     "F3": ["scaled_dot_product_attention", "attention"],
     # F4: the corrected masking, with F3's signature.
     "F4": ["scaled_dot_product_attention", "attention"],
+    # T1 (the tiled kernel, exercises/T1): the tiled function; its naive
+    # companion (NAIVE_ENTRY_POINTS) answers the op "attention".
+    "T1": ["attention_tiled"],
 }
-OPS = {"F1": ["softmax_rows"], "F2": ["masked_softmax"], "F3": ["attention"], "F4": ["attention"]}
+NAIVE_ENTRY_POINTS = {"T1": ["attention", "scaled_dot_product_attention"]}
+OPS = {
+    "F1": ["softmax_rows"],
+    "F2": ["masked_softmax"],
+    "F3": ["attention"],
+    "F4": ["attention"],
+    "T1": ["attention_tiled", "attention"],
+}
 
 _FROM_STRING = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
@@ -190,33 +201,83 @@ def answer_softmax(fn, req, with_mask):
     return {"ok": True, "A": encode_matrix(as_matrix(result, "A"))}
 
 
-def answer(fn, req):
+def decode_tile(req, name):
+    t = req.get(name)
+    if isinstance(t, bool) or not isinstance(t, int):
+        raise BadRequest("%s is %r, expected an integer" % (name, t))
+    return t
+
+
+def answer_tiled(fn, req):
+    """attention_tiled(Q, K, V, mask, tile_q, tile_k) -> (O, logsumexp) (T1)."""
+    import numpy as np
+
+    Q = decode_matrix(req, "Q")
+    K = decode_matrix(req, "K")
+    V = decode_matrix(req, "V")
+    mask = decode_mask(req)
+    tile_q = decode_tile(req, "tile_q")
+    tile_k = decode_tile(req, "tile_k")
+    try:
+        result = fn(Q, K, V, mask, tile_q, tile_k)
+    except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
+        return refusal(e)
+    if not isinstance(result, (tuple, list)) or len(result) != 2:
+        raise Fault("the function returned %s, expected the pair (O, logsumexp)"
+                    % type(result).__name__)
+    O = as_matrix(result[0], "O")
+    try:
+        lse = np.asarray(result[1], dtype=np.float64)
+    except Exception as e:  # noqa: BLE001
+        raise Fault("logsumexp cannot be read as float64 numbers: %s: %s" % (type(e).__name__, e))
+    if lse.ndim == 2 and 1 in lse.shape:
+        lse = lse.reshape(-1)
+    if lse.ndim != 1:
+        raise Fault("logsumexp has shape %s, expected a vector of T_q numbers" % (lse.shape,))
+    return {"ok": True, "O": encode_matrix(O), "logsumexp": [encode_number(x) for x in lse.tolist()]}
+
+
+def answer(fn, req, naive=None):
     op = req.get("op")
+    if op == "attention_tiled":
+        return answer_tiled(fn, req)
     if op == "attention":
-        return answer_attention(fn, req)
+        return answer_attention(naive if naive is not None else fn, req)
     if op == "softmax_rows":
         return answer_softmax(fn, req, with_mask=False)
     return answer_softmax(fn, req, with_mask=True)
 
 
 def load_submission(path, exercise):
-    """Imports the file; returns (function, its name). Raises on failure."""
+    """Imports the file; returns (function, its name(s), the naive companion
+    function or None). Raises on failure."""
     directory = os.path.dirname(os.path.abspath(path))
     if directory not in sys.path:
         sys.path.insert(0, directory)
-    spec = importlib.util.spec_from_file_location("submission", path)
+    # An explicit source loader: the file may be named SOL.PY (or anything),
+    # which spec_from_file_location alone does not take for Python.
+    loader = importlib.machinery.SourceFileLoader("submission", path)
+    spec = importlib.util.spec_from_file_location("submission", path, loader=loader)
     if spec is None or spec.loader is None:
         raise ImportError("cannot load %s as a Python module" % path)
     module = importlib.util.module_from_spec(spec)
     sys.modules["submission"] = module
     spec.loader.exec_module(module)
-    for name in ENTRY_POINTS[exercise]:
-        fn = getattr(module, name, None)
-        if callable(fn):
-            return fn, name
-    raise AttributeError(
-        "the submission defines none of %s" % ", ".join(n + "()" for n in ENTRY_POINTS[exercise])
-    )
+    def find(names):
+        for name in names:
+            fn = getattr(module, name, None)
+            if callable(fn):
+                return fn, name
+        raise AttributeError(
+            "the submission defines none of %s" % ", ".join(n + "()" for n in names)
+        )
+
+    fn, name = find(ENTRY_POINTS[exercise])
+    naive = None
+    if exercise in NAIVE_ENTRY_POINTS:
+        naive, naive_name = find(NAIVE_ENTRY_POINTS[exercise])
+        name += ", " + naive_name
+    return fn, name, naive
 
 
 def main():
@@ -231,7 +292,7 @@ def main():
         import numpy as np
 
         hello["runtime"] = "CPython %s, NumPy %s" % (platform.python_version(), np.__version__)
-        fn, entry = load_submission(args.submission, args.exercise)
+        fn, entry, naive = load_submission(args.submission, args.exercise)
     except Exception as e:  # noqa: BLE001  (SyntaxError, ImportError...: not gradable)
         traceback.print_exc(file=sys.stderr)
         hello.update(ok=False, error={"type": type(e).__name__, "message": str(e)})
@@ -251,7 +312,7 @@ def main():
                 raise BadRequest("not a version %d request" % VERSION)
             if req.get("op") not in OPS[args.exercise]:
                 raise BadRequest("unsupported op %r" % req.get("op"))
-            reply = answer(fn, req)
+            reply = answer(fn, req, naive)
         except (BadRequest, ValueError) as e:
             reply = {"ok": False, "fault": "harness: bad request: %s" % e}
         except Fault as e:

@@ -19,6 +19,7 @@
 #include "attn/grader/junit_report.hpp"
 #include "attn/grader/results_json.hpp"
 #include "attn/grader/scoring.hpp"
+#include "attn/grader/submission.hpp"
 #include "attn/grader/temp_dir.hpp"
 #include "attn/grader/text_report.hpp"
 
@@ -29,9 +30,8 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 bool is_submission_file(const fs::path& p) {
-  static const std::set<std::string> exts = {".py", ".cpp", ".cc", ".cxx", ".C", ".json"};
-  if (exts.count(p.extension().string())) return true;
-  return access(p.c_str(), X_OK) == 0;
+  // detect_language: .py, .cpp... in any case, or an executable file.
+  return is_answers_file(p) || detect_language(p).has_value();
 }
 
 bool hidden_name(const fs::path& p) {
@@ -69,12 +69,16 @@ std::string first_line(const std::string& s) {
   return line.size() > 300 ? line.substr(0, 300) + "..." : line;
 }
 
-/// The first line that says "error" (a compiler's first error), else the first line.
+/// The first line that says "error" (a compiler's first error), else the
+/// first line (for a link error: the hint above the linker's messages;
+/// collect2's "error: ld returned 1 exit status" says nothing).
 std::string first_error_line(const std::string& s) {
   std::istringstream in(s);
   std::string line;
   while (std::getline(in, line))
-    if (line.find("error") != std::string::npos) return first_line(line);
+    if (line.find("error") != std::string::npos &&
+        line.find("ld returned") == std::string::npos)
+      return first_line(line);
   return first_line(s);
 }
 
@@ -228,6 +232,24 @@ std::vector<BatchInput> collect_submissions(const std::vector<fs::path>& paths,
     }
   }
   return out;
+}
+
+std::string no_submission_message(const std::vector<fs::path>& paths,
+                                  const std::vector<std::string>& ignored) {
+  const std::string kinds =
+      "a submission is a .py, .cpp or answers .json file, or an executable speaking "
+      "attnlab-protocol/1";
+  std::string where;
+  for (std::size_t k = 0; k < paths.size(); ++k)
+    where += (k == 0 ? "" : k + 1 == paths.size() ? " and " : ", ") + paths[k].string();
+  const bool one_folder = paths.size() == 1;
+  if (ignored.empty())
+    return "no submission to grade: " + std::string(one_folder ? "the folder " : "") + where +
+           (one_folder ? " is empty" : " hold no files") + " (" + kinds +
+           "; hidden files are skipped)";
+  return "no submission to grade in " + where + ": its " + std::to_string(ignored.size()) +
+         " file" + (ignored.size() == 1 ? " is" : "s are") + " not of a kind attnlab grades (" +
+         kinds + ")";
 }
 
 GradeResult grade_and_report(const GradeOptions& options, std::ostream& text,

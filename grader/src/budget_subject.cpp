@@ -8,12 +8,21 @@ namespace attn::grader {
 BudgetSubject::BudgetSubject(attn::prop::Subject& inner, std::chrono::milliseconds budget)
     : inner_(inner), budget_(budget), deadline_(std::chrono::steady_clock::now() + budget) {}
 
+bool BudgetSubject::spent() const {
+  return budget_.count() > 0 && std::chrono::steady_clock::now() >= deadline_;
+}
+
+std::string BudgetSubject::stop_reason() const {
+  return "the submission used up its time budget of " + describe_duration(budget_) +
+         " (--submission-timeout)";
+}
+
 attn::prop::Outcome BudgetSubject::run(const attn::prop::Case& c) {
-  if (budget_.count() > 0 && std::chrono::steady_clock::now() >= deadline_) {
+  if (spent()) {
     exhausted_ = true;
-    return attn::prop::Outcome::make_fault(
-        "not run: the submission used up its time budget of " + describe_duration(budget_) +
-        " (--submission-timeout), so later cases are skipped");
+    ++not_run_;
+    return attn::prop::Outcome::make_fault("not run: " + stop_reason() +
+                                           ", so later cases are skipped");
   }
   return inner_.run(c);
 }

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -31,6 +32,14 @@ CppToolchain toolchain_for(const std::string& exercise) {
   t.harness_target = "attnlab_cpp_harness_" + lower;
   const std::filesystem::path exercises(paths::exercises_dir);
   t.interface_dir = (exercises / exercise).string();
+  static const std::map<std::string, std::pair<const char*, const char*>> entries = {
+      {"F1", {"f1::softmax_rows(...)", "exercises/F1/softmax_rows.hpp"}},
+      {"F2", {"f2::masked_softmax(...)", "exercises/F2/masked_softmax.hpp"}},
+      {"F3", {"f3::attention(...)", "exercises/F3/attention.hpp"}},
+      {"F4", {"f4::attention(...)", "exercises/F4/masked_attention.hpp"}},
+  };
+  t.entry_function = entries.at(exercise).first;
+  t.entry_header = entries.at(exercise).second;
   static const std::map<std::string, std::vector<std::string>> headers = {
       {"F1", {"F1/softmax_rows.hpp"}},
       {"F2", {"F2/masked_softmax.hpp"}},
@@ -43,6 +52,23 @@ CppToolchain toolchain_for(const std::string& exercise) {
 }
 
 CppToolchain f3_toolchain() { return toolchain_for("F3"); }
+
+std::string link_error_hint(const std::string& linker_output, const CppToolchain& toolchain) {
+  // GNU ld: "multiple definition of `main'"; lld and gold: "duplicate symbol: main".
+  if (linker_output.find("multiple definition of `main'") != std::string::npos ||
+      linker_output.find("duplicate symbol: main") != std::string::npos)
+    return "your file defines main(); the grader supplies main \u2014 remove it";
+  if (!toolchain.entry_function.empty()) {
+    // "undefined reference to `f3::attention(Eigen::Matrix<...> const&, ...)'"
+    const std::string ns = toolchain.entry_function.substr(0, toolchain.entry_function.find("::") + 2);
+    if (linker_output.find("undefined reference to `" + ns) != std::string::npos ||
+        linker_output.find("undefined symbol: " + ns) != std::string::npos)
+      return "the file does not define " + toolchain.entry_function + " as declared in " +
+             toolchain.entry_header +
+             " (the same namespace, name and parameter types)";
+  }
+  return "";
+}
 
 std::string trim_diagnostics(const std::string& text, std::size_t max_lines,
                              std::size_t max_bytes) {
@@ -126,13 +152,22 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
     c.argv.insert(c.argv.end(), toolchain.flags.begin(), toolchain.flags.end());
     if (!exercise_dir.empty()) c.argv.push_back("-I" + exercise_dir);
     for (const auto& dir : toolchain.include_dirs) c.argv.push_back("-I" + dir);
+    // g++ takes a file for C++ by its suffix, in the case it knows: "-x c++"
+    // for the others the grader accepts (A.CC, sol.Cpp).
+    static const std::set<std::string> gcc_knows = {".cc", ".cp", ".cxx", ".cpp", ".CPP",
+                                                    ".c++", ".C"};
+    if (!gcc_knows.count(source.extension().string())) c.argv.insert(c.argv.end(), {"-x", "c++"});
     c.argv.insert(c.argv.end(), {"-c", std::filesystem::absolute(source).string(), "-o", object});
     return c;
   };
   const std::string shown_compile = compile_command(toolchain.interface_dir).display();
   Command compile = compile_command(interface_dir);
   Command link;
-  link.argv = {toolchain.compiler, "-o", executable, object, toolchain.harness_library};
+  // --whole-archive: the harness's main is always linked, so a submission
+  // that defines its own main() gets "multiple definition of `main'" (and
+  // link_error_hint's plain words) instead of silently replacing the harness.
+  link.argv = {toolchain.compiler, "-o", executable, object, "-Wl,--whole-archive",
+               toolchain.harness_library, "-Wl,--no-whole-archive"};
 
   for (Command* step : {&compile, &link}) {
     step->merge_stderr = true;
@@ -157,6 +192,10 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
     if (!r.succeeded()) {
       build.status = CppBuild::Status::not_gradable;
       build.diagnostics = trim_diagnostics(r.output);
+      if (step == &link) {
+        if (const std::string hint = link_error_hint(r.output, toolchain); !hint.empty())
+          build.diagnostics = hint + "\n" + build.diagnostics;
+      }
       if (build.diagnostics.empty()) build.diagnostics = "the compiler " + describe_exit(r.wait_status) + "\n";
       return build;
     }

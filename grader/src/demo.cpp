@@ -6,6 +6,8 @@
 #include <cmath>
 #include <iomanip>
 #include <limits>
+#include <sstream>
+#include <string>
 
 #include "attn/attn.hpp"
 #include "attn/ref/oracle.hpp"
@@ -27,33 +29,69 @@ void print_weights(std::ostream& out, const char* title, const M& A) {
 }
 
 // F4 and Lemma 2: masking after the softmax.
+std::string row_text(const M& A, Index i, int precision = 4) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(precision) << "[";
+  for (Index j = 0; j < A.cols(); ++j) os << (j ? ", " : "") << A(i, j);
+  os << "]";
+  return os.str();
+}
+
+std::string num(double x, int precision = 4) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(precision) << x;
+  return os.str();
+}
+
 void demo_masking(std::ostream& out) {
   const ref::textbook::TwoToken ex;
-  out << std::fixed << std::setprecision(4);
   out << "Masking after the softmax (exercise F4) versus before it (Lemma 2, section 32.2.4)\n\n"
       << "The two-token example of 32.2.6: Q = [[1,0],[0,1]], K = [[1,1],[2,0]],\n"
       << "V = [[1,0,0],[0,1,0]], and the causal mask: query 0 may not see key 1.\n\n";
   const M S = scores<double>(ex.Q, ex.K);
-  // Wrong: softmax over every key, then zero the forbidden weight.
+  // Wrong (F4's code): softmax over every key, then zero the forbidden weight.
   M wrong = softmax_rows<double>(S);
   for (Index i = 0; i < wrong.rows(); ++i)
     for (Index j = 0; j < wrong.cols(); ++j)
       if (ex.causal(i, j)) wrong(i, j) = 0.0;
   const M right = masked_softmax<double>(S, ex.causal);
-  print_weights(out, "after the softmax (A = softmax(S), then A[mask] = 0):", wrong);
-  out << "\n";
-  print_weights(out, "before the softmax (S[mask] = -inf, then A = softmax(S)):", right);
+  const M O_wrong = wrong * ex.V, O_right = right * ex.V;
+
+  const int w = 36;
+  auto cell = [w](const std::string& text) {
+    std::string t = text;
+    if (t.size() < std::size_t(w)) t.resize(std::size_t(w), ' ');
+    return t;
+  };
+  out << "         " << cell("mask AFTER the softmax (F4's bug)") << "mask BEFORE the softmax (Lemma 2)\n";
+  out << "         " << cell("A = softmax(S); A[mask] = 0") << "S[mask] = -inf; A = softmax(S)\n";
+  for (Index i = 0; i < S.rows(); ++i) {
+    out << "  row " << i << ": "
+        << cell(row_text(wrong, i) + "  sum = " + num(wrong.row(i).sum()))
+        << row_text(right, i) << "  sum = " << num(right.row(i).sum()) << "\n";
+  }
+  out << "  O[0]:  " << cell(row_text(O_wrong, 0)) << row_text(O_right, 0) << "\n\n";
+
+  const double s00 = S(0, 0), s01 = S(0, 1);
+  const double e00 = std::exp(s00), e01 = std::exp(s01);
   const auto exact = ref::exact_attention(ex.Q, ex.K, ex.V, ex.causal);
-  out << "\n  (50-digit oracle, correct row 0: [" << static_cast<double>(exact.A(0, 0)) << ", "
-      << static_cast<double>(exact.A(0, 1)) << "]; the text prints a buggy row sum of 0.3302)\n\n";
-  out << "Why: the softmax divides by the sum of exp over ALL keys, forbidden ones included.\n"
-      << "Zeroing a weight afterwards removes its share from the row but leaves the\n"
-      << "denominator as it was, so the row sums to " << wrong.row(0).sum() << ", not 1: O's row 0 is\n"
-      << "then a shrunken vector, " << wrong.row(0).sum()
-      << " times a value, not a convex combination.\n"
-      << "Setting the forbidden logit to -inf first makes exp(-inf) = 0 part of the sum, so\n"
-      << "the remaining weights are renormalised and the forbidden one is exactly 0 (Lemma 2).\n";
-  out << std::defaultfloat;
+  out << "Why row 0 no longer sums to 1: its logits are S[0] = [1/sqrt2, 2/sqrt2] = ["
+      << num(s00) << ", " << num(s01) << "].\n"
+      << "  After:  the softmax divides by exp(" << num(s00) << ") + exp(" << num(s01) << ") = "
+      << num(e00) << " + " << num(e01) << " = " << num(e00 + e01) << ",\n"
+      << "          forbidden key 1 included; zeroing its weight afterwards removes its share\n"
+      << "          but not its term in the denominator: A[0,0] = " << num(e00) << " / "
+      << num(e00 + e01) << " = " << num(wrong(0, 0)) << ", and the row\n"
+      << "          sums to " << num(wrong.row(0).sum()) << " (the text's 0.3302). O's row 0 is "
+      << num(wrong.row(0).sum()) << " v_0, a shrunken vector,\n"
+      << "          not a convex combination of the allowed values (F1 fails).\n"
+      << "  Before: S[0,1] = -inf gives exp(-inf) = 0 inside the sum, so the denominator is\n"
+      << "          " << num(e00) << " alone, A[0,0] = 1, the forbidden weight is exactly 0, and every row\n"
+      << "          sums to 1 (Lemma 2; 50-digit oracle: A[0] = ["
+      << num(static_cast<double>(exact.A(0, 0))) << ", " << num(static_cast<double>(exact.A(0, 1)))
+      << "]).\n"
+      << "Row 1 has no forbidden key, so both agree there: the bug shows only in masked rows,\n"
+      << "which is why a test without a mask (or with the unmasked row only) misses it.\n";
 }
 
 // Section 14.3: why divide by sqrt(d_k).

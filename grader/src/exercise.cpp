@@ -26,6 +26,8 @@ double Exercise::max_points() const {
 
 std::vector<std::string> exercise_ids() { return {"F1", "F2", "F3", "F4"}; }
 
+std::vector<std::string> library_exercise_ids() { return {"T1"}; }
+
 namespace {
 
 std::map<std::string, double> read_points(const std::string& id) {
@@ -88,6 +90,17 @@ Exercise load_exercise(const std::string& id) {
       e.cpp_entry = "f4::attention";
       e.has_answers = true;
     }
+  } else if (id == "T1") {
+    // Not an exercise of the text: the tiled kernel of the library's
+    // attention_tiled (section 32.2.4, cost; FlashAttention), graded like one
+    // so the bug-injection catalogue can hold its mutants. Python only.
+    namespace p = attn::prop;
+    e.title = "Tiled attention with an online softmax (library operation)";
+    e.section = "32.2.4 (cost); FlashAttention, Dao et al. 2022, Theorem 1";
+    e.op = Operation::attention_tiled;
+    e.properties = {p::tiled_equals_naive(), p::oracle_agreement(e.op),
+                    p::fully_forbidden_refused(e.op), p::masked_equals_deleted(e.op)};
+    e.python_entry_points = {"attention_tiled"};
   } else if (id == "F5") {
     throw std::invalid_argument(
         "exercise F5 is not graded by attnlab: its answer is a written experiment protocol "

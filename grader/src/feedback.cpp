@@ -219,6 +219,25 @@ std::string fmt(double x) {
   return os.str();
 }
 
+/// Tiny positive weights at forbidden positions: exp(-inf) computed as a
+/// subnormal instead of 0, as Eigen 3.4's vectorised .array().exp() does
+/// (it gives 5.56e-309 for -inf).
+std::optional<Hint> subnormal_exp_of_minus_inf(const Inputs& in, const DMatrix& A) {
+  if (A.rows() != in.S.rows() || A.cols() != in.S.cols()) return std::nullopt;
+  for (Index i = 0; i < A.rows(); ++i)
+    for (Index j = 0; j < A.cols(); ++j) {
+      if (!is_forbidden(in, i, j) || !(A(i, j) > 0 && A(i, j) < 1e-300)) continue;
+      return hint("subnormal_exp",
+                  "your exp(-inf) is not 0: Eigen's vectorised exp gives a subnormal",
+                  "Use std::exp, or set forbidden weights to 0 with .select(). A(" +
+                      std::to_string(i) + ", " + std::to_string(j) + ") = " + fmt(A(i, j)) +
+                      " at a forbidden position; Eigen 3.4's .array().exp() gives "
+                      "5.56e-309 for -inf, where std::exp gives exactly 0.",
+                  "Lemma 2, section 32.2.4; the note in the exercise's header");
+    }
+  return std::nullopt;
+}
+
 /// Weights that are not finite where the logits overflow exp().
 std::optional<Hint> no_max_shift(const Inputs& in, const DMatrix& A) {
   if (A.rows() != in.S.rows() || A.cols() != in.S.cols()) return std::nullopt;
@@ -471,7 +490,13 @@ std::optional<Hint> from_outcome(const Verdict& v) {
                   "that grows much faster than T_q x T_v x d.",
                   "grader/PROTOCOL.md, limits");
     }
-    return std::nullopt;  // the fault message says it best
+    // The fault message says what happened; the property's own hint (about
+    // the values) would mislead.
+    return hint("fault", "the submission gave no usable answer",
+                "Run your function on the case above: the message says what happened (a "
+                "crash, an exit, an answer of the wrong shape or type), and the end of the "
+                "report shows what it wrote to stderr.",
+                "grader/PROTOCOL.md");
   }
   if (o.kind == Outcome::Kind::refusal) {
     const bool should_answer = v.property_id != "fully_forbidden_refused" &&
@@ -503,6 +528,7 @@ std::optional<Hint> from_outcome(const Verdict& v) {
     return std::nullopt;
   }
   if (v.property_id == "fully_forbidden_refused") return fully_forbidden_answer(c, *in, o);
+  if (auto h = subnormal_exp_of_minus_inf(*in, o.A)) return h;
   if (auto h = no_max_shift(*in, o.A)) return h;
   if (auto h = nan_with_allowed_keys(*in, o.A)) return h;
   if (auto h = transposed_scores(*in, o.A)) return h;
@@ -515,6 +541,7 @@ std::optional<Hint> from_outcome(const Verdict& v) {
 
 std::optional<Hint> diagnose(const Verdict& v) {
   if (v.passed || v.skipped) return std::nullopt;
+  if (!v.not_run.empty() && !v.failure) return std::nullopt;  // nothing was seen to go wrong
   if (v.failure) {
     if (auto h = from_outcome(v)) return h;
   }

@@ -8,6 +8,7 @@
 #include "attn/grader/budget_subject.hpp"
 #include "attn/grader/exercise.hpp"
 #include "attn/grader/exit_status.hpp"
+#include "attn/grader/guarded_run.hpp"
 #include "attn/grader/recognise.hpp"
 #include "attn/grader/text_report.hpp"
 #include "attn/prop/catalog.hpp"
@@ -110,7 +111,7 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
       if (!load(rec.exercise, exercise, result)) return result;
     }
   }
-  if (options.file.extension() == ".json") {
+  if (is_answers_file(options.file)) {
     if (exercise) return grade_answers_file(options, *exercise, result, report);
   }
   if (exercise && !answers_usable(options, *exercise, result)) return result;
@@ -227,7 +228,23 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   const auto started = std::chrono::steady_clock::now();
   for (const auto& p : exercise->properties) {
     const auto t0 = std::chrono::steady_clock::now();
-    attn::prop::Verdict v = attn::prop::run_property(p, budget, options.run);
+    // Each property starts with fresh restart and timeout caps; a property
+    // cut short by a cap or the time budget shows its real failure, or says
+    // it was not run (guarded_run.hpp), never a counterexample made of cases
+    // that were not run.
+    subject.begin_run();
+    const int subject_mark = subject.not_run(), budget_mark = budget.not_run();
+    const StopCheck stopped = [&]() -> std::optional<std::string> {
+      if (budget.not_run() > budget_mark) return budget.stop_reason();
+      if (subject.not_run() > subject_mark) return subject.stop_reason();
+      return std::nullopt;
+    };
+    attn::prop::RunConfig run = options.run;
+    if (budget.spent()) {  // one case (refused at once) tells whether the property applies
+      run.cases = 1;
+      run.shrink = false;
+    }
+    attn::prop::Verdict v = run_guarded(p, budget, run, stopped);
     record_verdict(report, result, std::move(v), rules, seconds_since(t0));
   }
   subject.stop();
@@ -237,7 +254,9 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   result.seconds = seconds_since(started);
   if (subject.restarts() > 0 || subject.timeouts() > 0) {
     report << "\nnote: the submission was restarted " << subject.restarts()
-           << " times after faults (" << subject.timeouts() << " timeouts)\n";
+           << " times after faults (" << subject.timeouts()
+           << " timeouts); at most " << options.subject.max_restarts << " restarts and "
+           << options.subject.max_timeouts << " timeouts per property\n";
   }
   if (budget.exhausted()) {
     report << "\nnote: the submission used up its time budget of "

@@ -18,17 +18,27 @@
 
 #include "attn/grader/batch.hpp"
 #include "attn/grader/bundled.hpp"
+#include "attn/grader/cli_checks.hpp"
 #include "attn/grader/grade.hpp"
 #include "attn/grader/paths.hpp"
 #include "attn/grader/sandbox.hpp"
 #include "attn/grader/teacher_config.hpp"
+#include "attn/grader/teaching_cli.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-std::chrono::milliseconds seconds_to_ms(double s) {
-  return std::chrono::milliseconds(static_cast<long long>(std::llround(s * 1000.0)));
+/// Whole milliseconds; a positive time shorter than half a millisecond is
+/// 1 ms (not 0, which would mean "no time" or "no limit"), with a note.
+std::chrono::milliseconds seconds_to_ms(double s, const std::string& what) {
+  long long ms = static_cast<long long>(std::llround(s * 1000.0));
+  if (s > 0 && ms == 0) {
+    std::cerr << "attnlab: note: " << what << " of " << s
+              << " s is below the grader's resolution of 1 ms; using 1 ms\n";
+    ms = 1;
+  }
+  return std::chrono::milliseconds(ms);
 }
 
 /// Cases of a --student run without a configuration that says otherwise.
@@ -82,36 +92,43 @@ int main(int argc, char** argv) {
   grade->add_option("--answers", answers,
                     "the answers file of F2 or F4 (JSON, see exercises/F2/README.md), graded "
                     "with FILE; a .json FILE is graded alone");
+  // Numbers are checked as text before CLI11 converts them (cli_checks.hpp):
+  // nothing wraps ("--seed -1") and every message says what is expected.
+  namespace check = attn::grader::cli;
+  constexpr std::uint64_t kMaxCases = 100000000;  // as default_case_count's cap
+  constexpr std::uint64_t kMaxMib = std::uint64_t{1} << 24;  // 16 TiB: MiB << 20 cannot overflow
   auto* seed_opt = grade->add_option("--seed", run.seed, "seed of the generated cases (replays a run)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(check::whole_number(0));
   auto* cases_opt = grade->add_option("--cases", run.cases, "cases per property")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(check::whole_number(1, kMaxCases));
   auto* timeout_opt = grade->add_option("--timeout", timeout_s, "seconds allowed per case")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(check::seconds("2.5"));
   auto* compile_opt =
       grade->add_option("--compile-timeout", compile_timeout_s, "seconds allowed per compiler run")
           ->capture_default_str()
-          ->check(CLI::PositiveNumber);
+          ->check(check::seconds("60"));
   auto* submission_opt =
       grade->add_option("--submission-timeout", submission_timeout_s,
                         "seconds allowed for all the cases of one submission (0: no limit)")
           ->capture_default_str()
-          ->check(CLI::NonNegativeNumber);
+          ->check(check::seconds("600", "no limit"));
   auto* memory_opt = grade->add_option("--memory", memory_mib,
                                        "MiB of address space per submission process (RLIMIT_AS)")
                          ->capture_default_str()
-                         ->check(CLI::PositiveNumber);
+                         ->check(check::whole_number(1, kMaxMib));
   auto* file_size_opt =
       grade->add_option("--file-size", file_size_mib, "MiB a submission may write per file (RLIMIT_FSIZE)")
           ->capture_default_str()
-          ->check(CLI::PositiveNumber);
+          ->check(check::whole_number(1, kMaxMib));
   auto* processes_opt =
       grade->add_option("--max-processes", max_processes,
                         "processes and threads a submission may have at once (RLIMIT_NPROC; "
                         "0: no limit; see README, 'Limits and sandbox')")
-          ->capture_default_str();
+          ->capture_default_str()
+          ->check(check::whole_number(0, 1000000));
   grade->add_option("--python", python,
                     "Python interpreter for .py submissions (must import numpy); default: "
                     "/usr/bin/python3, then python3 on PATH");
@@ -138,13 +155,18 @@ int main(int argc, char** argv) {
                     "attnlab-reports): <name>.txt, <name>.results.json, <name>.junit.xml, "
                     "summary.csv, summary.json");
   grade->add_option("--jobs,-j", jobs, "submissions graded at once (default: the cores)")
-      ->check(CLI::PositiveNumber);
+      ->check(check::whole_number(1, 4096));
   grade->add_flag("--no-sandbox", no_sandbox,
                   "run submissions without bubblewrap, under the resource limits alone "
                   "(also ATTNLAB_NO_SANDBOX=1)");
   grade->add_option("--sandbox-uid", sandbox_uid,
                     "as root, the sandboxed submission of job slot k runs as this uid + k")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(check::whole_number(1, 4000000000u));
+  // "--cases must be a whole number >= 1, got '0'" (CLI11 writes "--cases: must ...").
+  // attnlab mutants, attnlab demo (teaching_cli.hpp).
+  const auto teaching = attn::grader::add_teaching_commands(app);
+  app.failure_message(check::failure_message);
 
   try {
     app.parse(argc, argv);
@@ -152,6 +174,7 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
+  if (const auto code = attn::grader::run_teaching_command(*teaching)) return *code;
 
   // The teacher configuration is read before any submission starts.
   std::shared_ptr<const attn::grader::TeacherConfig> config;
@@ -195,12 +218,12 @@ int main(int argc, char** argv) {
   options.run = run;
   options.config = config;
   options.generated_visibility = visibility;
-  options.subject.call_timeout = seconds_to_ms(timeout_s);
+  options.subject.call_timeout = seconds_to_ms(timeout_s, "--timeout");
   options.subject.startup_timeout =
       std::max(options.subject.startup_timeout, options.subject.call_timeout);
-  options.submission_timeout = seconds_to_ms(submission_timeout_s);
+  options.submission_timeout = seconds_to_ms(submission_timeout_s, "--submission-timeout");
   options.launch.python = python;
-  options.launch.compile_timeout = seconds_to_ms(compile_timeout_s);
+  options.launch.compile_timeout = seconds_to_ms(compile_timeout_s, "--compile-timeout");
   options.launch.limits.address_space_bytes = memory_mib << 20;
   options.launch.limits.file_size_bytes = file_size_mib << 20;
 
@@ -254,7 +277,7 @@ int main(int argc, char** argv) {
     for (const auto& i : ignored)
       std::cout << "attnlab: ignored " << i << " (not .py, .cpp, .json or executable)\n";
     if (b.inputs.empty()) {
-      std::cerr << "attnlab: no submission found in the given files and folders\n";
+      std::cerr << "attnlab: " << attn::grader::no_submission_message(paths, ignored) << "\n";
       return 2;
     }
     b.jobs = jobs;

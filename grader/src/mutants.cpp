@@ -1,19 +1,39 @@
+// `attnlab mutants`: the bug-injection catalogue graded like submissions,
+// with the kill matrix, the hints and the sizes of the shrunk counterexamples.
 #include "attn/grader/mutants.hpp"
 
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <fstream>
-#include <future>
 #include <iomanip>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
-#include "attn/grader/exercise.hpp"
+#include <nlohmann/json.hpp>
+
+#include "attn/grader/feedback.hpp"
+#include "attn/grader/temp_dir.hpp"
+// The multi-head mutants and the library-level properties that catch them.
+#include "mha_heads_reversed.hpp"
+#include "mha_mutant_properties.hpp"
+#include "mha_one_wo_per_head.hpp"
 
 namespace attn::grader {
 
 namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r");
@@ -21,72 +41,392 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
-/// The model solutions (solutions/FN/*.py, *.cpp) of every exercise the
-/// catalogue covers: they must stay clean under the same properties.
-std::vector<std::pair<std::string, std::filesystem::path>> solutions_for(
-    const std::vector<MutantInfo>& list, const std::filesystem::path& source_dir) {
-  std::set<std::string> exercises;
-  for (const auto& m : list) exercises.insert(m.exercise);
-  std::vector<std::pair<std::string, std::filesystem::path>> out;
-  for (const auto& ex : exercises) {
-    const auto dir = source_dir / "solutions" / ex;
-    if (!std::filesystem::is_directory(dir)) continue;
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-      const auto ext = entry.path().extension();
-      if (entry.is_regular_file() && (ext == ".py" || ext == ".cpp")) files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files) out.push_back({ex, f});
+std::vector<MutantInfo> read_all(const fs::path& dir, const std::set<std::string>& extensions) {
+  std::vector<MutantInfo> list;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return list;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.is_regular_file() && extensions.count(entry.path().extension().string()))
+      list.push_back(read_mutant_info(entry.path()));
   }
-  return out;
+  std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.file < b.file; });
+  return list;
 }
 
-struct Graded {
-  GradeResult result;
-  std::string report;
+// ------------------------------------------------------- the in-process subjects
+
+/// The multi-head mutants by name (exercises/mutants/lib/<file>.hpp's `mutant:`).
+const std::map<std::string, libprop::Mha>& library_subjects() {
+  static const std::map<std::string, libprop::Mha> m = {
+      {"heads_reversed",
+       [](const auto& X, const auto& w, const auto& mask) {
+         return attn::mutants::mha_heads_reversed<double>(X, w, mask);
+       }},
+      {"one_wo_per_head",
+       [](const auto& X, const auto& w, const auto& mask) {
+         return attn::mutants::mha_one_wo_per_head<double>(X, w, mask);
+       }},
+  };
+  return m;
+}
+
+// ----------------------------------------------------------------- the jobs
+
+struct Job {
+  enum class Kind { mutant, library_mutant, solution } kind = Kind::mutant;
+  fs::path file;
+  std::string exercise;
+  std::optional<fs::path> answers;  ///< solutions of F2, F4
+  const MutantInfo* info = nullptr;  ///< mutants
+  std::string label;                 ///< "F3 no_scale"
+  std::string shown;                 ///< the file below the checkout
 };
 
-Graded grade_one(GradeOptions options, const std::filesystem::path& file, const std::string& exercise) {
-  options.file = file;
-  options.exercise = exercise;
-  std::ostringstream report;
-  Graded g{grade_file(options, report), report.str()};
-  return g;
+/// What a child reports about one grading (also what the parent reads back).
+struct Item {
+  std::string id;
+  bool passed = false;
+  bool skipped = false;
+  bool generated = true;
+  bool has_case = false;
+  long T_q = -1, T_v = -1, d_k = -1, d_v = -1, heads = -1;
+  std::string summary;
+  std::string hint_key, hint;
+  bool hint_from_shape = false;  ///< recognised from the failure's shape, not the property's own hint
+};
+
+struct Outcome {
+  std::string status = "error";  ///< "graded", "not gradable", "error"
+  std::string message;
+  std::vector<Item> items;
+  std::string report;  ///< the text report
+  double seconds = 0;
+};
+
+json to_json(const Outcome& o) {
+  json items = json::array();
+  for (const Item& i : o.items)
+    items.push_back({{"id", i.id}, {"passed", i.passed}, {"skipped", i.skipped},
+                     {"generated", i.generated}, {"has_case", i.has_case}, {"T_q", i.T_q},
+                     {"T_v", i.T_v}, {"d_k", i.d_k}, {"d_v", i.d_v}, {"heads", i.heads},
+                     {"summary", i.summary}, {"hint_key", i.hint_key}, {"hint", i.hint},
+                     {"hint_from_shape", i.hint_from_shape}});
+  return {{"status", o.status}, {"message", o.message}, {"items", items},
+          {"report", o.report}, {"seconds", o.seconds}};
 }
 
-/// Shape of a verdict's counterexample as "T_qxT_vxd_kxd_v" (or "T_qxT_v").
-std::string case_size(const attn::prop::Verdict& v, int& largest_dim) {
-  if (!v.counterexample) return "-";
-  const auto& c = *v.counterexample;
-  std::ostringstream os;
-  if (attn::prop::takes_qkv(c.op)) {
-    os << c.Q.rows() << "x" << c.K.rows() << "x" << c.Q.cols() << "x" << c.V.cols();
-    largest_dim = int(std::max({c.Q.rows(), c.K.rows(), c.Q.cols(), c.V.cols()}));
-  } else {
-    os << c.S.rows() << "x" << c.S.cols();
-    largest_dim = int(std::max(c.S.rows(), c.S.cols()));
+Outcome from_json(const json& j) {
+  Outcome o;
+  o.status = j.at("status").get<std::string>();
+  o.message = j.at("message").get<std::string>();
+  o.report = j.at("report").get<std::string>();
+  o.seconds = j.at("seconds").get<double>();
+  for (const json& x : j.at("items")) {
+    Item i;
+    i.id = x.at("id").get<std::string>();
+    i.passed = x.at("passed").get<bool>();
+    i.skipped = x.at("skipped").get<bool>();
+    i.generated = x.at("generated").get<bool>();
+    i.has_case = x.at("has_case").get<bool>();
+    i.T_q = x.at("T_q").get<long>();
+    i.T_v = x.at("T_v").get<long>();
+    i.d_k = x.at("d_k").get<long>();
+    i.d_v = x.at("d_v").get<long>();
+    i.heads = x.at("heads").get<long>();
+    i.summary = x.at("summary").get<std::string>();
+    i.hint_key = x.at("hint_key").get<std::string>();
+    i.hint = x.at("hint").get<std::string>();
+    i.hint_from_shape = x.at("hint_from_shape").get<bool>();
+    o.items.push_back(std::move(i));
   }
+  return o;
+}
+
+Item item_of(const attn::prop::Verdict& v) {
+  Item it;
+  it.id = v.property_id;
+  it.passed = v.passed;
+  it.skipped = v.skipped;
+  it.generated = v.generated;
+  if (v.counterexample) {
+    const auto& c = *v.counterexample;
+    it.has_case = true;
+    if (attn::prop::takes_qkv(c.op)) {
+      it.T_q = long(c.Q.rows());
+      it.T_v = long(c.K.rows());
+      it.d_k = long(c.Q.cols());
+      it.d_v = long(c.V.cols());
+    } else {
+      it.T_q = long(c.S.rows());
+      it.T_v = long(c.S.cols());
+    }
+  }
+  if (v.failure) it.summary = v.failure->summary;
+  else if (!v.error.empty()) it.summary = v.error;
+  if (auto h = diagnose(v)) {
+    it.hint_key = h->key;
+    it.hint = h->misconception;
+    it.hint_from_shape = h->from_shape;
+  }
+  return it;
+}
+
+Outcome grade_submission(const MutantsOptions& options, const Job& job) {
+  Outcome o;
+  GradeOptions g = options.grade;
+  g.file = job.file;
+  g.display_name = job.shown;
+  g.exercise = job.exercise;
+  g.answers = job.answers;
+  std::ostringstream report;
+  const auto t0 = Clock::now();
+  const GradeResult r = grade_file(g, report);
+  o.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  o.report = report.str();
+  o.message = r.message;
+  switch (r.status) {
+    case GradeResult::Status::graded: o.status = "graded"; break;
+    case GradeResult::Status::not_gradable: o.status = "not gradable"; break;
+    default: o.status = "error"; break;
+  }
+  for (const auto& v : r.verdicts) o.items.push_back(item_of(v));
+  return o;
+}
+
+/// RapidCheck announces its configuration on std::cerr when first read.
+void load_rapidcheck_configuration_quietly() {
+  std::streambuf* saved = std::cerr.rdbuf(nullptr);
+  rc::detail::configuration();
+  std::cerr.rdbuf(saved);
+}
+
+Outcome grade_library_mutant(const MutantsOptions& options, const Job& job) {
+  Outcome o;
+  const auto subject = library_subjects().find(job.info->name);
+  if (subject == library_subjects().end()) {
+    o.status = "error";
+    o.message = "no in-process subject for the library mutant '" + job.info->name +
+                "' (grader/src/mutants.cpp, library_subjects)";
+    return o;
+  }
+  load_rapidcheck_configuration_quietly();
+  const auto t0 = Clock::now();
+  std::ostringstream report;
+  for (const auto& [id, property] : libprop::mha_mutant_properties()) {
+    Item it;
+    it.id = id;
+    libprop::MhaSizes s;
+    it.passed = !libprop::mha_property_fails(property, subject->second, options.grade.run.seed,
+                                             options.grade.run.cases, s);
+    if (!it.passed) {
+      it.has_case = true;
+      it.T_q = it.T_v = long(s.T);
+      it.d_k = long(s.d_k);
+      it.d_v = long(s.d_v);
+      it.heads = long(s.h);
+      it.summary = "differs from the definition O = [O_1, ..., O_h] W_O";
+      it.hint_key = "mha_heads";
+      it.hint = "the heads are not combined as [O_1, ..., O_h] W_O";
+      it.hint_from_shape = true;
+    }
+    report << (it.passed ? "[PASS] " : "[FAIL] ") << id << "\n";
+    o.items.push_back(std::move(it));
+  }
+  o.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  o.status = "graded";
+  o.report = report.str();
+  return o;
+}
+
+/// Runs in the forked child: grades job k and leaves its outcome in dir/k.json.
+[[noreturn]] void child_main(const MutantsOptions& options, const Job& job, std::size_t k,
+                             const fs::path& dir, pid_t parent) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(2);
+  Outcome o;
+  try {
+    o = job.kind == Job::Kind::library_mutant ? grade_library_mutant(options, job)
+                                              : grade_submission(options, job);
+  } catch (const std::exception& e) {
+    o.status = "error";
+    o.message = std::string("grader error: ") + e.what();
+  }
+  try {
+    const fs::path tmp = dir / (std::to_string(k) + ".json.tmp");
+    {
+      std::ofstream out(tmp);
+      out << to_json(o).dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+    fs::rename(tmp, dir / (std::to_string(k) + ".json"));
+  } catch (...) {
+    _exit(2);
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  _exit(0);
+}
+
+/// Grades every job, `jobs` at a time, each in a forked process; prints a
+/// progress line per finished job.
+std::vector<Outcome> grade_all(const MutantsOptions& options, const std::vector<Job>& jobs,
+                               std::ostream& out) {
+  const std::size_t n = jobs.size();
+  std::vector<Outcome> outcomes(n);
+  TempDir dir("attnlab-mutants-");
+  const pid_t parent = getpid();
+  const int width = std::max(1, options.jobs);
+  // A child past this is stopped (a hung compiler, a hung grading).
+  std::chrono::milliseconds limit{0};
+  if (options.grade.submission_timeout.count() > 0)
+    limit = options.grade.submission_timeout + 2 * options.grade.launch.compile_timeout +
+            std::chrono::minutes(2);
+  struct Running {
+    pid_t pid;
+    std::size_t index;
+    Clock::time_point start;
+    bool killed = false;
+  };
+  std::vector<Running> running;
+  std::size_t next = 0, done = 0;
+  while (done < n) {
+    while (running.size() < std::size_t(width) && next < n) {
+      out.flush();
+      std::cout.flush();
+      std::cerr.flush();
+      const pid_t pid = fork();
+      if (pid == 0) child_main(options, jobs[next], next, dir.path(), parent);
+      if (pid < 0) {
+        outcomes[next].message = "cannot fork a grader process";
+        ++next;
+        ++done;
+        continue;
+      }
+      running.push_back({pid, next, Clock::now()});
+      ++next;
+    }
+    int st = 0;
+    const pid_t p = waitpid(-1, &st, WNOHANG);
+    if (p <= 0) {
+      if (limit.count() > 0)
+        for (auto& r : running)
+          if (!r.killed && Clock::now() - r.start > limit) {
+            ::kill(r.pid, SIGKILL);
+            r.killed = true;
+          }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      continue;
+    }
+    const auto it = std::find_if(running.begin(), running.end(), [&](const Running& r) { return r.pid == p; });
+    if (it == running.end()) continue;
+    const std::size_t k = it->index;
+    Outcome& o = outcomes[k];
+    try {
+      std::ifstream in(dir.path() / (std::to_string(k) + ".json"));
+      if (!in) throw std::runtime_error("no result");
+      o = from_json(json::parse(in));
+    } catch (const std::exception&) {
+      o.status = "error";
+      o.message = it->killed ? "the grader was stopped after " + std::to_string(limit.count() / 1000) + " s"
+                  : WIFSIGNALED(st) ? "the grader died with signal " + std::to_string(WTERMSIG(st))
+                                    : "the grader ended without a result";
+    }
+    running.erase(it);
+    ++done;
+    const Job& job = jobs[k];
+    std::string what;
+    if (o.status != "graded") {
+      what = o.status + ": " + o.message.substr(0, o.message.find('\n'));
+    } else {
+      int failed = 0;
+      for (const auto& i : o.items) failed += !i.passed && !i.skipped;
+      what = failed == 0 ? "every property passed"
+                         : std::to_string(failed) + " of " + std::to_string(o.items.size()) +
+                               " properties failed";
+    }
+    std::ostringstream secs;
+    secs << std::fixed << std::setprecision(1) << o.seconds;
+    out << "[" << done << "/" << n << "] " << job.label << " (" << job.shown << "): " << what
+        << ", " << secs.str() << " s\n";
+    out.flush();
+  }
+  return outcomes;
+}
+
+// ------------------------------------------------------------------ reports
+
+std::string size_text(const Item& i) {
+  if (!i.has_case) return "-";
+  std::ostringstream os;
+  os << i.T_q << "x" << i.T_v;
+  if (i.d_k >= 0) os << "x" << i.d_k << "x" << i.d_v;
+  if (i.heads >= 0) os << " (h = " << i.heads << ")";
   return os.str();
+}
+
+long largest(const Item& i) { return std::max({i.T_q, i.T_v, i.d_k, i.d_v}); }
+long total(const Item& i) {
+  return i.T_q + i.T_v + std::max(0L, i.d_k) + std::max(0L, i.d_v);
+}
+
+const Item* first_failed(const Outcome& o) {
+  for (const auto& i : o.items)
+    if (!i.passed && !i.skipped) return &i;
+  return nullptr;
+}
+
+/// The hint a student would read first: that of the first failing property
+/// whose failure's shape names a misconception, else the first failing one's.
+const Item* hint_item(const Outcome& o) {
+  for (const auto& i : o.items)
+    if (!i.passed && !i.skipped && i.hint_from_shape) return &i;
+  return first_failed(o);
+}
+
+/// Property ids in the order the matrix shows them (report order of F3,
+/// then the softmax-only, tiled, answers and multi-head ones); others after.
+int column_rank(const std::string& id) {
+  static const std::vector<std::string> order = {
+      "textbook_example", "score_shape", "dk_mismatch_refused", "row_stochastic", "exact_zeros",
+      "fully_forbidden_refused", "oracle_agreement", "shift_invariance", "masked_equals_deleted",
+      "tiled_equals_naive", "answers", "mha_against_oracle", "mha_heads_in_order"};
+  const auto it = std::find(order.begin(), order.end(), id);
+  return it == order.end() ? int(order.size()) : int(it - order.begin());
+}
+
+/// The shrunk counterexample of a mutant: its first catching property's, or
+/// if that one is a fixed example of the text, the first generated one.
+const Item* shrunk_counterexample(const Outcome& o) {
+  for (const auto& i : o.items)
+    if (!i.passed && !i.skipped && i.has_case && i.generated) return &i;
+  return nullptr;
+}
+
+std::string median_text(std::vector<long> v) {
+  if (v.empty()) return "-";
+  std::sort(v.begin(), v.end());
+  return std::to_string(v[(v.size() - 1) / 2]);
 }
 
 }  // namespace
 
-MutantInfo read_mutant_info(const std::filesystem::path& file) {
+MutantInfo read_mutant_info(const fs::path& file) {
   std::ifstream in(file);
   if (!in) throw std::runtime_error("cannot read mutant " + file.string());
   std::map<std::string, std::string> fields;
   std::string line;
   while (std::getline(in, line)) {
     std::string body = trim(line);
-    if (body.rfind("#", 0) == 0)
+    if (body.rfind("#", 0) == 0 && body.rfind("#include", 0) != 0 && body.rfind("#pragma", 0) != 0)
       body = body.substr(1);
     else if (body.rfind("//", 0) == 0)
       body = body.substr(2);
     else
       break;  // the header ends at the first line that is not a comment
     const auto colon = body.find(':');
-    if (colon != std::string::npos) fields[trim(body.substr(0, colon))] = trim(body.substr(colon + 1));
+    if (colon != std::string::npos) {
+      const std::string key = trim(body.substr(0, colon));
+      if (!fields.count(key)) fields[key] = trim(body.substr(colon + 1));
+    }
   }
   MutantInfo m;
   m.file = file;
@@ -104,105 +444,234 @@ MutantInfo read_mutant_info(const std::filesystem::path& file) {
   return m;
 }
 
-std::vector<MutantInfo> mutant_catalogue(const std::filesystem::path& dir) {
-  std::vector<MutantInfo> list;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const auto ext = entry.path().extension();
-    if (entry.is_regular_file() && (ext == ".py" || ext == ".cpp"))
-      list.push_back(read_mutant_info(entry.path()));
-  }
-  std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.file < b.file; });
-  return list;
+std::vector<MutantInfo> mutant_catalogue(const fs::path& dir) { return read_all(dir, {".py", ".cpp"}); }
+
+std::vector<MutantInfo> library_mutant_catalogue(const fs::path& dir) {
+  return read_all(dir / "lib", {".hpp"});
 }
 
 int run_mutants(const MutantsOptions& options, std::ostream& out) {
-  const auto catalogue = mutant_catalogue(options.source_dir / "exercises" / "mutants");
-  const auto solutions = solutions_for(catalogue, options.source_dir);
-
-  // Grade everything, `jobs` submissions at a time.
-  struct Job {
-    std::filesystem::path file;
-    std::string exercise;
-  };
-  std::vector<Job> jobs;
-  for (const auto& m : catalogue) jobs.push_back({m.file, m.exercise});
-  for (const auto& [ex, path] : solutions) jobs.push_back({path, ex});
-  std::vector<Graded> graded(jobs.size());
-  const std::size_t width = std::size_t(std::max(1, options.jobs));
-  for (std::size_t start = 0; start < jobs.size(); start += width) {
-    std::vector<std::future<Graded>> running;
-    for (std::size_t k = start; k < std::min(jobs.size(), start + width); ++k)
-      running.push_back(std::async(std::launch::async, grade_one, options.grade, jobs[k].file, jobs[k].exercise));
-    for (std::size_t k = 0; k < running.size(); ++k) graded[start + k] = running[k].get();
+  const fs::path dir = options.catalogue_dir.empty() ? options.source_dir / "exercises" / "mutants"
+                                                     : options.catalogue_dir;
+  std::vector<MutantInfo> catalogue, library;
+  try {
+    catalogue = mutant_catalogue(dir);
+    library = library_mutant_catalogue(dir);
+  } catch (const std::exception& e) {
+    out << "attnlab: " << e.what() << "\n";
+    return 2;
   }
+  if (catalogue.empty() && library.empty()) {
+    out << "attnlab: no mutant in " << dir.string() << " (*.py, *.cpp, lib/*.hpp)\n";
+    return 2;
+  }
+  auto shown = [&](const fs::path& p) {
+    const fs::path rel = p.lexically_relative(options.source_dir);
+    return (rel.empty() || *rel.begin() == "..") ? p.string() : rel.string();
+  };
 
-  // The property columns: every property id in report order, across exercises.
-  std::vector<std::string> columns;
-  for (const auto& g : graded)
-    for (const auto& v : g.result.verdicts)
-      if (std::find(columns.begin(), columns.end(), v.property_id) == columns.end())
-        columns.push_back(v.property_id);
-
-  int problems = 0, infrastructure = 0;
-  out << "Kill matrix (X = the property caught the mutant, . = it passed, - = not graded):\n\n";
-  for (std::size_t c = 0; c < columns.size(); ++c) out << "  " << std::string(c, ' ') << "+- " << c + 1 << " " << columns[c] << "\n";
-  out << "\n";
-  std::vector<int> sizes;
-  for (std::size_t k = 0; k < jobs.size(); ++k) {
-    const bool is_mutant = k < catalogue.size();
-    const Graded& g = graded[k];
-    std::string label = is_mutant ? catalogue[k].exercise + " " + catalogue[k].name
-                                  : jobs[k].exercise + " solution " + jobs[k].file.filename().string();
-    out << "  " << std::left << std::setw(40) << label.substr(0, 40) << std::right << " ";
-    for (const auto& id : columns) {
-      auto it = std::find_if(g.result.verdicts.begin(), g.result.verdicts.end(),
-                             [&](const auto& v) { return v.property_id == id; });
-      out << (it == g.result.verdicts.end() || it->skipped ? '-' : it->passed ? '.' : 'X');
-    }
-    if (g.result.status != GradeResult::Status::graded) {
-      out << "  not graded: " << g.result.message.substr(0, g.result.message.find('\n'));
-      if (g.result.status != GradeResult::Status::not_gradable) ++infrastructure;
-      ++problems;
-    } else if (is_mutant) {
-      const auto first = std::find_if(g.result.verdicts.begin(), g.result.verdicts.end(),
-                                      [](const auto& v) { return !v.passed && !v.skipped; });
-      if (first == g.result.verdicts.end()) {
-        out << "  NOT CAUGHT";
-        ++problems;
-      } else {
-        int largest = 0;
-        out << "  first: " << first->property_id << ", counterexample " << case_size(*first, largest);
-        if (first->counterexample && first->generated) sizes.push_back(largest);
-        if (!g.result.failed_property(catalogue[k].caught_by)) {
-          out << "  (expected " << catalogue[k].caught_by << " to catch it: it did not)";
-          ++problems;
-        }
+  std::vector<Job> jobs;
+  std::set<std::string> exercises;
+  for (const auto& m : catalogue) {
+    Job j;
+    j.kind = Job::Kind::mutant;
+    j.file = m.file;
+    j.exercise = m.exercise;
+    j.info = &m;
+    j.label = m.exercise + " " + m.name;
+    j.shown = shown(m.file);
+    jobs.push_back(j);
+    exercises.insert(m.exercise);
+  }
+  for (const auto& m : library) {
+    Job j;
+    j.kind = Job::Kind::library_mutant;
+    j.file = m.file;
+    j.exercise = m.exercise;
+    j.info = &m;
+    j.label = m.exercise + " " + m.name;
+    j.shown = shown(m.file) + ", in process";
+    jobs.push_back(j);
+  }
+  const std::size_t n_mutants = jobs.size();
+  if (options.solutions) {
+    for (const auto& ex : exercises) {
+      const fs::path sdir = options.source_dir / "solutions" / ex;
+      std::error_code ec;
+      if (!fs::is_directory(sdir, ec)) continue;
+      std::vector<fs::path> files;
+      for (const auto& entry : fs::directory_iterator(sdir)) {
+        const auto ext = entry.path().extension();
+        if (entry.is_regular_file() && (ext == ".py" || ext == ".cpp")) files.push_back(entry.path());
       }
-    } else if (g.result.failed > 0) {
-      out << "  SOLUTION FAILED";
-      ++problems;
-    } else {
-      out << "  clean";
+      std::sort(files.begin(), files.end());
+      for (const auto& f : files) {
+        Job j;
+        j.kind = Job::Kind::solution;
+        j.file = f;
+        j.exercise = ex;
+        if (fs::is_regular_file(sdir / "answers.json", ec)) j.answers = sdir / "answers.json";
+        j.label = ex + " solution " + f.filename().string();
+        j.shown = shown(f);
+        jobs.push_back(j);
+      }
+    }
+  }
+  const std::size_t n_solutions = jobs.size() - n_mutants;
+
+  out << "attnlab mutants: " << catalogue.size() << " submission mutants and " << library.size()
+      << " in-process library mutants (" << shown(dir) << "), " << n_solutions
+      << " model solutions; seed " << options.grade.run.seed << ", " << options.grade.run.cases
+      << " cases per property, " << std::max(1, options.jobs) << " at a time\n\n";
+  out.flush();
+  const auto t0 = Clock::now();
+  const std::vector<Outcome> outcomes = grade_all(options, jobs, out);
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+
+  // ---- the kill matrix: every property id, in report order, across exercises.
+  std::vector<std::string> columns;
+  for (const auto& o : outcomes)
+    for (const auto& i : o.items)
+      if (std::find(columns.begin(), columns.end(), i.id) == columns.end()) columns.push_back(i.id);
+  std::stable_sort(columns.begin(), columns.end(),
+                   [](const std::string& a, const std::string& b) { return column_rank(a) < column_rank(b); });
+  std::size_t label_width = 12;
+  for (const auto& j : jobs) label_width = std::max(label_width, j.label.size());
+  label_width = std::min<std::size_t>(label_width, 40);
+
+  out << "\nKill matrix (X: the property caught it; .: passed; -: not a property of its exercise, or skipped)\n\n";
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    out << "  " << std::setw(2) << c + 1 << " " << columns[c] << "\n";
+  out << "\n  " << std::string(label_width, ' ') << " ";
+  for (std::size_t c = 0; c < columns.size(); ++c) out << std::setw(3) << c + 1;
+  out << "\n";
+  int infrastructure = 0;
+  std::vector<std::string> problems;
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    const Outcome& o = outcomes[k];
+    std::string label = jobs[k].label;
+    label.resize(label_width, ' ');
+    out << "  " << label << " ";
+    for (const auto& id : columns) {
+      const auto it = std::find_if(o.items.begin(), o.items.end(), [&](const Item& i) { return i.id == id; });
+      out << "  " << (it == o.items.end() || it->skipped ? '-' : it->passed ? '.' : 'X');
     }
     out << "\n";
   }
 
-  out << "\nMisconceptions:\n";
-  for (const auto& m : catalogue)
-    out << "  " << m.exercise << " " << m.name << ": " << m.misconception << " [" << m.violates << "]\n";
-
-  if (!sizes.empty()) {
-    std::sort(sizes.begin(), sizes.end());
-    std::map<int, int> histogram;
-    for (int s : sizes) ++histogram[s];
-    out << "\nShrunk counterexample sizes (largest of T_q, T_v, d_k, d_v), " << sizes.size()
-        << " generated counterexamples, median " << sizes[sizes.size() / 2] << ":\n";
-    for (const auto& [s, n] : histogram) out << "  " << s << ": " << std::string(std::size_t(n), '#') << " " << n << "\n";
+  // ---- per mutant: first catch, shrunk counterexample, the feedback map's hint.
+  out << "\nMutants: the first property that caught each, the size T_q x T_v x d_k x d_v of its shrunk\n"
+         "counterexample (T_q x T_v for the softmax exercises), and the hint the grader gives for it\n";
+  std::vector<const Item*> sizes;
+  int caught = 0, by_declared = 0;
+  for (std::size_t k = 0; k < n_mutants; ++k) {
+    const Job& j = jobs[k];
+    const Outcome& o = outcomes[k];
+    out << "\n  " << j.label << "  (" << j.shown << ")\n";
+    if (o.status != "graded") {
+      out << "    NOT GRADED: " << o.status << ": " << o.message.substr(0, o.message.find('\n')) << "\n";
+      if (o.status == "error") ++infrastructure;
+      problems.push_back(j.label + ": not graded (" + o.status + ")");
+      if (options.verbose && !o.report.empty()) out << o.report << "\n";
+      continue;
+    }
+    const Item* first = first_failed(o);
+    if (!first) {
+      out << "    NOT CAUGHT: every property passed (declared catcher: " << j.info->caught_by << ")\n";
+      problems.push_back(j.label + ": not caught");
+      if (options.verbose) out << o.report << "\n";
+      continue;
+    }
+    ++caught;
+    const bool declared = std::any_of(o.items.begin(), o.items.end(), [&](const Item& i) {
+      return i.id == j.info->caught_by && !i.passed && !i.skipped;
+    });
+    by_declared += declared;
+    const Item* shrunk = shrunk_counterexample(o);
+    if (shrunk) sizes.push_back(shrunk);
+    out << "    caught first by " << first->id;
+    if (first->has_case && !first->generated) out << " (the text's worked example)";
+    if (shrunk) out << "; shrunk counterexample " << size_text(*shrunk) << (shrunk != first ? " (" + shrunk->id + ")" : "");
+    out << "\n    declared catcher " << j.info->caught_by << ": "
+        << (declared ? "caught it too" : "DID NOT CATCH IT") << "\n";
+    if (!declared) problems.push_back(j.label + ": not caught by its declared property " + j.info->caught_by);
+    out << "    hint (" << first->id << "): " << (first->hint.empty() ? "(none)" : first->hint)
+        << (first->hint_key.empty() ? "" : " [" + first->hint_key + "]") << "\n";
+    // The first catch's hint is the property's own: add the first one read from a failure's shape.
+    if (const Item* h = hint_item(o); !first->hint_from_shape && h != first)
+      out << "    shape hint (" << h->id << "): " << h->hint << " [" << h->hint_key << "]\n";
+    out << "    misconception: " << j.info->misconception << "\n";
+    if (options.verbose && !declared) out << o.report << "\n";
   }
-  out << "\n" << catalogue.size() << " mutants, " << solutions.size() << " solutions, seed "
-      << options.grade.run.seed << ": " << (problems == 0 ? "every mutant caught, every solution clean" : std::to_string(problems) + " problem(s)") << "\n";
+
+  // ---- the solutions.
+  if (n_solutions > 0) out << "\nModel solutions (every property must pass):\n";
+  int clean = 0;
+  for (std::size_t k = n_mutants; k < jobs.size(); ++k) {
+    const Outcome& o = outcomes[k];
+    std::string verdict;
+    if (o.status != "graded") {
+      verdict = "NOT GRADED: " + o.status + ": " + o.message.substr(0, o.message.find('\n'));
+      if (o.status == "error") ++infrastructure;
+    } else {
+      std::vector<std::string> bad;
+      for (const auto& i : o.items)
+        if (!i.passed) bad.push_back(i.id + (i.skipped ? " (skipped)" : ""));
+      if (bad.empty()) {
+        verdict = "clean (" + std::to_string(o.items.size()) + " properties)";
+        ++clean;
+      } else {
+        verdict = "FAILED:";
+        for (const auto& b : bad) verdict += " " + b;
+      }
+    }
+    out << "  " << jobs[k].label << "  " << jobs[k].shown << ": " << verdict << "\n";
+    if (verdict.rfind("clean", 0) != 0) {
+      problems.push_back(jobs[k].shown + ": " + verdict);
+      out << outcomes[k].report << "\n";
+    }
+  }
+
+  // ---- the sizes of the shrunk counterexamples.
+  if (!sizes.empty()) {
+    std::vector<const Item*> sorted = sizes;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Item* a, const Item* b) {
+      return std::make_pair(largest(*a), total(*a)) < std::make_pair(largest(*b), total(*b));
+    });
+    const Item& median = *sorted[(sorted.size() - 1) / 2];
+    std::vector<long> tq, tv, dk, dv;
+    std::map<long, int> histogram;
+    for (const Item* i : sizes) {
+      tq.push_back(i->T_q);
+      tv.push_back(i->T_v);
+      if (i->d_k >= 0) dk.push_back(i->d_k);
+      if (i->d_v >= 0) dv.push_back(i->d_v);
+      ++histogram[largest(*i)];
+    }
+    out << "\nShrunk counterexample sizes (" << sizes.size()
+        << " mutants; the largest of T_q, T_v, d_k, d_v):\n";
+    for (const auto& [s, count] : histogram)
+      out << "  " << std::setw(3) << s << ": " << std::string(std::size_t(count), '#') << " " << count << "\n";
+    out << "  median shrunk counterexample: " << size_text(median) << ", largest dimension "
+        << largest(median) << "\n";
+    out << "  median per dimension: T_q " << median_text(tq) << ", T_v " << median_text(tv) << ", d_k "
+        << median_text(dk) << ", d_v " << median_text(dv) << "\n";
+    if (largest(median) > 3) problems.push_back("the median shrunk counterexample is larger than 3");
+  }
+
+  std::ostringstream secs;
+  secs << std::fixed << std::setprecision(0) << seconds;
+  out << "\n" << n_mutants << " mutants: " << caught << " caught, " << by_declared
+      << " by their declared property; " << n_solutions << " solutions: " << clean << " clean; seed "
+      << options.grade.run.seed << ", " << options.grade.run.cases << " cases, " << secs.str() << " s\n";
+  if (problems.empty()) {
+    out << "OK: every mutant caught, every solution clean\n";
+  } else {
+    out << "PROBLEMS (" << problems.size() << "):\n";
+    for (const auto& p : problems) out << "  " << p << "\n";
+  }
   if (infrastructure > 0) return 2;
-  return problems == 0 ? 0 : 1;
+  return problems.empty() ? 0 : 1;
 }
 
 }  // namespace attn::grader

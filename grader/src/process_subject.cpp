@@ -40,6 +40,9 @@ std::string stderr_excerpt(const std::string& text, std::size_t max_bytes,
   return out;
 }
 
+/// "once", "3 times".
+std::string times(int n) { return n == 1 ? std::string("once") : std::to_string(n) + " times"; }
+
 }  // namespace
 
 ProcessSubject::ProcessSubject(std::string display_name, Command command, SubjectOptions options)
@@ -125,21 +128,31 @@ Outcome ProcessSubject::fault(std::string what) {
   return Outcome::make_fault(std::move(what));
 }
 
+void ProcessSubject::begin_run() {
+  run_restarts_ = 0;
+  run_timeouts_ = 0;
+  stop_reason_.clear();
+}
+
 Outcome ProcessSubject::run(const attn::prop::Case& c) {
-  if (timeouts_ >= options_.max_timeouts) {
+  if (run_timeouts_ >= options_.max_timeouts) {
     ++faults_;
-    return Outcome::make_fault("not run: the submission already timed out " +
-                               std::to_string(timeouts_) + " times, so later cases are skipped");
+    ++not_run_;
+    stop_reason_ = "the submission timed out " + times(run_timeouts_) +
+                   " in this property (the limit)";
+    return Outcome::make_fault("not run: " + stop_reason_ + ", so its later cases are skipped");
   }
   if (!child_) {
     if (started_once_) {
-      if (restarts_ >= options_.max_restarts) {
+      if (run_restarts_ >= options_.max_restarts) {
         ++faults_;
-        return Outcome::make_fault("not run: the submission was restarted " +
-                                   std::to_string(restarts_) +
-                                   " times after faults, the limit; later cases are skipped");
+        ++not_run_;
+        stop_reason_ = "the submission was restarted " + times(run_restarts_) +
+                       " after faults in this property (the limit)";
+        return Outcome::make_fault("not run: " + stop_reason_ + ", so its later cases are skipped");
       }
       ++restarts_;
+      ++run_restarts_;
     }
     started_once_ = true;
     if (auto why = spawn()) {
@@ -172,12 +185,21 @@ Outcome ProcessSubject::run(const attn::prop::Case& c) {
   }
   switch (r.status) {
     case LineResult::Status::line: {
-      Outcome o = parse_reply(r.text, id, c);
-      if (o.kind == Outcome::Kind::fault) return fault(std::move(o.message));
-      return o;
+      bool paired = false;
+      Outcome o = parse_reply(r.text, id, c, &paired);
+      if (o.kind != Outcome::Kind::fault) return o;
+      // The reply to this request, with an answer that cannot be used (a
+      // wrong shape, None): the process is fine and answers the next case.
+      // Anything else may have put the channel out of step: start afresh.
+      if (paired) {
+        ++faults_;
+        return o;
+      }
+      return fault(std::move(o.message));
     }
     case LineResult::Status::timeout:
       ++timeouts_;
+      ++run_timeouts_;
       return fault("timed out after " + describe_duration(options_.call_timeout));
     case LineResult::Status::closed: {
       const int status = child_->finish(std::chrono::seconds(2));

@@ -54,7 +54,9 @@ const std::map<std::string, std::string>& protocol_ops() {
 
 bool graded(const std::string& id) {
   const auto ids = exercise_ids();
-  return std::find(ids.begin(), ids.end(), id) != ids.end();
+  const auto lib = library_exercise_ids();
+  return std::find(ids.begin(), ids.end(), id) != ids.end() ||
+         std::find(lib.begin(), lib.end(), id) != lib.end();
 }
 
 std::string upper(std::string s) {
@@ -265,8 +267,7 @@ Recognition recognise_answers(const fs::path& file, const std::string& shown) {
 
 Recognition recognise_exercise(const fs::path& file) {
   const std::string shown = file.string();
-  const std::string ext = file.extension().string();
-  if (ext == ".json") return recognise_answers(file, shown);
+  if (is_answers_file(file)) return recognise_answers(file, shown);
   const auto language = detect_language(file);
   if (!language) {
     Recognition r;

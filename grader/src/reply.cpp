@@ -54,7 +54,8 @@ RowMatrix shaped_matrix(const nlohmann::json& reply, const char* name, Index row
   return M;
 }
 
-Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::Case& c) {
+Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::Case& c,
+                     bool& paired) {
   nlohmann::json reply;
   try {
     reply = nlohmann::json::parse(line);
@@ -72,6 +73,7 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
     throw ProtocolError("the reply has \"id\": " + rid.dump() + ", expected " +
                         std::to_string(id));
   }
+  paired = true;
   const auto& ok = member(reply, "ok");
   if (!ok.is_boolean()) throw ProtocolError("the reply's \"ok\" is not true or false");
 
@@ -116,16 +118,23 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
 
 }  // namespace
 
-Outcome parse_reply(std::string_view line, std::int64_t id, const attn::prop::Case& c) {
+Outcome parse_reply(std::string_view line, std::int64_t id, const attn::prop::Case& c,
+                    bool* paired) {
+  bool is_paired = false;
+  Outcome o;
+  // The reply on a line of its own, indented under the message (as the
+  // stderr excerpt of a crash is).
   try {
-    return decode_reply(line, id, c);
+    o = decode_reply(line, id, c, is_paired);
   } catch (const ProtocolError& e) {
-    return Outcome::make_fault(std::string("malformed reply: ") + e.what() +
-                               "\nreply: " + excerpt(line));
+    o = Outcome::make_fault(std::string("malformed reply: ") + e.what() + "\n  reply: " +
+                            excerpt(line));
   } catch (const std::exception& e) {  // nlohmann type errors, bad_alloc
-    return Outcome::make_fault(std::string("malformed reply: ") + e.what() +
-                               "\nreply: " + excerpt(line));
+    o = Outcome::make_fault(std::string("malformed reply: ") + e.what() + "\n  reply: " +
+                            excerpt(line));
   }
+  if (paired) *paired = is_paired;
+  return o;
 }
 
 }  // namespace attn::grader

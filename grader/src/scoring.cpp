@@ -55,6 +55,8 @@ ScoredItem score_verdict(const attn::prop::Verdict& v, const ScoringRules& rules
     item.summary = v.failure->summary;
   } else if (!v.error.empty()) {
     item.summary = v.error;
+  } else if (!v.not_run.empty()) {
+    item.summary = "not run because " + v.not_run;
   }
   if (v.skipped) {
     item.status = "skipped";

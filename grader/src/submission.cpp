@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "attn/grader/cpp_build.hpp"
 #include "attn/grader/paths.hpp"
@@ -103,10 +104,20 @@ const char* language_name(Language l) {
   return "unknown";
 }
 
+std::string lower_extension(const fs::path& file) {
+  std::string ext = file.extension().string();
+  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return ext;
+}
+
+bool is_answers_file(const fs::path& file) { return lower_extension(file) == ".json"; }
+
 std::optional<Language> detect_language(const fs::path& file) {
-  const std::string ext = file.extension().string();
+  const std::string ext = lower_extension(file);
   if (ext == ".py") return Language::python;
-  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".C") return Language::cpp;
+  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c++" ||
+      file.extension() == ".C")
+    return Language::cpp;
   if (fs::is_regular_file(file) && access(file.c_str(), X_OK) == 0) return Language::executable;
   return std::nullopt;
 }

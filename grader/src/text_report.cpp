@@ -133,6 +133,9 @@ std::string describe_limits(const GradeOptions& options) {
 
 void print_summary(std::ostream& os, const GradeResult& r, const std::string& stderr_tail) {
   os << "\n" << r.passed << " passed, " << r.failed << " failed";
+  int not_run = 0;
+  for (const auto& v : r.verdicts) not_run += !v.not_run.empty() && !v.failure && !v.passed && !v.skipped;
+  if (not_run) os << " (" << not_run << " of them not run)";
   int skipped = 0;
   for (const auto& it : r.items) skipped += !it.counted;
   if (skipped) os << ", " << skipped << " skipped (not counted)";

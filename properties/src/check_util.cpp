@@ -113,8 +113,16 @@ std::optional<Failure> compare_with_bound(const std::string& name, const DMatrix
   Failure f;
   std::ostringstream os;
   os.precision(3);
-  os << name << "(" << worst->row << ", " << worst->col << ") differs from the oracle by "
-     << worst->error << ", more than the error bound " << worst->bound << " for this precision";
+  if (std::isnan(worst->actual)) {
+    os << name << "(" << worst->row << ", " << worst->col << ") is NaN; the oracle gives "
+       << worst->expected;
+  } else if (std::isinf(worst->actual)) {
+    os << name << "(" << worst->row << ", " << worst->col << ") is "
+       << (worst->actual > 0 ? "Inf" : "-Inf") << "; the oracle gives " << worst->expected;
+  } else {
+    os << name << "(" << worst->row << ", " << worst->col << ") differs from the oracle by "
+       << worst->error << ", more than the error bound " << worst->bound << " for this precision";
+  }
   f.summary = os.str();
   f.worst = worst;
   f.marked_row = worst->row;
@@ -184,7 +192,7 @@ std::optional<Failure> check_related(Subject& s, const Case& original, const Cas
     f->outcome = o2;
     return f;
   };
-  if (weights_expected(s, original))
+  if (weights_expected(s, original) && weights_expected(s, related))
     if (auto f = compare_related("A", o1.A, o2.A, map_A, e1.A, e2.A, e1.bound_A, e2.bound_A))
       return fail(f);
   if (takes_qkv(original.op))
@@ -213,7 +221,7 @@ std::optional<Failure> require_refusal(const Outcome& o, const std::string& expe
       f.summary = "refused " + why + " with " + o.error_type + ", expected " + expected_type;
       break;
     case Outcome::Kind::fault:
-      f.summary = "crashed instead of refusing " + why + ": " + o.message;
+      f.summary = "did not refuse " + why + ": " + o.message;
       break;
     case Outcome::Kind::result:
       f.summary = "answered instead of refusing " + why;

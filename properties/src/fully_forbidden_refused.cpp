@@ -37,7 +37,8 @@ Property fully_forbidden_refused(Operation op, std::string expected_error) {
     f.outcome = o;
     f.marked_row = row;
     if (o.kind == Outcome::Kind::fault) {
-      f.summary = "crashed instead of refusing row " + std::to_string(row) + ": " + o.message;
+      // What happened, as the fault says it (crashed, timed out, a malformed reply...).
+      f.summary = "did not refuse row " + std::to_string(row) + ": " + o.message;
     } else {
       std::ostringstream os;
       os << "every key is forbidden for row " << row << ", yet it returned weights";

@@ -227,7 +227,7 @@ rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
                                                   : "tiles: tile_k divides T_v");
                 if (c.tile_k > s.T_v) c.tags.push_back("tiles: tile_k > T_v");
               }
-              c.tags = shape_tags(s);
+              for (auto& t : shape_tags(s)) c.tags.push_back(std::move(t));
               c.tags.push_back(regime_tag(r));
               const double big = large_scale(cfg);
               if (takes_qkv(cfg.op)) {

@@ -19,7 +19,16 @@ int default_case_count(int base) {
   if (!scale || !*scale) return base;
   char* end = nullptr;
   const double k = std::strtod(scale, &end);
-  if (end == scale || !(k > 0)) return base;
+  if (end == scale || *end != '\0' || !(k > 0 && k < 1e300)) {  // also NaN, Inf
+    // Said once per process, on stderr: a typo must not pass for a deep run.
+    static bool warned = false;
+    if (!warned) {
+      warned = true;
+      std::cerr << "attnlab: warning: ATTNLAB_CASES_SCALE=" << scale
+                << " is ignored: it must be a number > 0 (e.g. 100 for 100 times the cases)\n";
+    }
+    return base;
+  }
   const double n = base * k;
   return n < 1 ? 1 : n > 1e8 ? 100000000 : int(n);
 }

@@ -19,13 +19,15 @@ Property tiled_equals_naive() {
     Case naive = c;
     naive.op = Operation::attention;
     const std::string what = "tiles " + std::to_string(c.tile_q) + "x" + std::to_string(c.tile_k) +
-                             " against naive attention";
+                             ", against naive attention";
     if (!s.supports(Operation::attention)) {
       Failure f;
       f.summary = s.name() + " has no naive attention to compare with";
       return f;
     }
-    return detail::check_related(s, c, naive, {}, {}, what);
+    // The tiled answer is the one under test: it is the "related" side, so a
+    // failure names its entries and compares them with the naive ones.
+    return detail::check_related(s, naive, c, {}, {}, what);
   };
   return p;
 }

@@ -1,11 +1,37 @@
 #include "attn/prop/verdict.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <iomanip>
+#include <string>
 
 namespace attn::prop {
 
 namespace {
+
+/// `text` with every line after the first indented by `indent`, so a
+/// message of several lines (a malformed reply and the reply, a crash and
+/// the end of its stderr) stays inside its block.
+std::string indented(const std::string& text, const std::string& indent = "  ") {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    out += ch;
+    if (ch == '\n') out += indent;
+  }
+  return out;
+}
+
+/// The shortest text that reads back as the same double ("0.3302", not
+/// "0.33019999999999999"); "NaN", "Inf", "-Inf" for the others.
+std::string number_text(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Inf" : "-Inf";
+  char buf[40];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
 
 void print_outcome(std::ostream& os, const Outcome& o, Index marked_row) {
   switch (o.kind) {
@@ -14,10 +40,10 @@ void print_outcome(std::ostream& os, const Outcome& o, Index marked_row) {
       print_matrix(os, "  answered A", o.A, marked_row);
       break;
     case Outcome::Kind::refusal:
-      os << "  answered: refused with " << o.error_type << ": " << o.message << "\n";
+      os << "  answered: refused with " << o.error_type << ": " << indented(o.message) << "\n";
       break;
     case Outcome::Kind::fault:
-      os << "  answered: fault: " << o.message << "\n";
+      os << "  answered: fault: " << indented(o.message) << "\n";
       break;
   }
 }
@@ -32,7 +58,9 @@ std::string shape_line(const Case& c) {
 }  // namespace
 
 void print_verdict(std::ostream& os, const Verdict& v) {
+  const bool not_run = !v.not_run.empty() && !v.failure && !v.passed && !v.skipped;
   const char* status = v.skipped                          ? "SKIP"
+                       : not_run                        ? "NOT RUN"
                        : !v.error.empty() && !v.failure ? "ERROR"
                        : v.passed                       ? "PASS"
                                                         : "FAIL";
@@ -41,10 +69,23 @@ void print_verdict(std::ostream& os, const Verdict& v) {
     os << "  " << v.cases << " cases passed\n";
     return;
   }
-  if (!v.error.empty()) os << "  " << v.error << "\n";
+  if (!v.error.empty()) os << "  " << indented(v.error) << "\n";
+  if (not_run) {
+    if (v.cases > 0)
+      os << "  not run to the end: " << v.cases << " case" << (v.cases == 1 ? "" : "s")
+         << " passed, then " << v.not_run << ", so the other cases were not run\n";
+    else
+      os << "  not run because " << v.not_run << "\n";
+    return;
+  }
   if (!v.failure) return;
   const Failure& f = *v.failure;
-  os << "  " << f.summary << "\n";
+  os << "  " << indented(f.summary) << "\n";
+  if (!v.not_run.empty()) {
+    os << "  stopped early: " << v.not_run << "; the rest of this property was not run";
+    if (v.counterexample && v.generated) os << ", and the case below may not be fully shrunk";
+    os << "\n";
+  }
   if (v.counterexample) {
     const Case& c = *v.counterexample;
     if (v.generated)
@@ -74,10 +115,17 @@ void print_verdict(std::ostream& os, const Verdict& v) {
     const WorstEntry& w = *f.worst;
     os << "  worst entry: " << w.matrix << "[" << w.row;
     if (w.col >= 0) os << ", " << w.col;
-    os << "]: expected " << std::setprecision(17) << w.expected << ", got " << w.actual
-       << std::setprecision(3) << "; error " << w.error;
-    if (w.bound > 0) os << " > bound " << w.bound << " (" << w.error / w.bound << "x)";
-    os << std::setprecision(6) << "\n";
+    os << "]: expected " << number_text(w.expected) << ", got " << number_text(w.actual);
+    if (std::isnan(w.actual)) {
+      os << "; the answer is NaN";
+    } else if (std::isinf(w.actual) && !std::isinf(w.expected)) {
+      os << "; the answer is not finite";
+    } else {
+      os << std::setprecision(3) << "; error " << w.error;
+      if (w.bound > 0) os << " > bound " << w.bound << " (" << w.error / w.bound << "x)";
+      os << std::setprecision(6);
+    }
+    os << "\n";
   }
   if (v.generated) os << "  seed " << v.seed << " replays this run\n";
 }

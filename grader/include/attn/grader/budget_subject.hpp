@@ -2,11 +2,14 @@
 // BudgetSubject: the per-submission time limit. Wraps the submission's
 // subject; once the budget (wall clock, from construction) is used up, every
 // further case is a fault without running ("not run: the submission used up
-// its time budget of 600 s"), so the remaining properties fail fast. A case
+// its time budget of 600 s"); the grader reports the properties it cuts
+// short as not run (grade.cpp), never with a counterexample made of such
+// faults. A case
 // already running when the budget ends still has its own per-case timeout,
 // so grading overruns the budget by at most one per-case timeout.
 
 #include <chrono>
+#include <string>
 
 #include "attn/prop/subject.hpp"
 
@@ -25,6 +28,13 @@ class BudgetSubject : public attn::prop::Subject {
 
   /// True once a case was refused for the budget.
   bool exhausted() const { return exhausted_; }
+  /// True once the budget is used up (whether or not a case was refused yet).
+  bool spent() const;
+  /// Cases refused for the budget.
+  int not_run() const { return not_run_; }
+  /// Why cases are refused, as a clause: "the submission used up its time
+  /// budget of 2 s (--submission-timeout)".
+  std::string stop_reason() const;
   std::chrono::milliseconds budget() const { return budget_; }
 
  private:
@@ -32,6 +42,7 @@ class BudgetSubject : public attn::prop::Subject {
   std::chrono::milliseconds budget_;
   std::chrono::steady_clock::time_point deadline_;
   bool exhausted_ = false;
+  int not_run_ = 0;
 };
 
 }  // namespace attn::grader

@@ -25,6 +25,10 @@ struct CppToolchain {
   std::vector<std::string> interface_headers;
   std::vector<std::string> include_dirs;  ///< Eigen (and any other) after interface_dir
   std::string harness_library;            ///< libattnlab_cpp_harness_fN.a
+  /// The function the submission must define, and where it is declared, for
+  /// link errors: "f3::attention(...)", "exercises/F3/attention.hpp".
+  std::string entry_function;
+  std::string entry_header;
   std::string harness_target;             ///< its CMake target, for messages
   std::vector<std::string> flags = {"-std=c++20", "-O2"};
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};  ///< per compiler run
@@ -61,6 +65,11 @@ struct CppBuild {
 /// processes cannot be created.
 CppBuild build_cpp_submission(const std::filesystem::path& source,
                               const std::filesystem::path& workdir, const CppToolchain& toolchain);
+
+/// One line above a failed link's messages saying what they mean in the
+/// student's terms, or "" when nothing is recognised: the file defines
+/// main(), or does not define the exercise's function.
+std::string link_error_hint(const std::string& linker_output, const CppToolchain& toolchain);
 
 /// At most `max_lines` lines and `max_bytes` bytes of `text`, with a note of what was cut.
 std::string trim_diagnostics(const std::string& text, std::size_t max_lines = 60,

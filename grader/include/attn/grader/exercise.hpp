@@ -56,4 +56,10 @@ Exercise load_exercise(const std::string& id);
 /// The ids of every graded exercise, in order: F1, F2, F3, F4.
 std::vector<std::string> exercise_ids();
 
+/// Graded pseudo-exercises for the library's operations (not exercises of the
+/// text): T1, the tiled kernel attention_tiled(Q, K, V, mask, tile_q, tile_k)
+/// -> (O, logsumexp) with its naive companion attention(Q, K, V, mask)
+/// (exercises/T1/README.md). Python only; load_exercise accepts them.
+std::vector<std::string> library_exercise_ids();
+
 }  // namespace attn::grader

@@ -3,6 +3,16 @@
 // injection"): every mutant is a submission carrying one named
 // misconception; `attnlab mutants` grades them all, and the model
 // solutions, and prints which property caught which mutant.
+//
+// Three kinds of mutant:
+//  - exercises/mutants/*.py, *.cpp: submissions in an exercise's own
+//    interface (F1-F4, and T1, the library's tiled kernel), graded exactly
+//    as `attnlab grade` grades a student's file;
+//  - exercises/mutants/lib/*.hpp: library operations without a protocol op
+//    (multi-head attention), in-process C++ subjects checked by the
+//    library-level properties (properties/tests/lib/mha_mutant_properties.hpp).
+// Every one is graded in a forked grader process of its own (RapidCheck's
+// state is per process, so threads would share it), `jobs` at a time.
 
 #include <filesystem>
 #include <ostream>
@@ -32,20 +42,31 @@ struct MutantInfo {
 /// and the missing field when a field is absent.
 MutantInfo read_mutant_info(const std::filesystem::path& file);
 
-/// Every mutant under `dir` (files named *.py, *.cpp), sorted by file name.
+/// Every submission mutant directly under `dir` (files named *.py, *.cpp),
+/// sorted by file name.
 std::vector<MutantInfo> mutant_catalogue(const std::filesystem::path& dir);
 
+/// The in-process library mutants, `dir`/lib/*.hpp, sorted by file name
+/// (those `attnlab mutants` can run: exercise MHA).
+std::vector<MutantInfo> library_mutant_catalogue(const std::filesystem::path& dir);
+
 struct MutantsOptions {
-  GradeOptions grade;  ///< seed, cases, timeouts, interpreter
-  std::filesystem::path source_dir;  ///< the checkout (mutants and solutions)
-  int jobs = 1;                      ///< submissions graded at once
+  GradeOptions grade;                ///< seed, cases, timeouts, interpreter
+  std::filesystem::path source_dir;  ///< the checkout (solutions/ below it)
+  /// The catalogue; empty: source_dir/exercises/mutants.
+  std::filesystem::path catalogue_dir;
+  int jobs = 1;                      ///< gradings at once, each in its own process
+  bool solutions = true;             ///< also grade the model solutions
+  bool verbose = false;              ///< print the report of every unexpected outcome
 };
 
-/// Grades the catalogue and the model solutions, prints the kill matrix,
-/// each mutant's first catching property, its hint-worthy misconception and
-/// the size of its shrunk counterexample, and the size distribution.
-/// Returns 0 if every mutant was caught (by its expected property too) and
-/// every solution passed, 1 otherwise, 2 for an infrastructure error.
+/// Grades the catalogue and the model solutions, prints the kill matrix
+/// (mutant x property), each mutant's first catching property, the hint the
+/// feedback map gives for it, the size (T_q, T_v, d_k, d_v) of its shrunk
+/// counterexample, and the distribution of those sizes.
+/// Returns 0 if every mutant was caught (by its declared property among
+/// others) and every solution passed every property, 1 otherwise, 2 for an
+/// infrastructure error (a grading that could not run).
 int run_mutants(const MutantsOptions& options, std::ostream& out);
 
 }  // namespace attn::grader

@@ -3,9 +3,15 @@
 // over the line protocol (grader/PROTOCOL.md).
 //
 // One process answers case after case. A timeout, crash or malformed reply
-// makes that case's Outcome a fault; the process is then killed (with its
-// process group) and a fresh one is started for the next case, so one crash
-// does not fail every later case. Restarts are capped.
+// makes that case's Outcome a fault. After a timeout, a crash, or a reply the
+// grader cannot pair with its request (not JSON, a wrong "id": the channel may
+// be out of step) the process is killed (with its process group) and a fresh
+// one is started for the next case, so one crash does not fail every later
+// case. A well-paired reply whose answer is unusable (a wrong shape, None,
+// a "fault" reply) is a fault too, but the process lives on. Restarts and
+// timeouts are capped per run (begin_run() starts one: the grader calls it
+// before each property); past a cap the remaining cases of the run are not
+// run (not_run() counts them, stop_reason() says why).
 
 #include <chrono>
 #include <cstdint>
@@ -25,10 +31,12 @@ struct SubjectOptions {
   std::chrono::milliseconds call_timeout{std::chrono::seconds(10)};
   /// From spawning to the hello line (loading Python and NumPy, static initialisers).
   std::chrono::milliseconds startup_timeout{std::chrono::seconds(30)};
-  /// Processes started after the first one; past this every case is a fault at once.
+  /// Processes started after the first one, per run (begin_run); past this
+  /// every case of the run is a fault at once, without running.
   int max_restarts = 50;
-  /// Timeouts tolerated; past this every case is a fault at once (a submission
-  /// that hangs would otherwise cost call_timeout for every shrinking step).
+  /// Timeouts tolerated per run (begin_run); past this every case of the run
+  /// is a fault at once (a submission that hangs would otherwise cost
+  /// call_timeout for every shrinking step).
   int max_timeouts = 3;
   /// Bytes of the submission's stderr kept for the report.
   std::size_t stderr_tail_bytes = 4096;
@@ -64,9 +72,20 @@ class ProcessSubject : public attn::prop::Subject {
   /// Closes the submission's stdin and gives it a moment to exit; kills it after.
   void stop();
 
+  /// Starts a new run (one property): the restart and timeout caps count
+  /// from here again. The totals below are kept.
+  void begin_run();
+
+  /// Totals since construction.
   int restarts() const { return restarts_; }
   int timeouts() const { return timeouts_; }
   int faults() const { return faults_; }
+  /// Cases answered with a fault without running because a cap was reached (total).
+  int not_run() const { return not_run_; }
+  /// Why the current run stopped running cases, as a clause ("the submission
+  /// was restarted 50 times after faults in this property (the limit)");
+  /// empty while no cap was reached in this run.
+  const std::string& stop_reason() const { return stop_reason_; }
   std::int64_t calls() const { return next_id_ - 1; }
   /// The last bytes the current (or last) process wrote to stderr.
   std::string stderr_tail() const;
@@ -84,6 +103,10 @@ class ProcessSubject : public attn::prop::Subject {
   int restarts_ = 0;
   int timeouts_ = 0;
   int faults_ = 0;
+  int not_run_ = 0;
+  int run_restarts_ = 0;  ///< in the current run
+  int run_timeouts_ = 0;  ///< in the current run
+  std::string stop_reason_;
   std::int64_t next_id_ = 1;
   std::string last_stderr_;
 };

@@ -19,8 +19,10 @@ namespace attn::grader {
 /// - anything else -> fault whose message says what is wrong: not JSON, not an
 ///   object, wrong "v", wrong "id", a missing member, a matrix that is not
 ///   rectangular or has a non-number entry, a matrix of the wrong shape.
-/// Never throws.
+/// Never throws. When `paired` is given it is set to whether the line is a
+/// JSON object with the right "v" and "id", i.e. the reply to this request
+/// (then a fault is about the answer, and the channel is still in step).
 attn::prop::Outcome parse_reply(std::string_view line, std::int64_t id,
-                                const attn::prop::Case& c);
+                                const attn::prop::Case& c, bool* paired = nullptr);
 
 }  // namespace attn::grader

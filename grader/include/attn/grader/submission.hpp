@@ -20,9 +20,16 @@ enum class Language { python, cpp, executable };
 /// "Python", "C++", "executable".
 const char* language_name(Language l);
 
-/// By extension: .py -> python; .cpp, .cc, .cxx, .C -> cpp; otherwise an
-/// executable if the file has an execute bit. nullopt if none applies.
+/// The file's extension in lower case (".py" for "SOL.PY"; "" for none).
+std::string lower_extension(const std::filesystem::path& file);
+
+/// By extension, in any case: .py -> python; .cpp, .cc, .cxx, .c++ and .C
+/// (but not .c) -> cpp; otherwise an executable if the file has an execute
+/// bit. nullopt if none applies.
 std::optional<Language> detect_language(const std::filesystem::path& file);
+
+/// A .json file, in any case: an answers file.
+bool is_answers_file(const std::filesystem::path& file);
 
 struct LaunchOptions {
   std::string exercise = "F3";

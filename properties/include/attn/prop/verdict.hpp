@@ -44,6 +44,13 @@ struct Verdict {
   bool generated = true;    ///< false when the case is one of the text's fixed examples
   std::optional<Failure> failure;
   std::string error;        ///< infrastructure trouble (generator gave up...)
+  /// Set when the subject stopped running cases before this property's run
+  /// was complete (a grader's limit: restarts, timeouts, time budget): why,
+  /// as a clause ("the submission used up its time budget of 2 s"). With a
+  /// failure, that failure is a real one found before the stop (its
+  /// counterexample may be only partly shrunk); without one, the property
+  /// was not run, or not to the end, and did not pass ("NOT RUN").
+  std::string not_run;
   /// Cases per regime tag (a case may carry several tags).
   std::map<std::string, int> regimes;
 };

@@ -1,0 +1,79 @@
+#pragma once
+// CLI11 validators for attnlab's numeric options, with messages a user can
+// act on ("--cases must be a whole number >= 1, got '0'") instead of
+// CLI11's "Value 0 not in range 0.000000 to 1797693134862315708...".
+//
+// They run on the option's text before CLI11 converts it, so a value that
+// would wrap ("--seed -1", "--seed 18446744073709551616") or round to
+// nothing is refused rather than changed. Each message starts with "must":
+// failure_message() prints it after the option's name.
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <system_error>
+
+#include <CLI/CLI.hpp>
+
+namespace attn::grader::cli {
+
+/// A whole number (digits only: no sign, no point, no exponent) from
+/// `min` to `max`. Messages: "must be a whole number >= 1, got '0'" (below
+/// `min` or not a whole number), "must be a whole number from 1 to 4096,
+/// got '5000'" (above `max`), and for the full range of 64 bits "must be a
+/// whole number from 0 to 18446744073709551615, got '-1'".
+inline CLI::Validator whole_number(std::uint64_t min,
+                                   std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
+  const bool unbounded = max == std::numeric_limits<std::uint64_t>::max();
+  const std::string full = "from " + std::to_string(min) + " to " + std::to_string(max);
+  const std::string low = unbounded && min == 0 ? full : ">= " + std::to_string(min);
+  return CLI::Validator(
+      [min, max, full, low](std::string& text) -> std::string {
+        std::uint64_t x = 0;
+        const char* last = text.data() + text.size();
+        const bool digits =
+            !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        const auto r = std::from_chars(text.data(), last, x);
+        const bool number = digits && r.ec == std::errc() && r.ptr == last;
+        if (number && x > max) return "must be a whole number " + full + ", got '" + text + "'";
+        if (!number && digits && r.ec == std::errc::result_out_of_range)
+          return "must be a whole number " + full + ", got '" + text + "'";
+        if (!number || x < min) return "must be a whole number " + low + ", got '" + text + "'";
+        return std::string();
+      },
+      unbounded ? low : full);
+}
+
+/// A number of seconds: a finite decimal number > 0 (or >= 0 with
+/// `zero_means` naming what 0 means, e.g. "no limit").
+inline CLI::Validator seconds(const std::string& example, const std::string& zero_means = "") {
+  const bool zero_ok = !zero_means.empty();
+  const std::string rule = zero_ok ? "must be a number of seconds >= 0 (0: " + zero_means +
+                                         "), e.g. " + example
+                                   : "must be a number of seconds > 0, e.g. " + example;
+  return CLI::Validator(
+      [zero_ok, rule](std::string& text) -> std::string {
+        double x = 0;
+        const char* last = text.data() + text.size();
+        const auto r = std::from_chars(text.data(), last, x);
+        // from_chars refuses a "+" sign and hex; "inf" and "nan" fail isfinite.
+        if (text.empty() || r.ec != std::errc() || r.ptr != last || !std::isfinite(x) ||
+            x < 0 || (x == 0 && !zero_ok))
+          return rule + ", got '" + text + "'";
+        return std::string();
+      },
+      zero_ok ? "seconds >= 0" : "seconds > 0");
+}
+
+/// CLI11's own failure message, but "--cases must be ..." for the
+/// validators above (CLI11 writes "--cases: must be ...").
+inline std::string failure_message(const CLI::App* app, const CLI::Error& e) {
+  std::string text = CLI::FailureMessage::simple(app, e);
+  if (const auto at = text.find(": must be "); at != std::string::npos && at < text.find('\n'))
+    text.erase(at, 1);
+  return "attnlab: " + text;
+}
+
+}  // namespace attn::grader::cli

@@ -1,0 +1,122 @@
+// The bug-injection catalogue's metadata (exercises/mutants/): every mutant
+// names its mutant, exercise, misconception, violated statement and the
+// property expected to catch it; that property grades its exercise; every
+// submission mutant is recognised as its exercise from the file alone (so
+// `attnlab grade` takes it like a student's file); the catalogue covers
+// F1-F4, both languages, and the library operations (tiled: T1, multi-head:
+// lib/*.hpp). Grading the catalogue is the e2e tests' job (CMakeLists.txt).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "attn/grader/exercise.hpp"
+#include "attn/grader/mutants.hpp"
+#include "attn/grader/recognise.hpp"
+
+namespace fs = std::filesystem;
+using namespace attn::grader;
+
+namespace {
+
+const fs::path kSource = ATTNLAB_SOURCE_DIR;
+const fs::path kCatalogue = kSource / "exercises" / "mutants";
+
+std::set<std::string> property_ids(const std::string& exercise) {
+  std::set<std::string> ids;
+  for (const auto& p : load_exercise(exercise).properties) ids.insert(p.id);
+  return ids;
+}
+
+std::string text_of(const fs::path& f) {
+  std::ifstream in(f);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("mutants: every submission mutant has complete metadata", "[mutants]") {
+  const auto list = mutant_catalogue(kCatalogue);
+  REQUIRE(list.size() >= 24);
+  std::set<std::pair<std::string, std::string>> names;
+  for (const auto& m : list) {
+    INFO(m.file.string());
+    CHECK_FALSE(m.name.empty());
+    CHECK_FALSE(m.misconception.empty());
+    CHECK_FALSE(m.violates.empty());
+    // Unique per exercise (the matrix's row labels).
+    CHECK(names.insert({m.exercise, m.name}).second);
+    // The file name says the exercise: f3_*.py, t1_*.py.
+    std::string prefix = m.exercise;
+    std::transform(prefix.begin(), prefix.end(), prefix.begin(), ::tolower);
+    CHECK(m.file.filename().string().rfind(prefix + "_", 0) == 0);
+    // The declared catcher is one of the exercise's properties.
+    CHECK(property_ids(m.exercise).count(m.caught_by) == 1);
+  }
+}
+
+TEST_CASE("mutants: each submission mutant is recognised as its exercise from the file", "[mutants]") {
+  for (const auto& m : mutant_catalogue(kCatalogue)) {
+    INFO(m.file.string());
+    const Recognition r = recognise_exercise(m.file);
+    CHECK(r.status == Recognition::Status::recognised);
+    CHECK(r.exercise == m.exercise);
+    // F4 and T1 share F3's Python function names: their files say so.
+    if (m.file.extension() == ".py" && (m.exercise == "F4" || m.exercise == "T1"))
+      CHECK(text_of(m.file).find("# exercise: " + m.exercise) != std::string::npos);
+  }
+}
+
+TEST_CASE("mutants: the catalogue covers F1-F4 in both languages and the library operations",
+          "[mutants]") {
+  std::map<std::string, int> per_exercise;
+  std::map<std::string, std::set<std::string>> languages;
+  for (const auto& m : mutant_catalogue(kCatalogue)) {
+    ++per_exercise[m.exercise];
+    languages[m.exercise].insert(m.file.extension().string());
+  }
+  for (const std::string ex : {"F1", "F2", "F3", "F4"}) {
+    INFO(ex);
+    CHECK(per_exercise[ex] >= 3);
+    CHECK(languages[ex] == std::set<std::string>{".cpp", ".py"});
+  }
+  CHECK(per_exercise["T1"] >= 3);  // the tiled kernel: no rescale, NaN tile, last tile dropped
+  std::set<std::string> tiled;
+  for (const auto& m : mutant_catalogue(kCatalogue))
+    if (m.exercise == "T1") tiled.insert(m.name);
+  CHECK(tiled.count("no_rescale") == 1);
+  CHECK(tiled.count("forbidden_tile_nan") == 1);
+  CHECK(tiled.count("last_tile_dropped") == 1);
+
+  const auto lib = library_mutant_catalogue(kCatalogue);
+  std::set<std::string> mha;
+  for (const auto& m : lib) {
+    INFO(m.file.string());
+    CHECK(m.exercise == "MHA");
+    CHECK(m.caught_by == "mha_against_oracle");
+    mha.insert(m.name);
+  }
+  CHECK(mha == std::set<std::string>{"heads_reversed", "one_wo_per_head"});
+}
+
+TEST_CASE("mutants: a header without a field is refused, naming the field", "[mutants]") {
+  const fs::path f = fs::path(ATTNLAB_GRADER_TEST_DATA) / "mutants" / "bad_header" / "f3_no_header.py";
+  REQUIRE_THROWS_WITH(read_mutant_info(f), Catch::Contains("'mutant:'"));
+}
+
+TEST_CASE("mutants: T1 is a graded pseudo-exercise of the tiled kernel", "[mutants][T1]") {
+  const Exercise t1 = load_exercise("T1");
+  CHECK(t1.op == attn::prop::Operation::attention_tiled);
+  CHECK(property_ids("T1").count("tiled_equals_naive") == 1);
+  CHECK(property_ids("T1").count("oracle_agreement") == 1);
+  CHECK(t1.max_points() > 0);
+  CHECK(library_exercise_ids() == std::vector<std::string>{"T1"});
+  const Recognition r = recognise_exercise(kSource / "solutions" / "T1" / "attention_tiled.py");
+  CHECK(r.exercise == "T1");
+}
