@@ -321,6 +321,27 @@ std::optional<Hint> misconception_model(const Inputs& in, const DMatrix& A) {
                   "before the softmax.",
                   "Lemma 2, section 32.2.4; exercise F4");
     }
+    // A finite stand-in for -inf (a common habit: -1e4, -1e9, float's lowest):
+    // right for ordinary logits, wrong once the allowed logits fall below it.
+    // Checked before the inverted mask, which it can resemble on such rows.
+    for (const double fill : {-1e4, -1e9, -3.4028234663852886e38}) {
+      DMatrix filled = in.S;
+      for (Index i = 0; i < in.S.rows(); ++i)
+        for (Index j = 0; j < in.S.cols(); ++j)
+          if (is_forbidden(in, i, j)) filled(i, j) = fill;
+      const DMatrix fill_model = softmax_rows(filled, [](Index, Index) { return true; });
+      // Only where the fill makes a visible difference on this case.
+      if (!matches(fill_model, correct) && matches(A, fill_model)) {
+        return hint("mask_with_finite_value",
+                    "forbidden logits get a large finite negative number (like -1e4 or -1e9) "
+                    "instead of -inf",
+                    "A finite fill is only 'very negative' next to ordinary logits: here the "
+                    "allowed logits are lower still, so exp(fill - max) is not 0 and the "
+                    "forbidden keys take the weight. Use -inf, whose exp is exactly 0 whatever "
+                    "the other logits are.",
+                    "Lemma 2, section 32.2.4");
+      }
+    }
     const DMatrix inverted = softmax_rows(in.S, [&](Index i, Index j) { return (*in.mask)(i, j); });
     if (matches(A, inverted)) {
       return hint("inverted_mask", "the mask's polarity is inverted",

@@ -242,3 +242,19 @@ TEST_CASE("feedback: format_hint wraps and cites", "[feedback]") {
   CHECK(text.find("(Lemma 2)") != std::string::npos);
   CHECK(text.back() == '\n');
 }
+
+TEST_CASE("feedback: a finite stand-in for -inf, seen once the logits are below it", "[feedback]") {
+  // Every allowed logit far below -1e4: Q <= -2^15 and K >= 2^15 entrywise.
+  Case c = masked_case();
+  c.Q = -(c.Q.array().abs() + 1.0) * 0x1p15;
+  c.K = (c.K.array().abs() + 1.0) * 0x1p15;
+  DMatrix filled = logits(c, kScale);
+  for (Index i = 0; i < filled.rows(); ++i)
+    for (Index j = 0; j < filled.cols(); ++j)
+      if ((*c.mask)(i, j)) filled(i, j) = -1e4;
+  const DMatrix A = softmax(filled, [](Index, Index) { return true; });
+  CHECK(key_of(failed("exact_zeros", c, A)) == "mask_with_finite_value");
+  // The truly inverted mask on the same case is still named as such.
+  const DMatrix inverted = softmax(logits(c, kScale), [&](Index i, Index j) { return (*c.mask)(i, j); });
+  CHECK(key_of(failed("exact_zeros", c, inverted)) == "inverted_mask");
+}
