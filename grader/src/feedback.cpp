@@ -527,6 +527,22 @@ std::optional<Hint> from_outcome(const Verdict& v) {
     if (!should_answer) return std::nullopt;
     const Index T_q = attn::prop::takes_qkv(c.op) ? c.Q.rows() : c.S.rows();
     const Index T_v = attn::prop::takes_qkv(c.op) ? c.K.rows() : c.S.cols();
+    // A row with no forbidden key becomes fully forbidden when the mask is read
+    // the other way round: a refusal there is the inverted polarity's signature.
+    // (A masked softmax called without a mask gets an all-false one.)
+    const bool all_false_mask = !c.mask && c.op == attn::prop::Operation::masked_softmax;
+    if ((c.mask && c.mask->rows() == T_q && c.mask->cols() == T_v) || all_false_mask) {
+      for (Index i = 0; i < T_q; ++i)
+        if ((all_false_mask || !c.mask->row(i).any()) && T_v > 0) {
+          return hint("inverted_mask", "the mask's polarity is inverted",
+                      "It raised " + o.error_type + " on a valid case; row " + std::to_string(i) +
+                          " of the mask forbids nothing, so read the other way round every key "
+                          "of it is forbidden. In the text (and in attnlab) mask = true means "
+                          "forbidden; PyTorch's boolean attn_mask means the opposite (true = may "
+                          "attend), so passing it through needs ~mask.",
+                      "section 32.2.4, Lemma 2");
+        }
+    }
     if (T_q != T_v) {
       return hint("assumes_square", "the code assumes T_q == T_v",
                   "It raised " + o.error_type + " on a valid case with T_q = " +

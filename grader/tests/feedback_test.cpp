@@ -258,3 +258,17 @@ TEST_CASE("feedback: a finite stand-in for -inf, seen once the logits are below 
   const DMatrix inverted = softmax(logits(c, kScale), [&](Index i, Index j) { return (*c.mask)(i, j); });
   CHECK(key_of(failed("exact_zeros", c, inverted)) == "inverted_mask");
 }
+
+TEST_CASE("feedback: a valid case refused where a mask row forbids nothing is an inverted mask",
+          "[feedback]") {
+  Case c = masked_case();
+  (*c.mask).row(1).setConstant(false);  // row 1 forbids nothing: inverted, it forbids everything
+  Verdict v = failed("oracle_agreement", c, DMatrix::Zero(3, 4));
+  v.failure->outcome = Outcome::make_refusal("ValueError", "a row has every key forbidden");
+  CHECK(key_of(v) == "inverted_mask");
+  // Without such a row the refusal is not blamed on the mask (here T_q = 3, T_v = 4).
+  Case d = masked_case();
+  Verdict w = failed("oracle_agreement", d, DMatrix::Zero(3, 4));
+  w.failure->outcome = Outcome::make_refusal("ValueError", "no");
+  CHECK(key_of(w) == "assumes_square");
+}
