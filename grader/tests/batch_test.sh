@@ -1,7 +1,7 @@
 #!/bin/sh
 # batch_test.sh ATTNLAB SOURCE_DIR DATA_DIR
 # Grades a folder of 8 submissions (model solutions in Python and C++, a copy
-# in a subfolder, the F4 variant, two misconception fixtures, a C++ file that
+# in a subfolder, the F4 variant, two mutants of the catalogue, a C++ file that
 # does not compile, a Python file that does not load; plus a notes file that
 # is not a submission) with --jobs 2, and checks summary.csv, summary.json,
 # the per-submission reports and the combined JUnit file.
@@ -19,7 +19,8 @@ cp "$src/solutions/F3/attention.py" "$subs/attention.py"
 cp "$src/solutions/F3/attention.cpp" "$subs/attention.cpp"
 cp "$src/solutions/F3/attention.py" "$subs/group/attention.py"
 cp "$src/exercises/F4/post_softmax_mask.py" "$subs/post_softmax_mask.py"
-cp "$data/misconceptions/no_scale.py" "$data/misconceptions/inverted_mask.py" "$subs/"
+cp "$src/exercises/mutants/f3_no_scale.py" "$subs/no_scale.py"
+cp "$src/exercises/mutants/f3_inverted_mask.py" "$subs/inverted_mask.py"
 cp "$data/compile_error.cpp" "$data/load_error.py" "$subs/"
 echo "not a submission" > "$subs/notes.txt"
 

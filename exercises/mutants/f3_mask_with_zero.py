@@ -1,6 +1,8 @@
+# mutant: mask_with_zero
 # exercise: F3
-"""Test fixture for the feedback map: the logits are Q K^T, not divided by
-sqrt(d_k) (the hint must name the missing scale, Lemma 1)."""
+# misconception: forbidden logits are set to 0 instead of -inf, so forbidden keys keep some weight.
+# violates: Lemma 2 (exact zeros need -inf), section 32.2.4
+# caught by: exact_zeros
 
 import numpy as np
 
@@ -16,12 +18,12 @@ def _check(Q, K, V):
 
 def scaled_dot_product_attention(Q, K, V, mask=None):
     Q, K, V = _check(Q, K, V)
-    S = Q @ K.T  # BUG: no / np.sqrt(d_k)
+    S = Q @ K.T / np.sqrt(Q.shape[1])
     if mask is not None:
         mask = np.asarray(mask, dtype=bool)
         if mask.all(axis=1).any():
             raise ValueError("a row has every key forbidden")
-        S = np.where(mask, -np.inf, S)
+        S = np.where(mask, 0.0, S)  # BUG: 0, not -inf
     A = np.exp(S - S.max(axis=1, keepdims=True))
     A /= A.sum(axis=1, keepdims=True)
     return A @ V, A
