@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """attnlab harness for Python submissions (grader/PROTOCOL.md, attnlab-protocol/1).
 
-Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4|T1] SUBMISSION.py
+Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4|T1|M1] SUBMISSION.py
 
 Loads SUBMISSION.py by path, finds its entry function and answers the
 grader's requests, one JSON line in, one JSON line out. Before any code of
@@ -55,6 +55,8 @@ ENTRY_POINTS = {
     # T1 (the tiled kernel, exercises/T1): the tiled function; its naive
     # companion (NAIVE_ENTRY_POINTS) answers the op "attention".
     "T1": ["attention_tiled"],
+    # M1 (multi-head self-attention, exercises/M1).
+    "M1": ["multi_head_attention"],
 }
 NAIVE_ENTRY_POINTS = {"T1": ["attention", "scaled_dot_product_attention"]}
 OPS = {
@@ -63,6 +65,7 @@ OPS = {
     "F3": ["attention"],
     "F4": ["attention"],
     "T1": ["attention_tiled", "attention"],
+    "M1": ["multi_head_attention"],
 }
 
 _FROM_STRING = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
@@ -116,14 +119,18 @@ def shape_of(req, name, rows):
     return (len(rows), len(rows[0]) if rows else 0)
 
 
-def decode_matrix(req, name):
-    """The request's matrix `name` as a fresh, writable float64 array."""
+def decode_matrix(req, name, rows=None, shown=None):
+    """The request's matrix `name` as a fresh, writable float64 array. For a
+    list of matrices (the heads' W_Q, W_K, W_V), `rows` is one element of the
+    list and `shown` its name in messages; `shapes` gives the common shape."""
     import numpy as np
 
-    rows = req.get(name)
+    if rows is None:
+        rows = req.get(name)
+    shape = shape_of(req, name, rows if isinstance(rows, list) else [])
+    name = shown or name
     if not isinstance(rows, list):
         raise BadRequest("%s is missing or not a list of rows" % name)
-    shape = shape_of(req, name, rows)
     flat = []
     for i, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != shape[1]:
@@ -237,8 +244,32 @@ def answer_tiled(fn, req):
     return {"ok": True, "O": encode_matrix(O), "logsumexp": [encode_number(x) for x in lse.tolist()]}
 
 
+def answer_multi_head(fn, req):
+    """multi_head_attention(X, W_Q, W_K, W_V, W_O, mask) -> O (M1); W_Q, W_K
+    and W_V are lists with one matrix per head."""
+    X = decode_matrix(req, "X")
+    W_O = decode_matrix(req, "W_O")
+    heads = {}
+    for name in ("W_Q", "W_K", "W_V"):
+        items = req.get(name)
+        if not isinstance(items, list):
+            raise BadRequest("%s is missing or not a list of matrices" % name)
+        heads[name] = [decode_matrix(req, name, rows, "%s[%d]" % (name, i))
+                       for i, rows in enumerate(items)]
+    mask = decode_mask(req)
+    try:
+        result = fn(X, heads["W_Q"], heads["W_K"], heads["W_V"], W_O, mask)
+    except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
+        return refusal(e)
+    if isinstance(result, tuple):
+        raise Fault("the function returned a tuple, expected the output matrix O")
+    return {"ok": True, "O": encode_matrix(as_matrix(result, "O"))}
+
+
 def answer(fn, req, naive=None):
     op = req.get("op")
+    if op == "multi_head_attention":
+        return answer_multi_head(fn, req)
     if op == "attention_tiled":
         return answer_tiled(fn, req)
     if op == "attention":

@@ -1,6 +1,7 @@
 // Building a C++ submission against the exercise header and the prebuilt harness.
 #include "attn/grader/cpp_build.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -24,11 +25,13 @@ CppToolchain toolchain_for(const std::string& exercise) {
     t.harness_library = paths::f3_harness_library;
   } else if (exercise == "F4") {
     t.harness_library = paths::f4_harness_library;
+  } else if (exercise == "M1") {
+    t.harness_library = paths::m1_harness_library;
   } else {
     throw std::invalid_argument("exercise " + exercise + " has no C++ harness");
   }
   std::string lower = exercise;
-  lower[0] = 'f';
+  lower[0] = char(std::tolower(static_cast<unsigned char>(lower[0])));
   t.harness_target = "attnlab_cpp_harness_" + lower;
   const std::filesystem::path exercises(paths::exercises_dir);
   t.interface_dir = (exercises / exercise).string();
@@ -37,6 +40,7 @@ CppToolchain toolchain_for(const std::string& exercise) {
       {"F2", {"f2::masked_softmax(...)", "exercises/F2/masked_softmax.hpp"}},
       {"F3", {"f3::attention(...)", "exercises/F3/attention.hpp"}},
       {"F4", {"f4::attention(...)", "exercises/F4/masked_attention.hpp"}},
+      {"M1", {"m1::multi_head_attention(...)", "exercises/M1/multi_head_attention.hpp"}},
   };
   t.entry_function = entries.at(exercise).first;
   t.entry_header = entries.at(exercise).second;
@@ -45,6 +49,7 @@ CppToolchain toolchain_for(const std::string& exercise) {
       {"F2", {"F2/masked_softmax.hpp"}},
       {"F3", {"F3/attention.hpp"}},
       {"F4", {"F4/masked_attention.hpp", "F3/attention.hpp"}},  // F4 reuses F3's interface
+      {"M1", {"M1/multi_head_attention.hpp"}},
   };
   for (const auto& h : headers.at(exercise)) t.interface_headers.push_back((exercises / h).string());
   t.include_dirs = {paths::eigen_include_dir};

@@ -26,7 +26,7 @@ double Exercise::max_points() const {
 
 std::vector<std::string> exercise_ids() { return {"F1", "F2", "F3", "F4"}; }
 
-std::vector<std::string> library_exercise_ids() { return {"T1"}; }
+std::vector<std::string> library_exercise_ids() { return {"T1", "M1"}; }
 
 namespace {
 
@@ -101,12 +101,24 @@ Exercise load_exercise(const std::string& id) {
     e.properties = {p::tiled_equals_naive(), p::oracle_agreement(e.op),
                     p::fully_forbidden_refused(e.op), p::masked_equals_deleted(e.op)};
     e.python_entry_points = {"attention_tiled"};
+  } else if (id == "M1") {
+    // Not an exercise of the text: multi-head self-attention (section
+    // 32.2.5), the library's multi_head_attention, graded like one so the
+    // bug-injection catalogue can hold its mutants.
+    e.title = "Multi-head self-attention (library operation)";
+    e.section = "32.2.5; Vaswani et al. 2017, section 3.2.2";
+    e.op = Operation::multi_head_attention;
+    e.properties = attn::prop::multi_head_properties();
+    e.python_entry_points = {"multi_head_attention"};
+    e.cpp_header = "multi_head_attention.hpp";
+    e.cpp_entry = "m1::multi_head_attention";
   } else if (id == "F5") {
     throw std::invalid_argument(
         "exercise F5 is not graded by attnlab: its answer is a written experiment protocol "
         "(see exercises/F5/README.md and the rubric in solutions/F5/rubric.md)");
   } else {
-    throw std::invalid_argument("unknown exercise " + id + " (attnlab grades F1, F2, F3, F4)");
+    throw std::invalid_argument("unknown exercise " + id +
+                                " (attnlab grades F1, F2, F3, F4 and the library operations T1, M1)");
   }
   e.points = read_points(id);
   return e;

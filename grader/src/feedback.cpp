@@ -11,6 +11,8 @@
 #include <map>
 #include <sstream>
 
+#include "feedback_multi_head.hpp"
+
 namespace attn::grader {
 namespace {
 
@@ -559,6 +561,8 @@ std::optional<Hint> from_outcome(const Verdict& v) {
                 "Lemma 1 and Lemma 2, sections 32.2.3-32.2.4");
   }
 
+  if (c.op == attn::prop::Operation::multi_head_attention)
+    return multi_head_hint(v.property_id, c, o);
   const auto in = inputs_of(c);
   if (!in) {
     if (v.property_id == "dk_mismatch_refused") return std::nullopt;

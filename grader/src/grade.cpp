@@ -145,6 +145,7 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   ReportHeader& header = result.header;
   header.submission = shown;
   header.exercise = exercise ? exercise->id : "not known yet (the executable says it in its hello)";
+  if (exercise) header.title = exercise->title;
   header.recognised = result.recognised_by;
   header.language = language_name(launch.language);
   header.runtime = launch.runtime;
@@ -213,6 +214,7 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
       return result;
     }
     header.exercise = exercise->id;
+    header.title = exercise->title;
     header.recognised = rec.how;
   }
   header.entry = subject.hello().entry;

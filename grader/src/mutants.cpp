@@ -22,10 +22,6 @@
 
 #include "attn/grader/feedback.hpp"
 #include "attn/grader/temp_dir.hpp"
-// The multi-head mutants and the library-level properties that catch them.
-#include "mha_heads_reversed.hpp"
-#include "mha_mutant_properties.hpp"
-#include "mha_one_wo_per_head.hpp"
 
 namespace attn::grader {
 
@@ -53,27 +49,10 @@ std::vector<MutantInfo> read_all(const fs::path& dir, const std::set<std::string
   return list;
 }
 
-// ------------------------------------------------------- the in-process subjects
-
-/// The multi-head mutants by name (exercises/mutants/lib/<file>.hpp's `mutant:`).
-const std::map<std::string, libprop::Mha>& library_subjects() {
-  static const std::map<std::string, libprop::Mha> m = {
-      {"heads_reversed",
-       [](const auto& X, const auto& w, const auto& mask) {
-         return attn::mutants::mha_heads_reversed<double>(X, w, mask);
-       }},
-      {"one_wo_per_head",
-       [](const auto& X, const auto& w, const auto& mask) {
-         return attn::mutants::mha_one_wo_per_head<double>(X, w, mask);
-       }},
-  };
-  return m;
-}
-
 // ----------------------------------------------------------------- the jobs
 
 struct Job {
-  enum class Kind { mutant, library_mutant, solution } kind = Kind::mutant;
+  enum class Kind { mutant, solution } kind = Kind::mutant;
   fs::path file;
   std::string exercise;
   std::optional<fs::path> answers;  ///< solutions of F2, F4
@@ -151,7 +130,14 @@ Item item_of(const attn::prop::Verdict& v) {
   if (v.counterexample) {
     const auto& c = *v.counterexample;
     it.has_case = true;
-    if (attn::prop::takes_qkv(c.op)) {
+    if (c.op == attn::prop::Operation::multi_head_attention) {
+      it.T_q = it.T_v = long(c.X.rows());
+      if (!c.heads.empty()) {
+        it.d_k = long(c.heads.front().W_Q.cols());
+        it.d_v = long(c.heads.front().W_V.cols());
+      }
+      it.heads = long(c.heads.size());
+    } else if (attn::prop::takes_qkv(c.op)) {
       it.T_q = long(c.Q.rows());
       it.T_v = long(c.K.rows());
       it.d_k = long(c.Q.cols());
@@ -193,51 +179,6 @@ Outcome grade_submission(const MutantsOptions& options, const Job& job) {
   return o;
 }
 
-/// RapidCheck announces its configuration on std::cerr when first read.
-void load_rapidcheck_configuration_quietly() {
-  std::streambuf* saved = std::cerr.rdbuf(nullptr);
-  rc::detail::configuration();
-  std::cerr.rdbuf(saved);
-}
-
-Outcome grade_library_mutant(const MutantsOptions& options, const Job& job) {
-  Outcome o;
-  const auto subject = library_subjects().find(job.info->name);
-  if (subject == library_subjects().end()) {
-    o.status = "error";
-    o.message = "no in-process subject for the library mutant '" + job.info->name +
-                "' (grader/src/mutants.cpp, library_subjects)";
-    return o;
-  }
-  load_rapidcheck_configuration_quietly();
-  const auto t0 = Clock::now();
-  std::ostringstream report;
-  for (const auto& [id, property] : libprop::mha_mutant_properties()) {
-    Item it;
-    it.id = id;
-    libprop::MhaSizes s;
-    it.passed = !libprop::mha_property_fails(property, subject->second, options.grade.run.seed,
-                                             options.grade.run.cases, s);
-    if (!it.passed) {
-      it.has_case = true;
-      it.T_q = it.T_v = long(s.T);
-      it.d_k = long(s.d_k);
-      it.d_v = long(s.d_v);
-      it.heads = long(s.h);
-      it.summary = "differs from the definition O = [O_1, ..., O_h] W_O";
-      it.hint_key = "mha_heads";
-      it.hint = "the heads are not combined as [O_1, ..., O_h] W_O";
-      it.hint_from_shape = true;
-    }
-    report << (it.passed ? "[PASS] " : "[FAIL] ") << id << "\n";
-    o.items.push_back(std::move(it));
-  }
-  o.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  o.status = "graded";
-  o.report = report.str();
-  return o;
-}
-
 /// Runs in the forked child: grades job k and leaves its outcome in dir/k.json.
 [[noreturn]] void child_main(const MutantsOptions& options, const Job& job, std::size_t k,
                              const fs::path& dir, pid_t parent) {
@@ -245,8 +186,7 @@ Outcome grade_library_mutant(const MutantsOptions& options, const Job& job) {
   if (getppid() != parent) _exit(2);
   Outcome o;
   try {
-    o = job.kind == Job::Kind::library_mutant ? grade_library_mutant(options, job)
-                                              : grade_submission(options, job);
+    o = grade_submission(options, job);
   } catch (const std::exception& e) {
     o.status = "error";
     o.message = std::string("grader error: ") + e.what();
@@ -388,7 +328,7 @@ int column_rank(const std::string& id) {
   static const std::vector<std::string> order = {
       "textbook_example", "score_shape", "dk_mismatch_refused", "row_stochastic", "exact_zeros",
       "fully_forbidden_refused", "oracle_agreement", "shift_invariance", "masked_equals_deleted",
-      "tiled_equals_naive", "answers", "mha_against_oracle", "mha_heads_in_order"};
+      "tiled_equals_naive", "heads_in_order", "answers"};
   const auto it = std::find(order.begin(), order.end(), id);
   return it == order.end() ? int(order.size()) : int(it - order.begin());
 }
@@ -446,23 +386,18 @@ MutantInfo read_mutant_info(const fs::path& file) {
 
 std::vector<MutantInfo> mutant_catalogue(const fs::path& dir) { return read_all(dir, {".py", ".cpp"}); }
 
-std::vector<MutantInfo> library_mutant_catalogue(const fs::path& dir) {
-  return read_all(dir / "lib", {".hpp"});
-}
-
 int run_mutants(const MutantsOptions& options, std::ostream& out) {
   const fs::path dir = options.catalogue_dir.empty() ? options.source_dir / "exercises" / "mutants"
                                                      : options.catalogue_dir;
-  std::vector<MutantInfo> catalogue, library;
+  std::vector<MutantInfo> catalogue;
   try {
     catalogue = mutant_catalogue(dir);
-    library = library_mutant_catalogue(dir);
   } catch (const std::exception& e) {
     out << "attnlab: " << e.what() << "\n";
     return 2;
   }
-  if (catalogue.empty() && library.empty()) {
-    out << "attnlab: no mutant in " << dir.string() << " (*.py, *.cpp, lib/*.hpp)\n";
+  if (catalogue.empty()) {
+    out << "attnlab: no mutant in " << dir.string() << " (*.py, *.cpp)\n";
     return 2;
   }
   auto shown = [&](const fs::path& p) {
@@ -482,16 +417,6 @@ int run_mutants(const MutantsOptions& options, std::ostream& out) {
     j.shown = shown(m.file);
     jobs.push_back(j);
     exercises.insert(m.exercise);
-  }
-  for (const auto& m : library) {
-    Job j;
-    j.kind = Job::Kind::library_mutant;
-    j.file = m.file;
-    j.exercise = m.exercise;
-    j.info = &m;
-    j.label = m.exercise + " " + m.name;
-    j.shown = shown(m.file) + ", in process";
-    jobs.push_back(j);
   }
   const std::size_t n_mutants = jobs.size();
   if (options.solutions) {
@@ -519,8 +444,7 @@ int run_mutants(const MutantsOptions& options, std::ostream& out) {
   }
   const std::size_t n_solutions = jobs.size() - n_mutants;
 
-  out << "attnlab mutants: " << catalogue.size() << " submission mutants and " << library.size()
-      << " in-process library mutants (" << shown(dir) << "), " << n_solutions
+  out << "attnlab mutants: " << catalogue.size() << " mutants (" << shown(dir) << "), " << n_solutions
       << " model solutions; seed " << options.grade.run.seed << ", " << options.grade.run.cases
       << " cases per property, " << std::max(1, options.jobs) << " at a time\n\n";
   out.flush();
@@ -561,7 +485,8 @@ int run_mutants(const MutantsOptions& options, std::ostream& out) {
 
   // ---- per mutant: first catch, shrunk counterexample, the feedback map's hint.
   out << "\nMutants: the first property that caught each, the size T_q x T_v x d_k x d_v of its shrunk\n"
-         "counterexample (T_q x T_v for the softmax exercises), and the hint the grader gives for it\n";
+         "counterexample (T_q x T_v for the softmax exercises; T x T x d_k x d_v and the heads h for\n"
+         "multi-head attention), and the hint the grader gives for it\n";
   std::vector<const Item*> sizes;
   int caught = 0, by_declared = 0;
   for (std::size_t k = 0; k < n_mutants; ++k) {

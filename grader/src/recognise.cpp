@@ -29,6 +29,7 @@ const std::map<std::string, std::string>& python_entries() {
       {"masked_softmax", "F2"},
       {"scaled_dot_product_attention", "F3"},
       {"attention", "F3"},
+      {"multi_head_attention", "M1"},
   };
   return m;
 }
@@ -39,6 +40,7 @@ const std::map<std::string, std::string>& cpp_headers() {
       {"masked_softmax.hpp", "F2"},
       {"attention.hpp", "F3"},
       {"masked_attention.hpp", "F4"},
+      {"multi_head_attention.hpp", "M1"},
   };
   return m;
 }
@@ -48,9 +50,13 @@ const std::map<std::string, std::string>& protocol_ops() {
       {"softmax_rows", "F1"},
       {"masked_softmax", "F2"},
       {"attention", "F3"},
+      {"multi_head_attention", "M1"},
   };
   return m;
 }
+
+/// What a refusal says attnlab grades.
+const char* const kGraded = "it grades F1, F2, F3, F4 and the library operations T1, M1";
 
 bool graded(const std::string& id) {
   const auto ids = exercise_ids();
@@ -182,7 +188,7 @@ Recognition from_marker(const Evidence& ev, const std::string& shown, const std:
   if (r.status == Status::recognised && !graded(r.exercise)) {
     r.status = Status::unrecognised;
     r.message = shown + " declares exercise " + r.exercise +
-                ", which attnlab does not grade (it grades F1, F2, F3, F4)";
+                ", which attnlab does not grade (" + kGraded + ")";
   }
   return r;
 }
@@ -199,7 +205,8 @@ Recognition recognise_python(const std::string& text, const std::string& shown) 
   Recognition r;
   r.message = "cannot tell which exercise " + shown +
               " answers: it defines none of softmax_rows() (F1), masked_softmax() (F2), "
-              "scaled_dot_product_attention() or attention() (F3, F4)" +
+              "scaled_dot_product_attention() or attention() (F3, F4), "
+              "multi_head_attention() (M1)" +
               suggestion("# exercise:");
   return r;
 }
@@ -208,8 +215,9 @@ Recognition recognise_cpp(const std::string& text, const std::string& shown) {
   if (auto ev = markers(text, "//"); !ev.empty()) return from_marker(ev, shown, "// exercise:");
   // What it implements: functions in namespace fN.
   const std::string code = strip_cpp(text, true);
-  const std::regex ns("\\bnamespace[ \\t\\r\\n]+(f[1-4])\\b");
-  const std::regex qualified("\\b(f[1-4])::(softmax_rows|masked_softmax|attention)[ \\t\\r\\n]*\\(");
+  const std::regex ns("\\bnamespace[ \\t\\r\\n]+(f[1-4]|m1)\\b");
+  const std::regex qualified(
+      "\\b(f[1-4]|m1)::(softmax_rows|masked_softmax|attention|multi_head_attention)[ \\t\\r\\n]*\\(");
   Evidence defined;
   for (std::sregex_iterator it(code.begin(), code.end(), ns), end; it != end; ++it) {
     auto& items = defined[upper((*it)[1])];
@@ -236,9 +244,9 @@ Recognition recognise_cpp(const std::string& text, const std::string& shown) {
   if (auto r = decide(included, shown, "it includes", "// exercise:")) return *r;
   Recognition r;
   r.message = "cannot tell which exercise " + shown +
-              " answers: it defines nothing in namespace f1..f4 and includes none of "
+              " answers: it defines nothing in namespace f1..f4 or m1 and includes none of "
               "softmax_rows.hpp (F1), masked_softmax.hpp (F2), attention.hpp (F3), "
-              "masked_attention.hpp (F4)" +
+              "masked_attention.hpp (F4), multi_head_attention.hpp (M1)" +
               suggestion("// exercise:");
   return r;
 }
@@ -294,7 +302,7 @@ Recognition recognise_from_hello(const Hello& hello) {
       r.how = "its hello's \"exercise\": \"" + hello.exercise + "\"";
     } else {
       r.message = "the submission's hello names exercise " + hello.exercise +
-                  ", which attnlab does not grade (it grades F1, F2, F3, F4)";
+                  ", which attnlab does not grade (" + kGraded + ")";
     }
     return r;
   }

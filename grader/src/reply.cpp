@@ -112,6 +112,10 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
     o.logsumexp = std::move(lse);
     return o;
   }
+  if (c.op == attn::prop::Operation::multi_head_attention) {
+    RowMatrix O = shaped_matrix(reply, "O", c.X.rows(), c.W_O.cols(), "T x d_out");
+    return Outcome::make_result(std::move(O), RowMatrix());
+  }
   RowMatrix A = shaped_matrix(reply, "A", c.S.rows(), c.S.cols(), "the shape of S");
   return Outcome::make_result(RowMatrix(), std::move(A));
 }

@@ -28,6 +28,24 @@ std::string request_line(const attn::prop::Case& c, std::int64_t id) {
     shapes["Q"] = shape_of(c.Q.rows(), c.Q.cols());
     shapes["K"] = shape_of(c.K.rows(), c.K.cols());
     shapes["V"] = shape_of(c.V.rows(), c.V.cols());
+  } else if (c.op == attn::prop::Operation::multi_head_attention) {
+    // The heads share their shapes: `shapes` gives one head's W_Q, W_K, W_V.
+    r["X"] = encode_matrix(c.X);
+    shapes["X"] = shape_of(c.X.rows(), c.X.cols());
+    for (const char* name : {"W_Q", "W_K", "W_V"}) r[name] = nlohmann::json::array();
+    for (const attn::prop::HeadProjections& h : c.heads) {
+      r["W_Q"].push_back(encode_matrix(h.W_Q));
+      r["W_K"].push_back(encode_matrix(h.W_K));
+      r["W_V"].push_back(encode_matrix(h.W_V));
+    }
+    if (!c.heads.empty()) {
+      const attn::prop::HeadProjections& h = c.heads.front();
+      shapes["W_Q"] = shape_of(h.W_Q.rows(), h.W_Q.cols());
+      shapes["W_K"] = shape_of(h.W_K.rows(), h.W_K.cols());
+      shapes["W_V"] = shape_of(h.W_V.rows(), h.W_V.cols());
+    }
+    r["W_O"] = encode_matrix(c.W_O);
+    shapes["W_O"] = shape_of(c.W_O.rows(), c.W_O.cols());
   } else {
     r["S"] = encode_matrix(c.S);
     shapes["S"] = shape_of(c.S.rows(), c.S.cols());

@@ -37,7 +37,7 @@ std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
   t->mutants = app.add_subcommand(
       "mutants",
       "Grade the bug-injection catalogue (exercises/mutants/: one named misconception per "
-      "file, in an exercise's own interface; lib/*.hpp: multi-head mutants, in process) and "
+      "file, in an exercise's own interface) and "
       "the model solutions; print the kill matrix (mutant x property), each mutant's first "
       "catching property with the grader's hint and the size of its shrunk counterexample, "
       "and the distribution of those sizes.\n"

@@ -29,7 +29,9 @@ void print_item(std::ostream& os, const ScoredItem& item) {
 }  // namespace
 
 void print_header(std::ostream& os, const ReportHeader& h) {
-  os << "attnlab grade: exercise " << h.exercise << " (scaled dot-product attention)\n";
+  os << "attnlab grade: exercise " << h.exercise;
+  if (!h.title.empty()) os << ": " << h.title;
+  os << "\n";
   os << "  submission:  " << h.submission << "\n";
   if (!h.recognised.empty()) os << "  recognised:  " << h.exercise << " (" << h.recognised << ")\n";
   os << "  language:    " << h.language << "\n";

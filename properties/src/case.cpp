@@ -15,6 +15,7 @@ const char* operation_name(Operation op) {
     case Operation::masked_softmax: return "masked_softmax";
     case Operation::attention: return "attention";
     case Operation::attention_tiled: return "attention_tiled";
+    case Operation::multi_head_attention: return "multi_head_attention";
   }
   return "unknown";
 }
@@ -63,24 +64,37 @@ void print_mask(std::ostream& os, const std::string& name, const Mask& M, Index 
              [&](Index i, Index j) { return std::string(M(i, j) ? "x" : "."); });
 }
 
-void showValue(const Case& c, std::ostream& os) {
-  os << operation_name(c.op) << " case\n";
-  if (c.op == Operation::attention || c.op == Operation::attention_tiled) {
-    print_matrix(os, "  Q", c.Q);
+void print_inputs(std::ostream& os, const Case& c, Index marked_row) {
+  if (takes_qkv(c.op)) {
+    print_matrix(os, "  Q", c.Q, marked_row);
     print_matrix(os, "  K", c.K);
     print_matrix(os, "  V", c.V);
+  } else if (c.op == Operation::multi_head_attention) {
+    print_matrix(os, "  X", c.X, marked_row);
+    for (std::size_t h = 0; h < c.heads.size(); ++h) {
+      const std::string head = "  head " + std::to_string(h) + ": ";
+      print_matrix(os, head + "W_Q", c.heads[h].W_Q);
+      print_matrix(os, head + "W_K", c.heads[h].W_K);
+      print_matrix(os, head + "W_V", c.heads[h].W_V);
+    }
+    print_matrix(os, "  W_O", c.W_O);
   } else {
-    print_matrix(os, "  S", c.S);
+    print_matrix(os, "  S", c.S, marked_row);
   }
   if (c.mask)
-    print_mask(os, "  mask (x = forbidden)", *c.mask);
+    print_mask(os, "  mask (x = forbidden)", *c.mask, marked_row);
   else
     os << "  mask = none\n";
   if (!c.params.empty()) {
-    os << "  params = [";
-    for (std::size_t k = 0; k < c.params.size(); ++k) os << (k ? ", " : "") << number_text(c.params[k]);
-    os << "]\n";
+    DMatrix params(1, Index(c.params.size()));
+    for (std::size_t k = 0; k < c.params.size(); ++k) params(0, Index(k)) = c.params[k];
+    print_matrix(os, "  params", params);
   }
+}
+
+void showValue(const Case& c, std::ostream& os) {
+  os << operation_name(c.op) << " case\n";
+  print_inputs(os, c);
 }
 
 }  // namespace attn::prop

@@ -20,6 +20,11 @@ std::vector<Property> kernel_properties() {
   return list;
 }
 
+std::vector<Property> multi_head_properties(std::string expected_error) {
+  const Operation op = Operation::multi_head_attention;
+  return {oracle_agreement(op), heads_in_order(), fully_forbidden_refused(op, expected_error)};
+}
+
 std::vector<Property> library_properties(Operation op) {
   std::vector<Property> list;
   if (op == Operation::attention) list.push_back(textbook_example());

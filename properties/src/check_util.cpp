@@ -7,15 +7,30 @@
 
 namespace attn::prop::detail {
 
-Index T_q(const Case& c) { return takes_qkv(c.op) ? c.Q.rows() : c.S.rows(); }
-Index T_v(const Case& c) { return takes_qkv(c.op) ? c.K.rows() : c.S.cols(); }
+Index T_q(const Case& c) {
+  if (c.op == Operation::multi_head_attention) return c.X.rows();
+  return takes_qkv(c.op) ? c.Q.rows() : c.S.rows();
+}
+Index T_v(const Case& c) {
+  if (c.op == Operation::multi_head_attention) return c.X.rows();
+  return takes_qkv(c.op) ? c.K.rows() : c.S.cols();
+}
 
 bool forbidden(const Case& c, Index i, Index j) {
-  return (c.mask && (*c.mask)(i, j)) || (!takes_qkv(c.op) && c.S(i, j) == -HUGE_VAL);
+  const bool logits = c.op == Operation::softmax_rows || c.op == Operation::masked_softmax;
+  return (c.mask && (*c.mask)(i, j)) || (logits && c.S(i, j) == -HUGE_VAL);
 }
 
 bool weights_expected(const Subject& s, const Case& c) {
-  return c.op != Operation::attention_tiled && s.returns_weights();
+  return c.op != Operation::attention_tiled && c.op != Operation::multi_head_attention &&
+         s.returns_weights();
+}
+
+ref::MultiHeadWeights multi_head_weights(const Case& c) {
+  ref::MultiHeadWeights w;
+  for (const HeadProjections& h : c.heads) w.heads.push_back({h.W_Q, h.W_K, h.W_V});
+  w.W_O = c.W_O;
+  return w;
 }
 
 std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Subject& s) {
@@ -41,6 +56,12 @@ std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Sub
                 std::to_string(T_v(c)) + " (Lemma 1)";
     return f;
   }
+  if (c.op == Operation::multi_head_attention &&
+      (o.O.rows() != c.X.rows() || o.O.cols() != c.W_O.cols())) {
+    f.summary = "O is " + shape(o.O) + " but must be T x d_out = " + std::to_string(c.X.rows()) +
+                "x" + std::to_string(c.W_O.cols()) + " ([O_1, ..., O_h] W_O, section 32.2.5)";
+    return f;
+  }
   if (takes_qkv(c.op) && (o.O.rows() != c.Q.rows() || o.O.cols() != c.V.cols())) {
     f.summary = "O is " + shape(o.O) + " but must be T_q x d_v = " + std::to_string(c.Q.rows()) +
                 "x" + std::to_string(c.V.cols());
@@ -55,7 +76,11 @@ ref::PrecisionModel precision_model(const Precision& p) {
 
 Expected expected_for(const Case& c, const Precision& p) {
   Expected e;
-  if (takes_qkv(c.op)) {
+  if (c.op == Operation::multi_head_attention) {
+    const ref::MultiHeadWeights w = multi_head_weights(c);
+    e.O = ref::exact_multi_head_attention(c.X, c.X, w, c.mask);
+    e.bound_O = ref::multi_head_error_bound(c.X, c.X, w, c.mask, precision_model(p));
+  } else if (takes_qkv(c.op)) {
     const auto exact = ref::exact_attention(c.Q, c.K, c.V, c.mask);
     ref::PrecisionModel model = precision_model(p);
     // The online softmax rescales once per key tile after the first (TOLERANCE.md, (2')).

@@ -9,6 +9,7 @@
 #include "attn/prop/subject.hpp"
 #include "attn/prop/verdict.hpp"
 #include "attn/ref/error_bound.hpp"
+#include "attn/ref/multi_head_bound.hpp"
 #include "attn/ref/oracle.hpp"
 
 namespace attn::prop::detail {
@@ -29,7 +30,11 @@ std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Sub
 /// subject that declares it returns O only.
 bool weights_expected(const Subject& s, const Case& c);
 
-/// The oracle's answer and the error bound for the subject's precision.
+/// The oracle's weights for a multi_head_attention case (its heads and W_O).
+ref::MultiHeadWeights multi_head_weights(const Case& c);
+
+/// The oracle's answer and the error bound for the subject's precision
+/// (multi_head_attention: O and bound_O only).
 struct Expected {
   ref::RealMatrix A, O, logsumexp;  ///< logsumexp: T_q x 1 (attention ops)
   ref::DMatrix bound_A, bound_O, bound_logsumexp;

@@ -194,12 +194,96 @@ void apply_mask(Case& c, const MaskDraw& m, Index T_q, Index T_v, MaskPolicy pol
 
 void round_to_precision(Case& c, const Precision& p) {
   if (!p.is_float) return;
-  for (DMatrix* M : {&c.Q, &c.K, &c.V, &c.S})
+  std::vector<DMatrix*> all = {&c.Q, &c.K, &c.V, &c.S, &c.X, &c.W_O};
+  for (HeadProjections& h : c.heads)
+    for (DMatrix* M : {&h.W_Q, &h.W_K, &h.W_V}) all.push_back(M);
+  for (DMatrix* M : all)
     for (Index i = 0; i < M->rows(); ++i)
       for (Index j = 0; j < M->cols(); ++j) (*M)(i, j) = double(float((*M)(i, j)));
 }
 
+namespace {
+
+/// Sizes of a multi-head case: h heads of d_k and d_v, T tokens of d_model, d_out outputs.
+struct HeadsShape {
+  Index h, T, d_model, d_k, d_v, d_out;
+};
+
+}  // namespace
+
+rc::Gen<Case> gen_multi_head_case(const GenConfig& cfg, MaskPolicy policy, bool identity_W_O) {
+  // h up to 4, T and d_model up to 8, d_k and d_v up to 4, d_out up to 8;
+  // every size shrinks towards 1 (h towards 1 too: a fault of the head
+  // order shows at h = 2).
+  auto shape = rc::gen::map(
+      rc::gen::tuple(rc::gen::inRange<Index>(1, 5), rc::gen::inRange<Index>(1, 9),
+                     rc::gen::inRange<Index>(1, 9), rc::gen::inRange<Index>(1, 5),
+                     rc::gen::inRange<Index>(1, 5), rc::gen::inRange<Index>(1, 9)),
+      [](const std::tuple<Index, Index, Index, Index, Index, Index>& t) {
+        return HeadsShape{std::get<0>(t), std::get<1>(t), std::get<2>(t),
+                          std::get<3>(t), std::get<4>(t), std::get<5>(t)};
+      });
+  // Each value is a small integer or (one in four) a real on the 2^-18 grid;
+  // a real shrinks towards a small integer, so counterexamples read easily.
+  const auto value = rc::gen::weightedOneOf<double>(
+      {{3, value_gen(Regime::small_integers)}, {1, value_gen(Regime::reals)}});
+  return rc::gen::mapcat(
+      rc::gen::tuple(shape, rc::gen::inRange(0, 4)),
+      [cfg, policy, identity_W_O, value](const std::tuple<HeadsShape, int>& t) {
+        const HeadsShape s = std::get<0>(t);
+        // The weights are scaled by 2^-w (exact), so logits stay moderate
+        // while X W still rounds in float.
+        const int w = std::get<1>(t);
+        const Index count = s.T * s.d_model + s.h * 2 * s.d_model * s.d_k + s.h * s.d_v * s.d_out;
+        // W_V has no zero entry (a zero shrinks to 1): a head whose output
+        // shrinks to 0 would meet any block of W_O, and a counterexample could
+        // no longer tell the heads' order from the blocks of W_O they meet.
+        const auto nonzero = rc::gen::map(value, [](double x) { return x == 0 ? 1.0 : x; });
+        return rc::gen::map(
+            rc::gen::tuple(rc::gen::container<std::vector<double>>(std::size_t(count), value),
+                           rc::gen::container<std::vector<double>>(
+                               std::size_t(s.h * s.d_model * s.d_v), nonzero),
+                           mask_gen(s.T, s.T, policy, false)),
+            [cfg, policy, identity_W_O, s, w](
+                const std::tuple<std::vector<double>, std::vector<double>, MaskDraw>& m) {
+              const std::vector<double>& v = std::get<0>(m);
+              const std::vector<double>& v_nonzero = std::get<1>(m);
+              std::size_t next = 0, next_nonzero = 0;
+              auto take = [&](Index rows, Index cols, double scale, bool from_nonzero = false) {
+                DMatrix M(rows, cols);
+                for (Index i = 0; i < rows; ++i)
+                  for (Index j = 0; j < cols; ++j)
+                    M(i, j) = (from_nonzero ? v_nonzero[next_nonzero++] : v[next++]) * scale;
+                return M;
+              };
+              const double ws = std::ldexp(1.0, -w);
+              Case c;
+              c.op = Operation::multi_head_attention;
+              c.X = take(s.T, s.d_model, 1.0);
+              for (Index k = 0; k < s.h; ++k) {
+                HeadProjections hp;
+                hp.W_Q = take(s.d_model, s.d_k, ws);
+                hp.W_K = take(s.d_model, s.d_k, ws);
+                hp.W_V = take(s.d_model, s.d_v, ws, /*from_nonzero=*/true);
+                c.heads.push_back(std::move(hp));
+              }
+              c.W_O = identity_W_O ? DMatrix(DMatrix::Identity(s.h * s.d_v, s.h * s.d_v))
+                                   : take(s.h * s.d_v, s.d_out, ws);
+              c.tags.push_back(s.h == 1 ? "heads: 1" : "heads: 2 or more");
+              if (s.d_model != s.d_k) c.tags.push_back("shape: d_model != d_k");
+              auto real = [](double x) { return x != std::round(x); };
+              const bool reals = std::any_of(v.begin(), v.end(), real) ||
+                                 std::any_of(v_nonzero.begin(), v_nonzero.end(), real);
+              c.tags.push_back(regime_tag(reals ? Regime::reals : Regime::small_integers));
+              apply_mask(c, std::get<2>(m), s.T, s.T, policy);
+              round_to_precision(c, cfg.precision);
+              return c;
+            });
+      });
+}
+
 rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
+  if (cfg.op == Operation::multi_head_attention) return gen_multi_head_case(cfg, policy, false);
   const auto regimes = rc::gen::element(Regime::small_integers, Regime::reals, Regime::large_logits,
                                         Regime::row_scales, Regime::zero_query, Regime::tied_keys,
                                         Regime::hugely_negative);

@@ -34,6 +34,14 @@ Outcome LibSubject<T>::run(const Case& c) {
                                    : softmax_rows<T>(c.S.cast<T>());
         return Outcome::make_result(DMatrix(), A.template cast<double>());
       }
+      case Operation::multi_head_attention: {
+        MultiHeadWeights<T> w;
+        for (const HeadProjections& h : c.heads)
+          w.heads.push_back({h.W_Q.cast<T>(), h.W_K.cast<T>(), h.W_V.cast<T>()});
+        w.W_O = c.W_O.cast<T>();
+        const Matrix<T> O = multi_head_attention<T>(c.X.cast<T>(), w, c.mask);
+        return Outcome::make_result(O.template cast<double>(), DMatrix());
+      }
       case Operation::softmax_rows:
         return Outcome::make_result(DMatrix(), softmax_rows<T>(c.S.cast<T>()).template cast<double>());
     }

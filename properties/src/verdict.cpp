@@ -37,7 +37,7 @@ void print_outcome(std::ostream& os, const Outcome& o, Index marked_row) {
   switch (o.kind) {
     case Outcome::Kind::result:
       if (o.O.size() > 0 || o.O.rows() > 0) print_matrix(os, "  answered O", o.O, marked_row);
-      print_matrix(os, "  answered A", o.A, marked_row);
+      if (o.A.rows() > 0) print_matrix(os, "  answered A", o.A, marked_row);
       break;
     case Outcome::Kind::refusal:
       os << "  answered: refused with " << o.error_type << ": " << indented(o.message) << "\n";
@@ -49,6 +49,12 @@ void print_outcome(std::ostream& os, const Outcome& o, Index marked_row) {
 }
 
 std::string shape_line(const Case& c) {
+  if (c.op == Operation::multi_head_attention) {
+    const auto& h0 = c.heads.empty() ? HeadProjections{} : c.heads.front();
+    return "T=" + std::to_string(c.X.rows()) + ", d_model=" + std::to_string(c.X.cols()) +
+           ", h=" + std::to_string(c.heads.size()) + ", d_k=" + std::to_string(h0.W_Q.cols()) +
+           ", d_v=" + std::to_string(h0.W_V.cols()) + ", d_out=" + std::to_string(c.W_O.cols());
+  }
   if (takes_qkv(c.op))
     return "T_q=" + std::to_string(c.Q.rows()) + ", T_v=" + std::to_string(c.K.rows()) +
            ", d_k=" + std::to_string(c.Q.cols()) + ", d_v=" + std::to_string(c.V.cols());
@@ -93,22 +99,7 @@ void print_verdict(std::ostream& os, const Verdict& v) {
          << ":\n";
     else
       os << "  on the text's example (" << shape_line(c) << "):\n";
-    if (takes_qkv(c.op)) {
-      print_matrix(os, "  Q", c.Q, f.marked_row);
-      print_matrix(os, "  K", c.K);
-      print_matrix(os, "  V", c.V);
-    } else {
-      print_matrix(os, "  S", c.S, f.marked_row);
-    }
-    if (c.mask)
-      print_mask(os, "  mask (x = forbidden)", *c.mask, f.marked_row);
-    else
-      os << "  mask = none\n";
-    if (!c.params.empty()) {
-      DMatrix params(1, Index(c.params.size()));
-      for (std::size_t k = 0; k < c.params.size(); ++k) params(0, Index(k)) = c.params[k];
-      print_matrix(os, "  params", params);
-    }
+    print_inputs(os, c, f.marked_row);
   }
   if (f.outcome) print_outcome(os, *f.outcome, f.marked_row);
   if (f.worst) {

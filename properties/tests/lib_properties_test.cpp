@@ -57,6 +57,32 @@ TEST_CASE("every property holds for attn::softmax_rows in float", "[properties][
   check_all_properties<float>(Operation::softmax_rows);
 }
 
+template <class T>
+void check_multi_head_properties() {
+  LibSubject<T> subject;
+  RunConfig cfg;
+  cfg.cases = default_case_count();
+  for (const Property& p : multi_head_properties("FullyMaskedRowError")) {
+    const Verdict v = run_property(p, subject, cfg);
+    std::ostringstream report;
+    print_verdict(report, v);
+    print_regimes(report, v);
+    INFO(report.str());
+    CHECK(v.passed);
+    CHECK(v.error.empty());
+    CHECK(v.cases > 0);
+  }
+}
+
+TEST_CASE("every multi-head property holds for attn::multi_head_attention in double",
+          "[properties][double]") {
+  check_multi_head_properties<double>();
+}
+TEST_CASE("every multi-head property holds for attn::multi_head_attention in float",
+          "[properties][float]") {
+  check_multi_head_properties<float>();
+}
+
 TEST_CASE("the generators reach every regime", "[properties][generators]") {
   LibSubject<double> subject;
   RunConfig cfg;

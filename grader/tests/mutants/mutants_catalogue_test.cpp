@@ -4,7 +4,7 @@
 // submission mutant is recognised as its exercise from the file alone (so
 // `attnlab grade` takes it like a student's file); the catalogue covers
 // F1-F4, both languages, and the library operations (tiled: T1, multi-head:
-// lib/*.hpp). Grading the catalogue is the e2e tests' job (CMakeLists.txt).
+// M1). Grading the catalogue is the e2e tests' job (CMakeLists.txt).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -94,15 +94,15 @@ TEST_CASE("mutants: the catalogue covers F1-F4 in both languages and the library
   CHECK(tiled.count("forbidden_tile_nan") == 1);
   CHECK(tiled.count("last_tile_dropped") == 1);
 
-  const auto lib = library_mutant_catalogue(kCatalogue);
-  std::set<std::string> mha;
-  for (const auto& m : lib) {
-    INFO(m.file.string());
-    CHECK(m.exercise == "MHA");
-    CHECK(m.caught_by == "mha_against_oracle");
-    mha.insert(m.name);
-  }
-  CHECK(mha == std::set<std::string>{"heads_reversed", "one_wo_per_head"});
+  // Multi-head attention: heads concatenated in the wrong order, one W_O
+  // applied per head, in both languages.
+  CHECK(per_exercise["M1"] >= 3);
+  CHECK(languages["M1"] == std::set<std::string>{".cpp", ".py"});
+  std::set<std::string> heads;
+  for (const auto& m : mutant_catalogue(kCatalogue))
+    if (m.exercise == "M1") heads.insert(m.name);
+  CHECK(heads.count("heads_reversed") == 1);
+  CHECK(heads.count("one_wo_per_head") == 1);
 }
 
 TEST_CASE("mutants: a header without a field is refused, naming the field", "[mutants]") {
@@ -116,7 +116,21 @@ TEST_CASE("mutants: T1 is a graded pseudo-exercise of the tiled kernel", "[mutan
   CHECK(property_ids("T1").count("tiled_equals_naive") == 1);
   CHECK(property_ids("T1").count("oracle_agreement") == 1);
   CHECK(t1.max_points() > 0);
-  CHECK(library_exercise_ids() == std::vector<std::string>{"T1"});
+  CHECK(library_exercise_ids() == std::vector<std::string>{"T1", "M1"});
   const Recognition r = recognise_exercise(kSource / "solutions" / "T1" / "attention_tiled.py");
   CHECK(r.exercise == "T1");
+}
+
+TEST_CASE("mutants: M1 is a graded pseudo-exercise of multi-head attention", "[mutants][M1]") {
+  const Exercise m1 = load_exercise("M1");
+  CHECK(m1.op == attn::prop::Operation::multi_head_attention);
+  CHECK(property_ids("M1") ==
+        std::set<std::string>{"oracle_agreement", "heads_in_order", "fully_forbidden_refused"});
+  CHECK(m1.max_points() == 6);
+  for (const char* file : {"multi_head_attention.py", "multi_head_attention.cpp"}) {
+    INFO(file);
+    const Recognition r = recognise_exercise(kSource / "solutions" / "M1" / file);
+    CHECK(r.status == Recognition::Status::recognised);
+    CHECK(r.exercise == "M1");
+  }
 }

@@ -21,6 +21,7 @@
 
 #include "attn/attn.hpp"
 #include "attn/ref/error_bound.hpp"
+#include "attn/ref/multi_head_bound.hpp"
 #include "attn/ref/oracle_extras.hpp"
 
 namespace attn::libprop {
@@ -235,109 +236,23 @@ inline void log_inputs(const DMatrix& X, const ref::MultiHeadWeights& w,
 
 // ----------------------------------------------------------- the error bound
 
-/// Unit roundoff and smallest normal number of the scalar type.
-struct Precision {
-  double u;
-  double realmin;
-};
+/// The precision model of the scalar type (unit roundoff, smallest normal).
+using Precision = ref::PrecisionModel;
 
 template <class T>
 Precision precision_of() {
-  return {double(std::numeric_limits<T>::epsilon()) / 2, double(std::numeric_limits<T>::min())};
+  return {double(std::numeric_limits<T>::epsilon()) / 2, double(std::numeric_limits<T>::min()), 0};
 }
 
-/// What one head's bound says, entry by entry (T_q x d_v), before the safety factor.
-struct HeadBound {
-  DMatrix E;   ///< |O_i computed - O_i exact| <= E
-  DMatrix mu;  ///< |O_i exact| <= mu
-};
+/// One head's bound (reference/include/attn/ref/multi_head_bound.hpp).
+using ref::head_output_bound;
+using ref::HeadBound;
 
-/// A-priori bound for one head computed in precision p: O_i = attention(fl(X_q W_Q),
-/// fl(X_kv W_K), fl(X_kv W_V), mask).O against the exact attention of the exact
-/// projections. The inputs X, W are exact (generated on a grid of the type).
-/// Derivation (Higham's gamma_n = n u / (1 - n u) for an n-term dot product in
-/// any order, also with FMA; d = d_model, n = T_v; M_Q = |X_q||W_Q|, M_K, M_V likewise):
-///  (P) projections: |Q^ - Q| <= gamma_d M_Q, so |Q^| <= (1 + gamma_d) M_Q; K^, V^ likewise.
-///  (L) logits S^ = fl(Q^ K^T) / sqrt(d_k): the dot product and the scale cost
-///      gamma_{d_k+3} |Q^||K^|^T / sqrt(d_k); with (P), |S^ - S|_ij <= Delta_i with
-///      Delta_i = c_L * G_i,  c_L = (1 + gamma_{d_k+3})(1 + gamma_d)^2 - 1,
-///      G_i = max over allowed j of (M_Q M_K^T)_ij / sqrt(d_k) (also >= |S_ij|).
-///  (E) p_j = fl(exp(fl(S^_j - m^))): the error of the row maximum is a common
-///      factor and cancels in the normalisation (shift invariance, 32.2.4);
-///      what remains per entry is exp of (the logit's own error, <= Delta_i, plus
-///      the subtraction's rounding, <= u |S^_j - m^| <= 2u (G_i + Delta_i)) and the
-///      exp's own error (faithful: relative 2u), i.e. a relative factor 1 + theta_j,
-///      |theta_j| <= rho = expm1(Delta_i + 2u (G_i + Delta_i)) (1 + 2u) + 2u.
-///  (Z) Z^ = fl(sum p_j), T_v - 1 additions: sum_j a_j (1 + theta_j)(1 + phi_j) with
-///      |phi_j| <= gamma_n, within 1 +- rho_Z, rho_Z = (1 + rho)(1 + gamma_n) - 1.
-///  (A) A^_j = fl(p_j / Z^) (two roundings if a reciprocal is formed):
-///      |A^_j - a_j| <= eta a_j, eta = (1 + rho)(1 + 2u) / (1 - rho_Z) - 1 (+ the
-///      underflow of an exp, at most (n + 1) realmin per weight).
-///  (O) O^ = fl(A^ V^), n terms (forbidden weights are exact zeros):
-///      |O^ - A V| <= gamma_n |A^||V^| + |A^ - A||V^| + |A||V^ - V|
-///                 <= ((1 + gamma_n)(1 + eta)(1 + gamma_d) - 1) sum_j a_j M_V(j, l)
-///      and sum_j a_j M_V(j, l) <= mu_il = max over allowed j of M_V(j, l), which
-///      also bounds |O_exact(i, l)| (a convex combination of the allowed V rows, F1).
-/// The bound is evaluated in double; its own rounding (relative O(n u_double)) is
-/// covered by ref::kSafetyFactor, applied by the callers. eta is +Inf if rho_Z >= 1/2
-/// (the analysis says nothing there; the generators never get close).
-inline HeadBound head_output_bound(const DMatrix& X_q, const DMatrix& X_kv, const DMatrix& W_Q,
-                                   const DMatrix& W_K, const DMatrix& W_V,
-                                   const std::optional<Mask>& mask, Precision p) {
-  const Index T_q = X_q.rows(), T_v = X_kv.rows(), d = X_q.cols();
-  const Index d_k = W_Q.cols(), d_v = W_V.cols();
-  const double u = p.u;
-  const DMatrix MQ = X_q.cwiseAbs() * W_Q.cwiseAbs();
-  const DMatrix MK = X_kv.cwiseAbs() * W_K.cwiseAbs();
-  const DMatrix MV = X_kv.cwiseAbs() * W_V.cwiseAbs();
-  const DMatrix MS = (MQ * MK.transpose()) / std::sqrt(double(d_k));
-  const double g_d = ref::gamma(double(d), u);
-  const double g_n = ref::gamma(double(T_v), u);
-  const double c_L = (1 + ref::gamma(double(d_k + 3), u)) * (1 + g_d) * (1 + g_d) - 1;
-  HeadBound b{DMatrix::Zero(T_q, d_v), DMatrix::Zero(T_q, d_v)};
-  for (Index i = 0; i < T_q; ++i) {
-    double G = 0;
-    for (Index j = 0; j < T_v; ++j)
-      if (!(mask && (*mask)(i, j))) G = std::max(G, MS(i, j));
-    const double Delta = c_L * G;
-    const double rho = std::expm1(Delta + 2 * u * (G + Delta)) * (1 + 2 * u) + 2 * u;
-    const double rho_Z = (1 + rho) * (1 + g_n) - 1;
-    const double eta = rho_Z < 0.5 ? (1 + rho) * (1 + 2 * u) / (1 - rho_Z) - 1
-                                   : std::numeric_limits<double>::infinity();
-    const double c_O = (1 + g_n) * (1 + eta) * (1 + g_d) - 1;
-    // Underflowed exponentials: (n + 1) realmin per weight, through |V^| and the sum.
-    const double underflow = double(T_v) * double(T_v + 1) * p.realmin * (1 + g_n) * (1 + g_d);
-    for (Index l = 0; l < d_v; ++l) {
-      double mu = 0;
-      for (Index j = 0; j < T_v; ++j)
-        if (!(mask && (*mask)(i, j))) mu = std::max(mu, MV(j, l));
-      b.mu(i, l) = mu;
-      b.E(i, l) = c_O * mu + underflow * MV.col(l).maxCoeff();
-    }
-  }
-  return b;
-}
-
-/// Bound (with the safety factor) on |multi_head_attention(X, w, mask) - exact| per
-/// output entry (T x d_model_out), for self-attention computed in precision p.
-/// Per head, head_output_bound gives E_i and mu_i; in the concatenation C (T x h d_v)
-/// they fill columns [i d_v, (i+1) d_v): |C^ - C| <= E_C, |C| <= mu_C. Then
-///   |fl(C^ W_O) - C W_O| <= gamma_{h d_v} |C^||W_O| + |C^ - C||W_O|
-///                         <= (gamma_{h d_v} (mu_C + E_C) + E_C) |W_O|.
+/// Bound (with the safety factor) on |multi_head_attention(X, w, mask) - exact|
+/// per output entry, for self-attention computed in precision p.
 inline DMatrix multi_head_bound(const DMatrix& X, const ref::MultiHeadWeights& w,
                                 const std::optional<Mask>& mask, Precision p) {
-  const Index h = Index(w.heads.size());
-  const Index d_v = w.heads[0].W_V.cols();
-  DMatrix E_C(X.rows(), h * d_v), mu_C(X.rows(), h * d_v);
-  for (Index i = 0; i < h; ++i) {
-    const ref::HeadWeights& hw = w.heads[std::size_t(i)];
-    const HeadBound b = head_output_bound(X, X, hw.W_Q, hw.W_K, hw.W_V, mask, p);
-    E_C.middleCols(i * d_v, d_v) = b.E;
-    mu_C.middleCols(i * d_v, d_v) = b.mu;
-  }
-  const double g_O = ref::gamma(double(h * d_v), p.u);
-  const DMatrix B = (E_C + g_O * (mu_C + E_C)) * w.W_O.cwiseAbs();
-  return ref::kSafetyFactor * B;
+  return ref::multi_head_error_bound(X, X, w, mask, p);
 }
 
 /// Result of holding a computed matrix against the exact one under a bound.

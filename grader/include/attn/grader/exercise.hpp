@@ -57,9 +57,12 @@ Exercise load_exercise(const std::string& id);
 std::vector<std::string> exercise_ids();
 
 /// Graded pseudo-exercises for the library's operations (not exercises of the
-/// text): T1, the tiled kernel attention_tiled(Q, K, V, mask, tile_q, tile_k)
-/// -> (O, logsumexp) with its naive companion attention(Q, K, V, mask)
-/// (exercises/T1/README.md). Python only; load_exercise accepts them.
+/// text), which load_exercise accepts:
+/// - T1, the tiled kernel attention_tiled(Q, K, V, mask, tile_q, tile_k)
+///   -> (O, logsumexp) with its naive companion attention(Q, K, V, mask)
+///   (exercises/T1/README.md), Python only;
+/// - M1, multi-head self-attention multi_head_attention(X, W_Q, W_K, W_V, W_O,
+///   mask) -> O (exercises/M1/README.md), Python or C++ (m1::multi_head_attention).
 std::vector<std::string> library_exercise_ids();
 
 }  // namespace attn::grader

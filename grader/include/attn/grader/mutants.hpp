@@ -4,14 +4,10 @@
 // misconception; `attnlab mutants` grades them all, and the model
 // solutions, and prints which property caught which mutant.
 //
-// Three kinds of mutant:
-//  - exercises/mutants/*.py, *.cpp: submissions in an exercise's own
-//    interface (F1-F4, and T1, the library's tiled kernel), graded exactly
-//    as `attnlab grade` grades a student's file;
-//  - exercises/mutants/lib/*.hpp: library operations without a protocol op
-//    (multi-head attention), in-process C++ subjects checked by the
-//    library-level properties (properties/tests/lib/mha_mutant_properties.hpp).
-// Every one is graded in a forked grader process of its own (RapidCheck's
+// The mutants are exercises/mutants/*.py and *.cpp: submissions in an
+// exercise's own interface (F1-F4, and the library operations T1, the tiled
+// kernel, and M1, multi-head attention), graded exactly as `attnlab grade`
+// grades a student's file. Every one is graded in a forked grader process of its own (RapidCheck's
 // state is per process, so threads would share it), `jobs` at a time.
 
 #include <filesystem>
@@ -45,10 +41,6 @@ MutantInfo read_mutant_info(const std::filesystem::path& file);
 /// Every submission mutant directly under `dir` (files named *.py, *.cpp),
 /// sorted by file name.
 std::vector<MutantInfo> mutant_catalogue(const std::filesystem::path& dir);
-
-/// The in-process library mutants, `dir`/lib/*.hpp, sorted by file name
-/// (those `attnlab mutants` can run: exercise MHA).
-std::vector<MutantInfo> library_mutant_catalogue(const std::filesystem::path& dir);
 
 struct MutantsOptions {
   GradeOptions grade;                ///< seed, cases, timeouts, interpreter

@@ -10,6 +10,7 @@ namespace attn::grader {
 struct ReportHeader {
   std::string submission;
   std::string exercise;
+  std::string title;  ///< the exercise's title ("Attention with an optional mask"); empty: not known yet
   std::string recognised;  ///< how the exercise was recognised ("it defines softmax_rows()"); empty: --exercise
   std::string language;
   std::string runtime_label = "runtime";  ///< "interpreter", "compiler"

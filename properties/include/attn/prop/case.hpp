@@ -21,12 +21,27 @@ enum class Operation {
   masked_softmax,  ///< A = masked_softmax(S, mask) (F2, Lemma 2). Uses S, mask.
   attention,       ///< {O, A} = attention(Q, K, V, mask) (F3). Uses Q, K, V, mask.
   attention_tiled, ///< {O, logsumexp} = attention_tiled(Q, K, V, mask, tiles). Uses tile_q, tile_k.
+  /// O = [O_1, ..., O_h] W_O with O_i = attention(X W_Q^i, X W_K^i, X W_V^i, mask).O
+  /// (section 32.2.5, self-attention). Uses X, heads, W_O, mask.
+  multi_head_attention,
 };
 
-/// True for the operations that take Q, K, V (rather than logits S).
+/// True for the operations that take Q, K, V (rather than logits S or X).
 inline bool takes_qkv(Operation op) {
   return op == Operation::attention || op == Operation::attention_tiled;
 }
+
+/// True for the operations whose answer includes the outputs O.
+inline bool returns_outputs(Operation op) {
+  return takes_qkv(op) || op == Operation::multi_head_attention;
+}
+
+/// One head's projections (section 32.2.5): W_Q, W_K are d_model x d_k, W_V is d_model x d_v.
+struct HeadProjections {
+  Matrix<double> W_Q;
+  Matrix<double> W_K;
+  Matrix<double> W_V;
+};
 
 /// Stable text name of an operation ("attention"), also used by the protocol.
 const char* operation_name(Operation op);
@@ -40,6 +55,12 @@ struct Case {
   std::optional<Mask> mask;  ///< T_q x T_v, true = forbidden
   Index tile_q = 0;  ///< query rows per tile (attention_tiled)
   Index tile_k = 0;  ///< key rows per tile (attention_tiled)
+  /// multi_head_attention: the input X (T x d_model), each head's projections
+  /// (all with the same d_k and d_v) and the output projection W_O
+  /// (h d_v x d_out); the mask is T x T.
+  DMatrix X;
+  std::vector<HeadProjections> heads;
+  DMatrix W_O;
   /// Knobs of a metamorphic property, not inputs of the subject: the row
   /// shifts c_i, the vector added to every key, a permutation's sort keys.
   std::vector<double> params;
@@ -50,6 +71,11 @@ struct Case {
 
 /// Prints the case's matrices (used for counterexamples and by RapidCheck).
 void showValue(const Case& c, std::ostream& os);
+
+/// Prints the inputs the subject receives (Q, K, V; S; or X, the heads' W_Q,
+/// W_K, W_V and W_O), the mask and any params, one matrix after another,
+/// flagging `marked_row` (if >= 0) in the query-side matrix and the mask.
+void print_inputs(std::ostream& os, const Case& c, Index marked_row = -1);
 
 /// Prints a matrix with one row a line, values with up to 6 significant
 /// digits unless they need more to be told apart; `marked_row` (if >= 0) is

@@ -48,6 +48,14 @@ Property oracle_agreement(Operation op = Operation::attention);
 // mask, at the text's absolute tolerance 1e-4 (a fixed case, not generated).
 Property textbook_example();
 
+// Section 32.2.5: with W_O = I, column block i of multi-head O is head i's output.
+Property heads_in_order();
+
+/// The properties of multi-head self-attention (section 32.2.5), in report
+/// order: oracle agreement, the heads' order, a fully forbidden row refused
+/// (any error type unless `expected_error` names one).
+std::vector<Property> multi_head_properties(std::string expected_error = "");
+
 /// The properties that grade exercise F3 (attention with an optional mask),
 /// in report order.
 std::vector<Property> attention_properties();

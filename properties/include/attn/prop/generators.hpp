@@ -24,6 +24,13 @@ enum class MaskPolicy {
 /// Cases for cfg.op under the given mask policy.
 rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy);
 
+/// Multi-head self-attention cases (section 32.2.5): X, h heads sharing d_k
+/// and d_v, W_O, and a T x T mask under the policy. With identity_W_O, W_O is
+/// the identity of size h d_v, so the answer is the concatenation itself.
+/// gen_case(cfg, policy) for cfg.op == multi_head_attention is this with a
+/// drawn W_O.
+rc::Gen<Case> gen_multi_head_case(const GenConfig& cfg, MaskPolicy policy, bool identity_W_O);
+
 /// Attention cases whose K has a different d_k than Q (Lemma 1 refusals).
 rc::Gen<Case> gen_dk_mismatch_case(const GenConfig& cfg);
 
