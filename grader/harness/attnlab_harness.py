@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """attnlab harness for Python submissions (grader/PROTOCOL.md, attnlab-protocol/1).
 
-Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4|T1|M1] SUBMISSION.py
+Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4|T1|M1|C1] SUBMISSION.py
 
 Loads SUBMISSION.py by path, finds its entry function and answers the
 grader's requests, one JSON line in, one JSON line out. Before any code of
@@ -53,12 +53,19 @@ ENTRY_POINTS = {
     # F4: the corrected masking, with F3's signature.
     "F4": ["scaled_dot_product_attention", "attention"],
     # T1 (the tiled kernel, exercises/T1): the tiled function; its naive
-    # companion (NAIVE_ENTRY_POINTS) answers the op "attention".
+    # companion (COMPANION_ENTRY_POINTS) answers the op "attention".
     "T1": ["attention_tiled"],
     # M1 (multi-head self-attention, exercises/M1).
     "M1": ["multi_head_attention"],
+    # C1 (the masks, exercises/C1): causal_mask, with padding_mask as companion.
+    "C1": ["causal_mask"],
 }
-NAIVE_ENTRY_POINTS = {"T1": ["attention", "scaled_dot_product_attention"]}
+# Second functions an exercise needs: T1's naive attention (op "attention"),
+# C1's padding_mask (op "padding_mask").
+COMPANION_ENTRY_POINTS = {
+    "T1": ["attention", "scaled_dot_product_attention"],
+    "C1": ["padding_mask"],
+}
 OPS = {
     "F1": ["softmax_rows"],
     "F2": ["masked_softmax"],
@@ -66,6 +73,7 @@ OPS = {
     "F4": ["attention"],
     "T1": ["attention_tiled", "attention"],
     "M1": ["multi_head_attention"],
+    "C1": ["causal_mask", "padding_mask"],
 }
 
 _FROM_STRING = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
@@ -266,22 +274,60 @@ def answer_multi_head(fn, req):
     return {"ok": True, "O": encode_matrix(as_matrix(result, "O"))}
 
 
-def answer(fn, req, naive=None):
+def decode_size(req, name):
+    n = req.get(name)
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise BadRequest("%s is %r, expected an integer" % (name, n))
+    return n
+
+
+def answer_mask(fn, req, causal):
+    """causal_mask(T_q, T_v, alignment) or padding_mask(T_q, T_v, key_length)
+    -> a T_q x T_v boolean matrix, True = forbidden (C1)."""
+    import numpy as np
+
+    T_q, T_v = decode_size(req, "T_q"), decode_size(req, "T_v")
+    if causal:
+        third = req.get("alignment")
+        if third not in ("top_left", "bottom_right"):
+            raise BadRequest("alignment is %r" % (third,))
+    else:
+        third = decode_size(req, "key_length")
+    try:
+        result = fn(T_q, T_v, third)
+    except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
+        return refusal(e)
+    try:
+        M = np.asarray(result)
+    except Exception as e:  # noqa: BLE001
+        raise Fault("the mask cannot be read as an array: %s: %s" % (type(e).__name__, e))
+    if M.ndim != 2:
+        raise Fault("the mask has shape %s, expected a 2-D matrix" % (M.shape,))
+    if M.dtype != np.bool_:
+        raise Fault("the mask holds %s values, expected booleans (True = forbidden); an "
+                    "additive mask of 0 and -inf, or 0/1 numbers, is not a boolean mask"
+                    % M.dtype)
+    return {"ok": True, "mask": M.tolist()}
+
+
+def answer(fn, req, companion=None):
     op = req.get("op")
+    if op in ("causal_mask", "padding_mask"):
+        return answer_mask(fn if op == "causal_mask" else companion, req, op == "causal_mask")
     if op == "multi_head_attention":
         return answer_multi_head(fn, req)
     if op == "attention_tiled":
         return answer_tiled(fn, req)
     if op == "attention":
-        return answer_attention(naive if naive is not None else fn, req)
+        return answer_attention(companion if companion is not None else fn, req)
     if op == "softmax_rows":
         return answer_softmax(fn, req, with_mask=False)
     return answer_softmax(fn, req, with_mask=True)
 
 
 def load_submission(path, exercise):
-    """Imports the file; returns (function, its name(s), the naive companion
-    function or None). Raises on failure."""
+    """Imports the file; returns (function, its name(s), the companion
+    function (COMPANION_ENTRY_POINTS) or None). Raises on failure."""
     directory = os.path.dirname(os.path.abspath(path))
     if directory not in sys.path:
         sys.path.insert(0, directory)
@@ -304,11 +350,11 @@ def load_submission(path, exercise):
         )
 
     fn, name = find(ENTRY_POINTS[exercise])
-    naive = None
-    if exercise in NAIVE_ENTRY_POINTS:
-        naive, naive_name = find(NAIVE_ENTRY_POINTS[exercise])
-        name += ", " + naive_name
-    return fn, name, naive
+    companion = None
+    if exercise in COMPANION_ENTRY_POINTS:
+        companion, companion_name = find(COMPANION_ENTRY_POINTS[exercise])
+        name += ", " + companion_name
+    return fn, name, companion
 
 
 def main():
@@ -323,7 +369,7 @@ def main():
         import numpy as np
 
         hello["runtime"] = "CPython %s, NumPy %s" % (platform.python_version(), np.__version__)
-        fn, entry, naive = load_submission(args.submission, args.exercise)
+        fn, entry, companion = load_submission(args.submission, args.exercise)
     except Exception as e:  # noqa: BLE001  (SyntaxError, ImportError...: not gradable)
         traceback.print_exc(file=sys.stderr)
         hello.update(ok=False, error={"type": type(e).__name__, "message": str(e)})
@@ -343,7 +389,7 @@ def main():
                 raise BadRequest("not a version %d request" % VERSION)
             if req.get("op") not in OPS[args.exercise]:
                 raise BadRequest("unsupported op %r" % req.get("op"))
-            reply = answer(fn, req, naive)
+            reply = answer(fn, req, companion)
         except (BadRequest, ValueError) as e:
             reply = {"ok": False, "fault": "harness: bad request: %s" % e}
         except Fault as e:

@@ -10,6 +10,7 @@
 #include <exception>
 #include <string>
 #include <typeinfo>
+#include <vector>
 
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
@@ -20,7 +21,7 @@ namespace attn::harness {
 struct ExerciseInfo {
   const char* id;     ///< "F1"
   const char* entry;  ///< "f1::softmax_rows"
-  const char* op;     ///< the one protocol op it answers: "softmax_rows"
+  std::vector<std::string> ops;  ///< the protocol ops it answers: {"softmax_rows"}
 };
 
 /// Defined by the exercise's cpp_harness_fN.cpp.

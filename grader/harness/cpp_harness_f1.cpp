@@ -5,7 +5,7 @@
 
 namespace attn::harness {
 
-const ExerciseInfo exercise{"F1", "f1::softmax_rows", "softmax_rows"};
+const ExerciseInfo exercise{"F1", "f1::softmax_rows", {"softmax_rows"}};
 
 nlohmann::json answer(const nlohmann::json& request) {
   const f1::Matrix S = grader::decode_matrix(request.at("S"), "S", declared_cols(request, "S"));

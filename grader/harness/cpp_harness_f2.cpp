@@ -7,7 +7,7 @@
 
 namespace attn::harness {
 
-const ExerciseInfo exercise{"F2", "f2::masked_softmax", "masked_softmax"};
+const ExerciseInfo exercise{"F2", "f2::masked_softmax", {"masked_softmax"}};
 
 nlohmann::json answer(const nlohmann::json& request) {
   const f2::Matrix S = grader::decode_matrix(request.at("S"), "S", declared_cols(request, "S"));

@@ -4,7 +4,7 @@
 
 namespace attn::harness {
 
-const ExerciseInfo exercise{"F3", "f3::attention", "attention"};
+const ExerciseInfo exercise{"F3", "f3::attention", {"attention"}};
 
 nlohmann::json answer(const nlohmann::json& request) {
   return answer_attention<f3::Matrix, f3::Mask>(request, f3::attention);

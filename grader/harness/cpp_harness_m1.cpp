@@ -10,7 +10,7 @@
 
 namespace attn::harness {
 
-const ExerciseInfo exercise{"M1", "m1::multi_head_attention", "multi_head_attention"};
+const ExerciseInfo exercise{"M1", "m1::multi_head_attention", {"multi_head_attention"}};
 
 namespace {
 

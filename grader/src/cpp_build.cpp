@@ -27,6 +27,8 @@ CppToolchain toolchain_for(const std::string& exercise) {
     t.harness_library = paths::f4_harness_library;
   } else if (exercise == "M1") {
     t.harness_library = paths::m1_harness_library;
+  } else if (exercise == "C1") {
+    t.harness_library = paths::c1_harness_library;
   } else {
     throw std::invalid_argument("exercise " + exercise + " has no C++ harness");
   }
@@ -41,6 +43,7 @@ CppToolchain toolchain_for(const std::string& exercise) {
       {"F3", {"f3::attention(...)", "exercises/F3/attention.hpp"}},
       {"F4", {"f4::attention(...)", "exercises/F4/masked_attention.hpp"}},
       {"M1", {"m1::multi_head_attention(...)", "exercises/M1/multi_head_attention.hpp"}},
+      {"C1", {"c1::causal_mask(...) and c1::padding_mask(...)", "exercises/C1/masks.hpp"}},
   };
   t.entry_function = entries.at(exercise).first;
   t.entry_header = entries.at(exercise).second;
@@ -50,6 +53,7 @@ CppToolchain toolchain_for(const std::string& exercise) {
       {"F3", {"F3/attention.hpp"}},
       {"F4", {"F4/masked_attention.hpp", "F3/attention.hpp"}},  // F4 reuses F3's interface
       {"M1", {"M1/multi_head_attention.hpp"}},
+      {"C1", {"C1/masks.hpp"}},
   };
   for (const auto& h : headers.at(exercise)) t.interface_headers.push_back((exercises / h).string());
   t.include_dirs = {paths::eigen_include_dir};

@@ -26,7 +26,7 @@ double Exercise::max_points() const {
 
 std::vector<std::string> exercise_ids() { return {"F1", "F2", "F3", "F4"}; }
 
-std::vector<std::string> library_exercise_ids() { return {"T1", "M1"}; }
+std::vector<std::string> library_exercise_ids() { return {"T1", "M1", "C1"}; }
 
 namespace {
 
@@ -112,13 +112,25 @@ Exercise load_exercise(const std::string& id) {
     e.python_entry_points = {"multi_head_attention"};
     e.cpp_header = "multi_head_attention.hpp";
     e.cpp_entry = "m1::multi_head_attention";
+  } else if (id == "C1") {
+    // Not an exercise of the text: building the masks of section 32.2.4
+    // (the library's causal_mask and padding_mask), graded like one so the
+    // bug-injection catalogue can hold the mistakes made when building a mask.
+    e.title = "Building the causal and padding masks (library operation)";
+    e.section = "32.2.4 (masks)";
+    e.op = Operation::causal_mask;
+    e.properties = {attn::prop::causal_mask_matches_definition(),
+                    attn::prop::padding_mask_matches_definition()};
+    e.python_entry_points = {"causal_mask", "padding_mask"};
+    e.cpp_header = "masks.hpp";
+    e.cpp_entry = "c1::causal_mask, c1::padding_mask";
   } else if (id == "F5") {
     throw std::invalid_argument(
         "exercise F5 is not graded by attnlab: its answer is a written experiment protocol "
         "(see exercises/F5/README.md and the rubric in solutions/F5/rubric.md)");
   } else {
     throw std::invalid_argument("unknown exercise " + id +
-                                " (attnlab grades F1, F2, F3, F4 and the library operations T1, M1)");
+                                " (attnlab grades F1, F2, F3, F4 and the library operations T1, M1, C1)");
   }
   e.points = read_points(id);
   return e;

@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "feedback_masks.hpp"
 #include "feedback_multi_head.hpp"
 
 namespace attn::grader {
@@ -117,6 +118,16 @@ const std::map<std::string, Hint>& property_hints() {
             "The online softmax must rescale the running sum and output whenever the running "
             "maximum grows, and a tile whose keys are all forbidden must leave them unchanged.",
             "section 32.2.4; FlashAttention, Theorem 1", false)},
+      {"causal_mask_matches_definition",
+       hint("causal_mask_matches_definition", "the causal mask differs from its definition",
+            "Key j is forbidden for query i when j > i (top-left) or j > i + (T_v - T_q) "
+            "(bottom-right); every other entry is allowed, and true means forbidden.",
+            "section 32.2.4", false)},
+      {"padding_mask_matches_definition",
+       hint("padding_mask_matches_definition", "the padding mask differs from its definition",
+            "Keys j >= key_length are padding: forbidden (true) for every query; the first "
+            "key_length keys are allowed.",
+            "section 32.2.4", false)},
       {"answers",
        hint("answers", "a number in the answers file is not the text's",
             "Recompute it from the statement; the report shows the expected value and the "
@@ -563,6 +574,7 @@ std::optional<Hint> from_outcome(const Verdict& v) {
 
   if (c.op == attn::prop::Operation::multi_head_attention)
     return multi_head_hint(v.property_id, c, o);
+  if (attn::prop::builds_mask(c.op)) return mask_hint(v.property_id, c, o);
   const auto in = inputs_of(c);
   if (!in) {
     if (v.property_id == "dk_mismatch_refused") return std::nullopt;

@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
                     "the submission(s), or folders of submissions; omit to grade the bundled "
                     "submissions");
   grade->add_option("--exercise", exercise,
-                    "the exercise FILE answers (F1, F2, F3, F4, or the library operations T1, M1); "
+                    "the exercise FILE answers (F1, F2, F3, F4, or the library operations T1, M1, C1); "
                     "default: recognised from FILE "
                     "(the function, namespace or header it defines, or an answers file's "
                     "\"exercise\")");

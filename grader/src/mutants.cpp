@@ -130,7 +130,10 @@ Item item_of(const attn::prop::Verdict& v) {
   if (v.counterexample) {
     const auto& c = *v.counterexample;
     it.has_case = true;
-    if (c.op == attn::prop::Operation::multi_head_attention) {
+    if (attn::prop::builds_mask(c.op)) {
+      it.T_q = long(c.mask_shape.T_q);
+      it.T_v = long(c.mask_shape.T_v);
+    } else if (c.op == attn::prop::Operation::multi_head_attention) {
       it.T_q = it.T_v = long(c.X.rows());
       if (!c.heads.empty()) {
         it.d_k = long(c.heads.front().W_Q.cols());
@@ -328,7 +331,8 @@ int column_rank(const std::string& id) {
   static const std::vector<std::string> order = {
       "textbook_example", "score_shape", "dk_mismatch_refused", "row_stochastic", "exact_zeros",
       "fully_forbidden_refused", "oracle_agreement", "shift_invariance", "masked_equals_deleted",
-      "tiled_equals_naive", "heads_in_order", "answers"};
+      "tiled_equals_naive", "heads_in_order", "causal_mask_matches_definition",
+      "padding_mask_matches_definition", "answers"};
   const auto it = std::find(order.begin(), order.end(), id);
   return it == order.end() ? int(order.size()) : int(it - order.begin());
 }
@@ -485,8 +489,8 @@ int run_mutants(const MutantsOptions& options, std::ostream& out) {
 
   // ---- per mutant: first catch, shrunk counterexample, the feedback map's hint.
   out << "\nMutants: the first property that caught each, the size T_q x T_v x d_k x d_v of its shrunk\n"
-         "counterexample (T_q x T_v for the softmax exercises; T x T x d_k x d_v and the heads h for\n"
-         "multi-head attention), and the hint the grader gives for it\n";
+         "counterexample (T_q x T_v for the softmax and mask exercises; T x T x d_k x d_v and the\n"
+         "heads h for multi-head attention), and the hint the grader gives for it\n";
   std::vector<const Item*> sizes;
   int caught = 0, by_declared = 0;
   for (std::size_t k = 0; k < n_mutants; ++k) {

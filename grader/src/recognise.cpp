@@ -41,6 +41,7 @@ const std::map<std::string, std::string>& cpp_headers() {
       {"attention.hpp", "F3"},
       {"masked_attention.hpp", "F4"},
       {"multi_head_attention.hpp", "M1"},
+      {"masks.hpp", "C1"},
   };
   return m;
 }
@@ -51,12 +52,14 @@ const std::map<std::string, std::string>& protocol_ops() {
       {"masked_softmax", "F2"},
       {"attention", "F3"},
       {"multi_head_attention", "M1"},
+      {"causal_mask", "C1"},
+      {"padding_mask", "C1"},
   };
   return m;
 }
 
 /// What a refusal says attnlab grades.
-const char* const kGraded = "it grades F1, F2, F3, F4 and the library operations T1, M1";
+const char* const kGraded = "it grades F1, F2, F3, F4 and the library operations T1, M1, C1";
 
 bool graded(const std::string& id) {
   const auto ids = exercise_ids();
@@ -215,9 +218,10 @@ Recognition recognise_cpp(const std::string& text, const std::string& shown) {
   if (auto ev = markers(text, "//"); !ev.empty()) return from_marker(ev, shown, "// exercise:");
   // What it implements: functions in namespace fN.
   const std::string code = strip_cpp(text, true);
-  const std::regex ns("\\bnamespace[ \\t\\r\\n]+(f[1-4]|m1)\\b");
+  const std::regex ns("\\bnamespace[ \\t\\r\\n]+(f[1-4]|m1|c1)\\b");
   const std::regex qualified(
-      "\\b(f[1-4]|m1)::(softmax_rows|masked_softmax|attention|multi_head_attention)[ \\t\\r\\n]*\\(");
+      "\\b(f[1-4]|m1|c1)::(softmax_rows|masked_softmax|attention|multi_head_attention|"
+      "causal_mask|padding_mask)[ \\t\\r\\n]*\\(");
   Evidence defined;
   for (std::sregex_iterator it(code.begin(), code.end(), ns), end; it != end; ++it) {
     auto& items = defined[upper((*it)[1])];
@@ -244,9 +248,9 @@ Recognition recognise_cpp(const std::string& text, const std::string& shown) {
   if (auto r = decide(included, shown, "it includes", "// exercise:")) return *r;
   Recognition r;
   r.message = "cannot tell which exercise " + shown +
-              " answers: it defines nothing in namespace f1..f4 or m1 and includes none of "
+              " answers: it defines nothing in namespace f1..f4, m1 or c1 and includes none of "
               "softmax_rows.hpp (F1), masked_softmax.hpp (F2), attention.hpp (F3), "
-              "masked_attention.hpp (F4), multi_head_attention.hpp (M1)" +
+              "masked_attention.hpp (F4), multi_head_attention.hpp (M1), masks.hpp (C1)" +
               suggestion("// exercise:");
   return r;
 }

@@ -112,6 +112,17 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
     o.logsumexp = std::move(lse);
     return o;
   }
+  if (attn::prop::builds_mask(c.op)) {
+    const Index T_q = c.mask_shape.T_q, T_v = c.mask_shape.T_v;
+    RowMask M = decode_mask(member(reply, "mask"), "mask", T_v);
+    if (M.rows() != T_q || M.cols() != T_v) {
+      throw ProtocolError("wrong shape: mask is " + shape_text(M.rows(), M.cols()) +
+                          ", expected " + shape_text(T_q, T_v) + " (T_q x T_v)");
+    }
+    Outcome o = Outcome::make_result(RowMatrix(), RowMatrix());
+    o.mask = std::move(M);
+    return o;
+  }
   if (c.op == attn::prop::Operation::multi_head_attention) {
     RowMatrix O = shaped_matrix(reply, "O", c.X.rows(), c.W_O.cols(), "T x d_out");
     return Outcome::make_result(std::move(O), RowMatrix());

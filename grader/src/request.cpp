@@ -28,6 +28,13 @@ std::string request_line(const attn::prop::Case& c, std::int64_t id) {
     shapes["Q"] = shape_of(c.Q.rows(), c.Q.cols());
     shapes["K"] = shape_of(c.K.rows(), c.K.cols());
     shapes["V"] = shape_of(c.V.rows(), c.V.cols());
+  } else if (attn::prop::builds_mask(c.op)) {
+    r["T_q"] = c.mask_shape.T_q;
+    r["T_v"] = c.mask_shape.T_v;
+    if (c.op == attn::prop::Operation::causal_mask)
+      r["alignment"] = c.mask_shape.bottom_right ? "bottom_right" : "top_left";
+    else
+      r["key_length"] = c.mask_shape.key_length;
   } else if (c.op == attn::prop::Operation::multi_head_attention) {
     // The heads share their shapes: `shapes` gives one head's W_Q, W_K, W_V.
     r["X"] = encode_matrix(c.X);
@@ -50,7 +57,7 @@ std::string request_line(const attn::prop::Case& c, std::int64_t id) {
     r["S"] = encode_matrix(c.S);
     shapes["S"] = shape_of(c.S.rows(), c.S.cols());
   }
-  if (c.op != attn::prop::Operation::softmax_rows) {
+  if (c.op != attn::prop::Operation::softmax_rows && !attn::prop::builds_mask(c.op)) {
     if (c.mask) {
       r["mask"] = encode_mask(*c.mask);
       shapes["mask"] = shape_of(c.mask->rows(), c.mask->cols());

@@ -16,6 +16,8 @@ const char* operation_name(Operation op) {
     case Operation::attention: return "attention";
     case Operation::attention_tiled: return "attention_tiled";
     case Operation::multi_head_attention: return "multi_head_attention";
+    case Operation::causal_mask: return "causal_mask";
+    case Operation::padding_mask: return "padding_mask";
   }
   return "unknown";
 }
@@ -65,6 +67,16 @@ void print_mask(std::ostream& os, const std::string& name, const Mask& M, Index 
 }
 
 void print_inputs(std::ostream& os, const Case& c, Index marked_row) {
+  if (builds_mask(c.op)) {
+    const auto& m = c.mask_shape;
+    os << "  " << operation_name(c.op) << "(T_q = " << m.T_q << ", T_v = " << m.T_v;
+    if (c.op == Operation::causal_mask)
+      os << ", alignment = " << (m.bottom_right ? "bottom_right" : "top_left");
+    else
+      os << ", key_length = " << m.key_length;
+    os << ")\n";
+    return;
+  }
   if (takes_qkv(c.op)) {
     print_matrix(os, "  Q", c.Q, marked_row);
     print_matrix(os, "  K", c.K);

@@ -8,10 +8,12 @@
 namespace attn::prop::detail {
 
 Index T_q(const Case& c) {
+  if (builds_mask(c.op)) return c.mask_shape.T_q;
   if (c.op == Operation::multi_head_attention) return c.X.rows();
   return takes_qkv(c.op) ? c.Q.rows() : c.S.rows();
 }
 Index T_v(const Case& c) {
+  if (builds_mask(c.op)) return c.mask_shape.T_v;
   if (c.op == Operation::multi_head_attention) return c.X.rows();
   return takes_qkv(c.op) ? c.K.rows() : c.S.cols();
 }
@@ -23,7 +25,7 @@ bool forbidden(const Case& c, Index i, Index j) {
 
 bool weights_expected(const Subject& s, const Case& c) {
   return c.op != Operation::attention_tiled && c.op != Operation::multi_head_attention &&
-         s.returns_weights();
+         !builds_mask(c.op) && s.returns_weights();
 }
 
 ref::MultiHeadWeights multi_head_weights(const Case& c) {

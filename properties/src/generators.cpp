@@ -282,7 +282,45 @@ rc::Gen<Case> gen_multi_head_case(const GenConfig& cfg, MaskPolicy policy, bool 
       });
 }
 
+rc::Gen<Case> gen_mask_case(const GenConfig& cfg) {
+  const Operation op = cfg.op;
+  // Mostly 2 to 12 (the first branch, where shrinking goes): a 1x1 or 1xT
+  // mask cannot tell most mistakes apart (a forbidden diagonal and an
+  // inverted mask are both [x] at 1x1); one case in ten from 1, for faults
+  // that only sizes of 1 show.
+  auto sizes = [](Index from) {
+    return rc::gen::tuple(rc::gen::inRange<Index>(from, 13), rc::gen::inRange<Index>(from, 13));
+  };
+  auto shape = rc::gen::weightedOneOf<std::tuple<Index, Index>>({{9, sizes(2)}, {1, sizes(1)}});
+  return rc::gen::mapcat(
+      rc::gen::map(rc::gen::tuple(shape, rc::gen::arbitrary<bool>()),
+                   [](const std::tuple<std::tuple<Index, Index>, bool>& t) {
+                     return std::make_tuple(std::get<0>(std::get<0>(t)),
+                                            std::get<1>(std::get<0>(t)), std::get<1>(t));
+                   }),
+      [op](const std::tuple<Index, Index, bool>& t) {
+        const Index T_q = std::get<0>(t), T_v = std::get<1>(t);
+        return rc::gen::map(rc::gen::inRange<Index>(0, T_v + 1), [op, T_q, T_v, t](Index length) {
+          Case c;
+          c.op = op;
+          c.mask_shape.T_q = T_q;
+          c.mask_shape.T_v = T_v;
+          c.tags.push_back(T_q != T_v ? "shape: T_q != T_v" : "shape: T_q == T_v");
+          if (op == Operation::causal_mask) {
+            c.mask_shape.bottom_right = std::get<2>(t);
+            c.tags.push_back(c.mask_shape.bottom_right ? "causal: bottom-right" : "causal: top-left");
+          } else {
+            // Shrinks towards T_v (no padding), the simplest mask.
+            c.mask_shape.key_length = T_v - length;
+            c.tags.push_back(length == 0 ? "padding: none" : "padding: some keys");
+          }
+          return c;
+        });
+      });
+}
+
 rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
+  if (builds_mask(cfg.op)) return gen_mask_case(cfg);
   if (cfg.op == Operation::multi_head_attention) return gen_multi_head_case(cfg, policy, false);
   const auto regimes = rc::gen::element(Regime::small_integers, Regime::reals, Regime::large_logits,
                                         Regime::row_scales, Regime::zero_query, Regime::tied_keys,

@@ -42,6 +42,17 @@ Outcome LibSubject<T>::run(const Case& c) {
         const Matrix<T> O = multi_head_attention<T>(c.X.cast<T>(), w, c.mask);
         return Outcome::make_result(O.template cast<double>(), DMatrix());
       }
+      case Operation::causal_mask:
+      case Operation::padding_mask: {
+        Outcome o = Outcome::make_result(DMatrix(), DMatrix());
+        const auto& m = c.mask_shape;
+        o.mask = c.op == Operation::causal_mask
+                     ? attn::causal_mask(m.T_q, m.T_v,
+                                         m.bottom_right ? CausalAlignment::bottom_right
+                                                        : CausalAlignment::top_left)
+                     : attn::padding_mask(m.T_q, m.T_v, m.key_length);
+        return o;
+      }
       case Operation::softmax_rows:
         return Outcome::make_result(DMatrix(), softmax_rows<T>(c.S.cast<T>()).template cast<double>());
     }

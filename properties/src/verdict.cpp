@@ -38,6 +38,7 @@ void print_outcome(std::ostream& os, const Outcome& o, Index marked_row) {
     case Outcome::Kind::result:
       if (o.O.size() > 0 || o.O.rows() > 0) print_matrix(os, "  answered O", o.O, marked_row);
       if (o.A.rows() > 0) print_matrix(os, "  answered A", o.A, marked_row);
+      if (o.mask.size() > 0) print_mask(os, "  answered mask (x = forbidden)", o.mask, marked_row);
       break;
     case Outcome::Kind::refusal:
       os << "  answered: refused with " << o.error_type << ": " << indented(o.message) << "\n";
@@ -49,6 +50,8 @@ void print_outcome(std::ostream& os, const Outcome& o, Index marked_row) {
 }
 
 std::string shape_line(const Case& c) {
+  if (builds_mask(c.op))
+    return "T_q=" + std::to_string(c.mask_shape.T_q) + ", T_v=" + std::to_string(c.mask_shape.T_v);
   if (c.op == Operation::multi_head_attention) {
     const auto& h0 = c.heads.empty() ? HeadProjections{} : c.heads.front();
     return "T=" + std::to_string(c.X.rows()) + ", d_model=" + std::to_string(c.X.cols()) +

@@ -83,6 +83,23 @@ TEST_CASE("every multi-head property holds for attn::multi_head_attention in flo
   check_multi_head_properties<float>();
 }
 
+TEST_CASE("attn::causal_mask and attn::padding_mask match their definitions", "[properties]") {
+  LibSubject<double> subject;
+  RunConfig cfg;
+  cfg.cases = default_case_count();
+  for (const Property& p : {causal_mask_matches_definition(), padding_mask_matches_definition()}) {
+    const Verdict v = run_property(p, subject, cfg);
+    std::ostringstream report;
+    print_verdict(report, v);
+    print_regimes(report, v);
+    INFO(report.str());
+    CHECK(v.passed);
+    CHECK(v.cases > 0);
+    // Both alignments, and padding with and without padded keys, are reached.
+    for (const char* tag : {"shape: T_q != T_v", "shape: T_q == T_v"}) CHECK(v.regimes.count(tag) == 1);
+  }
+}
+
 TEST_CASE("the generators reach every regime", "[properties][generators]") {
   LibSubject<double> subject;
   RunConfig cfg;

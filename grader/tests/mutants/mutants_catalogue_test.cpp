@@ -67,8 +67,9 @@ TEST_CASE("mutants: each submission mutant is recognised as its exercise from th
     const Recognition r = recognise_exercise(m.file);
     CHECK(r.status == Recognition::Status::recognised);
     CHECK(r.exercise == m.exercise);
-    // F4 and T1 share F3's Python function names: their files say so.
-    if (m.file.extension() == ".py" && (m.exercise == "F4" || m.exercise == "T1"))
+    // F4 and T1 share F3's Python function names, and C1's names are common
+    // helper names: their files say so.
+    if (m.file.extension() == ".py" && (m.exercise == "F4" || m.exercise == "T1" || m.exercise == "C1"))
       CHECK(text_of(m.file).find("# exercise: " + m.exercise) != std::string::npos);
   }
 }
@@ -103,6 +104,9 @@ TEST_CASE("mutants: the catalogue covers F1-F4 in both languages and the library
     if (m.exercise == "M1") heads.insert(m.name);
   CHECK(heads.count("heads_reversed") == 1);
   CHECK(heads.count("one_wo_per_head") == 1);
+  // Building the masks: the diagonal, the alignment, the polarity, the padding.
+  CHECK(per_exercise["C1"] >= 3);
+  CHECK(languages["C1"] == std::set<std::string>{".cpp", ".py"});
 }
 
 TEST_CASE("mutants: a header without a field is refused, naming the field", "[mutants]") {
@@ -116,7 +120,7 @@ TEST_CASE("mutants: T1 is a graded pseudo-exercise of the tiled kernel", "[mutan
   CHECK(property_ids("T1").count("tiled_equals_naive") == 1);
   CHECK(property_ids("T1").count("oracle_agreement") == 1);
   CHECK(t1.max_points() > 0);
-  CHECK(library_exercise_ids() == std::vector<std::string>{"T1", "M1"});
+  CHECK(library_exercise_ids() == std::vector<std::string>{"T1", "M1", "C1"});
   const Recognition r = recognise_exercise(kSource / "solutions" / "T1" / "attention_tiled.py");
   CHECK(r.exercise == "T1");
 }
@@ -133,4 +137,20 @@ TEST_CASE("mutants: M1 is a graded pseudo-exercise of multi-head attention", "[m
     CHECK(r.status == Recognition::Status::recognised);
     CHECK(r.exercise == "M1");
   }
+}
+
+TEST_CASE("mutants: C1 is a graded pseudo-exercise of the masks", "[mutants][C1]") {
+  const Exercise c1 = load_exercise("C1");
+  CHECK(property_ids("C1") == std::set<std::string>{"causal_mask_matches_definition",
+                                                    "padding_mask_matches_definition"});
+  CHECK(c1.max_points() == 3);
+  for (const char* file : {"masks.py", "masks.cpp"}) {
+    INFO(file);
+    const Recognition r = recognise_exercise(kSource / "solutions" / "C1" / file);
+    CHECK(r.status == Recognition::Status::recognised);
+    CHECK(r.exercise == "C1");
+  }
+  // A helper named causal_mask in an attention file does not make it C1.
+  const Recognition f3 = recognise_exercise(kSource / "solutions" / "F3" / "attention.py");
+  CHECK(f3.exercise == "F3");
 }

@@ -62,7 +62,9 @@ std::vector<std::string> exercise_ids();
 ///   -> (O, logsumexp) with its naive companion attention(Q, K, V, mask)
 ///   (exercises/T1/README.md), Python only;
 /// - M1, multi-head self-attention multi_head_attention(X, W_Q, W_K, W_V, W_O,
-///   mask) -> O (exercises/M1/README.md), Python or C++ (m1::multi_head_attention).
+///   mask) -> O (exercises/M1/README.md), Python or C++ (m1::multi_head_attention);
+/// - C1, the masks causal_mask(T_q, T_v, alignment) and padding_mask(T_q, T_v,
+///   key_length) (exercises/C1/README.md), Python or C++ (namespace c1).
 std::vector<std::string> library_exercise_ids();
 
 }  // namespace attn::grader

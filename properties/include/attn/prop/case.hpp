@@ -24,11 +24,22 @@ enum class Operation {
   /// O = [O_1, ..., O_h] W_O with O_i = attention(X W_Q^i, X W_K^i, X W_V^i, mask).O
   /// (section 32.2.5, self-attention). Uses X, heads, W_O, mask.
   multi_head_attention,
+  /// The causal mask T_q x T_v (true = forbidden), top-left or bottom-right
+  /// aligned (section 32.2.4). Uses mask_shape.
+  causal_mask,
+  /// The padding mask T_q x T_v: keys j >= key_length forbidden (section 32.2.4).
+  /// Uses mask_shape.
+  padding_mask,
 };
 
 /// True for the operations that take Q, K, V (rather than logits S or X).
 inline bool takes_qkv(Operation op) {
   return op == Operation::attention || op == Operation::attention_tiled;
+}
+
+/// True for the operations that build a mask (their answer is Outcome::mask).
+inline bool builds_mask(Operation op) {
+  return op == Operation::causal_mask || op == Operation::padding_mask;
 }
 
 /// True for the operations whose answer includes the outputs O.
@@ -61,6 +72,13 @@ struct Case {
   DMatrix X;
   std::vector<HeadProjections> heads;
   DMatrix W_O;
+  /// causal_mask and padding_mask: what to build.
+  struct MaskShape {
+    Index T_q = 0;
+    Index T_v = 0;
+    bool bottom_right = false;  ///< causal_mask: the last query sees every key
+    Index key_length = 0;       ///< padding_mask: keys 0 .. key_length - 1 are real
+  } mask_shape;
   /// Knobs of a metamorphic property, not inputs of the subject: the row
   /// shifts c_i, the vector added to every key, a permutation's sort keys.
   std::vector<double> params;

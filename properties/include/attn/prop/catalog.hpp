@@ -51,6 +51,13 @@ Property textbook_example();
 // Section 32.2.5: with W_O = I, column block i of multi-head O is head i's output.
 Property heads_in_order();
 
+// Section 32.2.4: a built causal (top-left or bottom-right) or padding mask
+// equals its definition entry by entry.
+Property causal_mask_matches_definition();
+Property padding_mask_matches_definition();
+/// The definition of the mask a causal_mask or padding_mask case asks for.
+Mask mask_definition(const Case& c);
+
 /// The properties of multi-head self-attention (section 32.2.5), in report
 /// order: oracle agreement, the heads' order, a fully forbidden row refused
 /// (any error type unless `expected_error` names one).

@@ -31,6 +31,11 @@ rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy);
 /// drawn W_O.
 rc::Gen<Case> gen_multi_head_case(const GenConfig& cfg, MaskPolicy policy, bool identity_W_O);
 
+/// Mask-building cases for cfg.op (causal_mask or padding_mask): T_q and T_v
+/// from 2 to 12 (shrinking towards 2; one case in ten from 1), either
+/// alignment, key_length from 0 to T_v.
+rc::Gen<Case> gen_mask_case(const GenConfig& cfg);
+
 /// Attention cases whose K has a different d_k than Q (Lemma 1 refusals).
 rc::Gen<Case> gen_dk_mismatch_case(const GenConfig& cfg);
 

@@ -17,6 +17,8 @@ struct Outcome {
   DMatrix O;  ///< T_q x d_v, for Operation::attention
   DMatrix A;  ///< T_q x T_v weights (not for attention_tiled, which never forms A)
   DMatrix logsumexp;  ///< T_q x 1, log sum_j exp(S_ij) over allowed j (attention_tiled)
+  /// The mask built (causal_mask, padding_mask), T_q x T_v, true = forbidden.
+  Mask mask;
   /// For refusals: the error's type as the subject named it
   /// ("FullyMaskedRowError", "ValueError", "std::invalid_argument"...).
   std::string error_type;
