@@ -145,6 +145,10 @@ struct Inputs {
   std::optional<Mask> mask;
   bool qkv = false;
   Index d_k = 0;
+  /// About the largest rounding error of a logit difference s_ij - m_i (the
+  /// logits summed in another order, exp's argument rounded): what separates
+  /// a computation from its exact-arithmetic equal, per unit of weight.
+  double rounding = 0;
 };
 
 std::optional<Inputs> inputs_of(const Case& c) {
@@ -158,6 +162,15 @@ std::optional<Inputs> inputs_of(const Case& c) {
     in.S = c.S;
   }
   if (c.mask && c.mask->rows() == in.S.rows() && c.mask->cols() == in.S.cols()) in.mask = c.mask;
+  double size = 0;  // the largest |s_ij|, or |q_i| . |k_j| / sqrt(d_k) summed term by term
+  for (Index i = 0; i < in.S.rows(); ++i)
+    for (Index j = 0; j < in.S.cols(); ++j) {
+      if (std::isfinite(in.S(i, j))) size = std::max(size, std::abs(in.S(i, j)));
+      if (in.qkv)
+        size = std::max(size, (c.Q.row(i).cwiseAbs() * c.K.row(j).cwiseAbs().transpose())(0, 0) /
+                                  std::sqrt(static_cast<double>(in.d_k)));
+    }
+  in.rounding = 8 * std::numeric_limits<double>::epsilon() * double(in.d_k + 1) * size;
   return in;
 }
 
@@ -196,6 +209,11 @@ DMatrix softmax_rows(const DMatrix& S, const Allowed& allowed) {
   return A;
 }
 
+/// The right weights on these inputs (NaN rows where nothing is allowed).
+DMatrix right_weights(const Inputs& in) {
+  return softmax_rows(in.S, [&](Index i, Index j) { return !is_forbidden(in, i, j); });
+}
+
 /// The same over each column (the wrong axis).
 DMatrix softmax_cols(const DMatrix& S, const Allowed& allowed) {
   const DMatrix T = softmax_rows(S.transpose(), [&](Index i, Index j) { return allowed(j, i); });
@@ -217,6 +235,26 @@ bool matches(const DMatrix& A, const DMatrix& M, double tol = 1e-9) {
     }
   return compared > 0;
 }
+
+/// A equals the model M entry by entry: NaN exactly where M is NaN (there the
+/// misconception itself gives NaN, and so must A), within `tol` elsewhere.
+bool same_values(const DMatrix& A, const DMatrix& M, double tol) {
+  if (A.rows() != M.rows() || A.cols() != M.cols() || A.size() == 0) return false;
+  for (Index i = 0; i < M.rows(); ++i)
+    for (Index j = 0; j < M.cols(); ++j) {
+      const double a = A(i, j), m = M(i, j);
+      if (std::isnan(m) != std::isnan(a)) return false;
+      if (std::isnan(m) || a == m) continue;
+      if (!std::isfinite(a) || !(std::abs(a - m) <= tol)) return false;
+    }
+  return true;
+}
+
+/// The tolerance for weights (at most 1) against a model on these inputs:
+/// far below any misconception's effect, above the logits' rounding. A model
+/// counts as different from the right answer only beyond twice this, so an
+/// answer within it of the right one never matches the model.
+double weight_tol(const Inputs& in) { return 1e-9 + 2 * in.rounding; }
 
 double max_allowed_logit(const Inputs& in, Index i) {
   double m = -std::numeric_limits<double>::infinity();
@@ -300,16 +338,76 @@ std::optional<Hint> nan_with_allowed_keys(const Inputs& in, const DMatrix& A) {
   return std::nullopt;
 }
 
-std::optional<Hint> transposed_scores(const Inputs& in, const DMatrix& A) {
+/// A came back T_v x T_q. The right weights transposed (A^T returned) say so
+/// by their values, also when T_q = T_v and the shape cannot show it (then
+/// only where transposing changes them); a wrong shape that matches nothing
+/// else reads as a transposed score matrix (K Q^T).
+std::optional<Hint> transposed(const Inputs& in, const DMatrix& A) {
   const Index T_q = in.S.rows(), T_v = in.S.cols();
-  if (T_q != T_v && A.rows() == T_v && A.cols() == T_q) {
-    return hint("transposed_scores", "the scores are K Q^T (keys in rows), not Q K^T",
-                "A came back T_v x T_q = " + std::to_string(T_v) + " x " + std::to_string(T_q) +
-                    ". The scores are S = Q K^T / sqrt(d_k): one row per query, one column per "
-                    "key; the softmax runs along each row.",
+  if (A.rows() != T_v || A.cols() != T_q || A.size() == 0) return std::nullopt;
+  const bool square = T_q == T_v;
+  const DMatrix correct = right_weights(in);
+  if (square && matches(A, correct, 1e-13)) return std::nullopt;
+  const std::string shape = std::to_string(T_v) + " x " + std::to_string(T_q);
+  const DMatrix weights_t = correct.transpose();
+  const double tol = weight_tol(in);
+  if (matches(A, weights_t, tol) && !(square && matches(weights_t, correct, 2 * tol))) {
+    return hint("transposed_weights", "A is returned transposed, keys by queries (T_v x T_q)",
+                std::string(square ? "A is the right weights transposed: its columns sum to 1, "
+                                     "not its rows (with T_q = T_v the shape cannot show it). "
+                                   : "A came back T_v x T_q = " + shape +
+                                         " and is the right weights transposed: its columns "
+                                         "sum to 1. ") +
+                    "The weights themselves are right: return A as computed, T_q x T_v, row i "
+                    "holding query i's weights over the keys (A.T or a transposed result "
+                    "array swaps them).",
                 "Lemma 1, section 32.2.3");
   }
-  return std::nullopt;
+  if (square) return std::nullopt;
+  return hint("transposed_scores", "the scores are K Q^T (keys in rows), not Q K^T",
+              "A came back T_v x T_q = " + shape +
+                  ". The scores are S = Q K^T / sqrt(d_k): one row per query, one column per "
+                  "key; the softmax runs along each row.",
+              "Lemma 1, section 32.2.3");
+}
+
+/// The softmax over every key (the maximum taken over the forbidden keys
+/// too), the forbidden weights zeroed, each row renormalised: the right
+/// weights in exact arithmetic, but a forbidden logit far above the allowed
+/// ones underflows them all to 0, and the row becomes 0/0 = NaN. Only where
+/// that shows on this case.
+std::optional<Hint> renormalised_after_softmax(const Inputs& in, const DMatrix& A) {
+  if (A.rows() != in.S.rows() || A.cols() != in.S.cols() || A.size() == 0) return std::nullopt;
+  DMatrix R(in.S.rows(), in.S.cols());
+  for (Index i = 0; i < R.rows(); ++i) {
+    const double m = in.S.row(i).maxCoeff();  // over every key, forbidden ones included
+    for (Index j = 0; j < R.cols(); ++j)
+      R(i, j) = is_forbidden(in, i, j) ? 0.0 : std::exp(in.S(i, j) - m);
+    R.row(i) /= R.row(i).sum();  // 0/0 when every allowed weight underflowed
+  }
+  const DMatrix correct = right_weights(in);
+  const double tol = weight_tol(in);
+  if (same_values(R, correct, 2 * tol) || !same_values(A, R, tol)) return std::nullopt;
+  std::string where = "In a row whose largest logit is a forbidden key's,";
+  for (Index i = 0; i < R.rows(); ++i) {
+    if (!R.row(i).hasNaN() || correct.row(i).hasNaN()) continue;
+    where = "Row " + std::to_string(i) + ": a forbidden key's logit is " +
+            fmt(in.S.row(i).maxCoeff() - max_allowed_logit(in, i)) +
+            " above every allowed one, so";
+    break;
+  }
+  return hint("renormalised_after_softmax",
+              "the softmax (its maximum included) runs over every key and is renormalised after "
+              "the forbidden weights are zeroed",
+              where + " exp(allowed - max) underflows to 0 (as exp(x) does below x = -745) "
+                      "for every allowed key; once the forbidden weights are zeroed the row "
+                      "sums to 0 and renormalising gives 0/0 = NaN. Renormalising after the "
+                      "fact equals -inf before the softmax only in exact arithmetic: set "
+                      "forbidden logits to -inf first, so the maximum is taken over the allowed "
+                      "keys and the largest allowed weight is exp(0) = 1 (nothing to "
+                      "underflow), and raise an error for a row with no allowed key instead of "
+                      "dividing 0 by 0.",
+              "Lemma 2 and shift invariance, section 32.2.4; exercise F4");
 }
 
 /// The weights match one misconception's computation on the same inputs.
@@ -510,11 +608,207 @@ std::optional<Hint> fully_forbidden_answer(const Case& c, const Inputs& in, cons
   return std::nullopt;
 }
 
+// ---------------------------------------------- the tiled kernel (T1) detectors
+
+/// How a tiled kernel (FlashAttention's Algorithm 1) goes wrong.
+enum class TiledFlaw {
+  none,                ///< as it should be
+  no_rescale,          ///< l_i and acc_i not multiplied by exp(m_old - m_new)
+  forbidden_tile_nan,  ///< a key tile with no allowed key not skipped: exp(-inf - (-inf))
+  last_tile_dropped,   ///< only the T_v / tile_k (floor) whole key tiles are seen
+};
+
+/// What a tiled kernel answers on c: O (T_q x d_v) and logsumexp (T_q x 1).
+struct Tiled {
+  DMatrix O, logsumexp;
+  bool refused = false;  ///< a row saw no allowed key: the kernel raises
+};
+
+/// The tiled kernel with `flaw`, in double precision on c's inputs: per query
+/// row (the query tiling does not change a row's arithmetic), per key tile of
+/// c.tile_k keys, a running maximum m, sum l and unnormalised output acc.
+Tiled tiled_model(const Case& c, const Inputs& in, TiledFlaw flaw) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const Index T_q = in.S.rows(), T_v = in.S.cols(), tile = c.tile_k;
+  const Index end = flaw == TiledFlaw::last_tile_dropped ? T_v / tile * tile : T_v;
+  Tiled t{DMatrix::Zero(T_q, c.V.cols()), DMatrix::Zero(T_q, 1)};
+  for (Index i = 0; i < T_q; ++i) {
+    double m = -inf, l = 0;
+    DMatrix acc = DMatrix::Zero(1, c.V.cols());
+    for (Index k0 = 0; k0 < end; k0 += tile) {
+      const Index k1 = std::min(k0 + tile, T_v);
+      double tile_max = -inf;
+      for (Index j = k0; j < k1; ++j)
+        if (!is_forbidden(in, i, j)) tile_max = std::max(tile_max, in.S(i, j));
+      if (flaw == TiledFlaw::forbidden_tile_nan) {
+        // Weights against the tile's maximum, then moved to the running one,
+        // unguarded: a tile with no allowed key gives exp(-inf - (-inf)) = NaN.
+        const double m_new = std::max(m, tile_max);
+        double sum = 0;
+        DMatrix pv = DMatrix::Zero(1, c.V.cols());
+        for (Index j = k0; j < k1; ++j) {
+          const double p = std::exp((is_forbidden(in, i, j) ? -inf : in.S(i, j)) - tile_max);
+          sum += p;
+          pv += p * c.V.row(j);
+        }
+        const double old_scale = std::exp(m - m_new), tile_scale = std::exp(tile_max - m_new);
+        l = old_scale * l + tile_scale * sum;
+        acc = old_scale * acc + tile_scale * pv;
+        m = m_new;
+        continue;
+      }
+      if (tile_max == -inf) continue;  // no allowed key in this tile: skipped
+      const double m_new = std::max(m, tile_max);
+      const double rescale = flaw == TiledFlaw::no_rescale ? 1.0 : std::exp(m - m_new);
+      l *= rescale;
+      acc *= rescale;
+      for (Index j = k0; j < k1; ++j) {
+        if (is_forbidden(in, i, j)) continue;
+        const double p = std::exp(in.S(i, j) - m_new);
+        l += p;
+        acc += p * c.V.row(j);
+      }
+      m = m_new;
+    }
+    t.refused = t.refused || m == -inf;
+    t.O.row(i) = acc / l;
+    t.logsumexp(i, 0) = m + std::log(l);
+  }
+  return t;
+}
+
+/// "key tile [k0, k1)": the tile of c that holds key j.
+std::string key_tile(const Case& c, Index T_v, Index j) {
+  const Index k0 = j / c.tile_k * c.tile_k;
+  return "key tile [" + std::to_string(k0) + ", " + std::to_string(std::min(k0 + c.tile_k, T_v)) +
+         ")";
+}
+
+/// The hint for a key loop that stops before the last, shorter tile;
+/// `what` says what the submission did on the case.
+Hint last_tile_dropped_hint(const std::string& what) {
+  return hint("tiled_last_tile_dropped", "the last, shorter key tile is skipped",
+              what + " The key loop runs over T_v / tile_k whole tiles (floor division): loop "
+                     "while k0 < T_v and end each tile at min(k0 + tile_k, T_v).",
+              "definition, section 32.2.2; FlashAttention, Algorithm 1");
+}
+
+/// A tiled kernel refused a valid case on which its whole key tiles alone
+/// (the first T_v / tile_k * tile_k keys) leave a row with no allowed key.
+std::optional<Hint> tiled_refusal(const Case& c, const Outcome& o) {
+  if (c.op != attn::prop::Operation::attention_tiled || c.tile_k < 1) return std::nullopt;
+  const auto in = inputs_of(c);
+  if (!in) return std::nullopt;
+  const Index T_v = in->S.cols(), kept = T_v / c.tile_k * c.tile_k;
+  if (kept == T_v) return std::nullopt;  // every tile whole: nothing to drop
+  for (Index i = 0; i < in->S.rows(); ++i) {
+    bool in_whole_tiles = false, anywhere = false;
+    for (Index j = 0; j < T_v; ++j) {
+      const bool allowed = !is_forbidden(*in, i, j);
+      anywhere = anywhere || allowed;
+      in_whole_tiles = in_whole_tiles || (allowed && j < kept);
+    }
+    if (anywhere && !in_whole_tiles) {
+      return last_tile_dropped_hint(
+          "It raised " + o.error_type + " on a valid case of T_v = " + std::to_string(T_v) +
+          " keys in tiles of tile_k = " + std::to_string(c.tile_k) + ": row " +
+          std::to_string(i) + " has allowed keys only in the shorter last tile, " +
+          key_tile(c, T_v, kept) + ", and without that tile it looks fully forbidden.");
+    }
+  }
+  return std::nullopt;
+}
+
+/// The tiled answer (O and logsumexp) is what a flawed kernel computes on
+/// the same case, where that flaw changes the answer.
+std::optional<Hint> tiled_misconception(const Case& c, const Inputs& in, const Outcome& o) {
+  const Index T_q = in.S.rows(), T_v = in.S.cols();
+  if (c.tile_k < 1 || c.V.rows() != T_v || o.O.rows() != T_q || o.O.cols() != c.V.cols() ||
+      o.logsumexp.rows() != T_q || o.logsumexp.cols() != 1)
+    return std::nullopt;
+  // Rounding only, per unit of weight: a shrunk counterexample leaves a flaw
+  // just above the property's bound, often far below 1e-9. Room for another
+  // summation order, an exp per key and a rescale per tile; O mixes the rows
+  // of V with the weights, so its rounding scales with them.
+  const double tol =
+      64 * std::numeric_limits<double>::epsilon() * double(T_v + 1) + 2 * in.rounding;
+  const double v_scale = c.V.size() > 0 ? c.V.cwiseAbs().maxCoeff() : 0;
+  const auto same = [&](const Tiled& a, const DMatrix& O, const DMatrix& lse, double k) {
+    return same_values(O, a.O, k * tol * v_scale) && same_values(lse, a.logsumexp, k * tol);
+  };
+  const Tiled right = tiled_model(c, in, TiledFlaw::none);
+  if (right.refused || same(right, o.O, o.logsumexp, 1)) return std::nullopt;
+  // The flaw's answer: a result (the kernel did not raise), visibly not the right one.
+  const auto shows = [&](const Tiled& t) {
+    return !t.refused && !same(right, t.O, t.logsumexp, 2) && same(t, o.O, o.logsumexp, 1);
+  };
+
+  if (shows(tiled_model(c, in, TiledFlaw::last_tile_dropped))) {
+    const Index kept = T_v / c.tile_k * c.tile_k;
+    return last_tile_dropped_hint(
+        "O and logsumexp are attention over the first " + std::to_string(kept) + " of the T_v = " +
+        std::to_string(T_v) + " keys: with tile_k = " + std::to_string(c.tile_k) +
+        " the shorter last tile, " + key_tile(c, T_v, kept) + ", is never seen.");
+  }
+  if (shows(tiled_model(c, in, TiledFlaw::no_rescale))) {
+    // The first tile that raises a row's running maximum after an allowed tile.
+    std::string where;
+    for (Index i = 0; i < T_q && where.empty(); ++i) {
+      double m = -std::numeric_limits<double>::infinity();
+      for (Index k0 = 0; k0 < T_v; k0 += c.tile_k) {
+        double tile_max = m;
+        for (Index j = k0; j < std::min(k0 + c.tile_k, T_v); ++j)
+          if (!is_forbidden(in, i, j)) tile_max = std::max(tile_max, in.S(i, j));
+        if (std::isfinite(m) && tile_max > m) {
+          where = "Row " + std::to_string(i) + ": " + key_tile(c, T_v, k0) +
+                  " raises its running maximum by " + fmt(tile_max - m) + ", from " + fmt(m) +
+                  " to " + fmt(tile_max);
+          break;
+        }
+        m = tile_max;
+      }
+    }
+    if (where.empty()) where = "A key tile raises a row's running maximum";
+    return hint("tiled_no_rescale",
+                "the running sum and output are not rescaled when the running maximum grows",
+                where + ", and the answer is what comes out when l_i and acc_i keep their old "
+                        "scale there: the earlier keys' terms are relative to the old maximum, "
+                        "so they weigh exp(m_new - m_old) times too much. When a tile raises "
+                        "m_i, multiply l_i and acc_i by exp(m_old - m_new) before adding the "
+                        "tile's terms (exp(-inf) = 0 on the first tile).",
+                "FlashAttention, Algorithm 1 and Theorem 1; shift invariance, section 32.2.4");
+  }
+  if (shows(tiled_model(c, in, TiledFlaw::forbidden_tile_nan))) {
+    std::string where;
+    for (Index i = 0; i < T_q && where.empty(); ++i) {
+      if (!o.O.row(i).hasNaN() && !std::isnan(o.logsumexp(i, 0))) continue;
+      for (Index k0 = 0; k0 < T_v; k0 += c.tile_k) {
+        bool none = true;
+        for (Index j = k0; j < std::min(k0 + c.tile_k, T_v); ++j)
+          none = none && is_forbidden(in, i, j);
+        if (!none) continue;
+        where = "Row " + std::to_string(i) + " comes back NaN, and " + key_tile(c, T_v, k0) +
+                " has no allowed key for it";
+        break;
+      }
+    }
+    if (where.empty()) where = "A row comes back NaN, and a key tile has no allowed key for it";
+    return hint("tiled_forbidden_tile_nan", "a key tile with no allowed key turns the row into NaN",
+                where + ": the tile's maximum is -inf and exp(-inf - (-inf)) = NaN, which then "
+                        "spreads into l_i and acc_i. A tile with no allowed key for a row must "
+                        "leave its m_i, l_i and acc_i as they are: skip it (forbidden keys "
+                        "contribute exactly 0).",
+                "Lemma 2, section 32.2.4; FlashAttention, Algorithm 1");
+  }
+  return std::nullopt;
+}
+
 std::optional<Hint> from_outcome(const Verdict& v) {
   const auto& f = *v.failure;
   if (!f.outcome || !v.counterexample) return std::nullopt;
   const Outcome& o = *f.outcome;
-  const Case& c = *v.counterexample;
+  // The case the answer is to (a metamorphic property's related case), else the counterexample.
+  const Case& c = f.answered ? *f.answered : *v.counterexample;
 
   if (o.kind == Outcome::Kind::fault) {
     if (o.message.find("timed out") != std::string::npos) {
@@ -524,6 +818,10 @@ std::optional<Hint> from_outcome(const Verdict& v) {
                   "that grows much faster than T_q x T_v x d.",
                   "grader/PROTOCOL.md, limits");
     }
+    // An answer of the wrong shape keeps its matrices: a transposed A says more.
+    if (o.A.size() > 0)
+      if (const auto in = inputs_of(c))
+        if (auto h = transposed(*in, o.A)) return h;
     // The fault message says what happened; the property's own hint (about
     // the values) would mislead.
     return hint("fault", "the submission gave no usable answer",
@@ -538,6 +836,7 @@ std::optional<Hint> from_outcome(const Verdict& v) {
                                v.property_id != "non_finite_refused" &&
                                v.property_id != "shape_mismatch_refused";
     if (!should_answer) return std::nullopt;
+    if (auto h = tiled_refusal(c, o)) return h;
     const Index T_q = attn::prop::takes_qkv(c.op) ? c.Q.rows() : c.S.rows();
     const Index T_v = attn::prop::takes_qkv(c.op) ? c.K.rows() : c.S.cols();
     // A row with no forbidden key becomes fully forbidden when the mask is read
@@ -581,10 +880,12 @@ std::optional<Hint> from_outcome(const Verdict& v) {
     return std::nullopt;
   }
   if (v.property_id == "fully_forbidden_refused") return fully_forbidden_answer(c, *in, o);
+  if (c.op == attn::prop::Operation::attention_tiled) return tiled_misconception(c, *in, o);
   if (auto h = subnormal_exp_of_minus_inf(*in, o.A)) return h;
+  if (auto h = renormalised_after_softmax(*in, o.A)) return h;
   if (auto h = no_max_shift(*in, o.A)) return h;
   if (auto h = nan_with_allowed_keys(*in, o.A)) return h;
-  if (auto h = transposed_scores(*in, o.A)) return h;
+  if (auto h = transposed(*in, o.A)) return h;
   if (auto h = misconception_model(*in, o.A)) return h;
   if (auto h = output_not_weights_times_v(c, *in, o)) return h;
   return std::nullopt;

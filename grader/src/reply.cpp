@@ -41,17 +41,23 @@ std::string string_member(const nlohmann::json& obj, const char* key, const char
   return v.get<std::string>();
 }
 
-/// Decodes matrix `name` from the reply and checks it is rows x cols.
+/// A reply whose matrices decode but have the wrong shape: a fault like any
+/// other (PROTOCOL.md), that keeps what was decoded, so the feedback can
+/// still read the answer (a transposed A, T_v x T_q).
+class WrongShape : public ProtocolError {
+ public:
+  WrongShape(const std::string& what, RowMatrix O, RowMatrix A)
+      : ProtocolError(what), O(std::move(O)), A(std::move(A)) {}
+  RowMatrix O, A;
+};
+
+/// "wrong shape: ..." when matrix `name` is not rows x cols, else empty.
 /// `dims` names the expected shape in the text's terms ("T_q x T_v").
-RowMatrix shaped_matrix(const nlohmann::json& reply, const char* name, Index rows, Index cols,
-                        const char* dims) {
-  RowMatrix M = decode_matrix(member(reply, name), name, cols);
-  if (M.rows() != rows || M.cols() != cols) {
-    throw ProtocolError(std::string("wrong shape: ") + name + " is " +
-                        shape_text(M.rows(), M.cols()) + ", expected " + shape_text(rows, cols) +
-                        " (" + dims + ")");
-  }
-  return M;
+std::string shape_problem(const RowMatrix& M, const char* name, Index rows, Index cols,
+                          const char* dims) {
+  if (M.rows() == rows && M.cols() == cols) return "";
+  return std::string("wrong shape: ") + name + " is " + shape_text(M.rows(), M.cols()) +
+         ", expected " + shape_text(rows, cols) + " (" + dims + ")";
 }
 
 Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::Case& c,
@@ -90,13 +96,18 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
 
   if (c.op == attn::prop::Operation::attention) {
     const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_v = c.V.cols();
-    RowMatrix O = shaped_matrix(reply, "O", T_q, d_v, "T_q x d_v");
-    RowMatrix A = shaped_matrix(reply, "A", T_q, T_v, "T_q x T_v");
+    RowMatrix O = decode_matrix(member(reply, "O"), "O", d_v);
+    RowMatrix A = decode_matrix(member(reply, "A"), "A", T_v);
+    std::string why = shape_problem(O, "O", T_q, d_v, "T_q x d_v");
+    if (why.empty()) why = shape_problem(A, "A", T_q, T_v, "T_q x T_v");
+    if (!why.empty()) throw WrongShape(why, std::move(O), std::move(A));
     return Outcome::make_result(std::move(O), std::move(A));
   }
   if (c.op == attn::prop::Operation::attention_tiled) {
     const Index T_q = c.Q.rows(), d_v = c.V.cols();
-    RowMatrix O = shaped_matrix(reply, "O", T_q, d_v, "T_q x d_v");
+    RowMatrix O = decode_matrix(member(reply, "O"), "O", d_v);
+    if (std::string why = shape_problem(O, "O", T_q, d_v, "T_q x d_v"); !why.empty())
+      throw WrongShape(why, std::move(O), RowMatrix());
     const auto& lse_json = member(reply, "logsumexp");
     if (!lse_json.is_array()) throw ProtocolError("\"logsumexp\" is not an array of numbers");
     RowMatrix lse(T_q, 1);
@@ -124,10 +135,16 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
     return o;
   }
   if (c.op == attn::prop::Operation::multi_head_attention) {
-    RowMatrix O = shaped_matrix(reply, "O", c.X.rows(), c.W_O.cols(), "T x d_out");
+    RowMatrix O = decode_matrix(member(reply, "O"), "O", c.W_O.cols());
+    if (std::string why = shape_problem(O, "O", c.X.rows(), c.W_O.cols(), "T x d_out");
+        !why.empty())
+      throw WrongShape(why, std::move(O), RowMatrix());
     return Outcome::make_result(std::move(O), RowMatrix());
   }
-  RowMatrix A = shaped_matrix(reply, "A", c.S.rows(), c.S.cols(), "the shape of S");
+  RowMatrix A = decode_matrix(member(reply, "A"), "A", c.S.cols());
+  if (std::string why = shape_problem(A, "A", c.S.rows(), c.S.cols(), "the shape of S");
+      !why.empty())
+    throw WrongShape(why, RowMatrix(), std::move(A));
   return Outcome::make_result(RowMatrix(), std::move(A));
 }
 
@@ -141,6 +158,11 @@ Outcome parse_reply(std::string_view line, std::int64_t id, const attn::prop::Ca
   // stderr excerpt of a crash is).
   try {
     o = decode_reply(line, id, c, is_paired);
+  } catch (const WrongShape& e) {
+    o = Outcome::make_fault(std::string("malformed reply: ") + e.what() + "\n  reply: " +
+                            excerpt(line));
+    o.O = e.O;
+    o.A = e.A;
   } catch (const ProtocolError& e) {
     o = Outcome::make_fault(std::string("malformed reply: ") + e.what() + "\n  reply: " +
                             excerpt(line));

@@ -272,3 +272,155 @@ TEST_CASE("feedback: a valid case refused where a mask row forbids nothing is an
   w.failure->outcome = Outcome::make_refusal("ValueError", "no");
   CHECK(key_of(w) == "assumes_square");
 }
+
+TEST_CASE("feedback: the weights returned transposed, also when T_q = T_v", "[feedback]") {
+  const Case c = masked_case();  // T_q = 3, T_v = 4
+  const DMatrix W = softmax(logits(c, kScale), [&](Index i, Index j) { return !(*c.mask)(i, j); });
+  // The reply decoder keeps a wrongly shaped answer in the fault.
+  Verdict v = failed("score_shape", c, W);
+  v.failure->outcome =
+      Outcome::make_fault("malformed reply: wrong shape: A is 4 x 3, expected 3 x 4");
+  v.failure->outcome->O = W * c.V;
+  v.failure->outcome->A = W.transpose();
+  CHECK(key_of(v) == "transposed_weights");
+  // Wrongly shaped weights that are not the right ones transposed: the scores' shape.
+  v.failure->outcome->A = DMatrix::Constant(4, 3, 0.25);
+  CHECK(key_of(v) == "transposed_scores");
+  // A fault that decoded nothing stays a fault.
+  v.failure->outcome = Outcome::make_fault("crashed with signal 11 (SIGSEGV)");
+  CHECK(key_of(v) == "fault");
+
+  // T_q = T_v = 3: only the values tell.
+  Case sq = masked_case();
+  sq.K = DMatrix(c.K.topRows(3));
+  sq.V = DMatrix(c.V.topRows(3));
+  sq.mask = Mask(c.mask->leftCols(3));
+  const DMatrix Ws =
+      softmax(logits(sq, kScale), [&](Index i, Index j) { return !(*sq.mask)(i, j); });
+  CHECK(key_of(failed("row_stochastic", sq, DMatrix(Ws.transpose()))) == "transposed_weights");
+  CHECK(key_of(failed("oracle_agreement", sq, Ws)) == "oracle_agreement");
+  // Equal logits and no mask: A^T = A, so a transposed A is not told apart (nor blamed).
+  Case tied = sq;
+  tied.Q.setZero();
+  tied.mask.reset();
+  const DMatrix U = DMatrix::Constant(3, 3, 1.0 / 3);
+  CHECK(key_of(failed("oracle_agreement", tied, DMatrix(U.transpose()))) != "transposed_weights");
+}
+
+TEST_CASE("feedback: the softmax over every key, renormalised after zeroing (F4)", "[feedback]") {
+  // Logits -800 and 800 in row 0, whose larger one is forbidden: exp(-1600)
+  // underflows, so renormalising gives 0/0. Row 1 is ordinary.
+  Case c;
+  c.Q.resize(2, 1);
+  c.Q << 40, 1;
+  c.K.resize(2, 1);
+  c.K << -20, 20;
+  c.V = DMatrix::Identity(2, 2);
+  Mask m(2, 2);
+  m << false, true, true, false;
+  c.mask = m;
+  DMatrix A(2, 2);
+  A << std::nan(""), std::nan(""), 0, 1;
+  const auto h = attn::grader::diagnose(failed("row_stochastic", c, A));
+  REQUIRE(h);
+  CHECK(h->key == "renormalised_after_softmax");
+  CHECK(h->advice.find("1600 above") != std::string::npos);
+  CHECK(h->cites.find("F4") != std::string::npos);
+  // The right answer (row 0 all on its one allowed key) is not blamed on it.
+  DMatrix right(2, 2);
+  right << 1, 0, 0, 1;
+  CHECK(key_of(failed("oracle_agreement", c, right)) == "oracle_agreement");
+  // Without the forbidden key above the allowed one the same NaN is not this misconception.
+  (*c.mask)(0, 1) = false;
+  (*c.mask)(0, 0) = true;
+  CHECK(key_of(failed("row_stochastic", c, A)) != "renormalised_after_softmax");
+}
+
+namespace {
+
+/// One query, keys with logits 0, 1, 2 (d_k = 1), V = [1; 2; 4]; tiles of
+/// `tile_k` keys.
+Case tiled_case(Index tile_k) {
+  Case c;
+  c.op = attn::prop::Operation::attention_tiled;
+  c.Q = DMatrix::Ones(1, 1);
+  c.K.resize(3, 1);
+  c.K << 0, 1, 2;
+  c.V.resize(3, 1);
+  c.V << 1, 2, 4;
+  c.tile_q = 1;
+  c.tile_k = tile_k;
+  return c;
+}
+
+Verdict failed_tiled(const Case& c, double O, double logsumexp) {
+  Verdict v;
+  v.property_id = "tiled_equals_naive";
+  v.title = v.property_id;
+  v.counterexample = c;
+  attn::prop::Failure f;
+  f.summary = "wrong";
+  f.outcome = Outcome::make_result(DMatrix::Constant(1, 1, O), DMatrix());
+  f.outcome->logsumexp = DMatrix::Constant(1, 1, logsumexp);
+  v.failure = f;
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("feedback: the tiled kernel's misconceptions (T1)", "[feedback]") {
+  const double e = std::exp(1.0), e2 = std::exp(2.0);
+  // Right: O = (1 + 2e + 4e^2) / (1 + e + e^2), logsumexp = log(1 + e + e^2).
+  const double right_O = (1 + 2 * e + 4 * e2) / (1 + e + e2), right_lse = std::log(1 + e + e2);
+  for (Index tile_k : {1, 2, 3, 4}) {
+    INFO("tile_k " << tile_k);
+    CHECK(key_of(failed_tiled(tiled_case(tile_k), right_O, right_lse)) == "tiled_equals_naive");
+  }
+  // Tiles of one key, logits rising: without the rescale every key weighs exp(0) = 1.
+  const auto no_rescale =
+      attn::grader::diagnose(failed_tiled(tiled_case(1), 7.0 / 3, 2 + std::log(3.0)));
+  REQUIRE(no_rescale);
+  CHECK(no_rescale->key == "tiled_no_rescale");
+  CHECK(no_rescale->advice.find("key tile [1, 2)") != std::string::npos);
+  // Tiles of two: the last tile (key 2) dropped leaves attention over keys 0 and 1.
+  const Verdict dropped = failed_tiled(tiled_case(2), (1 + 2 * e) / (1 + e), std::log(1 + e));
+  CHECK(key_of(dropped) == "tiled_last_tile_dropped");
+  // The same answer where tile_k divides T_v is not a dropped tile.
+  CHECK(key_of(failed_tiled(tiled_case(3), (1 + 2 * e) / (1 + e), std::log(1 + e))) !=
+        "tiled_last_tile_dropped");
+  // Key 0 forbidden, tiles of one: the wholly forbidden tile [0, 1) gives NaN.
+  Case masked = tiled_case(1);
+  masked.mask = Mask::Constant(1, 3, false);
+  (*masked.mask)(0, 0) = true;
+  const double nan = std::nan("");
+  CHECK(key_of(failed_tiled(masked, nan, nan)) == "tiled_forbidden_tile_nan");
+  // NaN with no wholly forbidden tile (one tile of three keys) is not that.
+  masked.tile_k = 3;
+  CHECK(key_of(failed_tiled(masked, nan, nan)) != "tiled_forbidden_tile_nan");
+}
+
+TEST_CASE("feedback: a refusal is read against the case it answers (masked = deleted, T1)",
+          "[feedback]") {
+  // masked_equals_deleted compares row 0 (keys 0-2 of 4 forbidden, tiles of
+  // two) with a case of its one allowed key, still in tiles of two: a kernel
+  // that drops the last partial tile sees no allowed key there, and refuses.
+  Case c = tiled_case(2);
+  c.K.resize(4, 1);
+  c.K << 0, 1, 2, 3;
+  c.V.resize(4, 1);
+  c.V << 1, 2, 4, 8;
+  c.mask = Mask::Constant(1, 4, true);
+  (*c.mask)(0, 3) = false;
+  Case deleted = c;
+  deleted.K = DMatrix(c.K.bottomRows(1));
+  deleted.V = DMatrix(c.V.bottomRows(1));
+  deleted.mask.reset();
+  Verdict v = failed_tiled(c, 0, 0);
+  v.property_id = "masked_equals_deleted";
+  v.failure->outcome = Outcome::make_refusal("ValueError", "query row 0 has every key forbidden");
+  v.failure->answered = deleted;
+  CHECK(key_of(v) == "tiled_last_tile_dropped");
+  // Read against the counterexample (1 x 4, tile_k divides T_v) it says nothing of tiles.
+  v.failure->answered.reset();
+  CHECK(key_of(v) != "tiled_last_tile_dropped");
+}

@@ -122,6 +122,22 @@ TEST_CASE("malformed replies become faults that say what is wrong", "[protocol]"
   }
 }
 
+TEST_CASE("an answer of the wrong shape is a fault that keeps what was decoded", "[protocol]") {
+  const Case c = small_case();  // A must be 2 x 3
+  const Outcome o = parse_reply(ok_reply(5, "[[1],[2]]", "[[1,0],[0,0.5],[0,0.5]]"), 5, c);
+  REQUIRE(o.kind == Outcome::Kind::fault);
+  CHECK_THAT(o.message, Catch::Contains("A is 3 x 2, expected 2 x 3"));
+  // The feedback reads the answer as given: here A transposed.
+  REQUIRE(o.A.rows() == 3);
+  REQUIRE(o.A.cols() == 2);
+  CHECK(o.A(1, 1) == 0.5);
+  CHECK(o.O.rows() == 2);
+  // A reply that does not decode keeps nothing.
+  const Outcome bad = parse_reply(ok_reply(5, "[[1],[2]]", "[[1,0,0],[0.5,0.5]]"), 5, c);
+  REQUIRE(bad.kind == Outcome::Kind::fault);
+  CHECK(bad.A.size() == 0);
+}
+
 TEST_CASE("softmax operations expect A only, shaped like S", "[protocol]") {
   Case c;
   c.op = Operation::masked_softmax;

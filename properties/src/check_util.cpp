@@ -206,10 +206,14 @@ std::optional<Failure> check_related(Subject& s, const Case& original, const Cas
                                      const EntryMap& map_A, const EntryMap& map_O,
                                      const std::string& relation) {
   const Outcome o1 = s.run(original);
-  if (auto f = require_answer(o1, original, s)) return f;
+  if (auto f = require_answer(o1, original, s)) {
+    f->answered = original;
+    return f;
+  }
   const Outcome o2 = s.run(related);
   if (auto f = require_answer(o2, related, s)) {
     f->summary = "on the transformed case (" + relation + "): " + f->summary;
+    f->answered = related;
     return f;
   }
   const Expected e1 = expected_for(original, s.precision());
@@ -217,6 +221,7 @@ std::optional<Failure> check_related(Subject& s, const Case& original, const Cas
   auto fail = [&](std::optional<Failure> f) {
     f->summary = relation + ": " + f->summary;
     f->outcome = o2;
+    f->answered = related;
     return f;
   };
   if (weights_expected(s, original) && weights_expected(s, related))

@@ -49,6 +49,7 @@ Property masked_equals_deleted(Operation op) {
       if (auto f = detail::require_answer(so, sub, s)) {
         f->summary = what.str() + ": " + f->summary;
         f->marked_row = i;
+        f->answered = sub;  // the refusal or fault is the deleted-keys case's
         return f;
       }
       const detail::Expected se = detail::expected_for(sub, s.precision());

@@ -6,7 +6,8 @@
 // submission answered): the weights are compared with what each known
 // misconception would give on the same inputs (the softmax before the mask,
 // no or a doubled 1/sqrt(d_k), the wrong axis, an inverted mask, 0 instead
-// of -inf...), and NaN at large logits is traced to a missing max shift.
+// of -inf...), and NaN at large logits is traced to a missing max shift; a
+// tiled answer (O, logsumexp) is compared with each flawed tiled kernel's.
 // Failing that, the property's own hint (the table in feedback.cpp) is used.
 
 #include <optional>

@@ -18,7 +18,8 @@ namespace attn::grader {
 /// - {"ok":false,"fault":".."} -> fault (the harness found the answer unusable).
 /// - anything else -> fault whose message says what is wrong: not JSON, not an
 ///   object, wrong "v", wrong "id", a missing member, a matrix that is not
-///   rectangular or has a non-number entry, a matrix of the wrong shape.
+///   rectangular or has a non-number entry, a matrix of the wrong shape (that
+///   fault keeps the decoded O and A, for the feedback: a transposed A).
 /// Never throws. When `paired` is given it is set to whether the line is a
 /// JSON object with the right "v" and "id", i.e. the reply to this request
 /// (then a fault is about the answer, and the channel is still in step).

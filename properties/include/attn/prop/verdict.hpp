@@ -29,6 +29,10 @@ struct Failure {
   std::optional<WorstEntry> worst;    ///< where, if a value is wrong
   Index marked_row = -1;              ///< the offending query row, if any
   std::optional<Outcome> outcome;     ///< what the subject answered
+  /// The case `outcome` answers, when the property ran other cases than the
+  /// counterexample (a metamorphic property: the keys deleted, the naive
+  /// form); unset: the counterexample. Feedback reads the answer against it.
+  std::optional<Case> answered;
 };
 
 struct Verdict {
