@@ -25,6 +25,8 @@ CppToolchain toolchain_for(const std::string& exercise) {
     t.harness_library = paths::f3_harness_library;
   } else if (exercise == "F4") {
     t.harness_library = paths::f4_harness_library;
+  } else if (exercise == "T1") {
+    t.harness_library = paths::t1_harness_library;
   } else if (exercise == "M1") {
     t.harness_library = paths::m1_harness_library;
   } else if (exercise == "C1") {
@@ -42,6 +44,7 @@ CppToolchain toolchain_for(const std::string& exercise) {
       {"F2", {"f2::masked_softmax(...)", "exercises/F2/masked_softmax.hpp"}},
       {"F3", {"f3::attention(...)", "exercises/F3/attention.hpp"}},
       {"F4", {"f4::attention(...)", "exercises/F4/masked_attention.hpp"}},
+      {"T1", {"t1::attention_tiled(...) and t1::attention(...)", "exercises/T1/attention_tiled.hpp"}},
       {"M1", {"m1::multi_head_attention(...)", "exercises/M1/multi_head_attention.hpp"}},
       {"C1", {"c1::causal_mask(...) and c1::padding_mask(...)", "exercises/C1/masks.hpp"}},
   };
@@ -52,6 +55,7 @@ CppToolchain toolchain_for(const std::string& exercise) {
       {"F2", {"F2/masked_softmax.hpp"}},
       {"F3", {"F3/attention.hpp"}},
       {"F4", {"F4/masked_attention.hpp", "F3/attention.hpp"}},  // F4 reuses F3's interface
+      {"T1", {"T1/attention_tiled.hpp"}},
       {"M1", {"M1/multi_head_attention.hpp"}},
       {"C1", {"C1/masks.hpp"}},
   };

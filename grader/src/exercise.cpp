@@ -93,7 +93,7 @@ Exercise load_exercise(const std::string& id) {
   } else if (id == "T1") {
     // Not an exercise of the text: the tiled kernel of the library's
     // attention_tiled (section 32.2.4, cost; FlashAttention), graded like one
-    // so the bug-injection catalogue can hold its mutants. Python only.
+    // so the bug-injection catalogue can hold its mutants. Python or C++.
     namespace p = attn::prop;
     e.title = "Tiled attention with an online softmax (library operation)";
     e.section = "32.2.4 (cost); FlashAttention, Dao et al. 2022, Theorem 1";
@@ -101,6 +101,8 @@ Exercise load_exercise(const std::string& id) {
     e.properties = {p::tiled_equals_naive(), p::oracle_agreement(e.op),
                     p::fully_forbidden_refused(e.op), p::masked_equals_deleted(e.op)};
     e.python_entry_points = {"attention_tiled"};
+    e.cpp_header = "attention_tiled.hpp";
+    e.cpp_entry = "t1::attention_tiled, t1::attention";
   } else if (id == "M1") {
     // Not an exercise of the text: multi-head self-attention (section
     // 32.2.5), the library's multi_head_attention, graded like one so the

@@ -40,6 +40,7 @@ const std::map<std::string, std::string>& cpp_headers() {
       {"masked_softmax.hpp", "F2"},
       {"attention.hpp", "F3"},
       {"masked_attention.hpp", "F4"},
+      {"attention_tiled.hpp", "T1"},
       {"multi_head_attention.hpp", "M1"},
       {"masks.hpp", "C1"},
   };
@@ -218,9 +219,9 @@ Recognition recognise_cpp(const std::string& text, const std::string& shown) {
   if (auto ev = markers(text, "//"); !ev.empty()) return from_marker(ev, shown, "// exercise:");
   // What it implements: functions in namespace fN.
   const std::string code = strip_cpp(text, true);
-  const std::regex ns("\\bnamespace[ \\t\\r\\n]+(f[1-4]|m1|c1)\\b");
+  const std::regex ns("\\bnamespace[ \\t\\r\\n]+(f[1-4]|t1|m1|c1)\\b");
   const std::regex qualified(
-      "\\b(f[1-4]|m1|c1)::(softmax_rows|masked_softmax|attention|multi_head_attention|"
+      "\\b(f[1-4]|t1|m1|c1)::(softmax_rows|masked_softmax|attention|attention_tiled|multi_head_attention|"
       "causal_mask|padding_mask)[ \\t\\r\\n]*\\(");
   Evidence defined;
   for (std::sregex_iterator it(code.begin(), code.end(), ns), end; it != end; ++it) {
@@ -248,9 +249,10 @@ Recognition recognise_cpp(const std::string& text, const std::string& shown) {
   if (auto r = decide(included, shown, "it includes", "// exercise:")) return *r;
   Recognition r;
   r.message = "cannot tell which exercise " + shown +
-              " answers: it defines nothing in namespace f1..f4, m1 or c1 and includes none of "
+              " answers: it defines nothing in namespace f1..f4, t1, m1 or c1 and includes none of "
               "softmax_rows.hpp (F1), masked_softmax.hpp (F2), attention.hpp (F3), "
-              "masked_attention.hpp (F4), multi_head_attention.hpp (M1), masks.hpp (C1)" +
+              "masked_attention.hpp (F4), attention_tiled.hpp (T1), multi_head_attention.hpp (M1), "
+              "masks.hpp (C1)" +
               suggestion("// exercise:");
   return r;
 }

@@ -88,6 +88,7 @@ TEST_CASE("mutants: the catalogue covers F1-F4 in both languages and the library
     CHECK(languages[ex] == std::set<std::string>{".cpp", ".py"});
   }
   CHECK(per_exercise["T1"] >= 3);  // the tiled kernel: no rescale, NaN tile, last tile dropped
+  CHECK(languages["T1"] == std::set<std::string>{".cpp", ".py"});
   std::set<std::string> tiled;
   for (const auto& m : mutant_catalogue(kCatalogue))
     if (m.exercise == "T1") tiled.insert(m.name);
@@ -121,8 +122,12 @@ TEST_CASE("mutants: T1 is a graded pseudo-exercise of the tiled kernel", "[mutan
   CHECK(property_ids("T1").count("oracle_agreement") == 1);
   CHECK(t1.max_points() > 0);
   CHECK(library_exercise_ids() == std::vector<std::string>{"T1", "M1", "C1"});
-  const Recognition r = recognise_exercise(kSource / "solutions" / "T1" / "attention_tiled.py");
-  CHECK(r.exercise == "T1");
+  for (const char* file : {"attention_tiled.py", "attention_tiled.cpp"}) {
+    INFO(file);
+    const Recognition r = recognise_exercise(kSource / "solutions" / "T1" / file);
+    CHECK(r.status == Recognition::Status::recognised);
+    CHECK(r.exercise == "T1");
+  }
 }
 
 TEST_CASE("mutants: M1 is a graded pseudo-exercise of multi-head attention", "[mutants][M1]") {

@@ -60,7 +60,7 @@ std::vector<std::string> exercise_ids();
 /// text), which load_exercise accepts:
 /// - T1, the tiled kernel attention_tiled(Q, K, V, mask, tile_q, tile_k)
 ///   -> (O, logsumexp) with its naive companion attention(Q, K, V, mask)
-///   (exercises/T1/README.md), Python only;
+///   (exercises/T1/README.md), Python or C++ (t1::attention_tiled, t1::attention);
 /// - M1, multi-head self-attention multi_head_attention(X, W_Q, W_K, W_V, W_O,
 ///   mask) -> O (exercises/M1/README.md), Python or C++ (m1::multi_head_attention);
 /// - C1, the masks causal_mask(T_q, T_v, alignment) and padding_mask(T_q, T_v,
