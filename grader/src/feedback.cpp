@@ -118,6 +118,12 @@ const std::map<std::string, Hint>& property_hints() {
             "The online softmax must rescale the running sum and output whenever the running "
             "maximum grows, and a tile whose keys are all forbidden must leave them unchanged.",
             "section 32.2.4; FlashAttention, Theorem 1", false)},
+      {"heads_in_order",
+       hint("heads_in_order", "the heads are not concatenated in order",
+            "With W_O = I the answer is the concatenation [O_1, ..., O_h] itself: head i's "
+            "output, attention(X W_Q^i, X W_K^i, X W_V^i, mask), fills columns i d_v to "
+            "(i+1) d_v - 1.",
+            "section 32.2.5", false)},
       {"causal_mask_matches_definition",
        hint("causal_mask_matches_definition", "the causal mask differs from its definition",
             "Key j is forbidden for query i when j > i (top-left) or j > i + (T_v - T_q) "

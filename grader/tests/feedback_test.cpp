@@ -1,6 +1,7 @@
 // The feedback map: each misconception's answer on a small case is traced to
 // its hint, and a correct answer is not blamed on any of them.
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include <catch2/catch.hpp>
@@ -224,7 +225,8 @@ TEST_CASE("feedback: passing and skipped verdicts have no hint; every property h
                          "oracle_agreement", "shift_invariance", "permutation_equivariance",
                          "masked_equals_deleted", "uniform_when_tied", "scale_off",
                          "non_finite_refused", "shape_mismatch_refused", "tiled_equals_naive",
-                         "answers"}) {
+                         "heads_in_order", "causal_mask_matches_definition",
+                         "padding_mask_matches_definition", "answers"}) {
     v.property_id = id;
     const auto h = attn::grader::diagnose(v);
     INFO(id);
@@ -423,4 +425,132 @@ TEST_CASE("feedback: a refusal is read against the case it answers (masked = del
   // Read against the counterexample (1 x 4, tile_k divides T_v) it says nothing of tiles.
   v.failure->answered.reset();
   CHECK(key_of(v) != "tiled_last_tile_dropped");
+}
+
+// --- multi-head attention (M1) and the masks (C1) -------------------------------
+
+namespace {
+
+/// T = 3, d_model = 2, h = 2 heads of d_k = 1, d_v = 1, d_out = 2, causal mask.
+Case multi_head_case() {
+  Case c;
+  c.op = attn::prop::Operation::multi_head_attention;
+  c.X.resize(3, 2);
+  c.X << 1, 0.5, -1, 2, 0.25, -0.5;
+  for (int h = 0; h < 2; ++h) {
+    attn::prop::HeadProjections p;
+    p.W_Q.resize(2, 1);
+    p.W_K.resize(2, 1);
+    p.W_V.resize(2, 1);
+    p.W_Q << 1 + h, -0.5;
+    p.W_K << 0.5, 1 - h;
+    p.W_V << 2 - h, 1 + 2 * h;
+    c.heads.push_back(p);
+  }
+  c.W_O.resize(2, 2);
+  c.W_O << 1, -2, 0.5, 3;
+  Mask m(3, 3);
+  m << false, true, true, false, false, true, false, false, false;
+  c.mask = m;
+  return c;
+}
+
+/// One head's output with the logits scaled by `scale` and the mask applied or not.
+DMatrix head(const Case& c, int h, double scale, bool masked) {
+  const auto& p = c.heads[std::size_t(h)];
+  const DMatrix S = (c.X * p.W_Q) * (c.X * p.W_K).transpose() * scale;
+  const DMatrix A = softmax(S, [&](Index i, Index j) { return !(masked && (*c.mask)(i, j)); });
+  return A * (c.X * p.W_V);
+}
+
+Verdict failed_with_O(const std::string& property, const Case& c, const DMatrix& O) {
+  Verdict v = failed(property, c, DMatrix());
+  v.failure->outcome = Outcome::make_result(O, DMatrix());
+  return v;
+}
+
+DMatrix concat(const DMatrix& a, const DMatrix& b) {
+  DMatrix C(a.rows(), a.cols() + b.cols());
+  C << a, b;
+  return C;
+}
+
+Verdict failed_mask(const std::string& property, const Case& c, const Mask& built) {
+  Verdict v;
+  v.property_id = property;
+  v.counterexample = c;
+  attn::prop::Failure f;
+  f.summary = "wrong";
+  Outcome o = Outcome::make_result(DMatrix(), DMatrix());
+  o.mask = built;
+  f.outcome = o;
+  v.failure = f;
+  return v;
+}
+
+Mask rule(Index T_q, Index T_v, const std::function<bool(Index, Index)>& forbid) {
+  Mask M(T_q, T_v);
+  for (Index i = 0; i < T_q; ++i)
+    for (Index j = 0; j < T_v; ++j) M(i, j) = forbid(i, j);
+  return M;
+}
+
+}  // namespace
+
+TEST_CASE("feedback: multi-head misconceptions (M1)", "[feedback][M1]") {
+  const Case c = multi_head_case();
+  const double s = 1.0;  // 1/sqrt(d_k), d_k = 1
+  const DMatrix O1 = head(c, 0, s, true), O2 = head(c, 1, s, true);
+  // The right answer is not blamed on any misconception.
+  const auto right = attn::grader::diagnose(failed_with_O("oracle_agreement", c, concat(O1, O2) * c.W_O));
+  REQUIRE(right);
+  CHECK_FALSE(right->from_shape);
+  CHECK(key_of(failed_with_O("oracle_agreement", c, concat(O2, O1) * c.W_O)) == "heads_out_of_order");
+  CHECK(key_of(failed_with_O("oracle_agreement", c, (O1 + O2) * c.W_O.topRows(1))) ==
+        "one_wo_block_per_head");
+  const double by_d_model = 1.0 / std::sqrt(2.0);
+  CHECK(key_of(failed_with_O("oracle_agreement", c,
+                             concat(head(c, 0, by_d_model, true), head(c, 1, by_d_model, true)) *
+                                 c.W_O)) == "scale_by_d_model");
+  CHECK(key_of(failed_with_O("oracle_agreement", c,
+                             concat(head(c, 0, s, false), head(c, 1, s, false)) * c.W_O)) ==
+        "mask_not_forwarded");
+}
+
+TEST_CASE("feedback: mask-building mistakes (C1)", "[feedback][C1]") {
+  Case causal;
+  causal.op = attn::prop::Operation::causal_mask;
+  causal.mask_shape.T_q = 3;
+  causal.mask_shape.T_v = 5;
+  causal.mask_shape.bottom_right = true;  // key j forbidden when j > i + 2
+  const std::string p = "causal_mask_matches_definition";
+  const Mask right = rule(3, 5, [](Index i, Index j) { return j > i + 2; });
+  CHECK(key_of(failed_mask(p, causal, right)) == p);  // no mistake recognised in the right mask
+  CHECK(key_of(failed_mask(p, causal, rule(3, 5, [](Index i, Index j) { return j > i; }))) ==
+        "causal_alignment_swapped");
+  CHECK(key_of(failed_mask(p, causal, rule(3, 5, [](Index i, Index j) { return j >= i + 2; }))) ==
+        "causal_diagonal_forbidden");
+  CHECK(key_of(failed_mask(p, causal, rule(3, 5, [](Index i, Index j) { return j <= i + 2; }))) ==
+        "mask_polarity_inverted");
+  CHECK(key_of(failed_mask(p, causal, rule(3, 5, [](Index i, Index j) { return j < i + 2; }))) ==
+        "causal_triangle_reversed");
+  // At 1x1 a forbidden diagonal and an inverted mask are the same [x]: both are named.
+  causal.mask_shape = {1, 1, false, 0};
+  const auto tiny = attn::grader::diagnose(failed_mask(p, causal, rule(1, 1, [](Index, Index) { return true; })));
+  REQUIRE(tiny);
+  CHECK(tiny->key == "mask_mistake_ambiguous");
+  CHECK(tiny->advice.find("causal_diagonal_forbidden") != std::string::npos);
+  CHECK(tiny->advice.find("mask_polarity_inverted") != std::string::npos);
+
+  Case padding;
+  padding.op = attn::prop::Operation::padding_mask;
+  padding.mask_shape = {4, 5, false, 2};  // keys 2, 3, 4 are padding
+  const std::string q = "padding_mask_matches_definition";
+  CHECK(key_of(failed_mask(q, padding, rule(4, 5, [](Index, Index j) { return j >= 2; }))) == q);
+  CHECK(key_of(failed_mask(q, padding, rule(4, 5, [](Index, Index j) { return j > 2; }))) ==
+        "padding_off_by_one");
+  CHECK(key_of(failed_mask(q, padding, rule(4, 5, [](Index i, Index) { return i >= 2; }))) ==
+        "padding_on_queries");
+  CHECK(key_of(failed_mask(q, padding, rule(4, 5, [](Index, Index) { return false; }))) ==
+        "padding_not_applied");
 }
