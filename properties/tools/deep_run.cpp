@@ -1,11 +1,14 @@
-// attnlab_deep_run: the whole property list on the library, naive and tiled,
-// float and double, at many cases; prints every verdict, the regime shares
+// attnlab_deep_run: the whole property list on the library, naive, tiled and
+// multi-head, float and double, at many cases; prints every verdict, the regime shares
 // of the oracle comparisons and the largest observed error/bound ratio.
 // The figures in reference/TOLERANCE.md come from
 //   build/properties/attnlab_deep_run --cases 25000
 // Exit code: 0 no property failed, 1 a property failed.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
+#include <string>
+#include <vector>
 #include <iostream>
 
 #include "attn/prop/bound_stats.hpp"
@@ -16,12 +19,18 @@ using namespace attn::prop;
 
 namespace {
 
+/// The library's property list for op (multi-head: its own list, with typed refusals).
+std::vector<Property> properties_for(Operation op) {
+  return op == Operation::multi_head_attention ? multi_head_properties("FullyMaskedRowError")
+                                               : library_properties(op);
+}
+
 template <class T>
 bool run_all(Operation op, const RunConfig& cfg, long long& total_cases) {
   LibSubject<T> subject;
   bool ok = true;
   reset_bound_stats();
-  for (const Property& p : library_properties(op)) {
+  for (const Property& p : properties_for(op)) {
     const Verdict v = run_property(p, subject, cfg);
     total_cases += v.cases;
     std::cout << operation_name(op) << " <" << subject.precision().name << "> ";
@@ -44,15 +53,23 @@ int main(int argc, char** argv) {
   cfg.cases = 25000;
   app.add_option("--cases", cfg.cases, "cases per property and configuration")->check(CLI::PositiveNumber);
   app.add_option("--seed", cfg.seed, "RapidCheck seed");
+  std::vector<std::string> only;
+  app.add_option("--op", only,
+                 "run only these operations (attention, attention_tiled, multi_head_attention); "
+                 "default: all")
+      ->check(CLI::IsMember({"attention", "attention_tiled", "multi_head_attention"}));
   CLI11_PARSE(app, argc, argv);
 
   const auto start = std::chrono::steady_clock::now();
   long long total = 0;
   bool ok = true;
-  ok = run_all<double>(Operation::attention, cfg, total) && ok;
-  ok = run_all<float>(Operation::attention, cfg, total) && ok;
-  ok = run_all<double>(Operation::attention_tiled, cfg, total) && ok;
-  ok = run_all<float>(Operation::attention_tiled, cfg, total) && ok;
+  for (Operation op :
+       {Operation::attention, Operation::attention_tiled, Operation::multi_head_attention}) {
+    if (!only.empty() && std::find(only.begin(), only.end(), operation_name(op)) == only.end())
+      continue;
+    ok = run_all<double>(op, cfg, total) && ok;
+    ok = run_all<float>(op, cfg, total) && ok;
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << total << " cases in " << seconds << " s, seed " << cfg.seed << ": "
