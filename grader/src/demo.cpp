@@ -108,7 +108,7 @@ void demo_scaling(std::ostream& out) {
     const M Qf = ex.Q * factor;
     const M A_scaled = softmax_rows<double>(scores<double>(Qf, ex.K));
     const M A_plain = softmax_rows<double>(M(Qf * ex.K.transpose()));
-    out << "  Q x " << std::setw(4) << factor << ": scaled weights [" << A_scaled(0, 0) << ", "
+    out << "  Q x " << std::setw(2) << int(factor) << ": scaled weights [" << A_scaled(0, 0) << ", "
         << A_scaled(0, 1) << ", " << A_scaled(0, 2) << "],  unscaled [" << A_plain(0, 0) << ", "
         << A_plain(0, 1) << ", " << A_plain(0, 2) << "]\n";
   }
@@ -128,8 +128,9 @@ void demo_shift(std::ostream& out) {
   S << 1000.0, 999.0, 990.0;
   out << "  logits S = [1000, 999, 990]\n";
   const double e0 = std::exp(1000.0);
+  const double ratio = e0 / (e0 + e0);
   out << "  unshifted: exp(1000) = " << e0 << " in double, so exp(s)/sum exp = inf/inf = "
-      << e0 / (e0 + e0) << "\n";
+      << (std::isnan(ratio) ? std::string("NaN") : std::to_string(ratio)) << "\n";
   const M A = softmax_rows<double>(S);
   out << std::setprecision(6) << "  shifted by the max 1000: exp([0, -1, -10]) / sum = [" << A(0, 0)
       << ", " << A(0, 1) << ", " << A(0, 2) << "]\n\n"

@@ -11,7 +11,19 @@ namespace attn::grader {
 
 std::string describe_exit(int wait_status) {
   if (WIFEXITED(wait_status)) {
-    return "exited with status " + std::to_string(WEXITSTATUS(wait_status));
+    const int code = WEXITSTATUS(wait_status);
+    std::string text = "exited with status " + std::to_string(code);
+    // A process in the sandbox that dies of a signal reaches us as bubblewrap's
+    // exit status 128 + signal (as a shell reports it).
+    const int sig = code - 128;
+    if (sig == SIGSEGV || sig == SIGABRT || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+        sig == SIGKILL || sig == SIGXCPU || sig == SIGXFSZ) {
+      const char* abbrev = sigabbrev_np(sig);
+      text += " (128 + " + std::to_string(sig) + ": most likely a crash with signal " +
+              std::to_string(sig) + (abbrev ? std::string(", SIG") + abbrev : std::string()) +
+              ", as the sandbox reports it)";
+    }
+    return text;
   }
   if (WIFSIGNALED(wait_status)) {
     const int sig = WTERMSIG(wait_status);

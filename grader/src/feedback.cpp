@@ -13,6 +13,7 @@
 
 #include "feedback_masks.hpp"
 #include "feedback_multi_head.hpp"
+#include "feedback_parts.hpp"
 
 namespace attn::grader {
 namespace {
@@ -467,6 +468,15 @@ std::optional<Hint> misconception_model(const Inputs& in, const DMatrix& A) {
                   "means the opposite (true = may attend), so passing it through needs ~mask.",
                   "section 32.2.4, Lemma 2");
     }
+    // The causal mask (j > i) applied whatever mask was passed.
+    const DMatrix causal = softmax_rows(in.S, [](Index i, Index j) { return j <= i; });
+    if (!matches(causal, correct) && matches(A, causal)) {
+      return hint("causal_assumed", "the causal mask is used whatever mask is passed",
+                  "A equals the softmax under the causal mask (key j forbidden for query i "
+                  "when j > i), but this case's mask is another one (padding or arbitrary). "
+                  "Apply the mask you are given, entry by entry.",
+                  "section 32.2.4, Lemma 2");
+    }
     DMatrix zero_filled = in.S;
     for (Index i = 0; i < in.S.rows(); ++i)
       for (Index j = 0; j < in.S.cols(); ++j)
@@ -842,9 +852,18 @@ std::optional<Hint> from_outcome(const Verdict& v) {
                                v.property_id != "non_finite_refused" &&
                                v.property_id != "shape_mismatch_refused";
     if (!should_answer) return std::nullopt;
+    if (attn::prop::builds_mask(c.op)) {
+      return hint("mask_refused", "the mask function raised instead of returning the mask",
+                  "It raised " + o.error_type + " for sizes that have a mask. A row with every "
+                  "key forbidden (bottom-right alignment with T_q > T_v, or key_length = 0) is "
+                  "part of the mask's definition: attention, not the mask, refuses such a row. "
+                  "Return the T_q x T_v mask for every T_q, T_v >= 1 and 0 <= key_length <= T_v.",
+                  "section 32.2.4; exercises/C1/README.md");
+    }
     if (auto h = tiled_refusal(c, o)) return h;
-    const Index T_q = attn::prop::takes_qkv(c.op) ? c.Q.rows() : c.S.rows();
-    const Index T_v = attn::prop::takes_qkv(c.op) ? c.K.rows() : c.S.cols();
+    const bool heads = c.op == attn::prop::Operation::multi_head_attention;
+    const Index T_q = heads ? c.X.rows() : attn::prop::takes_qkv(c.op) ? c.Q.rows() : c.S.rows();
+    const Index T_v = heads ? c.X.rows() : attn::prop::takes_qkv(c.op) ? c.K.rows() : c.S.cols();
     // A row with no forbidden key becomes fully forbidden when the mask is read
     // the other way round: a refusal there is the inverted polarity's signature.
     // (A masked softmax called without a mask gets an all-false one.)
@@ -914,6 +933,20 @@ std::optional<Hint> diagnose(const Verdict& v) {
                 "", false);
   }
   return std::nullopt;
+}
+
+std::optional<Hint> one_or_all(const std::vector<Hint>& found, const std::string& key,
+                               const std::string& misconception, const std::string& closing) {
+  if (found.empty()) return std::nullopt;
+  if (found.size() == 1) return found.front();
+  Hint all = found.front();
+  all.key = key;
+  all.misconception = misconception;
+  all.advice = "On this case the answer equals what each of these computes:";
+  for (const Hint& f : found) all.advice += " " + f.misconception + " [" + f.key + "];";
+  all.advice.back() = '.';
+  all.advice += " " + closing;
+  return all;
 }
 
 std::string format_hint(const Hint& h, const std::string& indent, std::size_t width) {

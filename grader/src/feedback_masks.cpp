@@ -1,5 +1,6 @@
 // Mask-building mistakes rebuilt for the counterexample's sizes (feedback_masks.hpp).
 #include "feedback_masks.hpp"
+#include "feedback_parts.hpp"
 
 #include <functional>
 #include <vector>
@@ -121,16 +122,9 @@ std::optional<Hint> mask_hint(const std::string& property_id, const attn::prop::
                       kCites));
   }
   (void)property_id;
-  if (found.empty()) return std::nullopt;
-  if (found.size() == 1) return found.front();
-  Hint h = found.front();
-  h.key = "mask_mistake_ambiguous";
-  h.misconception = "the mask is wrong in a way this small case cannot pin down";
-  h.advice = "The answer fits more than one known mistake:";
-  for (const Hint& f : found) h.advice += " " + f.misconception + " [" + f.key + "];";
-  h.advice.back() = '.';
-  h.advice += " Build the mask by hand for this case and compare entry by entry.";
-  return h;
+  return one_or_all(found, "mask_mistake_ambiguous",
+                    "the mask is wrong in a way this small case cannot pin down",
+                    "Build the mask by hand for this case and compare entry by entry.");
 }
 
 }  // namespace attn::grader

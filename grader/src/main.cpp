@@ -1,6 +1,7 @@
 // attnlab: the command line. `attnlab grade FILE` grades one submission;
 // `attnlab grade FILE... | FOLDER` grades many in parallel into --out;
 // `attnlab grade` grades the bundled ones against their expected outcomes.
+#include <cctype>
 #include <unistd.h>
 
 #include <algorithm>
@@ -190,6 +191,8 @@ int main(int argc, char** argv) {
   }
 
   attn::grader::GradeOptions options;
+  // Exercise ids are case-insensitive, as the `# exercise:` line is.
+  for (char& ch : exercise) ch = char(std::toupper(static_cast<unsigned char>(ch)));
   options.exercise = exercise;
   if (answers) options.answers = *answers;
   // Seed and cases: the command line, else the configuration, else the defaults.

@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attn/grader/exercise.hpp"
 #include "attn/grader/feedback.hpp"
 #include "attn/grader/temp_dir.hpp"
 
@@ -393,9 +394,32 @@ std::vector<MutantInfo> mutant_catalogue(const fs::path& dir) { return read_all(
 int run_mutants(const MutantsOptions& options, std::ostream& out) {
   const fs::path dir = options.catalogue_dir.empty() ? options.source_dir / "exercises" / "mutants"
                                                      : options.catalogue_dir;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    out << "attnlab: the catalogue folder " << dir.string() << " does not exist\n";
+    return 2;
+  }
   std::vector<MutantInfo> catalogue;
   try {
     catalogue = mutant_catalogue(dir);
+    // Each header must name an exercise attnlab grades and one of its properties.
+    for (const auto& m : catalogue) {
+      Exercise e;
+      try {
+        e = load_exercise(m.exercise);
+      } catch (const std::exception& x) {
+        throw std::runtime_error("mutant " + m.file.string() + ": " + x.what());
+      }
+      std::string ids;
+      bool known = false;
+      for (const auto& p : e.properties) {
+        ids += (ids.empty() ? "" : ", ") + p.id;
+        known = known || p.id == m.caught_by;
+      }
+      if (!known)
+        throw std::runtime_error("mutant " + m.file.string() + ": 'caught by: " + m.caught_by +
+                                 "' is not a property of exercise " + m.exercise + " (" + ids + ")");
+    }
   } catch (const std::exception& e) {
     out << "attnlab: " << e.what() << "\n";
     return 2;

@@ -41,8 +41,8 @@ std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
       "the model solutions; print the kill matrix (mutant x property), each mutant's first "
       "catching property with the grader's hint and the size of its shrunk counterexample, "
       "and the distribution of those sizes.\n"
-      "Exit status: 0 every mutant caught (also by its declared property) and every solution "
-      "clean, 1 otherwise, 2 usage or infrastructure error.");
+      "Exit status: 0 every mutant caught (also by its declared property), every solution "
+      "clean and the median shrunk counterexample at most 3 in every dimension, 1 otherwise, 2 usage or infrastructure error.");
   t->mutants->add_option("--seed", t->seed, "seed of the generated cases")
       ->capture_default_str()
       ->check(check::whole_number(0));

@@ -168,6 +168,11 @@ TEST_CASE("describe_exit and describe_duration", "[process]") {
   CHECK(describe_exit(SIGSEGV) == "crashed with signal 11 (SIGSEGV)");
   CHECK(describe_exit(SIGABRT) == "crashed with signal 6 (SIGABRT)");
   CHECK_THAT(describe_exit(SIGXCPU), Catch::Contains("CPU time limit"));
+  // A crash inside the sandbox arrives as bubblewrap's exit status 128 + signal.
+  CHECK(describe_exit(139 << 8) ==
+        "exited with status 139 (128 + 11: most likely a crash with signal 11, SIGSEGV, as the "
+        "sandbox reports it)");
+  CHECK(describe_exit(130 << 8) == "exited with status 130");  // 128 + SIGINT: not a crash
   CHECK(describe_duration(10s) == "10 s");
   CHECK(describe_duration(1500ms) == "1.5 s");
   CHECK(describe_duration(250ms) == "250 ms");

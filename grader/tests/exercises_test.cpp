@@ -231,8 +231,25 @@ TEST_CASE("an executable is recognised from its hello", "[recognise]") {
   h.exercise.clear();
   h.ops = {"softmax_rows", "attention"};
   CHECK(recognise_from_hello(h).status == Status::ambiguous);
+  // The tiled kernel answers `attention` too (its naive companion): T1.
   h.ops = {"attention_tiled"};
+  CHECK(recognise_from_hello(h).exercise == "T1");
+  h.ops = {"attention_tiled", "attention"};
+  CHECK(recognise_from_hello(h).exercise == "T1");
+  h.ops = {"causal_mask", "padding_mask"};
+  CHECK(recognise_from_hello(h).exercise == "C1");
+  h.ops = {"nonsense"};
   CHECK(recognise_from_hello(h).status == Status::unrecognised);
+}
+
+TEST_CASE("library operations: helpers do not confuse recognition", "[recognise]") {
+  CHECK(recognised(data("masks_no_marker.py")) == "C1");
+  CHECK(recognised(data("heads_with_helper.py")) == "M1");
+  CHECK(recognised(data("attention_with_mask_helper.py")) == "F3");
+  // A file that names nothing says how to name T1, M1 and C1 too.
+  const Recognition none = recognise_exercise(data("no_entry.py"));
+  CHECK_THAT(none.message, Catch::Contains("(C1)") && Catch::Contains("# exercise: T1") &&
+                               Catch::Contains("--exercise F1|F2|F3|F4|T1|M1|C1"));
 }
 
 // --- the answers files ---------------------------------------------------------

@@ -192,10 +192,14 @@ std::optional<Failure> compare_related(const std::string& name, const DMatrix& o
   if (!failed) return std::nullopt;
   Failure f;
   std::ostringstream os;
-  os.precision(3);
+  // Values with enough digits to show the difference; the two answers are
+  // both the subject's, neither is the oracle's.
+  os.precision(std::isfinite(worst->actual) && std::isfinite(worst->expected) ? 12 : 3);
   os << name << "(" << worst->row << ", " << worst->col << ") of the transformed case is "
-     << worst->actual << " but should equal " << worst->expected << " (difference " << worst->error
-     << ", allowed " << worst->bound << ")";
+     << worst->actual << ", while the subject's own answer to the original case gives "
+     << worst->expected << "; the two must agree";
+  os.precision(3);
+  os << " (difference " << worst->error << ", allowed " << worst->bound << ")";
   f.summary = os.str();
   f.worst = worst;
   f.marked_row = worst->row;
@@ -239,6 +243,20 @@ std::vector<Index> argsort(const std::vector<double>& keys) {
   std::stable_sort(order.begin(), order.end(),
                    [&](Index a, Index b) { return keys[std::size_t(a)] < keys[std::size_t(b)]; });
   return order;
+}
+
+std::optional<Failure> require_specific_refusal(Subject& s, const Outcome& o,
+                                                const std::string& expected_type,
+                                                const std::string& why, const Case& valid) {
+  if (auto f = require_refusal(o, expected_type, why)) return f;
+  const Outcome v = s.run(valid);
+  if (v.kind != Outcome::Kind::refusal) return std::nullopt;
+  Failure f;
+  f.outcome = v;
+  f.answered = valid;
+  f.summary = "refused " + why + ", but also the valid case it was made from (" + v.error_type +
+              ": " + v.message + "): the error must come from the fault, not from every input";
+  return f;
 }
 
 std::optional<Failure> require_refusal(const Outcome& o, const std::string& expected_type,

@@ -83,6 +83,14 @@ std::vector<Index> argsort(const std::vector<double>& keys);
 std::optional<Failure> require_refusal(const Outcome& o, const std::string& expected_type,
                                        const std::string& why);
 
+/// As require_refusal, and then the valid case the faulty one was made from
+/// must be answered: a subject that refuses every input (a skeleton) does not
+/// pass a refusal property. The second failure's outcome is the refusal of
+/// `valid`, and Failure::answered is `valid`.
+std::optional<Failure> require_specific_refusal(Subject& s, const Outcome& o,
+                                                const std::string& expected_type,
+                                                const std::string& why, const Case& valid);
+
 /// Attaches the outcome to a failure (for the report).
 std::optional<Failure> with_outcome(std::optional<Failure> f, const Outcome& o);
 

@@ -1,5 +1,7 @@
 // Lemma 1 (section 32.2.3) needs Q and K to share d_k; 32.2.9 (F3) asks the
 // function to watch for it. A mismatch must be refused, not answered.
+#include <algorithm>
+
 #include "attn/prop/catalog.hpp"
 #include "attn/prop/generators.hpp"
 #include "check_util.hpp"
@@ -14,10 +16,16 @@ Property dk_mismatch_refused(std::string expected_error) {
   p.op = Operation::attention;
   p.generator = [](const GenConfig& cfg) { return gen_dk_mismatch_case(cfg); };
   p.check = [expected_error](Subject& s, const Case& c) -> std::optional<Failure> {
-    return detail::require_refusal(s.run(c), expected_error,
-                                   "Q " + std::to_string(c.Q.rows()) + "x" + std::to_string(c.Q.cols()) +
-                                       " with K " + std::to_string(c.K.rows()) + "x" +
-                                       std::to_string(c.K.cols()) + " (d_k differs)");
+    // The valid case it is made from: K cut or zero-padded to Q's d_k.
+    Case valid = c;
+    valid.K = DMatrix::Zero(c.K.rows(), c.Q.cols());
+    const Index shared = std::min(c.K.cols(), c.Q.cols());
+    valid.K.leftCols(shared) = c.K.leftCols(shared);
+    return detail::require_specific_refusal(
+        s, s.run(c), expected_error,
+        "Q " + std::to_string(c.Q.rows()) + "x" + std::to_string(c.Q.cols()) + " with K " +
+            std::to_string(c.K.rows()) + "x" + std::to_string(c.K.cols()) + " (d_k differs)",
+        valid);
   };
   return p;
 }

@@ -2,6 +2,7 @@
 // allowed entries is -inf and the softmax is undefined (Lemma 2 excludes
 // this case); it must be reported as an error, not as NaN, zeros or a
 // uniform average.
+#include <cmath>
 #include <sstream>
 
 #include "attn/prop/catalog.hpp"
@@ -19,19 +20,41 @@ Property fully_forbidden_refused(Operation op, std::string expected_error) {
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::fully_forbidden); };
   p.check = [expected_error](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);
-    if (o.kind == Outcome::Kind::refusal) {
-      if (expected_error.empty() || o.error_type == expected_error) return std::nullopt;
-      Failure f;
-      f.outcome = o;
-      f.summary = "refused with " + o.error_type + ", expected " + expected_error;
-      return f;
-    }
     Index row = -1;
     for (Index i = 0; i < detail::T_q(c) && row < 0; ++i) {
       bool all = true;
       for (Index j = 0; j < detail::T_v(c); ++j)
         all = all && detail::forbidden(c, i, j);
       if (all) row = i;
+    }
+    if (o.kind == Outcome::Kind::refusal) {
+      if (!expected_error.empty() && o.error_type != expected_error) {
+        Failure f;
+        f.outcome = o;
+        f.summary = "refused with " + o.error_type + ", expected " + expected_error;
+        return f;
+      }
+      // The refusal must come from the fully forbidden row: the same case
+      // with that row's keys allowed has an answer. (A submission that
+      // refuses everything, a skeleton, earns nothing here.)
+      Case allowed = c;
+      if (row >= 0) {
+        if (allowed.mask) allowed.mask->row(row).setConstant(false);
+        if (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax)
+          for (Index j = 0; j < allowed.S.cols(); ++j)
+            if (allowed.S(row, j) == -HUGE_VAL) allowed.S(row, j) = 0.0;
+      }
+      const Outcome a = s.run(allowed);
+      if (a.kind != Outcome::Kind::refusal) return std::nullopt;
+      Failure f;
+      f.outcome = a;
+      f.answered = allowed;
+      f.marked_row = row;
+      f.summary = "refused row " + std::to_string(row) +
+                  " with every key forbidden, but also the same case with that row's keys "
+                  "allowed (" + a.error_type + ": " + a.message +
+                  "): only a row with no allowed key is an error";
+      return f;
     }
     Failure f;
     f.outcome = o;
@@ -41,10 +64,13 @@ Property fully_forbidden_refused(Operation op, std::string expected_error) {
       f.summary = "did not refuse row " + std::to_string(row) + ": " + o.message;
     } else {
       std::ostringstream os;
-      os << "every key is forbidden for row " << row << ", yet it returned weights";
-      if (o.A.rows() > row && row >= 0) {
+      os << "every key is forbidden for row " << row << ", yet it returned ";
+      const bool weights = o.A.rows() > row && row >= 0;
+      const DMatrix& shown = weights ? o.A : o.O;
+      os << (weights ? "weights" : "outputs");
+      if (shown.rows() > row && row >= 0) {
         os << " [";
-        for (Index j = 0; j < o.A.cols(); ++j) os << (j ? ", " : "") << o.A(row, j);
+        for (Index j = 0; j < shown.cols(); ++j) os << (j ? ", " : "") << shown(row, j);
         os << "]";
       }
       os << " instead of raising an error";

@@ -228,12 +228,17 @@ rc::Gen<Case> gen_multi_head_case(const GenConfig& cfg, MaskPolicy policy, bool 
   const auto value = rc::gen::weightedOneOf<double>(
       {{3, value_gen(Regime::small_integers)}, {1, value_gen(Regime::reals)}});
   return rc::gen::mapcat(
-      rc::gen::tuple(shape, rc::gen::inRange(0, 4)),
-      [cfg, policy, identity_W_O, value](const std::tuple<HeadsShape, int>& t) {
+      rc::gen::tuple(shape, rc::gen::inRange(0, 4),
+                     // Not scaled by RapidCheck's size: large logits from the first cases on.
+                     rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 5))),
+      [cfg, policy, identity_W_O, value](const std::tuple<HeadsShape, int, int>& t) {
         const HeadsShape s = std::get<0>(t);
         // The weights are scaled by 2^-w (exact), so logits stay moderate
         // while X W still rounds in float.
         const int w = std::get<1>(t);
+        // One case in five has X scaled by 32 (exact): logits beyond exp's
+        // range (709 in double, 88 in float) unless the row maximum is subtracted.
+        const bool large = std::get<2>(t) == 4;
         const Index count = s.T * s.d_model + s.h * 2 * s.d_model * s.d_k + s.h * s.d_v * s.d_out;
         // W_V has no zero entry (a zero shrinks to 1): a head whose output
         // shrinks to 0 would meet any block of W_O, and a counterexample could
@@ -244,7 +249,7 @@ rc::Gen<Case> gen_multi_head_case(const GenConfig& cfg, MaskPolicy policy, bool 
                            rc::gen::container<std::vector<double>>(
                                std::size_t(s.h * s.d_model * s.d_v), nonzero),
                            mask_gen(s.T, s.T, policy, false)),
-            [cfg, policy, identity_W_O, s, w](
+            [cfg, policy, identity_W_O, s, w, large](
                 const std::tuple<std::vector<double>, std::vector<double>, MaskDraw>& m) {
               const std::vector<double>& v = std::get<0>(m);
               const std::vector<double>& v_nonzero = std::get<1>(m);
@@ -259,7 +264,7 @@ rc::Gen<Case> gen_multi_head_case(const GenConfig& cfg, MaskPolicy policy, bool 
               const double ws = std::ldexp(1.0, -w);
               Case c;
               c.op = Operation::multi_head_attention;
-              c.X = take(s.T, s.d_model, 1.0);
+              c.X = take(s.T, s.d_model, large ? 32.0 : 1.0);
               for (Index k = 0; k < s.h; ++k) {
                 HeadProjections hp;
                 hp.W_Q = take(s.d_model, s.d_k, ws);
@@ -275,6 +280,7 @@ rc::Gen<Case> gen_multi_head_case(const GenConfig& cfg, MaskPolicy policy, bool 
               const bool reals = std::any_of(v.begin(), v.end(), real) ||
                                  std::any_of(v_nonzero.begin(), v_nonzero.end(), real);
               c.tags.push_back(regime_tag(reals ? Regime::reals : Regime::small_integers));
+              if (large) c.tags.push_back(regime_tag(Regime::large_logits));
               apply_mask(c, std::get<2>(m), s.T, s.T, policy);
               round_to_precision(c, cfg.precision);
               return c;

@@ -35,7 +35,7 @@ Property shape_mismatch_refused(Operation op, std::string expected_error) {
       why << "a " << bad.mask->rows() << "x" << bad.mask->cols() << " mask for " << T_q << "x"
           << T_v << " logits";
     }
-    return detail::require_refusal(s.run(bad), expected_error, why.str());
+    return detail::require_specific_refusal(s, s.run(bad), expected_error, why.str(), c);
   };
   return p;
 }

@@ -39,6 +39,10 @@ void print_outcome(std::ostream& os, const Outcome& o, Index marked_row) {
       if (o.O.size() > 0 || o.O.rows() > 0) print_matrix(os, "  answered O", o.O, marked_row);
       if (o.A.rows() > 0) print_matrix(os, "  answered A", o.A, marked_row);
       if (o.mask.size() > 0) print_mask(os, "  answered mask (x = forbidden)", o.mask, marked_row);
+      if (o.logsumexp.size() > 0) {
+        const DMatrix lse = o.logsumexp.transpose();
+        print_matrix(os, "  answered logsumexp", lse);
+      }
       break;
     case Outcome::Kind::refusal:
       os << "  answered: refused with " << o.error_type << ": " << indented(o.message) << "\n";

@@ -90,6 +90,23 @@ TEST_CASE("NaN, zeros or a uniform row for a fully forbidden row fail the refusa
   }
 }
 
+TEST_CASE("a subject that refuses every case earns nothing for refusing the forbidden row",
+          "[mutants]") {
+  for (Operation op : {Operation::attention, Operation::softmax_rows, Operation::masked_softmax,
+                       Operation::multi_head_attention}) {
+    INFO(operation_name(op));
+    FnSubject skeleton([](const Case&) { return Outcome::make_refusal("NotImplementedError", "todo"); },
+                       op);
+    const Verdict v = run(fully_forbidden_refused(op), skeleton);
+    CHECK_FALSE(v.passed);
+    REQUIRE(v.failure);
+    CHECK_THAT(v.failure->summary, Catch::Contains("also the same case with that row's keys allowed"));
+    // The library refuses only the fully forbidden row.
+    LibSubject<double> lib;
+    CHECK(run(fully_forbidden_refused(op), lib).passed);
+  }
+}
+
 TEST_CASE("imprecise subjects are caught by the oracle within the error bound", "[mutants]") {
   SECTION("no 1/sqrt(d_k) scale") {
     FnSubject s([](const Case& c) {

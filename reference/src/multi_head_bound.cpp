@@ -61,7 +61,14 @@ DMatrix multi_head_error_bound(const DMatrix& X_q, const DMatrix& X_kv,
     mu_C.middleCols(i * d_v, d_v) = b.mu;
   }
   const double g_O = gamma(double(h * d_v), p.unit_roundoff);
-  const DMatrix B = (E_C + g_O * (mu_C + E_C)) * w.W_O.cwiseAbs();
+  const DMatrix E = E_C + g_O * (mu_C + E_C);
+  // E |W_O|, with 0 * Inf = 0: where a head's analysis gave up (an infinite
+  // entry of E), only the outputs that W_O actually draws from it are unbounded.
+  DMatrix B = DMatrix::Zero(E.rows(), w.W_O.cols());
+  for (Index i = 0; i < E.rows(); ++i)
+    for (Index l = 0; l < w.W_O.cols(); ++l)
+      for (Index k = 0; k < E.cols(); ++k)
+        if (w.W_O(k, l) != 0) B(i, l) += E(i, k) * std::abs(w.W_O(k, l));
   return kSafetyFactor * B;
 }
 

@@ -50,7 +50,9 @@ HeadBound head_output_bound(const DMatrix& X_q, const DMatrix& X_kv, const DMatr
 /// they fill columns [i d_v, (i+1) d_v): |C^ - C| <= E_C, |C| <= mu_C. Then
 ///   |fl(C^ W_O) - C W_O| <= gamma_{h d_v} |C^||W_O| + |C^ - C||W_O|
 ///                         <= (gamma_{h d_v} (mu_C + E_C) + E_C) |W_O|.
-/// The heads must share d_v (as exact_multi_head_attention requires).
+/// The heads must share d_v (as exact_multi_head_attention requires). Where a
+/// head's analysis gives up (eta = +Inf, logits far beyond the precision) the
+/// outputs drawn from it get +Inf (no claim), never NaN.
 DMatrix multi_head_error_bound(const DMatrix& X_q, const DMatrix& X_kv,
                                const MultiHeadWeights& w,
                                const std::optional<BoolMatrix>& mask, const PrecisionModel& p);
