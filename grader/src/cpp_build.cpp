@@ -74,11 +74,21 @@ std::string link_error_hint(const std::string& linker_output, const CppToolchain
   if (!toolchain.entry_function.empty()) {
     // "undefined reference to `f3::attention(Eigen::Matrix<...> const&, ...)'"
     const std::string ns = toolchain.entry_function.substr(0, toolchain.entry_function.find("::") + 2);
-    if (linker_output.find("undefined reference to `" + ns) != std::string::npos ||
-        linker_output.find("undefined symbol: " + ns) != std::string::npos)
-      return "the file does not define " + toolchain.entry_function + " as declared in " +
-             toolchain.entry_header +
+    std::size_t at = linker_output.find("undefined reference to `" + ns);
+    std::size_t skip = std::string("undefined reference to `").size();
+    if (at == std::string::npos) {
+      at = linker_output.find("undefined symbol: " + ns);
+      skip = std::string("undefined symbol: ").size();
+    }
+    if (at != std::string::npos) {
+      // Name the function the linker missed ("c1::padding_mask"), not every entry.
+      const std::size_t begin = at + skip;
+      const std::size_t end = linker_output.find_first_of("(`'\n", begin);
+      const std::string missing = linker_output.substr(begin, end - begin);
+      return "the file does not define " + (missing.empty() ? toolchain.entry_function : missing + "(...)") +
+             " as declared in " + toolchain.entry_header +
              " (the same namespace, name and parameter types)";
+    }
   }
   return "";
 }

@@ -23,7 +23,8 @@ bool generated_tests_visible(const GradeResult& r) {
 std::string summary_output(const GradeResult& r) {
   const ReportHeader& h = r.header;
   std::ostringstream os;
-  os << "attnlab: exercise " << (h.exercise.empty() ? r.exercise : h.exercise);
+  const std::string exercise = h.exercise.empty() ? r.exercise : h.exercise;
+  os << "attnlab: exercise " << (exercise.empty() ? std::string("not recognised") : exercise);
   if (!h.submission.empty()) os << ", " << h.submission;
   if (!h.language.empty()) os << " (" << h.language << ")";
   os << "\n";

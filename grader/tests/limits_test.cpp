@@ -284,6 +284,13 @@ TEST_CASE("submissions: link errors get a one-line hint in the student's terms",
              Catch::StartsWith("the file does not define f3::attention(...) as declared in "
                                "exercises/F3/attention.hpp"));
   CHECK(attn::grader::link_error_hint("undefined reference to `cblas_dgemm'", t).empty());
+  // An exercise with two functions: the hint names the one that is missing.
+  CHECK_THAT(attn::grader::link_error_hint(
+                 "/usr/bin/ld: libattnlab_cpp_harness_c1.a(cpp_harness_c1.cpp.o): in function "
+                 "`answer': undefined reference to `c1::padding_mask(long, long, long)'\n",
+                 attn::grader::toolchain_for("C1")),
+             Catch::StartsWith("the file does not define c1::padding_mask(...) as declared in "
+                               "exercises/C1/masks.hpp"));
 }
 
 TEST_CASE("feedback: a subnormal weight at a forbidden position is Eigen's exp(-inf)",
