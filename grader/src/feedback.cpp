@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <utility>
 
 #include "feedback_masks.hpp"
 #include "feedback_multi_head.hpp"
@@ -270,11 +271,18 @@ double max_allowed_logit(const Inputs& in, Index i) {
   return m;
 }
 
-std::string fmt(double x) {
+std::string fmt(double x, int digits = 4) {
   std::ostringstream os;
-  os.precision(4);
+  os.precision(digits);
   os << x;
   return os.str();
+}
+
+/// Two values with enough digits to tell them apart (up to 17).
+std::pair<std::string, std::string> fmt_apart(double a, double b) {
+  int digits = 4;
+  while (digits < 17 && fmt(a, digits) == fmt(b, digits)) ++digits;
+  return {fmt(a, digits), fmt(b, digits)};
 }
 
 /// Tiny positive weights at forbidden positions: exp(-inf) computed as a
@@ -777,8 +785,8 @@ std::optional<Hint> tiled_misconception(const Case& c, const Inputs& in, const O
           if (!is_forbidden(in, i, j)) tile_max = std::max(tile_max, in.S(i, j));
         if (std::isfinite(m) && tile_max > m) {
           where = "Row " + std::to_string(i) + ": " + key_tile(c, T_v, k0) +
-                  " raises its running maximum by " + fmt(tile_max - m) + ", from " + fmt(m) +
-                  " to " + fmt(tile_max);
+                  " raises its running maximum by " + fmt(tile_max - m) + ", from " +
+                  fmt_apart(m, tile_max).first + " to " + fmt_apart(m, tile_max).second;
           break;
         }
         m = tile_max;
