@@ -1,7 +1,7 @@
 #pragma once
-// The C++ harness's answer for the attention exercises (F3, F4): decodes
-// Q, K, V and the optional mask, calls `attention` (f3::attention or
-// f4::attention) and encodes O and A.
+// The C++ harness's answer for the attention exercises (F3, F4, and T1's
+// naive companion): decodes Q, K, V and the optional mask, calls `attention`
+// (f3::attention, f4::attention, t1::attention) and encodes O and A.
 
 #include <optional>
 
@@ -10,17 +10,36 @@
 
 namespace attn::harness {
 
+/// The request's "mask": nullopt when it is absent or null.
+template <class Mask>
+std::optional<Mask> decode_optional_mask(const nlohmann::json& request) {
+  if (const auto m = request.find("mask"); m != request.end() && !m->is_null())
+    return grader::decode_mask(*m, "mask", declared_cols(request, "mask"));
+  return std::nullopt;
+}
+
+/// The request's Q, K, V and optional mask (ops attention, attention_tiled).
+template <class Matrix, class Mask>
+struct AttentionInputs {
+  Matrix Q, K, V;
+  std::optional<Mask> mask;
+};
+
+template <class Matrix, class Mask>
+AttentionInputs<Matrix, Mask> decode_attention_inputs(const nlohmann::json& request) {
+  AttentionInputs<Matrix, Mask> in;
+  in.Q = grader::decode_matrix(request.at("Q"), "Q", declared_cols(request, "Q"));
+  in.K = grader::decode_matrix(request.at("K"), "K", declared_cols(request, "K"));
+  in.V = grader::decode_matrix(request.at("V"), "V", declared_cols(request, "V"));
+  in.mask = decode_optional_mask<Mask>(request);
+  return in;
+}
+
 template <class Matrix, class Mask, class Attention>
 nlohmann::json answer_attention(const nlohmann::json& request, Attention attention) {
-  const Matrix Q = grader::decode_matrix(request.at("Q"), "Q", declared_cols(request, "Q"));
-  const Matrix K = grader::decode_matrix(request.at("K"), "K", declared_cols(request, "K"));
-  const Matrix V = grader::decode_matrix(request.at("V"), "V", declared_cols(request, "V"));
-  std::optional<Mask> mask;
-  if (const auto m = request.find("mask"); m != request.end() && !m->is_null()) {
-    mask = grader::decode_mask(*m, "mask", declared_cols(request, "mask"));
-  }
+  const auto in = decode_attention_inputs<Matrix, Mask>(request);
   return call_submission([&] {
-    const auto r = attention(Q, K, V, mask);
+    const auto r = attention(in.Q, in.K, in.V, in.mask);
     return nlohmann::json{{"O", grader::encode_matrix(r.O)}, {"A", grader::encode_matrix(r.A)}};
   });
 }

@@ -6,6 +6,7 @@
 
 #include "attn/grader/json_matrix.hpp"
 #include "cpp_harness.hpp"
+#include "cpp_harness_attention.hpp"
 #include "multi_head_attention.hpp"
 
 namespace attn::harness {
@@ -31,9 +32,7 @@ nlohmann::json answer(const nlohmann::json& request) {
   for (std::size_t i = 0; i < request.at("W_Q").size(); ++i)
     heads.push_back({head_matrix(request, "W_Q", i), head_matrix(request, "W_K", i),
                      head_matrix(request, "W_V", i)});
-  std::optional<m1::Mask> mask;
-  if (const auto m = request.find("mask"); m != request.end() && !m->is_null())
-    mask = grader::decode_mask(*m, "mask", declared_cols(request, "mask"));
+  const std::optional<m1::Mask> mask = decode_optional_mask<m1::Mask>(request);
   return call_submission([&] {
     return nlohmann::json{
         {"O", grader::encode_matrix(m1::multi_head_attention(X, heads, W_O, mask))}};

@@ -195,28 +195,6 @@ bool has_partly_forbidden_row(const Inputs& in) {
   return false;
 }
 
-using Allowed = std::function<bool(Index, Index)>;
-
-/// Stable softmax of every row of `S` over the entries `allowed`; the others
-/// get 0. A row with nothing allowed is NaN (undefined).
-DMatrix softmax_rows(const DMatrix& S, const Allowed& allowed) {
-  DMatrix A = DMatrix::Zero(S.rows(), S.cols());
-  for (Index i = 0; i < S.rows(); ++i) {
-    double m = -std::numeric_limits<double>::infinity();
-    for (Index j = 0; j < S.cols(); ++j)
-      if (allowed(i, j)) m = std::max(m, S(i, j));
-    if (!std::isfinite(m)) {
-      A.row(i).setConstant(kNaN);
-      continue;
-    }
-    double sum = 0;
-    for (Index j = 0; j < S.cols(); ++j)
-      if (allowed(i, j)) sum += (A(i, j) = std::exp(S(i, j) - m));
-    A.row(i) /= sum;
-  }
-  return A;
-}
-
 /// The right weights on these inputs (NaN rows where nothing is allowed).
 DMatrix right_weights(const Inputs& in) {
   return softmax_rows(in.S, [&](Index i, Index j) { return !is_forbidden(in, i, j); });
@@ -941,20 +919,6 @@ std::optional<Hint> diagnose(const Verdict& v) {
                 "", false);
   }
   return std::nullopt;
-}
-
-std::optional<Hint> one_or_all(const std::vector<Hint>& found, const std::string& key,
-                               const std::string& misconception, const std::string& closing) {
-  if (found.empty()) return std::nullopt;
-  if (found.size() == 1) return found.front();
-  Hint all = found.front();
-  all.key = key;
-  all.misconception = misconception;
-  all.advice = "On this case the answer equals what each of these computes:";
-  for (const Hint& f : found) all.advice += " " + f.misconception + " [" + f.key + "];";
-  all.advice.back() = '.';
-  all.advice += " " + closing;
-  return all;
 }
 
 std::string format_hint(const Hint& h, const std::string& indent, std::size_t width) {

@@ -15,10 +15,6 @@ using attn::Index;
 using attn::Mask;
 using attn::prop::Operation;
 
-Hint shape_hint(std::string key, std::string misconception, std::string advice, std::string cites) {
-  return Hint{std::move(key), std::move(misconception), std::move(advice), std::move(cites), true};
-}
-
 /// The T_q x T_v mask whose entry (i, j) is rule(i, j).
 Mask build(Index T_q, Index T_v, const std::function<bool(Index, Index)>& rule) {
   Mask M(T_q, T_v);

@@ -17,10 +17,6 @@ using attn::Index;
 using attn::prop::Case;
 using attn::prop::DMatrix;
 
-Hint shape_hint(std::string key, std::string misconception, std::string advice, std::string cites) {
-  return Hint{std::move(key), std::move(misconception), std::move(advice), std::move(cites), true};
-}
-
 /// How each head computes: the scale of its logits and whether it sees the mask.
 struct HeadVariant {
   std::function<double(Index d_model, Index d_k)> scale;
@@ -31,20 +27,9 @@ struct HeadVariant {
 /// A row with no allowed key is NaN.
 DMatrix head_output(const Case& c, std::size_t i, const HeadVariant& v) {
   const auto& h = c.heads[i];
-  const DMatrix Q = c.X * h.W_Q, K = c.X * h.W_K, V = c.X * h.W_V;
-  const DMatrix S = (Q * K.transpose()) * v.scale(c.X.cols(), h.W_Q.cols());
-  DMatrix A = DMatrix::Zero(S.rows(), S.cols());
-  for (Index r = 0; r < S.rows(); ++r) {
-    auto allowed = [&](Index j) { return !(v.masked && c.mask && (*c.mask)(r, j)); };
-    double m = -std::numeric_limits<double>::infinity();
-    for (Index j = 0; j < S.cols(); ++j)
-      if (allowed(j)) m = std::max(m, S(r, j));
-    double sum = 0;
-    for (Index j = 0; j < S.cols(); ++j)
-      if (allowed(j)) sum += (A(r, j) = std::exp(S(r, j) - m));
-    A.row(r) /= sum;
-  }
-  return A * V;
+  const DMatrix S = (c.X * h.W_Q) * (c.X * h.W_K).transpose() * v.scale(c.X.cols(), h.W_Q.cols());
+  const DMatrix A = softmax_rows(S, [&](Index r, Index j) { return !(v.masked && c.mask && (*c.mask)(r, j)); });
+  return A * (c.X * h.W_V);
 }
 
 /// [O_order[0], ..., O_order[h-1]] W_O with the heads computed as `v` says.

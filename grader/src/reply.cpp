@@ -51,12 +51,13 @@ class WrongShape : public ProtocolError {
   RowMatrix O, A;
 };
 
-/// "wrong shape: ..." when matrix `name` is not rows x cols, else empty.
-/// `dims` names the expected shape in the text's terms ("T_q x T_v").
-std::string shape_problem(const RowMatrix& M, const char* name, Index rows, Index cols,
+/// "wrong shape: ..." when matrix (or mask) `name` is not rows x cols, else
+/// empty. `dims` names the expected shape in the text's terms ("T_q x T_v").
+template <class Matrix>
+std::string shape_problem(const Matrix& m, const char* name, Index rows, Index cols,
                           const char* dims) {
-  if (M.rows() == rows && M.cols() == cols) return "";
-  return std::string("wrong shape: ") + name + " is " + shape_text(M.rows(), M.cols()) +
+  if (m.rows() == rows && m.cols() == cols) return "";
+  return std::string("wrong shape: ") + name + " is " + shape_text(m.rows(), m.cols()) +
          ", expected " + shape_text(rows, cols) + " (" + dims + ")";
 }
 
@@ -126,10 +127,8 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
   if (attn::prop::builds_mask(c.op)) {
     const Index T_q = c.mask_shape.T_q, T_v = c.mask_shape.T_v;
     RowMask M = decode_mask(member(reply, "mask"), "mask", T_v);
-    if (M.rows() != T_q || M.cols() != T_v) {
-      throw ProtocolError("wrong shape: mask is " + shape_text(M.rows(), M.cols()) +
-                          ", expected " + shape_text(T_q, T_v) + " (T_q x T_v)");
-    }
+    if (std::string why = shape_problem(M, "mask", T_q, T_v, "T_q x T_v"); !why.empty())
+      throw ProtocolError(why);
     Outcome o = Outcome::make_result(RowMatrix(), RowMatrix());
     o.mask = std::move(M);
     return o;

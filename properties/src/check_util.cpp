@@ -247,15 +247,16 @@ std::vector<Index> argsort(const std::vector<double>& keys) {
 
 std::optional<Failure> require_specific_refusal(Subject& s, const Outcome& o,
                                                 const std::string& expected_type,
-                                                const std::string& why, const Case& valid) {
+                                                const std::string& why, const Case& valid,
+                                                const std::string& valid_what) {
   if (auto f = require_refusal(o, expected_type, why)) return f;
   const Outcome v = s.run(valid);
   if (v.kind != Outcome::Kind::refusal) return std::nullopt;
   Failure f;
   f.outcome = v;
   f.answered = valid;
-  f.summary = "refused " + why + ", but also the valid case it was made from (" + v.error_type +
-              ": " + v.message + "): the error must come from the fault, not from every input";
+  f.summary = "refused " + why + ", but also " + valid_what + " (" + v.error_type + ": " +
+              v.message + "): the error must come from the fault, not from every input";
   return f;
 }
 

@@ -86,10 +86,11 @@ std::optional<Failure> require_refusal(const Outcome& o, const std::string& expe
 /// As require_refusal, and then the valid case the faulty one was made from
 /// must be answered: a subject that refuses every input (a skeleton) does not
 /// pass a refusal property. The second failure's outcome is the refusal of
-/// `valid`, and Failure::answered is `valid`.
-std::optional<Failure> require_specific_refusal(Subject& s, const Outcome& o,
-                                                const std::string& expected_type,
-                                                const std::string& why, const Case& valid);
+/// `valid` (described as `valid_what` in the summary), and Failure::answered
+/// is `valid`.
+std::optional<Failure> require_specific_refusal(
+    Subject& s, const Outcome& o, const std::string& expected_type, const std::string& why,
+    const Case& valid, const std::string& valid_what = "the valid case it was made from");
 
 /// Attaches the outcome to a failure (for the report).
 std::optional<Failure> with_outcome(std::optional<Failure> f, const Outcome& o);

@@ -28,12 +28,6 @@ Property fully_forbidden_refused(Operation op, std::string expected_error) {
       if (all) row = i;
     }
     if (o.kind == Outcome::Kind::refusal) {
-      if (!expected_error.empty() && o.error_type != expected_error) {
-        Failure f;
-        f.outcome = o;
-        f.summary = "refused with " + o.error_type + ", expected " + expected_error;
-        return f;
-      }
       // The refusal must come from the fully forbidden row: the same case
       // with that row's keys allowed has an answer. (A submission that
       // refuses everything, a skeleton, earns nothing here.)
@@ -44,16 +38,10 @@ Property fully_forbidden_refused(Operation op, std::string expected_error) {
           for (Index j = 0; j < allowed.S.cols(); ++j)
             if (allowed.S(row, j) == -HUGE_VAL) allowed.S(row, j) = 0.0;
       }
-      const Outcome a = s.run(allowed);
-      if (a.kind != Outcome::Kind::refusal) return std::nullopt;
-      Failure f;
-      f.outcome = a;
-      f.answered = allowed;
-      f.marked_row = row;
-      f.summary = "refused row " + std::to_string(row) +
-                  " with every key forbidden, but also the same case with that row's keys "
-                  "allowed (" + a.error_type + ": " + a.message +
-                  "): only a row with no allowed key is an error";
+      auto f = detail::require_specific_refusal(
+          s, o, expected_error, "row " + std::to_string(row) + " with every key forbidden",
+          allowed, "the same case with that row's keys allowed");
+      if (f) f->marked_row = row;
       return f;
     }
     Failure f;
