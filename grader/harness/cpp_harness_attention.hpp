@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "attn/grader/json_matrix.hpp"
+#include "protocol/json_matrix.hpp"
 #include "cpp_harness.hpp"
 
 namespace attn::harness {

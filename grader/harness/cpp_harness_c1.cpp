@@ -2,7 +2,7 @@
 // or key length to c1::causal_mask / c1::padding_mask (grader/PROTOCOL.md).
 #include <string>
 
-#include "attn/grader/json_matrix.hpp"
+#include "protocol/json_matrix.hpp"
 #include "cpp_harness.hpp"
 #include "masks.hpp"
 

@@ -1,5 +1,5 @@
 // The C++ harness's exercise part for F1: the request's S to f1::softmax_rows.
-#include "attn/grader/json_matrix.hpp"
+#include "protocol/json_matrix.hpp"
 #include "cpp_harness.hpp"
 #include "softmax_rows.hpp"
 

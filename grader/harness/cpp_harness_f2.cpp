@@ -1,7 +1,7 @@
 // The C++ harness's exercise part for F2: the request's S and mask to
 // f2::masked_softmax. A request without a mask (null) gets an all-false mask
 // of S's shape, since the F2 interface always takes one.
-#include "attn/grader/json_matrix.hpp"
+#include "protocol/json_matrix.hpp"
 #include "cpp_harness.hpp"
 #include "masked_softmax.hpp"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/grader/json_matrix.hpp"
+#include "protocol/json_matrix.hpp"
 #include "cpp_harness.hpp"
 #include "cpp_harness_attention.hpp"
 #include "multi_head_attention.hpp"

@@ -20,7 +20,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "attn/grader/protocol_version.hpp"
+#include "protocol/protocol_version.hpp"
 #include "cpp_harness.hpp"
 
 namespace attn::harness {

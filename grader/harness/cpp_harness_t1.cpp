@@ -4,8 +4,8 @@
 #include <string>
 
 #include "attention_tiled.hpp"
-#include "attn/grader/json_double.hpp"
-#include "attn/grader/json_matrix.hpp"
+#include "protocol/json_double.hpp"
+#include "protocol/json_matrix.hpp"
 #include "cpp_harness.hpp"
 #include "cpp_harness_attention.hpp"
 

@@ -12,9 +12,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "attn/grader/child_process.hpp"
-#include "attn/grader/exit_status.hpp"
-#include "attn/grader/run_command.hpp"
+#include "sandbox/child_process.hpp"
+#include "sandbox/exit_status.hpp"
+#include "sandbox/run_command.hpp"
 
 using namespace attn::grader;
 using namespace std::chrono_literals;

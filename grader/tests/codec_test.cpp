@@ -8,9 +8,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "attn/grader/json_double.hpp"
-#include "attn/grader/json_matrix.hpp"
-#include "attn/grader/protocol_error.hpp"
+#include "protocol/json_double.hpp"
+#include "protocol/json_matrix.hpp"
+#include "protocol/protocol_error.hpp"
 
 using namespace attn::grader;
 using nlohmann::json;

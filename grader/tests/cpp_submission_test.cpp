@@ -2,8 +2,8 @@
 // with the prebuilt harness; compile errors are "not gradable".
 #include <catch2/catch.hpp>
 
-#include "attn/grader/cpp_build.hpp"
-#include "attn/grader/temp_dir.hpp"
+#include "submission/cpp_build.hpp"
+#include "sandbox/temp_dir.hpp"
 #include "submission_fixtures.hpp"
 
 using namespace attn::grader;

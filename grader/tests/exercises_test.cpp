@@ -8,11 +8,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "attn/grader/answers.hpp"
-#include "attn/grader/exercise.hpp"
+#include "exercises/answers.hpp"
+#include "exercises/exercise.hpp"
 #include "attn/grader/paths.hpp"
-#include "attn/grader/recognise.hpp"
-#include "attn/grader/visible_examples.hpp"
+#include "submission/recognise.hpp"
+#include "exercises/visible_examples.hpp"
 #include "attn/prop/lib_subject.hpp"
 #include "attn/ref/textbook.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "attn/grader/feedback.hpp"
+#include "diagnosis/feedback.hpp"
 
 namespace {
 

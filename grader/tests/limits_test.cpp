@@ -13,12 +13,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "attn/grader/cpp_build.hpp"
-#include "attn/grader/feedback.hpp"
-#include "attn/grader/grade.hpp"
-#include "attn/grader/reply.hpp"
-#include "attn/grader/sandbox.hpp"
-#include "attn/grader/submission.hpp"
+#include "submission/cpp_build.hpp"
+#include "diagnosis/feedback.hpp"
+#include "grading/grade.hpp"
+#include "protocol/reply.hpp"
+#include "sandbox/sandbox.hpp"
+#include "submission/submission.hpp"
 #include "attn/prop/verdict.hpp"
 #include "submission_fixtures.hpp"
 

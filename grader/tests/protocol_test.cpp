@@ -5,11 +5,11 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "attn/grader/hello.hpp"
-#include "attn/grader/json_matrix.hpp"
-#include "attn/grader/protocol_error.hpp"
-#include "attn/grader/reply.hpp"
-#include "attn/grader/request.hpp"
+#include "protocol/hello.hpp"
+#include "protocol/json_matrix.hpp"
+#include "protocol/protocol_error.hpp"
+#include "protocol/reply.hpp"
+#include "protocol/request.hpp"
 
 using namespace attn::grader;
 using attn::prop::Case;

@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "attn/grader/python_finder.hpp"
+#include "sandbox/python_finder.hpp"
 #include "submission_fixtures.hpp"
 
 using namespace attn::grader;

@@ -8,13 +8,14 @@
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 
-#include "attn/grader/batch.hpp"
-#include "attn/grader/exercise.hpp"
-#include "attn/grader/junit_report.hpp"
+#include "grading/batch.hpp"
+#include "exercises/exercise.hpp"
+#include "report/junit_report.hpp"
 #include "attn/grader/paths.hpp"
-#include "attn/grader/results_json.hpp"
-#include "attn/grader/teacher_config.hpp"
-#include "attn/grader/temp_dir.hpp"
+#include "report/results_json.hpp"
+#include "grading/scoring_rules.hpp"
+#include "grading/teacher_config.hpp"
+#include "sandbox/temp_dir.hpp"
 
 namespace {
 

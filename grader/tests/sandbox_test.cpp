@@ -8,9 +8,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "attn/grader/run_command.hpp"
-#include "attn/grader/sandbox.hpp"
-#include "attn/grader/temp_dir.hpp"
+#include "sandbox/run_command.hpp"
+#include "sandbox/sandbox.hpp"
+#include "sandbox/temp_dir.hpp"
 
 namespace {
 

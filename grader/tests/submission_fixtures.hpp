@@ -10,8 +10,8 @@
 #include <catch2/catch.hpp>
 
 #include "attn/grader/paths.hpp"
-#include "attn/grader/process_subject.hpp"
-#include "attn/grader/submission.hpp"
+#include "submission/process_subject.hpp"
+#include "submission/submission.hpp"
 
 namespace fixtures {
 

@@ -22,7 +22,7 @@ TEST_CASE("d_k mismatch is a ShapeError naming both shapes", "[errors]") {
   CHECK_THROWS_AS(attn::attention<double>(M::Ones(2, 2), M::Ones(3, 2), M::Ones(3, 1),
                                           attn::Mask::Constant(3, 2, false)),
                   attn::ShapeError);
-  // ShapeError is an invalid_argument (DESIGN.md).
+  // ShapeError is an invalid_argument (docs/ARCHITECTURE.md, lib/ contract).
   CHECK_THROWS_AS(attn::scores<float>(attn::Matrix<float>::Ones(1, 2), attn::Matrix<float>::Ones(1, 3)),
                   std::invalid_argument);
 }

@@ -1,4 +1,4 @@
-// The library's input contract (DESIGN.md, lib/ errors): NaN or Inf in Q, K
+// The library's input contract (docs/ARCHITECTURE.md, lib/ contract): NaN or Inf in Q, K
 // or V (or NaN/+Inf in the logits S; -Inf there means "forbidden") is
 // refused, naming the input, rather than propagated into A and O.
 // The text's lab function does not promise this, so the exercises do not
@@ -17,7 +17,7 @@ Property non_finite_refused(Operation op, std::string expected_error) {
   Property p;
   p.id = "non_finite_refused";
   p.title = "NaN or Inf in any input is refused with an error";
-  p.source = "DESIGN.md (lib/ errors); section 32.2.4 (-inf only as a mask)";
+  p.source = "docs/ARCHITECTURE.md (lib/ contract); section 32.2.4 (-inf only as a mask)";
   p.op = op;
   p.generator = [](const GenConfig& cfg) {
     // params: which matrix, which entry, which value (NaN, +Inf, -Inf).

@@ -1,4 +1,4 @@
-// Every shape mismatch is refused (Lemma 1, section 32.2.3; DESIGN.md lib/
+// Every shape mismatch is refused (Lemma 1, section 32.2.3; docs/ARCHITECTURE.md lib/
 // errors): K and V with different numbers of rows (T_v), and a mask that is
 // not T_q x T_v. (d_k mismatches have their own property.)
 #include <sstream>
@@ -13,7 +13,7 @@ Property shape_mismatch_refused(Operation op, std::string expected_error) {
   Property p;
   p.id = "shape_mismatch_refused";
   p.title = "K and V with different T_v, or a mask that is not T_q x T_v, are refused";
-  p.source = "Lemma 1, section 32.2.3; DESIGN.md (lib/ errors)";
+  p.source = "Lemma 1, section 32.2.3; docs/ARCHITECTURE.md (lib/ contract)";
   p.op = op;
   p.generator = [](const GenConfig& cfg) {
     // params: which mismatch, and by how much (1..3).

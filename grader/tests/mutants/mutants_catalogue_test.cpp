@@ -14,9 +14,9 @@
 #include <sstream>
 #include <string>
 
-#include "attn/grader/exercise.hpp"
-#include "attn/grader/mutants.hpp"
-#include "attn/grader/recognise.hpp"
+#include "exercises/exercise.hpp"
+#include "commands/mutants.hpp"
+#include "submission/recognise.hpp"
 
 namespace fs = std::filesystem;
 using namespace attn::grader;

@@ -1,5 +1,5 @@
 #pragma once
-// A Case: one input for a Subject (DESIGN.md, "Data flow").
+// A Case: one input for a Subject (docs/ARCHITECTURE.md, "Data flow").
 
 #include <optional>
 #include <ostream>

@@ -34,9 +34,9 @@ Property masked_equals_deleted(Operation op = Operation::attention);
 Property uniform_when_tied(Operation op = Operation::attention);
 // 14.3: attention(Q sqrt(d_k), K, V) equals the unscaled softmax(Q K^T) V.
 Property scale_off(Operation op = Operation::attention);
-// DESIGN.md: NaN/Inf inputs are refused.
+// docs/ARCHITECTURE.md (lib/ contract): NaN/Inf inputs are refused.
 Property non_finite_refused(Operation op = Operation::attention, std::string expected_error = "");
-// Lemma 1 / DESIGN.md: T_v mismatch between K and V, or a mask of the wrong shape, is refused.
+// Lemma 1 / docs/ARCHITECTURE.md (lib/ contract): T_v mismatch between K and V, or a mask of the wrong shape, is refused.
 Property shape_mismatch_refused(Operation op = Operation::attention, std::string expected_error = "");
 
 // FlashAttention Theorem 1 / 32.2.4: tiled O equals naive O for every tile size.

@@ -1,5 +1,5 @@
 #pragma once
-// Generators of Cases (DESIGN.md, "Properties": the regimes to reach).
+// Generators of Cases (docs/ARCHITECTURE.md, "properties/": the regimes to reach).
 //
 // Shapes start at 1x1 and grow with RapidCheck's size; every dimension and
 // value shrinks towards 1 and 0, so a failure is shown on a small case.

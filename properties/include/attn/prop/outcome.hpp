@@ -1,5 +1,5 @@
 #pragma once
-// What a Subject answered for a Case (DESIGN.md, "Data flow").
+// What a Subject answered for a Case (docs/ARCHITECTURE.md, "Data flow").
 
 #include <string>
 

@@ -1,6 +1,6 @@
 #pragma once
 // A Subject answers Cases: the library itself, a mutant, or a submission in
-// its own process (DESIGN.md, "Data flow"). Properties are written once,
+// its own process (docs/ARCHITECTURE.md, "Data flow"). Properties are written once,
 // against this interface.
 
 #include <string>

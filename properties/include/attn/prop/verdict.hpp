@@ -1,5 +1,5 @@
 #pragma once
-// The result of checking one property on one subject (DESIGN.md, "Data flow").
+// The result of checking one property on one subject (docs/ARCHITECTURE.md, "Data flow").
 
 #include <cstdint>
 #include <map>

@@ -1,0 +1,309 @@
+// attnlab: the command line. `attnlab grade FILE` grades one submission;
+// `attnlab grade FILE... | FOLDER` grades many in parallel into --out;
+// `attnlab grade` grades the bundled ones against their expected outcomes.
+#include <cctype>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "grading/batch.hpp"
+#include "commands/bundled.hpp"
+#include "commands/cli_checks.hpp"
+#include "grading/grade.hpp"
+#include "attn/grader/paths.hpp"
+#include "sandbox/sandbox.hpp"
+#include "grading/teacher_config.hpp"
+#include "commands/teaching_cli.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Whole milliseconds; a positive time shorter than half a millisecond is
+/// 1 ms (not 0, which would mean "no time" or "no limit"), with a note.
+std::chrono::milliseconds seconds_to_ms(double s, const std::string& what) {
+  long long ms = static_cast<long long>(std::llround(s * 1000.0));
+  if (s > 0 && ms == 0) {
+    std::cerr << "attnlab: note: " << what << " of " << s
+              << " s is below the grader's resolution of 1 ms; using 1 ms\n";
+    ms = 1;
+  }
+  return std::chrono::milliseconds(ms);
+}
+
+/// Cases of a --student run without a configuration that says otherwise.
+constexpr int kStudentCases = 20;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"attnlab: grade scaled dot-product attention submissions (section 32.2)"};
+  app.require_subcommand(1);
+
+  auto* grade = app.add_subcommand(
+      "grade",
+      "Grade FILE (.py, .cpp, an answers .json, or an executable speaking attnlab-protocol/1). "
+      "Several FILEs or a FOLDER: grade each in parallel, reports into --out, with "
+      "summary.csv and summary.json. Without FILE, grade the bundled submissions and check "
+      "each gets its expected outcome.\n"
+      "Exit status: 0 all properties passed, 1 a property failed or a submission is not "
+      "gradable, 2 usage or infrastructure error.");
+  std::vector<std::string> files;
+  std::string exercise;  // empty: recognised from FILE
+  std::optional<std::string> answers;
+  attn::prop::RunConfig run;
+  run.cases = attn::prop::default_case_count();
+  double timeout_s = 10.0;
+  double compile_timeout_s = 120.0;
+  double submission_timeout_s = 900.0;
+  std::uint64_t memory_mib = 4096;
+  std::uint64_t file_size_mib = 64;
+  std::uint64_t max_processes = 64;
+  std::optional<std::string> python;
+  bool verbose = false;
+  std::optional<std::string> config_file;
+  bool student = false;
+  std::string visibility;
+  std::optional<std::string> results_json;
+  std::optional<std::string> junit;
+  std::optional<std::string> report_file;
+  std::optional<std::string> out_dir;
+  int jobs = std::max(1u, std::thread::hardware_concurrency());
+  bool no_sandbox = false;
+  std::uint32_t sandbox_uid = 64100;
+
+  grade->add_option("FILE", files,
+                    "the submission(s), or folders of submissions; omit to grade the bundled "
+                    "submissions");
+  grade->add_option("--exercise", exercise,
+                    "the exercise FILE answers (F1, F2, F3, F4, or the library operations T1, M1, C1); "
+                    "default: recognised from FILE "
+                    "(the function, namespace or header it defines, or an answers file's "
+                    "\"exercise\")");
+  grade->add_option("--answers", answers,
+                    "the answers file of F2 or F4 (JSON, see exercises/F2/README.md), graded "
+                    "with FILE; a .json FILE is graded alone");
+  // Numbers are checked as text before CLI11 converts them (cli_checks.hpp):
+  // nothing wraps ("--seed -1") and every message says what is expected.
+  namespace check = attn::grader::cli;
+  constexpr std::uint64_t kMaxCases = 100000000;  // as default_case_count's cap
+  constexpr std::uint64_t kMaxMib = std::uint64_t{1} << 24;  // 16 TiB: MiB << 20 cannot overflow
+  auto* seed_opt = grade->add_option("--seed", run.seed, "seed of the generated cases (replays a run)")
+      ->capture_default_str()
+      ->check(check::whole_number(0));
+  auto* cases_opt = grade->add_option("--cases", run.cases, "cases per property")
+      ->capture_default_str()
+      ->check(check::whole_number(1, kMaxCases));
+  auto* timeout_opt = grade->add_option("--timeout", timeout_s, "seconds allowed per case")
+      ->capture_default_str()
+      ->check(check::seconds("2.5"));
+  auto* compile_opt =
+      grade->add_option("--compile-timeout", compile_timeout_s, "seconds allowed per compiler run")
+          ->capture_default_str()
+          ->check(check::seconds("60"));
+  auto* submission_opt =
+      grade->add_option("--submission-timeout", submission_timeout_s,
+                        "seconds allowed for all the cases of one submission (0: no limit)")
+          ->capture_default_str()
+          ->check(check::seconds("600", "no limit"));
+  auto* memory_opt = grade->add_option("--memory", memory_mib,
+                                       "MiB of address space per submission process (RLIMIT_AS)")
+                         ->capture_default_str()
+                         ->check(check::whole_number(1, kMaxMib));
+  auto* file_size_opt =
+      grade->add_option("--file-size", file_size_mib, "MiB a submission may write per file (RLIMIT_FSIZE)")
+          ->capture_default_str()
+          ->check(check::whole_number(1, kMaxMib));
+  auto* processes_opt =
+      grade->add_option("--max-processes", max_processes,
+                        "processes and threads a submission may have at once (RLIMIT_NPROC; "
+                        "0: no limit; see README, 'Limits and sandbox')")
+          ->capture_default_str()
+          ->check(check::whole_number(0, 1000000));
+  grade->add_option("--python", python,
+                    "Python interpreter for .py submissions (must import numpy); default: "
+                    "/usr/bin/python3, then python3 on PATH");
+  grade->add_flag("--verbose,-v", verbose, "bundled mode: print every full report");
+  auto* config_opt = grade->add_option(
+      "--config", config_file,
+      "teacher configuration (JSON): seed and cases of the hidden tests, points and "
+      "visibility overrides, limits; never visible to a submission");
+  grade->add_flag("--student", student,
+                  "a student's check: the text's examples and a quick pass of " +
+                      std::to_string(kStudentCases) + " cases per property")
+      ->excludes(config_opt);
+  grade->add_option("--visibility", visibility,
+                    "results.json visibility of the generated tests: visible, hidden, "
+                    "after_due_date, after_published (default; the text's examples are visible)")
+      ->check(CLI::IsMember({"visible", "hidden", "after_due_date", "after_published"}));
+  grade->add_option("--results-json", results_json,
+                    "write Gradescope's results.json for the submission to this file");
+  grade->add_option("--junit", junit,
+                    "write JUnit XML (one testsuite per submission) to this file");
+  grade->add_option("--report", report_file, "also write the text report to this file");
+  grade->add_option("--out", out_dir,
+                    "folder for the reports when grading several submissions (default: "
+                    "attnlab-reports): <name>.txt, <name>.results.json, <name>.junit.xml, "
+                    "summary.csv, summary.json");
+  grade->add_option("--jobs,-j", jobs, "submissions graded at once (default: the cores)")
+      ->check(check::whole_number(1, 4096));
+  grade->add_flag("--no-sandbox", no_sandbox,
+                  "run submissions without bubblewrap, under the resource limits alone "
+                  "(also ATTNLAB_NO_SANDBOX=1)");
+  grade->add_option("--sandbox-uid", sandbox_uid,
+                    "as root, the sandboxed submission of job slot k runs as this uid + k")
+      ->capture_default_str()
+      ->check(check::whole_number(1, 4000000000u));
+  // "--cases must be a whole number >= 1, got '0'" (CLI11 writes "--cases: must ...").
+  // attnlab mutants, attnlab demo (teaching_cli.hpp).
+  const auto teaching = attn::grader::add_teaching_commands(app);
+  app.failure_message(check::failure_message);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  if (const auto code = attn::grader::run_teaching_command(*teaching)) return *code;
+
+  // The teacher configuration is read before any submission starts.
+  std::shared_ptr<const attn::grader::TeacherConfig> config;
+  if (config_file) {
+    try {
+      config = std::make_shared<const attn::grader::TeacherConfig>(
+          attn::grader::read_teacher_config(*config_file));
+    } catch (const attn::grader::ConfigError& e) {
+      std::cerr << "attnlab: " << e.what() << "\n";
+      return 2;
+    }
+  }
+
+  attn::grader::GradeOptions options;
+  // Exercise ids are case-insensitive, as the `# exercise:` line is.
+  for (char& ch : exercise) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+  options.exercise = exercise;
+  if (answers) options.answers = *answers;
+  // Seed and cases: the command line, else the configuration, else the defaults.
+  if (config && !seed_opt->count() && config->seed) run.seed = *config->seed;
+  if (!cases_opt->count()) {
+    if (student) run.cases = kStudentCases;
+    else if (config && config->cases) run.cases = *config->cases;
+  }
+  if (config && (config->seed || config->cases) && !(seed_opt->count() && cases_opt->count()))
+    options.settings_from = "the teacher configuration";
+  if (config) {
+    const auto& l = config->limits;
+    if (l.timeout_s && !timeout_opt->count()) timeout_s = *l.timeout_s;
+    if (l.compile_timeout_s && !compile_opt->count()) compile_timeout_s = *l.compile_timeout_s;
+    if (l.submission_timeout_s && !submission_opt->count())
+      submission_timeout_s = *l.submission_timeout_s;
+    if (l.memory_mib && !memory_opt->count()) memory_mib = *l.memory_mib;
+    if (l.file_size_mib && !file_size_opt->count()) file_size_mib = *l.file_size_mib;
+    if (l.max_processes && !processes_opt->count()) max_processes = *l.max_processes;
+  }
+  if (student) {
+    options.mode = "student: the text's examples and a quick pass of " +
+                   std::to_string(run.cases) +
+                   " generated cases per property, a check, not the grade (the teacher's "
+                   "grading runs more cases with its own seed)";
+  }
+  options.run = run;
+  options.config = config;
+  options.generated_visibility = visibility;
+  options.subject.call_timeout = seconds_to_ms(timeout_s, "--timeout");
+  options.subject.startup_timeout =
+      std::max(options.subject.startup_timeout, options.subject.call_timeout);
+  options.submission_timeout = seconds_to_ms(submission_timeout_s, "--submission-timeout");
+  options.launch.python = python;
+  options.launch.compile_timeout = seconds_to_ms(compile_timeout_s, "--compile-timeout");
+  options.launch.limits.address_space_bytes = memory_mib << 20;
+  options.launch.limits.file_size_bytes = file_size_mib << 20;
+
+  bool batch = files.size() > 1 || out_dir.has_value();
+  for (const auto& f : files) batch = batch || fs::is_directory(f);
+  if (batch && (results_json || answers || report_file)) {
+    std::cerr << "attnlab: --results-json, --answers and --report go with one FILE; when "
+                 "grading several, every report goes to --out\n";
+    return 2;
+  }
+
+  // The sandbox: what a submission must never see, then the self-test.
+  attn::grader::SandboxOptions sandbox_options;
+  sandbox_options.enabled = !no_sandbox;
+  sandbox_options.base_uid = sandbox_uid;
+  sandbox_options.process_allowance = max_processes;
+  sandbox_options.never_bind = {fs::path(attn::grader::paths::source_dir)};
+  sandbox_options.show_whole = {fs::path(attn::grader::paths::exercises_dir)};
+  sandbox_options.hidden = {fs::path(attn::grader::paths::source_dir) / "solutions"};
+  auto hide = [&](const fs::path& p) {
+    std::error_code ec;
+    sandbox_options.hidden.push_back(fs::absolute(p, ec).lexically_normal());
+  };
+  if (config) hide(config->path);
+  // Folders of submissions (other students' work); a single file is shown as a private copy.
+  for (const auto& f : files)
+    if (fs::is_directory(f)) hide(f);
+  if (out_dir) hide(*out_dir);
+  if (results_json) hide(*results_json);
+  if (junit) hide(*junit);
+  if (report_file) hide(*report_file);
+  options.sandbox = std::make_shared<const attn::grader::Sandbox>(
+      attn::grader::Sandbox::detect(sandbox_options));
+
+  if (files.empty()) {
+    return attn::grader::grade_bundled(attn::grader::paths::source_dir, options, verbose,
+                                       std::cout);
+  }
+
+  if (batch) {
+    attn::grader::BatchOptions b;
+    b.out_dir = out_dir ? fs::path(*out_dir) : fs::path("attnlab-reports");
+    std::vector<fs::path> paths(files.begin(), files.end());
+    std::vector<std::string> ignored;
+    try {
+      b.inputs = attn::grader::collect_submissions(paths, b.out_dir, &ignored);
+    } catch (const std::exception& e) {
+      std::cerr << "attnlab: " << e.what() << "\n";
+      return 2;
+    }
+    for (const auto& i : ignored)
+      std::cout << "attnlab: ignored " << i << " (not .py, .cpp, .json or executable)\n";
+    if (b.inputs.empty()) {
+      std::cerr << "attnlab: " << attn::grader::no_submission_message(paths, ignored) << "\n";
+      return 2;
+    }
+    b.jobs = jobs;
+    if (junit) b.junit = fs::path(*junit);
+    b.base = options;
+    if (options.submission_timeout.count() > 0)
+      b.child_timeout = options.submission_timeout + 2 * options.launch.compile_timeout +
+                        std::chrono::minutes(2);
+    std::cout << "sandbox: " << options.sandbox->status() << "\n";
+    return attn::grader::grade_batch(b, std::cout);
+  }
+
+  options.file = files.front();
+  attn::grader::ReportFiles report_files;
+  if (results_json) report_files.results_json = fs::path(*results_json);
+  if (junit) report_files.junit = fs::path(*junit);
+  if (report_file) report_files.text = fs::path(*report_file);
+  const auto result = attn::grader::grade_and_report(options, std::cout, report_files);
+  std::cout.flush();
+  if (result.status == attn::grader::GradeResult::Status::usage_error ||
+      result.status == attn::grader::GradeResult::Status::infrastructure_error) {
+    std::cerr << "attnlab: " << result.message << "\n";
+  }
+  return result.exit_code();
+}

@@ -1,0 +1,64 @@
+#pragma once
+// The bug-injection catalogue (exercises/mutants/; docs/ARCHITECTURE.md,
+// "How to add: a misconception"): every mutant is a submission carrying one named
+// misconception; `attnlab mutants` grades them all, and the model
+// solutions, and prints which property caught which mutant.
+//
+// The mutants are exercises/mutants/*.py and *.cpp: submissions in an
+// exercise's own interface (F1-F4, and the library operations T1, the tiled
+// kernel, and M1, multi-head attention), graded exactly as `attnlab grade`
+// grades a student's file. Every one is graded in a forked grader process of its own (RapidCheck's
+// state is per process, so threads would share it), `jobs` at a time.
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "grading/grade.hpp"
+
+namespace attn::grader {
+
+/// A mutant's metadata, read from the comment lines at the top of its file:
+///   # mutant: no_scale            (or // for C++)
+///   # exercise: F3
+///   # misconception: one sentence
+///   # violates: the lemma or section
+///   # caught by: the property expected to catch it
+struct MutantInfo {
+  std::filesystem::path file;
+  std::string name;
+  std::string exercise;
+  std::string misconception;
+  std::string violates;
+  std::string caught_by;
+};
+
+/// Reads the metadata of one file. Throws std::runtime_error naming the file
+/// and the missing field when a field is absent.
+MutantInfo read_mutant_info(const std::filesystem::path& file);
+
+/// Every submission mutant directly under `dir` (files named *.py, *.cpp),
+/// sorted by file name.
+std::vector<MutantInfo> mutant_catalogue(const std::filesystem::path& dir);
+
+struct MutantsOptions {
+  GradeOptions grade;                ///< seed, cases, timeouts, interpreter
+  std::filesystem::path source_dir;  ///< the checkout (solutions/ below it)
+  /// The catalogue; empty: source_dir/exercises/mutants.
+  std::filesystem::path catalogue_dir;
+  int jobs = 1;                      ///< gradings at once, each in its own process
+  bool solutions = true;             ///< also grade the model solutions
+  bool verbose = false;              ///< print the report of every unexpected outcome
+};
+
+/// Grades the catalogue and the model solutions, prints the kill matrix
+/// (mutant x property), each mutant's first catching property, the hint the
+/// feedback map gives for it, the size (T_q, T_v, d_k, d_v) of its shrunk
+/// counterexample, and the distribution of those sizes.
+/// Returns 0 if every mutant was caught (by its declared property among
+/// others) and every solution passed every property, 1 otherwise, 2 for an
+/// infrastructure error (a grading that could not run).
+int run_mutants(const MutantsOptions& options, std::ostream& out);
+
+}  // namespace attn::grader

@@ -1,0 +1,105 @@
+// `attnlab mutants` and `attnlab demo`: options and dispatch (teaching_cli.hpp).
+#include "commands/teaching_cli.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include "commands/cli_checks.hpp"
+#include "commands/demo.hpp"
+#include "commands/mutants.hpp"
+#include "attn/grader/paths.hpp"
+
+namespace attn::grader {
+
+struct TeachingCommands {
+  CLI::App* mutants = nullptr;
+  CLI::App* demo = nullptr;
+  // attnlab mutants
+  std::uint64_t seed = 20261129;
+  int cases = attn::prop::default_case_count();
+  int jobs = int(std::max(1u, std::thread::hardware_concurrency()));
+  double timeout_s = 10.0;
+  std::optional<std::string> python;
+  std::optional<std::string> catalogue;
+  bool no_solutions = false;
+  bool verbose = false;
+  // attnlab demo
+  std::string demo_name;
+};
+
+std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
+  namespace check = cli;
+  auto t = std::make_shared<TeachingCommands>();
+  t->mutants = app.add_subcommand(
+      "mutants",
+      "Grade the bug-injection catalogue (exercises/mutants/: one named misconception per "
+      "file, in an exercise's own interface) and "
+      "the model solutions; print the kill matrix (mutant x property), each mutant's first "
+      "catching property with the grader's hint and the size of its shrunk counterexample, "
+      "and the distribution of those sizes.\n"
+      "Exit status: 0 every mutant caught (also by its declared property), every solution "
+      "clean and the median shrunk counterexample at most 3 in every dimension, 1 otherwise, 2 usage or infrastructure error.");
+  t->mutants->add_option("--seed", t->seed, "seed of the generated cases")
+      ->capture_default_str()
+      ->check(check::whole_number(0));
+  t->mutants->add_option("--cases", t->cases, "cases per property")
+      ->capture_default_str()
+      ->check(check::whole_number(1, 100000000));
+  t->mutants->add_option("--jobs,-j", t->jobs,
+                         "gradings at once, each in a grader process of its own (default: the cores)")
+      ->check(check::whole_number(1, 4096));
+  t->mutants->add_option("--timeout", t->timeout_s, "seconds allowed per case")
+      ->capture_default_str()
+      ->check(check::seconds("10"));
+  t->mutants->add_option("--python", t->python,
+                         "Python interpreter for the .py mutants (must import numpy)");
+  t->mutants->add_option("--catalogue", t->catalogue,
+                         "the catalogue folder (default: exercises/mutants of the checkout)");
+  t->mutants->add_flag("--no-solutions", t->no_solutions, "grade the mutants only");
+  t->mutants->add_flag("--verbose,-v", t->verbose,
+                       "print the full report of every unexpected outcome");
+
+  t->demo = app.add_subcommand(
+      "demo",
+      "Teaching demonstrations for a lecture: `attnlab demo` lists them, `attnlab demo "
+      "masking` shows why masking after the softmax fails (F4, Lemma 2).");
+  t->demo->add_option("NAME", t->demo_name, "the demonstration (omit for the list)");
+  return t;
+}
+
+std::optional<int> run_teaching_command(const TeachingCommands& t) {
+  if (t.demo && t.demo->parsed()) {
+    if (t.demo_name.empty()) {
+      list_demos(std::cout);
+      return 0;
+    }
+    const int code = run_demo(t.demo_name, std::cout);
+    return code;
+  }
+  if (t.mutants && t.mutants->parsed()) {
+    MutantsOptions o;
+    o.source_dir = paths::source_dir;
+    if (t.catalogue) o.catalogue_dir = *t.catalogue;
+    o.jobs = t.jobs;
+    o.solutions = !t.no_solutions;
+    o.verbose = t.verbose;
+    o.grade.run.seed = t.seed;
+    o.grade.run.cases = t.cases;
+    o.grade.subject.call_timeout =
+        std::chrono::milliseconds(std::max(1LL, std::llround(t.timeout_s * 1000.0)));
+    o.grade.subject.startup_timeout =
+        std::max(o.grade.subject.startup_timeout, o.grade.subject.call_timeout);
+    o.grade.submission_timeout = std::chrono::minutes(15);
+    o.grade.launch.python = t.python;
+    const int code = run_mutants(o, std::cout);
+    std::cout.flush();
+    return code;
+  }
+  return std::nullopt;
+}
+
+}  // namespace attn::grader

@@ -1,0 +1,112 @@
+// The visible examples of F1 and F2: the text's numbers at its tolerance 1e-4.
+#include "exercises/visible_examples.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "attn/ref/textbook.hpp"
+
+namespace attn::grader {
+namespace {
+
+using attn::prop::Case;
+using attn::prop::DMatrix;
+using attn::prop::Failure;
+using attn::prop::Operation;
+using attn::prop::Outcome;
+namespace textbook = attn::ref::textbook;
+
+/// A failure unless `o` holds weights of the shape of S.
+std::optional<Failure> require_weights(const Outcome& o, const Case& c) {
+  Failure f;
+  f.outcome = o;
+  switch (o.kind) {
+    case Outcome::Kind::refusal:
+      f.summary = "refused the text's example with " + o.error_type + ": " + o.message;
+      return f;
+    case Outcome::Kind::fault:
+      f.summary = "fault on the text's example: " + o.message;
+      return f;
+    case Outcome::Kind::result:
+      break;
+  }
+  if (o.A.rows() != c.S.rows() || o.A.cols() != c.S.cols()) {
+    std::ostringstream os;
+    os << "A is " << o.A.rows() << " x " << o.A.cols() << ", expected the shape of S, "
+       << c.S.rows() << " x " << c.S.cols();
+    f.summary = os.str();
+    return f;
+  }
+  return std::nullopt;
+}
+
+/// The check shared by both examples: A against `printed` at 1e-4.
+std::optional<Failure> compare_with_printed(const Outcome& o, const Case& c,
+                                            const DMatrix& printed, const char* where) {
+  if (auto f = require_weights(o, c)) return f;
+  for (Eigen::Index i = 0; i < printed.rows(); ++i)
+    for (Eigen::Index j = 0; j < printed.cols(); ++j) {
+      const double err = std::abs(o.A(i, j) - printed(i, j));
+      if (!(err <= textbook::kPrintedTolerance)) {  // NaN fails too
+        Failure f;
+        f.outcome = o;
+        f.marked_row = i;
+        std::ostringstream os;
+        os << "A(" << i << ", " << j << ") = " << o.A(i, j) << " but the text prints "
+           << printed(i, j) << " (" << where << ")";
+        f.summary = os.str();
+        f.worst = attn::prop::WorstEntry{"A", i, j, printed(i, j), o.A(i, j), err,
+                                         textbook::kPrintedTolerance};
+        return f;
+      }
+    }
+  return std::nullopt;
+}
+
+}  // namespace
+
+attn::prop::Property f1_visible_example() {
+  attn::prop::Property p;
+  p.id = "textbook_example";
+  p.title = "the logits of the two-token example give the printed weights";
+  p.source = "sections 32.2.6 and 32.2.8 (F1)";
+  p.op = Operation::softmax_rows;
+  p.needs_weights = true;
+  Case c;
+  c.op = Operation::softmax_rows;
+  const double r = 1.0 / std::sqrt(2.0);
+  c.S = textbook::rows({{r, 2 * r}, {r, 0.0}});  // Q K^T / sqrt(2) of 32.2.6
+  c.tags = {"textbook: 32.2.6 logits"};
+  p.fixed_cases = {c};
+  p.check = [](attn::prop::Subject& s, const Case& c) {
+    return compare_with_printed(s.run(c), c, textbook::TwoToken{}.A, "32.2.6");
+  };
+  return p;
+}
+
+attn::prop::Property f2_visible_example() {
+  attn::prop::Property p;
+  p.id = "textbook_example";
+  p.title = "F2's logits give the printed masked softmax";
+  p.source = "sections 32.2.8 (F2) and 32.2.9";
+  p.op = Operation::masked_softmax;
+  p.needs_weights = true;
+  const textbook::F2 f2;
+  Case with_inf;
+  with_inf.op = Operation::masked_softmax;
+  with_inf.S = f2.S;
+  with_inf.tags = {"textbook: F2, -inf in S, no mask"};
+  Case with_mask = with_inf;
+  with_mask.S(0, 2) = 3.0;  // any finite logit: the mask must make it irrelevant
+  attn::Mask m = attn::Mask::Constant(2, 3, false);
+  m(0, 2) = true;
+  with_mask.mask = m;
+  with_mask.tags = {"textbook: F2, the same key forbidden by the mask"};
+  p.fixed_cases = {with_inf, with_mask};
+  p.check = [](attn::prop::Subject& s, const Case& c) {
+    return compare_with_printed(s.run(c), c, textbook::F2{}.A, "F2, solution 32.2.9");
+  };
+  return p;
+}
+
+}  // namespace attn::grader

@@ -1,0 +1,478 @@
+// Grading many submissions in parallel, one forked grader per submission.
+#include "grading/batch.hpp"
+#include "grading/scoring_rules.hpp"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "report/junit_report.hpp"
+#include "report/results_json.hpp"
+#include "report/scoring.hpp"
+#include "submission/submission.hpp"
+#include "sandbox/temp_dir.hpp"
+#include "report/text_report.hpp"
+
+namespace attn::grader {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+bool is_submission_file(const fs::path& p) {
+  // detect_language: .py, .cpp... in any case, or an executable file.
+  return is_answers_file(p) || detect_language(p).has_value();
+}
+
+bool hidden_name(const fs::path& p) {
+  const std::string n = p.filename().string();
+  return (!n.empty() && n[0] == '.') || n == "__pycache__";
+}
+
+/// Writes its text to two streams (the report to stdout and to a file).
+class TeeBuf : public std::streambuf {
+ public:
+  TeeBuf(std::streambuf* a, std::streambuf* b) : a_(a), b_(b) {}
+
+ protected:
+  int overflow(int c) override {
+    if (c == traits_type::eof()) return traits_type::not_eof(c);
+    const auto ch = traits_type::to_char_type(c);
+    if (a_->sputc(ch) == traits_type::eof() || (b_ && b_->sputc(ch) == traits_type::eof()))
+      return traits_type::eof();
+    return c;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    a_->sputn(s, n);
+    if (b_) b_->sputn(s, n);
+    return n;
+  }
+  int sync() override { return (a_->pubsync() == 0 && (!b_ || b_->pubsync() == 0)) ? 0 : -1; }
+
+ private:
+  std::streambuf* a_;
+  std::streambuf* b_;
+};
+
+std::string first_line(const std::string& s) {
+  std::string line = s.substr(0, s.find('\n'));
+  return line.size() > 300 ? line.substr(0, 300) + "..." : line;
+}
+
+/// The first line that says "error" (a compiler's first error), else the
+/// first line (for a link error: the hint above the linker's messages;
+/// collect2's "error: ld returned 1 exit status" says nothing).
+std::string first_error_line(const std::string& s) {
+  std::istringstream in(s);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.find("error") != std::string::npos &&
+        line.find("ld returned") == std::string::npos)
+      return first_line(line);
+  return first_line(s);
+}
+
+nlohmann::ordered_json row_to_json(const SummaryRow& r) {
+  nlohmann::ordered_json points = nlohmann::ordered_json::object(),
+                         max_points = nlohmann::ordered_json::object();
+  nlohmann::ordered_json order = nlohmann::ordered_json::array();
+  for (const auto& [id, p] : r.points) {
+    points[id] = p.first;
+    max_points[id] = p.second;
+    order.push_back(id);
+  }
+  return nlohmann::ordered_json{
+      {"file", r.file},           {"exercise", r.exercise},   {"status", r.status},
+      {"score", r.score},         {"max_score", r.max_score}, {"points", points},
+      {"max_points", max_points}, {"items", order},           {"note", r.note},
+      {"exit_code", r.exit_code}, {"report", r.report}};
+}
+
+SummaryRow row_from_json(const nlohmann::json& j) {
+  SummaryRow r;
+  r.file = j.at("file").get<std::string>();
+  r.exercise = j.at("exercise").get<std::string>();
+  r.status = j.at("status").get<std::string>();
+  r.score = j.at("score").get<double>();
+  r.max_score = j.at("max_score").get<double>();
+  for (const auto& id : j.at("items")) {
+    const std::string k = id.get<std::string>();
+    r.points.push_back({k, {j.at("points").at(k).get<double>(), j.at("max_points").at(k).get<double>()}});
+  }
+  r.note = j.at("note").get<std::string>();
+  r.exit_code = j.at("exit_code").get<int>();
+  r.report = j.at("report").get<std::string>();
+  return r;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+/// Runs in the forked child: grades input k and leaves its row in rows_dir.
+[[noreturn]] void child_main(const BatchOptions& options, std::size_t k, int slot,
+                             const fs::path& rows_dir, pid_t parent) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(2);
+  int code = 2;
+  {
+    const BatchInput& in = options.inputs[k];
+    GradeOptions o = options.base;
+    o.file = in.file;
+    o.display_name = in.name;
+    o.slot = slot;
+    const std::string stem = report_stem(in.name);
+    std::ofstream text(options.out_dir / (stem + ".txt"));
+    ReportFiles files;
+    files.results_json = options.out_dir / (stem + ".results.json");
+    files.junit = options.out_dir / (stem + ".junit.xml");
+    SummaryRow row;
+    try {
+      const GradeResult r = grade_and_report(o, text, files);
+      if (r.status == GradeResult::Status::usage_error ||
+          r.status == GradeResult::Status::infrastructure_error)
+        text << "attnlab: could not grade " << in.name << ": " << r.message << "\n";
+      row = summary_row(in.name, r);
+    } catch (const std::exception& e) {
+      row.file = in.name;
+      row.status = "error";
+      row.note = std::string("grader error: ") + e.what();
+      text << "attnlab: " << row.note << "\n";
+    }
+    row.report = stem + ".txt";
+    text.close();
+    const fs::path tmp = rows_dir / (std::to_string(k) + ".json.tmp");
+    {
+      std::ofstream out(tmp);
+      out << dump_json(row_to_json(row));
+    }
+    fs::rename(tmp, rows_dir / (std::to_string(k) + ".json"));
+    code = row.exit_code;
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  _exit(code);
+}
+
+std::string describe_status(const SummaryRow& r) {
+  if (r.status == "graded")
+    return "graded, " + format_points(r.score) + " / " + format_points(r.max_score) +
+           (r.note.empty() ? "" : " (" + r.note + ")");
+  return r.status + (r.note.empty() ? "" : ": " + r.note);
+}
+
+}  // namespace
+
+std::string report_stem(const std::string& name) {
+  std::string stem;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '/') {
+      stem += "__";
+    } else if (name[i] == '.' && (i == 0 || name[i - 1] == '/')) {
+      stem += '_';  // no hidden files, no ".."
+    } else {
+      stem += name[i];
+    }
+  }
+  return stem.empty() ? std::string("submission") : stem;
+}
+
+std::vector<BatchInput> collect_submissions(const std::vector<fs::path>& paths,
+                                            const std::optional<fs::path>& exclude,
+                                            std::vector<std::string>* ignored) {
+  std::vector<BatchInput> out;
+  std::set<std::string> names;
+  auto add = [&](const fs::path& file, std::string name) {
+    std::string unique = name;
+    for (int k = 2; names.count(unique); ++k) unique = name + "~" + std::to_string(k);
+    names.insert(unique);
+    out.push_back({file, unique});
+  };
+  std::error_code ec;
+  const std::optional<fs::path> excluded =
+      exclude ? std::optional<fs::path>(fs::weakly_canonical(*exclude, ec)) : std::nullopt;
+  for (const auto& p : paths) {
+    if (!fs::exists(p, ec)) throw std::invalid_argument("no such file or folder: " + p.string());
+    if (!fs::is_directory(p, ec)) {
+      add(p, p.lexically_normal().string());
+      continue;
+    }
+    std::vector<fs::path> files;
+    auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      const fs::path& e = it->path();
+      const bool dir = it->is_directory(ec);
+      if (hidden_name(e) || (dir && excluded && fs::weakly_canonical(e, ec) == *excluded)) {
+        if (dir) it.disable_recursion_pending();
+        continue;
+      }
+      if (it->is_regular_file(ec)) files.push_back(e);
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      const std::string name = f.lexically_relative(p).generic_string();
+      if (is_submission_file(f)) {
+        add(f, name);
+      } else if (ignored) {
+        ignored->push_back((p / name).string());
+      }
+    }
+  }
+  return out;
+}
+
+std::string no_submission_message(const std::vector<fs::path>& paths,
+                                  const std::vector<std::string>& ignored) {
+  const std::string kinds =
+      "a submission is a .py, .cpp or answers .json file, or an executable speaking "
+      "attnlab-protocol/1";
+  std::string where;
+  for (std::size_t k = 0; k < paths.size(); ++k)
+    where += (k == 0 ? "" : k + 1 == paths.size() ? " and " : ", ") + paths[k].string();
+  const bool one_folder = paths.size() == 1;
+  if (ignored.empty())
+    return "no submission to grade: " + std::string(one_folder ? "the folder " : "") + where +
+           (one_folder ? " is empty" : " hold no files") + " (" + kinds +
+           "; hidden files are skipped)";
+  return "no submission to grade in " + where + ": its " + std::to_string(ignored.size()) +
+         " file" + (ignored.size() == 1 ? " is" : "s are") + " not of a kind attnlab grades (" +
+         kinds + ")";
+}
+
+GradeResult grade_and_report(const GradeOptions& options, std::ostream& text,
+                             const ReportFiles& files) {
+  std::ofstream copy;
+  if (files.text) {
+    std::error_code ec;
+    if (files.text->has_parent_path()) fs::create_directories(files.text->parent_path(), ec);
+    copy.open(*files.text);
+  }
+  TeeBuf tee(text.rdbuf(), copy.is_open() ? copy.rdbuf() : nullptr);
+  std::ostream both(&tee);
+  GradeResult r = grade_file(options, both);
+  both.flush();
+  complete_scoring(r, options);
+  if (copy.is_open() && (r.status == GradeResult::Status::usage_error ||
+                         r.status == GradeResult::Status::infrastructure_error))
+    copy << "attnlab: " << r.message << "\n";
+  try {
+    if (files.results_json) write_results_json(*files.results_json, r);
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab: " << e.what() << "\n";
+  }
+  try {
+    if (files.junit) write_junit(*files.junit, r);
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab: " << e.what() << "\n";
+  }
+  return r;
+}
+
+SummaryRow summary_row(const std::string& name, const GradeResult& r) {
+  SummaryRow row;
+  row.file = name;
+  row.exercise = r.header.exercise.empty() ? r.exercise : r.header.exercise;
+  row.exit_code = r.exit_code();
+  row.max_score = r.max_score;
+  switch (r.status) {
+    case GradeResult::Status::graded:
+      row.status = "graded";
+      row.score = r.score;
+      for (const auto& it : r.items)
+        if (it.counted) row.points.push_back({it.id, {it.points, it.max_points}});
+      if (r.failed > 0) row.note = std::to_string(r.failed) + " failed";
+      break;
+    case GradeResult::Status::not_gradable:
+      row.status = "not gradable";
+      row.note = "the submission " + r.not_gradable_headline;
+      if (const std::string d = first_error_line(r.details); !d.empty()) row.note += ": " + d;
+      break;
+    case GradeResult::Status::usage_error:
+    case GradeResult::Status::infrastructure_error:
+      row.status = "error";
+      row.note = first_line(r.message);
+      break;
+  }
+  return row;
+}
+
+void write_summary_csv(const fs::path& file, const std::vector<SummaryRow>& rows) {
+  std::vector<std::string> items;
+  for (const auto& r : rows)
+    for (const auto& [id, _] : r.points)
+      if (std::find(items.begin(), items.end(), id) == items.end()) items.push_back(id);
+  std::ofstream out(file);
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+  out << "file,exercise,status,score,max_score";
+  for (const auto& id : items) out << "," << csv_field(id);
+  out << ",note\n";
+  for (const auto& r : rows) {
+    out << csv_field(r.file) << "," << csv_field(r.exercise) << "," << csv_field(r.status) << ","
+        << format_points(r.score) << "," << format_points(r.max_score);
+    for (const auto& id : items) {
+      out << ",";
+      for (const auto& [k, p] : r.points)
+        if (k == id) out << format_points(p.first);
+    }
+    out << "," << csv_field(r.note) << "\n";
+  }
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+void write_summary_json(const fs::path& file, const std::vector<SummaryRow>& rows,
+                        const GradeOptions& base) {
+  nlohmann::ordered_json j;
+  j["attnlab"] = "summary/1";
+  j["seed"] = base.run.seed;
+  j["cases"] = base.run.cases;
+  nlohmann::ordered_json subs = nlohmann::ordered_json::array();
+  std::map<std::string, int> counts = {{"graded", 0}, {"not gradable", 0}, {"error", 0}};
+  for (const auto& r : rows) {
+    nlohmann::ordered_json row = row_to_json(r);
+    row.erase("items");
+    row.erase("exit_code");
+    subs.push_back(std::move(row));
+    ++counts[r.status];
+  }
+  j["counts"] = counts;
+  j["submissions"] = std::move(subs);
+  std::ofstream out(file);
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+  out << dump_json(j);
+}
+
+int grade_batch(const BatchOptions& options, std::ostream& progress) {
+  std::error_code ec;
+  fs::create_directories(options.out_dir, ec);
+  if (ec) {
+    progress << "attnlab: cannot create " << options.out_dir.string() << ": " << ec.message() << "\n";
+    return 2;
+  }
+  const std::size_t n = options.inputs.size();
+  const int jobs = std::max(1, options.jobs);
+  TempDir rows_dir("attnlab-batch-");
+  std::vector<SummaryRow> rows(n);
+
+  struct Running {
+    pid_t pid;
+    std::size_t index;
+    int slot;
+    Clock::time_point start;
+    bool killed = false;
+  };
+  std::vector<Running> running;
+  std::vector<bool> slot_busy(static_cast<std::size_t>(jobs), false);
+  std::size_t next = 0, done = 0;
+  const pid_t parent = getpid();
+
+  progress << "attnlab: grading " << n << " submission" << (n == 1 ? "" : "s") << ", " << jobs
+           << " at a time; reports in " << options.out_dir.string() << "\n";
+  progress.flush();
+
+  while (done < n) {
+    while (running.size() < static_cast<std::size_t>(jobs) && next < n) {
+      const int slot = static_cast<int>(
+          std::find(slot_busy.begin(), slot_busy.end(), false) - slot_busy.begin());
+      std::cout.flush();
+      std::cerr.flush();
+      progress.flush();
+      const pid_t pid = fork();
+      if (pid == 0) child_main(options, next, slot, rows_dir.path(), parent);
+      if (pid < 0) {
+        rows[next] = SummaryRow{options.inputs[next].name, "", "error", 0, 0, {},
+                                "cannot fork a grader process", 2, ""};
+        ++next;
+        ++done;
+        continue;
+      }
+      slot_busy[static_cast<std::size_t>(slot)] = true;
+      running.push_back({pid, next, slot, Clock::now()});
+      ++next;
+    }
+    int st = 0;
+    const pid_t p = waitpid(-1, &st, WNOHANG);
+    if (p <= 0) {
+      if (options.child_timeout.count() > 0) {
+        for (auto& r : running)
+          if (!r.killed && Clock::now() - r.start > options.child_timeout) {
+            ::kill(r.pid, SIGKILL);
+            r.killed = true;
+          }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      continue;
+    }
+    auto it = std::find_if(running.begin(), running.end(), [&](const Running& r) { return r.pid == p; });
+    if (it == running.end()) continue;  // not ours (the sandbox self-test is long done)
+    const std::size_t k = it->index;
+    SummaryRow row;
+    const fs::path row_file = rows_dir.path() / (std::to_string(k) + ".json");
+    try {
+      std::ifstream in(row_file);
+      if (!in) throw std::runtime_error("no result");
+      row = row_from_json(nlohmann::json::parse(in));
+    } catch (const std::exception&) {
+      row.file = options.inputs[k].name;
+      row.status = "error";
+      row.exit_code = 2;
+      row.report = report_stem(options.inputs[k].name) + ".txt";
+      row.note = it->killed ? "the grader was stopped after " +
+                                  std::to_string(options.child_timeout.count() / 1000) + " s"
+                 : WIFSIGNALED(st) ? "the grader died with signal " + std::to_string(WTERMSIG(st))
+                                   : "the grader ended without a result";
+    }
+    rows[k] = row;
+    slot_busy[static_cast<std::size_t>(it->slot)] = false;
+    running.erase(it);
+    ++done;
+    progress << "[" << done << "/" << n << "] " << row.file << ": " << describe_status(row) << "\n";
+    progress.flush();
+  }
+
+  int worst = 0;
+  for (const auto& r : rows) worst = std::max(worst, r.exit_code);
+  try {
+    write_summary_csv(options.out_dir / "summary.csv", rows);
+    write_summary_json(options.out_dir / "summary.json", rows, options.base);
+    if (options.junit) {
+      std::vector<fs::path> parts;
+      for (const auto& in : options.inputs)
+        parts.push_back(options.out_dir / (report_stem(in.name) + ".junit.xml"));
+      merge_junit_files(parts, *options.junit);
+    }
+  } catch (const std::exception& e) {
+    progress << "attnlab: " << e.what() << "\n";
+    return 2;
+  }
+
+  std::size_t width = 4;
+  for (const auto& r : rows) width = std::max(width, r.file.size());
+  progress << "\n";
+  for (const auto& r : rows) {
+    std::string f = r.file;
+    f.resize(width, ' ');
+    progress << "  " << f << "  " << (r.exercise.empty() ? "--" : r.exercise) << "  "
+             << describe_status(r) << "\n";
+  }
+  progress << "\nsummary: " << (options.out_dir / "summary.csv").string() << ", "
+           << (options.out_dir / "summary.json").string();
+  if (options.junit) progress << "; JUnit: " << options.junit->string();
+  progress << "\n";
+  return worst;
+}
+
+}  // namespace attn::grader

@@ -1,0 +1,106 @@
+#pragma once
+// Grading many submissions: `attnlab grade a.py b.cpp folder/ --out DIR`.
+//
+// Each submission is graded in a child process of its own (a fork of the
+// grader: RapidCheck keeps per-process state, and one submission's grading
+// cannot disturb another's), up to `jobs` at a time. Per submission, DIR
+// gets <name>.txt (the text report), <name>.results.json (Gradescope) and
+// <name>.junit.xml, where <name> is the submission's path below its folder
+// with '/' written as "__". Then DIR gets summary.csv and summary.json: one
+// row per submission with file, exercise, status (graded / not gradable /
+// error), score, max_score and the points of every item.
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "grading/grade.hpp"
+
+namespace attn::grader {
+
+/// One file to grade and the name reports give it.
+struct BatchInput {
+  std::filesystem::path file;
+  std::string name;  ///< "alice.py", "group1/bob.cpp"
+};
+
+/// The submissions among `paths`: files as given; folders walked
+/// recursively in name order, skipping hidden entries and `exclude` (the
+/// report folder), taking .py, .cpp/.cc/.cxx/.C, .json (in any case) and executable files.
+/// Other files are listed in `ignored`. Throws std::invalid_argument for a
+/// path that does not exist.
+std::vector<BatchInput> collect_submissions(const std::vector<std::filesystem::path>& paths,
+                                            const std::optional<std::filesystem::path>& exclude,
+                                            std::vector<std::string>* ignored = nullptr);
+
+/// Why collect_submissions found nothing in `paths`, in a sentence for the
+/// user: "the folder subs/ is empty", or that its files are none of the
+/// kinds graded (`ignored`: the files it skipped).
+std::string no_submission_message(const std::vector<std::filesystem::path>& paths,
+                                  const std::vector<std::string>& ignored);
+
+/// The report files of one submission.
+struct ReportFiles {
+  std::optional<std::filesystem::path> text;          ///< a copy of the text report
+  std::optional<std::filesystem::path> results_json;  ///< Gradescope
+  std::optional<std::filesystem::path> junit;
+};
+
+/// Grades one submission (grade_file), writing the text report to `text`
+/// and the requested files. A usage or infrastructure error is written to
+/// the text report too (one line) and to the files. Does not throw.
+GradeResult grade_and_report(const GradeOptions& options, std::ostream& text,
+                             const ReportFiles& files);
+
+/// One row of the summary.
+struct SummaryRow {
+  std::string file;
+  std::string exercise;
+  std::string status;  ///< "graded", "not gradable", "error"
+  double score = 0;
+  double max_score = 0;
+  /// Item id -> {earned, possible}, in report order (skipped items absent).
+  std::vector<std::pair<std::string, std::pair<double, double>>> points;
+  std::string note;  ///< why, when not graded (one line)
+  int exit_code = 2;
+  std::string report;  ///< the text report's file name in the output folder
+};
+
+SummaryRow summary_row(const std::string& name, const GradeResult& r);
+
+/// summary.csv: file, exercise, status, score, max_score, one column per item
+/// (points earned; empty when the item was not graded), note.
+void write_summary_csv(const std::filesystem::path& file, const std::vector<SummaryRow>& rows);
+/// summary.json: {"submissions": [{file, exercise, status, score, max_score,
+/// points: {item: earned}, max_points: {item: possible}, note, report}], ...}.
+void write_summary_json(const std::filesystem::path& file, const std::vector<SummaryRow>& rows,
+                        const GradeOptions& base);
+
+struct BatchOptions {
+  std::vector<BatchInput> inputs;
+  std::filesystem::path out_dir;
+  int jobs = 1;
+  /// One JUnit file with a <testsuite> per submission (--junit), besides the per-submission ones.
+  std::optional<std::filesystem::path> junit;
+  /// The per-submission options; file, display_name and slot are set per submission.
+  GradeOptions base;
+  /// Wall-clock limit per child grader (0: none); a child past it is killed
+  /// and its row is an error. Covers compile + grading + margin.
+  std::chrono::milliseconds child_timeout{0};
+};
+
+/// The file-name stem of a submission's reports: its name with '/' as "__".
+std::string report_stem(const std::string& name);
+
+/// Grades every input (at most options.jobs at once), writes the reports
+/// and the summaries, prints one progress line per finished submission and a
+/// table at the end. Returns 0 if every submission was graded and passed
+/// everything, 1 if one failed or was not gradable, 2 if one could not be
+/// graded (usage or infrastructure error, a crashed child).
+int grade_batch(const BatchOptions& options, std::ostream& progress);
+
+}  // namespace attn::grader

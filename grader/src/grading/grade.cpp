@@ -1,0 +1,318 @@
+// Grading one submission file.
+#include "grading/grade.hpp"
+#include "grading/grade_answers.hpp"
+#include "grading/scoring_rules.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "exercises/answers.hpp"
+#include "sandbox/budget_subject.hpp"
+#include "exercises/exercise.hpp"
+#include "sandbox/exit_status.hpp"
+#include "sandbox/guarded_run.hpp"
+#include "submission/recognise.hpp"
+#include "report/text_report.hpp"
+#include "attn/prop/catalog.hpp"
+
+namespace attn::grader {
+
+std::vector<attn::prop::Property> exercise_properties(const std::string& exercise) {
+  try {
+    return load_exercise(exercise).properties;
+  } catch (const std::invalid_argument&) {
+    return {};
+  }
+}
+
+namespace {
+
+/// Loads `id` into `exercise`; on failure sets result's status and message.
+bool load(const std::string& id, std::optional<Exercise>& exercise, GradeResult& result) {
+  try {
+    exercise = load_exercise(id);
+    result.exercise = id;
+    return true;
+  } catch (const std::invalid_argument& e) {
+    result.status = GradeResult::Status::usage_error;
+    result.message = e.what();
+  } catch (const std::exception& e) {
+    result.status = GradeResult::Status::infrastructure_error;
+    result.message = std::string("cannot build the property list: ") + e.what();
+  }
+  return false;
+}
+
+/// A usage error if options.answers cannot serve as `exercise`'s answers.
+bool answers_usable(const GradeOptions& options, const Exercise& exercise, GradeResult& result) {
+  if (!options.answers) return true;
+  if (auto why = answers_usage_problem(exercise, *options.answers)) {
+    result.status = GradeResult::Status::usage_error;
+    result.message = *why;
+    return false;
+  }
+  return true;
+}
+
+/// `text` with every occurrence of `from` replaced by `to` (the staged copy's
+/// path by the submission's name, in compiler messages).
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  if (from.empty()) return text;
+  for (std::size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// The exercise to grade as: --exercise, or recognised from the file. An
+/// executable is recognised later, from its hello (`from_hello`). False
+/// (with result's status and message set) when there is nothing to grade.
+bool choose_exercise(const GradeOptions& options, std::optional<Exercise>& exercise,
+                     bool& from_hello, GradeResult& result) {
+  from_hello = false;
+  if (!options.exercise.empty()) return load(options.exercise, exercise, result);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(options.file, ec)) {
+    result.status = GradeResult::Status::usage_error;
+    result.message = "no such file: " + options.file.string();
+    return false;
+  }
+  const Recognition rec = recognise_exercise(options.file);
+  if (rec.status == Recognition::Status::needs_hello) {
+    from_hello = true;
+    return true;
+  }
+  if (rec.status != Recognition::Status::recognised) {
+    result.status = GradeResult::Status::usage_error;
+    result.message = rec.message;
+    return false;
+  }
+  result.recognised_by = rec.how;
+  return load(rec.exercise, exercise, result);
+}
+
+/// A submission made ready to run: its launch (command, language, build
+/// messages) and, in the sandbox, the private copy it runs from.
+struct Prepared {
+  Launch launch;
+  std::optional<StagedSubmission> staged;
+  /// The staged copy's path replaced by the submission's name (compiler
+  /// messages and commands must not show the grader's temporary folders).
+  std::string shown(std::string text, const std::string& name) const {
+    return staged ? replace_all(std::move(text), staged->path().string(), name) : text;
+  }
+};
+
+/// Copies the submission into the sandbox (if any) and prepares it to speak
+/// the protocol: the Python harness, a C++ build, or the executable itself.
+/// False (result set) if it cannot even be copied.
+bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercise,
+             const std::string& shown, Prepared& prepared, GradeResult& result) {
+  LaunchOptions launch_options = options.launch;
+  launch_options.exercise = exercise ? exercise->id : "F3";  // an executable does not use it
+  // In the sandbox the submission is a private copy: nothing else of its folder is visible.
+  std::filesystem::path file = options.file;
+  if (options.sandbox) {
+    const std::shared_ptr<const Sandbox> sandbox = options.sandbox;
+    const int slot = options.slot;
+    launch_options.wrap = [sandbox, slot](Command& c) { sandbox->apply(c, slot); };
+    if (sandbox->active()) {
+      try {
+        prepared.staged.emplace(options.file);
+        file = prepared.staged->path();
+      } catch (const std::exception& e) {
+        result.status = GradeResult::Status::usage_error;
+        result.message = "cannot copy " + options.file.string() + ": " + e.what();
+        return false;
+      }
+    }
+  }
+  prepared.launch = prepare_submission(file, launch_options);
+  prepared.launch.message = prepared.shown(prepared.launch.message, shown);
+  prepared.launch.build_command = prepared.shown(prepared.launch.build_command, shown);
+  return true;
+}
+
+/// What the report header says about this grading (submission, exercise,
+/// language and runtime, seed, cases, limits, sandbox).
+void fill_header(const GradeOptions& options, const std::optional<Exercise>& exercise,
+                 const Launch& launch, const std::string& shown, GradeResult& result) {
+  ReportHeader& header = result.header;
+  header.submission = shown;
+  header.exercise = exercise ? exercise->id : "not known yet (the executable says it in its hello)";
+  if (exercise) header.title = exercise->title;
+  header.recognised = result.recognised_by;
+  header.language = language_name(launch.language);
+  header.runtime = launch.runtime;
+  header.runtime_label = launch.language == Language::python ? "interpreter"
+                         : launch.language == Language::cpp  ? "compiler"
+                                                              : "runs as";
+  header.seed = options.run.seed;
+  header.cases = options.run.cases;
+  header.timeout = describe_duration(options.subject.call_timeout);
+  header.mode = options.mode;
+  header.settings_from = options.settings_from;
+  header.limits = describe_limits(options);
+  if (options.sandbox) {
+    header.sandbox = options.sandbox->status();
+    header.processes = options.sandbox->process_limit(options.slot).how;
+  }
+}
+
+/// Turns a launch that is not ready into the result (a compile error is
+/// reported as not gradable, with the header). False unless ready.
+bool launch_ready(const Launch& launch, std::ostream& report, GradeResult& result) {
+  switch (launch.status) {
+    case Launch::Status::ready:
+      return true;
+    case Launch::Status::not_gradable:
+      result.status = GradeResult::Status::not_gradable;
+      result.message = launch.message;
+      print_header(report, result.header);
+      report_not_gradable(report, result, "did not compile", launch.message, launch.build_command);
+      return false;
+    case Launch::Status::usage_error:
+      result.status = GradeResult::Status::usage_error;
+      break;
+    case Launch::Status::infrastructure_error:
+      result.status = GradeResult::Status::infrastructure_error;
+      break;
+  }
+  result.message = launch.message;
+  return false;
+}
+
+/// A submission that did not start (no hello, a crash at load): not
+/// gradable, with its stderr and the command that failed.
+void report_did_not_start(const std::string& why, ProcessSubject& subject, const Prepared& prepared,
+                          const std::string& shown, std::ostream& report, GradeResult& result) {
+  result.status = GradeResult::Status::not_gradable;
+  result.message = why;
+  print_header(report, result.header);
+  std::string details = "The submission " + why + "\n";
+  if (const std::string tail = subject.stderr_tail(); !tail.empty()) {
+    details += "\nIts stderr (last " + std::to_string(tail.size()) + " bytes):\n" + tail;
+  }
+  Command without_sandbox = prepared.launch.command;
+  without_sandbox.prefix.clear();
+  result.stderr_tail = subject.stderr_tail();
+  report_not_gradable(report, result, "did not start", prepared.shown(details, shown),
+                      prepared.shown(without_sandbox.display(), shown));
+}
+
+/// For an executable: the exercise its hello names. False (result set, the
+/// subject stopped) when the hello names none this grader knows.
+bool exercise_from_hello(const GradeOptions& options, ProcessSubject& subject,
+                         std::optional<Exercise>& exercise, GradeResult& result) {
+  const Recognition rec = recognise_from_hello(subject.hello());
+  if (rec.status != Recognition::Status::recognised) {
+    subject.stop();
+    result.status = GradeResult::Status::usage_error;
+    result.message = rec.message;
+    return false;
+  }
+  result.recognised_by = rec.how;
+  if (!load(rec.exercise, exercise, result) || !answers_usable(options, *exercise, result)) {
+    subject.stop();
+    return false;
+  }
+  result.header.exercise = exercise->id;
+  result.header.title = exercise->title;
+  result.header.recognised = rec.how;
+  return true;
+}
+
+/// Runs every property of the exercise on the subject, each with fresh
+/// restart and timeout caps, under the submission's time budget, and
+/// records (prints and scores) each verdict; then the answers item.
+void run_properties(const GradeOptions& options, const Exercise& exercise, ProcessSubject& subject,
+                    BudgetSubject& budget, std::ostream& report, GradeResult& result) {
+  const ScoringRules rules =
+      scoring_rules(exercise, options.config.get(), options.generated_visibility);
+  for (const auto& p : exercise.properties) {
+    const auto t0 = std::chrono::steady_clock::now();
+    // A property cut short by a cap or the time budget shows its real
+    // failure, or says it was not run (guarded_run.hpp), never a
+    // counterexample made of cases that were not run.
+    subject.begin_run();
+    const int subject_mark = subject.not_run(), budget_mark = budget.not_run();
+    const StopCheck stopped = [&]() -> std::optional<std::string> {
+      if (budget.not_run() > budget_mark) return budget.stop_reason();
+      if (subject.not_run() > subject_mark) return subject.stop_reason();
+      return std::nullopt;
+    };
+    attn::prop::RunConfig run = options.run;
+    if (budget.spent()) {  // one case (refused at once) tells whether the property applies
+      run.cases = 1;
+      run.shrink = false;
+    }
+    attn::prop::Verdict v = run_guarded(p, budget, run, stopped);
+    record_verdict(report, result, std::move(v), rules, seconds_since(t0));
+  }
+  subject.stop();
+  if (exercise.has_answers) {
+    record_verdict(report, result, check_answers(exercise, options.answers), rules);
+  }
+}
+
+/// The notes after the verdicts (restarts, the time budget) and the summary.
+void finish_report(const GradeOptions& options, const ProcessSubject& subject,
+                   const BudgetSubject& budget, std::ostream& report, GradeResult& result) {
+  if (subject.restarts() > 0 || subject.timeouts() > 0) {
+    report << "\nnote: the submission was restarted " << subject.restarts()
+           << " times after faults (" << subject.timeouts()
+           << " timeouts); at most " << options.subject.max_restarts << " restarts and "
+           << options.subject.max_timeouts << " timeouts per property\n";
+  }
+  if (budget.exhausted()) {
+    report << "\nnote: the submission used up its time budget of "
+           << describe_duration(budget.budget()) << "; the cases after that were not run\n";
+  }
+  result.stderr_tail = subject.stderr_tail();
+  print_summary(report, result, result.stderr_tail);
+}
+
+}  // namespace
+
+GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
+  GradeResult result;
+  const std::string shown = options.display_name.empty() ? options.file.string()
+                                                         : options.display_name;
+  std::optional<Exercise> exercise;
+  bool from_hello = false;
+  if (!choose_exercise(options, exercise, from_hello, result)) return result;
+  if (is_answers_file(options.file) && exercise)
+    return grade_answers_file(options, *exercise, result, report);
+  if (exercise && !answers_usable(options, *exercise, result)) return result;
+
+  Prepared prepared;
+  if (!prepare(options, exercise, shown, prepared, result)) return result;
+  fill_header(options, exercise, prepared.launch, shown, result);
+  if (!launch_ready(prepared.launch, report, result)) return result;
+
+  ProcessSubject subject(shown, prepared.launch.command, options.subject);
+  if (auto why = subject.start()) {
+    report_did_not_start(*why, subject, prepared, shown, report, result);
+    return result;
+  }
+  if (from_hello && !exercise_from_hello(options, subject, exercise, result)) return result;
+  result.header.entry = subject.hello().entry;
+  if (prepared.launch.language == Language::executable && !subject.hello().runtime.empty()) {
+    result.header.runtime = subject.hello().runtime + " (as its hello says)";
+  }
+  print_header(report, result.header);
+
+  result.status = GradeResult::Status::graded;
+  BudgetSubject budget(subject, options.submission_timeout);
+  const auto started = std::chrono::steady_clock::now();
+  run_properties(options, *exercise, subject, budget, report, result);
+  result.seconds = seconds_since(started);
+  finish_report(options, subject, budget, report, result);
+  return result;
+}
+
+}  // namespace attn::grader

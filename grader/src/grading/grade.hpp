@@ -1,0 +1,66 @@
+#pragma once
+// Grading one submission file: prepare it, run every property of the
+// exercise on it, write the text report.
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "submission/process_subject.hpp"
+#include "sandbox/sandbox.hpp"
+#include "report/grade_result.hpp"
+#include "grading/teacher_config.hpp"
+#include "submission/submission.hpp"
+#include "attn/prop/property.hpp"
+
+namespace attn::grader {
+
+struct GradeOptions {
+  std::filesystem::path file;
+  /// How reports name the submission; empty: the file as given.
+  std::string display_name;
+  /// "F1".."F4"; empty: recognised from the file (recognise.hpp).
+  std::string exercise;
+  /// The answers file of F2 or F4 (answers.hpp); without one, that item is skipped.
+  /// A .json `file` is itself an answers file, graded alone.
+  std::optional<std::filesystem::path> answers;
+  attn::prop::RunConfig run;
+  SubjectOptions subject;
+  LaunchOptions launch;
+
+  // --- limits, sandbox, scoring (attnlab grade's teacher and student options)
+  /// The sandbox every process of the submission (compiler included) runs
+  /// in; it also sets the process limit. Null: neither (limits of `launch` only).
+  std::shared_ptr<const Sandbox> sandbox;
+  /// The job slot when grading in parallel (batch.hpp); picks the sandbox uid.
+  int slot = 0;
+  /// Wall-clock budget for the whole submission (BudgetSubject); 0: none.
+  std::chrono::milliseconds submission_timeout{0};
+  /// The teacher configuration (points and visibility overrides); null: none.
+  std::shared_ptr<const TeacherConfig> config;
+  /// Visibility of generated tests in results.json (--visibility); empty:
+  /// the configuration's, else "after_published".
+  std::string generated_visibility;
+  /// For the report header: the mode ("student: ..."; empty: a full
+  /// grading) and where the seed and case count come from.
+  std::string mode;
+  std::string settings_from;
+};
+
+/// The properties that grade `exercise` (load_exercise(exercise).properties).
+/// Empty for an exercise the grader does not grade.
+std::vector<attn::prop::Property> exercise_properties(const std::string& exercise);
+
+/// Grades options.file, writing the text report to `report` as it goes
+/// (header, one verdict per property, the answers item for F2 and F4,
+/// summary). The exercise is options.exercise or, if empty, recognised from
+/// the file; a .json file is an answers file, graded alone. Usage and
+/// infrastructure errors are not written: the caller prints result.message.
+/// Does not throw.
+GradeResult grade_file(const GradeOptions& options, std::ostream& report);
+
+}  // namespace attn::grader

@@ -1,0 +1,31 @@
+#pragma once
+// The scoring rules of one grading: the exercise's points table with the
+// teacher configuration's overrides and the visibility of each item
+// (report/scoring.hpp scores a verdict with them), and the last step of a
+// grading that fills what the reports need.
+
+#include <string>
+
+#include "exercises/exercise.hpp"
+#include "grading/grade.hpp"
+#include "grading/teacher_config.hpp"
+#include "report/scoring.hpp"
+
+namespace attn::grader {
+
+/// The rules for `exercise`: its points table, then the configuration's
+/// visibility defaults and per-exercise overrides (config may be null), then
+/// `generated_visibility` from the command line when not empty.
+ScoringRules scoring_rules(const Exercise& exercise, const TeacherConfig* config,
+                           const std::string& generated_visibility = "");
+
+/// After grade_file: scores verdicts recorded without an item (a grading
+/// path that does not call record_verdict), sets max_score of a submission
+/// that was not graded to the exercise's maximum, and fills the header's
+/// submission and exercise if they are empty.
+void complete_scoring(GradeResult& r, const GradeOptions& options);
+
+/// The limits line of the header: per submission, memory, file size.
+std::string describe_limits(const GradeOptions& options);
+
+}  // namespace attn::grader

@@ -1,0 +1,68 @@
+// The hello line a submission sends first.
+#include "protocol/hello.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/protocol_error.hpp"
+#include "protocol/protocol_version.hpp"
+
+namespace attn::grader {
+namespace {
+
+std::string optional_string(const nlohmann::json& obj, const char* key) {
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return {};
+  if (!it->is_string()) throw ProtocolError(std::string("hello: \"") + key + "\" is not a string");
+  return it->get<std::string>();
+}
+
+}  // namespace
+
+Hello parse_hello(std::string_view line) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(line);
+  } catch (const nlohmann::json::parse_error&) {
+    std::string shown(line.substr(0, 200));
+    throw ProtocolError("the first line is not a JSON hello: \"" + shown + "\"");
+  }
+  if (!j.is_object() || !j.contains("hello")) {
+    throw ProtocolError("the first line is not a hello: " + j.dump().substr(0, 200));
+  }
+  const auto& name = j["hello"];
+  if (!name.is_string() || name.get<std::string>() != protocol_name) {
+    throw ProtocolError("the submission speaks " + name.dump() + ", the grader speaks \"" +
+                        protocol_name + "\"");
+  }
+  if (!j.contains("v") || !j["v"].is_number_integer() || j["v"].get<int>() != protocol_version) {
+    throw ProtocolError("hello: \"v\" must be " + std::to_string(protocol_version));
+  }
+  if (!j.contains("ok") || !j["ok"].is_boolean()) {
+    throw ProtocolError("hello: \"ok\" must be true or false");
+  }
+  Hello h;
+  h.ok = j["ok"].get<bool>();
+  h.language = optional_string(j, "language");
+  h.runtime = optional_string(j, "runtime");
+  h.exercise = optional_string(j, "exercise");
+  h.entry = optional_string(j, "entry");
+  if (auto it = j.find("ops"); it != j.end()) {
+    if (!it->is_array()) throw ProtocolError("hello: \"ops\" is not an array");
+    for (const auto& op : *it) {
+      if (!op.is_string()) throw ProtocolError("hello: an entry of \"ops\" is not a string");
+      h.ops.push_back(op.get<std::string>());
+    }
+  } else {
+    h.ops = {"attention"};
+  }
+  if (!h.ok) {
+    if (auto it = j.find("error"); it != j.end() && it->is_object()) {
+      h.error_type = optional_string(*it, "type");
+      h.error_message = optional_string(*it, "message");
+    }
+    if (h.error_type.empty()) h.error_type = "Error";
+  }
+  return h;
+}
+
+}  // namespace attn::grader

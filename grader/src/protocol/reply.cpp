@@ -1,0 +1,176 @@
+// Reply line -> Outcome.
+#include "protocol/reply.hpp"
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/json_double.hpp"
+#include "protocol/json_matrix.hpp"
+#include "protocol/protocol_error.hpp"
+#include "protocol/protocol_version.hpp"
+
+namespace attn::grader {
+namespace {
+
+using attn::prop::Outcome;
+using Index = Eigen::Index;
+
+std::string shape_text(Index rows, Index cols) {
+  return std::to_string(rows) + " x " + std::to_string(cols);
+}
+
+std::string excerpt(std::string_view line) {
+  constexpr std::size_t limit = 200;
+  if (line.size() <= limit) return std::string(line);
+  return std::string(line.substr(0, limit)) + "... (" + std::to_string(line.size()) + " bytes)";
+}
+
+const nlohmann::json& member(const nlohmann::json& obj, const char* key) {
+  auto it = obj.find(key);
+  if (it == obj.end()) throw ProtocolError(std::string("the reply has no \"") + key + "\"");
+  return *it;
+}
+
+std::string string_member(const nlohmann::json& obj, const char* key, const char* where) {
+  const auto& v = member(obj, key);
+  if (!v.is_string()) {
+    throw ProtocolError(std::string(where) + " \"" + key + "\" is " + v.type_name() +
+                        ", expected a string");
+  }
+  return v.get<std::string>();
+}
+
+/// A reply whose matrices decode but have the wrong shape: a fault like any
+/// other (PROTOCOL.md), that keeps what was decoded, so the feedback can
+/// still read the answer (a transposed A, T_v x T_q).
+class WrongShape : public ProtocolError {
+ public:
+  WrongShape(const std::string& what, RowMatrix O, RowMatrix A)
+      : ProtocolError(what), O(std::move(O)), A(std::move(A)) {}
+  RowMatrix O, A;
+};
+
+/// "wrong shape: ..." when matrix (or mask) `name` is not rows x cols, else
+/// empty. `dims` names the expected shape in the text's terms ("T_q x T_v").
+template <class Matrix>
+std::string shape_problem(const Matrix& m, const char* name, Index rows, Index cols,
+                          const char* dims) {
+  if (m.rows() == rows && m.cols() == cols) return "";
+  return std::string("wrong shape: ") + name + " is " + shape_text(m.rows(), m.cols()) +
+         ", expected " + shape_text(rows, cols) + " (" + dims + ")";
+}
+
+Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::Case& c,
+                     bool& paired) {
+  nlohmann::json reply;
+  try {
+    reply = nlohmann::json::parse(line);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ProtocolError(std::string("the reply is not JSON (") + e.what() + ")");
+  }
+  if (!reply.is_object()) throw ProtocolError("the reply is not a JSON object");
+  const auto& v = member(reply, "v");
+  if (!v.is_number_integer() || v.get<std::int64_t>() != protocol_version) {
+    throw ProtocolError("the reply has \"v\": " + v.dump() + ", expected " +
+                        std::to_string(protocol_version));
+  }
+  const auto& rid = member(reply, "id");
+  if (!rid.is_number_integer() || rid.get<std::int64_t>() != id) {
+    throw ProtocolError("the reply has \"id\": " + rid.dump() + ", expected " +
+                        std::to_string(id));
+  }
+  paired = true;
+  const auto& ok = member(reply, "ok");
+  if (!ok.is_boolean()) throw ProtocolError("the reply's \"ok\" is not true or false");
+
+  if (!ok.get<bool>()) {
+    if (reply.contains("fault")) {
+      return Outcome::make_fault("the harness could not use the answer: " +
+                                 string_member(reply, "fault", "the reply's"));
+    }
+    const auto& err = member(reply, "error");
+    if (!err.is_object()) throw ProtocolError("the reply's \"error\" is not an object");
+    return Outcome::make_refusal(string_member(err, "type", "the error's"),
+                                 string_member(err, "message", "the error's"));
+  }
+
+  if (c.op == attn::prop::Operation::attention) {
+    const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_v = c.V.cols();
+    RowMatrix O = decode_matrix(member(reply, "O"), "O", d_v);
+    RowMatrix A = decode_matrix(member(reply, "A"), "A", T_v);
+    std::string why = shape_problem(O, "O", T_q, d_v, "T_q x d_v");
+    if (why.empty()) why = shape_problem(A, "A", T_q, T_v, "T_q x T_v");
+    if (!why.empty()) throw WrongShape(why, std::move(O), std::move(A));
+    return Outcome::make_result(std::move(O), std::move(A));
+  }
+  if (c.op == attn::prop::Operation::attention_tiled) {
+    const Index T_q = c.Q.rows(), d_v = c.V.cols();
+    RowMatrix O = decode_matrix(member(reply, "O"), "O", d_v);
+    if (std::string why = shape_problem(O, "O", T_q, d_v, "T_q x d_v"); !why.empty())
+      throw WrongShape(why, std::move(O), RowMatrix());
+    const auto& lse_json = member(reply, "logsumexp");
+    if (!lse_json.is_array()) throw ProtocolError("\"logsumexp\" is not an array of numbers");
+    RowMatrix lse(T_q, 1);
+    if (static_cast<Index>(lse_json.size()) != T_q) {
+      throw ProtocolError("wrong shape: logsumexp has " + std::to_string(lse_json.size()) +
+                          " entries, expected T_q = " + std::to_string(T_q));
+    }
+    for (Index i = 0; i < T_q; ++i) {
+      lse(i, 0) = decode_double(lse_json[static_cast<std::size_t>(i)],
+                                "logsumexp[" + std::to_string(i) + "]");
+    }
+    Outcome o = Outcome::make_result(std::move(O), RowMatrix());
+    o.logsumexp = std::move(lse);
+    return o;
+  }
+  if (attn::prop::builds_mask(c.op)) {
+    const Index T_q = c.mask_shape.T_q, T_v = c.mask_shape.T_v;
+    RowMask M = decode_mask(member(reply, "mask"), "mask", T_v);
+    if (std::string why = shape_problem(M, "mask", T_q, T_v, "T_q x T_v"); !why.empty())
+      throw ProtocolError(why);
+    Outcome o = Outcome::make_result(RowMatrix(), RowMatrix());
+    o.mask = std::move(M);
+    return o;
+  }
+  if (c.op == attn::prop::Operation::multi_head_attention) {
+    RowMatrix O = decode_matrix(member(reply, "O"), "O", c.W_O.cols());
+    if (std::string why = shape_problem(O, "O", c.X.rows(), c.W_O.cols(), "T x d_out");
+        !why.empty())
+      throw WrongShape(why, std::move(O), RowMatrix());
+    return Outcome::make_result(std::move(O), RowMatrix());
+  }
+  RowMatrix A = decode_matrix(member(reply, "A"), "A", c.S.cols());
+  if (std::string why = shape_problem(A, "A", c.S.rows(), c.S.cols(), "the shape of S");
+      !why.empty())
+    throw WrongShape(why, RowMatrix(), std::move(A));
+  return Outcome::make_result(RowMatrix(), std::move(A));
+}
+
+}  // namespace
+
+Outcome parse_reply(std::string_view line, std::int64_t id, const attn::prop::Case& c,
+                    bool* paired) {
+  bool is_paired = false;
+  Outcome o;
+  // The reply on a line of its own, indented under the message (as the
+  // stderr excerpt of a crash is).
+  try {
+    o = decode_reply(line, id, c, is_paired);
+  } catch (const WrongShape& e) {
+    o = Outcome::make_fault(std::string("malformed reply: ") + e.what() + "\n  reply: " +
+                            excerpt(line));
+    o.O = e.O;
+    o.A = e.A;
+  } catch (const ProtocolError& e) {
+    o = Outcome::make_fault(std::string("malformed reply: ") + e.what() + "\n  reply: " +
+                            excerpt(line));
+  } catch (const std::exception& e) {  // nlohmann type errors, bad_alloc
+    o = Outcome::make_fault(std::string("malformed reply: ") + e.what() + "\n  reply: " +
+                            excerpt(line));
+  }
+  if (paired) *paired = is_paired;
+  return o;
+}
+
+}  // namespace attn::grader

@@ -1,0 +1,103 @@
+// Gradescope's results.json.
+#include "report/results_json.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "report/scoring.hpp"
+
+namespace attn::grader {
+namespace {
+
+bool generated_tests_visible(const GradeResult& r) {
+  bool any_generated = false;
+  for (std::size_t k = 0; k < r.items.size() && k < r.verdicts.size(); ++k) {
+    if (!r.verdicts[k].generated) continue;
+    any_generated = true;
+    if (r.items[k].visibility != "visible") return false;
+  }
+  return any_generated;
+}
+
+std::string summary_output(const GradeResult& r) {
+  const ReportHeader& h = r.header;
+  std::ostringstream os;
+  const std::string exercise = h.exercise.empty() ? r.exercise : h.exercise;
+  os << "attnlab: exercise " << (exercise.empty() ? std::string("not recognised") : exercise);
+  if (!h.submission.empty()) os << ", " << h.submission;
+  if (!h.language.empty()) os << " (" << h.language << ")";
+  os << "\n";
+  switch (r.status) {
+    case GradeResult::Status::graded: {
+      int skipped = 0;
+      for (const auto& it : r.items) skipped += !it.counted;
+      os << "Score: " << format_points(r.score) << " / " << format_points(r.max_score) << " ("
+         << r.passed << " passed, " << r.failed << " failed";
+      if (skipped) os << ", " << skipped << " skipped";
+      os << ")\n";
+      for (const auto& it : r.items)
+        if (!it.counted) os << "Skipped (not counted): " << it.id << "\n";
+      break;
+    }
+    case GradeResult::Status::not_gradable:
+      os << "NOT GRADABLE: the submission " << r.not_gradable_headline
+         << ", so no property was checked. This is not a judgement of the code's numbers: "
+            "fix the problem below and submit again.\n\n"
+         << r.details;
+      if (!r.details.empty() && r.details.back() != '\n') os << "\n";
+      break;
+    case GradeResult::Status::usage_error:
+    case GradeResult::Status::infrastructure_error:
+      os << "attnlab could not grade this submission: " << r.message << "\n";
+      break;
+  }
+  if (!h.mode.empty()) os << "Mode: " << h.mode << "\n";
+  if (r.status == GradeResult::Status::graded && generated_tests_visible(r))
+    os << "Seed " << h.seed << ", " << h.cases << " cases per property (replay: --seed "
+       << h.seed << " --cases " << h.cases << ")\n";
+  if (!h.sandbox.empty()) os << "Sandbox: " << h.sandbox << "\n";
+  return os.str();
+}
+
+}  // namespace
+
+std::string dump_json(const nlohmann::ordered_json& j) {
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+nlohmann::ordered_json results_json(const GradeResult& r) {
+  nlohmann::ordered_json j;
+  j["score"] = r.status == GradeResult::Status::graded ? r.score : 0.0;
+  j["max_score"] = r.max_score;
+  j["output"] = summary_output(r);
+  j["output_format"] = "text";
+  j["test_output_format"] = "text";
+  j["visibility"] = "visible";
+  j["stdout_visibility"] = "hidden";
+  nlohmann::ordered_json tests = nlohmann::ordered_json::array();
+  if (r.status == GradeResult::Status::graded) {
+    for (const auto& it : r.items) {
+      if (!it.counted) continue;
+      tests.push_back(nlohmann::ordered_json{{"name", it.name},
+                       {"score", it.points},
+                       {"max_score", it.max_points},
+                       {"status", it.status == "passed" ? "passed" : "failed"},
+                       {"output", it.text},
+                       {"visibility", it.visibility}});
+    }
+  }
+  j["tests"] = std::move(tests);
+  return j;
+}
+
+void write_results_json(const std::filesystem::path& file, const GradeResult& r) {
+  std::error_code ec;
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
+  std::ofstream out(file);
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+  out << dump_json(results_json(r));
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+}  // namespace attn::grader

@@ -1,0 +1,34 @@
+#pragma once
+// Gradescope's results.json for one graded submission:
+//
+//   {"score": 10, "max_score": 12, "output": "...", "visibility": "visible",
+//    "stdout_visibility": "hidden", "output_format": "text", "test_output_format": "text",
+//    "tests": [{"name": "row_stochastic: ...", "score": 0, "max_score": 2,
+//               "status": "failed", "output": "<verdict, counterexample, hint>",
+//               "visibility": "after_published"}, ...]}
+//
+// A skipped property is not a test (it is named in "output"). A submission
+// that is not gradable, or that the grader could not grade, gets score 0 of
+// the exercise's maximum, no tests, and "output" saying why. The seed of the
+// generated cases appears in "output" only when generated tests are visible
+// (a student who has it could replay hidden tests).
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "report/grade_result.hpp"
+
+namespace attn::grader {
+
+nlohmann::ordered_json results_json(const GradeResult& r);
+
+/// Writes results_json(r) to `file` (its folder is created). Throws
+/// std::runtime_error if it cannot be written.
+void write_results_json(const std::filesystem::path& file, const GradeResult& r);
+
+/// JSON text; invalid UTF-8 (from a submission's stderr) is replaced, never thrown on.
+std::string dump_json(const nlohmann::ordered_json& j);
+
+}  // namespace attn::grader

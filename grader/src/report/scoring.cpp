@@ -1,0 +1,63 @@
+// Points, partial credit and visibility per graded item.
+#include "report/scoring.hpp"
+
+#include <cmath>
+#include <sstream>
+
+
+namespace attn::grader {
+
+double ScoringRules::points_for(const std::string& item) const {
+  auto it = points.find(item);
+  return it == points.end() ? 0.0 : it->second;
+}
+
+std::string ScoringRules::visibility_for(const attn::prop::Verdict& v) const {
+  if (auto it = visibility.find(v.property_id); it != visibility.end()) return it->second;
+  return v.generated ? generated_visibility : examples_visibility;
+}
+
+std::string format_points(double p) {
+  std::ostringstream os;
+  if (std::abs(p - std::round(p)) < 1e-9) {
+    os << static_cast<long long>(std::llround(p));
+  } else {
+    os.precision(4);
+    os << p;
+  }
+  return os.str();
+}
+
+ScoredItem score_verdict(const attn::prop::Verdict& v, const ScoringRules& rules) {
+  ScoredItem item;
+  item.id = v.property_id;
+  item.name = v.property_id + ": " + v.title;
+  item.visibility = rules.visibility_for(v);
+  if (v.failure) {
+    item.summary = v.failure->summary;
+  } else if (!v.error.empty()) {
+    item.summary = v.error;
+  } else if (!v.not_run.empty()) {
+    item.summary = "not run because " + v.not_run;
+  }
+  if (v.skipped) {
+    item.status = "skipped";
+    item.counted = false;
+  } else {
+    item.max_points = rules.points_for(v.property_id);
+    if (v.passed) {
+      item.status = "passed";
+      item.points = item.max_points;
+    } else {
+      item.status = !v.error.empty() && !v.failure ? "error" : "failed";
+      item.hint = diagnose(v);
+    }
+  }
+  std::ostringstream text;
+  attn::prop::print_verdict(text, v);
+  if (item.hint) text << format_hint(*item.hint);
+  item.text = text.str();
+  return item;
+}
+
+}  // namespace attn::grader

@@ -1,0 +1,105 @@
+// The text report: header, verdicts with hints and points, summary with the score.
+#include "report/text_report.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "exercises/exercise.hpp"
+#include "sandbox/exit_status.hpp"
+
+namespace attn::grader {
+namespace {
+
+void print_item(std::ostream& os, const ScoredItem& item) {
+  os << item.text;
+  if (item.counted) {
+    os << "  points: " << format_points(item.points) << " / " << format_points(item.max_points)
+       << "\n";
+  } else {
+    os << "  points: not counted (skipped)\n";
+  }
+}
+
+}  // namespace
+
+void print_header(std::ostream& os, const ReportHeader& h) {
+  os << "attnlab grade: exercise " << h.exercise;
+  if (!h.title.empty()) os << ": " << h.title;
+  os << "\n";
+  os << "  submission:  " << h.submission << "\n";
+  if (!h.recognised.empty()) os << "  recognised:  " << h.exercise << " (" << h.recognised << ")\n";
+  os << "  language:    " << h.language << "\n";
+  if (!h.runtime.empty()) {
+    std::string label = h.runtime_label + ":";
+    label.resize(std::max<std::size_t>(label.size(), 12), ' ');
+    os << "  " << label << " " << h.runtime << "\n";
+  }
+  if (!h.entry.empty()) os << "  entry:       " << h.entry << "\n";
+  if (!h.mode.empty()) os << "  mode:        " << h.mode << "\n";
+  os << "  seed:        " << h.seed << "  (replay: --seed " << h.seed << ")";
+  if (!h.settings_from.empty()) os << "  from " << h.settings_from;
+  os << "\n";
+  os << "  cases:       " << h.cases << " per property\n";
+  if (!h.timeout.empty()) os << "  timeout:     " << h.timeout << " per case\n";
+  if (!h.limits.empty()) os << "  limits:      " << h.limits << "\n";
+  if (!h.processes.empty()) os << "  processes:   " << h.processes << "\n";
+  if (!h.sandbox.empty()) os << "  sandbox:     " << h.sandbox << "\n";
+  os << "\n";
+}
+
+void print_not_gradable(std::ostream& os, const std::string& headline,
+                        const std::string& details, const std::string& command) {
+  os << "NOT GRADABLE: the submission " << headline << ", so no property was checked.\n"
+        "This is not a score of 0: fix the problem below and grade again.\n\n";
+  if (!command.empty()) os << "command: " << command << "\n";
+  os << details;
+  if (!details.empty() && details.back() != '\n') os << "\n";
+}
+
+void report_not_gradable(std::ostream& os, GradeResult& r, const std::string& headline,
+                         const std::string& details, const std::string& command) {
+  r.not_gradable_headline = headline;
+  r.details = details;
+  r.command = command;
+  print_not_gradable(os, headline, details, command);
+}
+
+void record_verdict(std::ostream& os, GradeResult& r, attn::prop::Verdict v,
+                    const ScoringRules& rules, double seconds) {
+  ScoredItem item = score_verdict(v, rules);
+  item.seconds = seconds;
+  print_item(os, item);
+  os.flush();
+  if (v.skipped) {
+    // not applicable, or not given: neither passed nor failed, not counted
+  } else if (v.passed) {
+    ++r.passed;
+  } else {
+    ++r.failed;
+  }
+  if (item.counted) {
+    r.score += item.points;
+    r.max_score += item.max_points;
+  }
+  r.verdicts.push_back(std::move(v));
+  r.items.push_back(std::move(item));
+}
+
+void print_summary(std::ostream& os, const GradeResult& r, const std::string& stderr_tail) {
+  os << "\n" << r.passed << " passed, " << r.failed << " failed";
+  int not_run = 0;
+  for (const auto& v : r.verdicts) not_run += !v.not_run.empty() && !v.failure && !v.passed && !v.skipped;
+  if (not_run) os << " (" << not_run << " of them not run)";
+  int skipped = 0;
+  for (const auto& it : r.items) skipped += !it.counted;
+  if (skipped) os << ", " << skipped << " skipped (not counted)";
+  os << "\nscore: " << format_points(r.score) << " / " << format_points(r.max_score)
+     << " points\n";
+  if (r.failed > 0 && !stderr_tail.empty()) {
+    os << "\nThe submission's stderr (its prints go there; last "
+       << stderr_tail.size() << " bytes):\n" << stderr_tail;
+    if (stderr_tail.back() != '\n') os << "\n";
+  }
+}
+
+}  // namespace attn::grader

@@ -1,0 +1,130 @@
+#pragma once
+// Sandbox: every process of a submission (and the compiler run on a C++
+// submission) runs inside bubblewrap (bwrap) when it works on this machine:
+//
+//   - no network, no IPC, own PID and UTS namespaces, a new session;
+//   - the system (/usr, /etc/alternatives, /etc/ld.so.cache) read-only;
+//   - a private, empty /tmp; /dev and /proc of its own;
+//   - of the rest of the file system only what the command names: the
+//     submission (a private copy), the harness, the compiler's include
+//     folders and harness library, read-only; the build folder writable for
+//     the compiler only; never the repository, the solutions, the teacher
+//     configuration, the reports or other submissions (`hidden`);
+//   - an empty environment but for PATH, HOME, TMPDIR, LANG and the command's own;
+//   - when the grader runs as root: the process runs as an unprivileged uid
+//     of its own (base_uid + job slot) with no capabilities (setpriv), so
+//     RLIMIT_NPROC counts its processes only.
+//
+// When bwrap is missing or fails its self-test (or is switched off), the
+// report says so in one line and grading continues under the resource limits
+// alone (command.hpp: ResourceLimits; child_process.hpp: process-group kill).
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sandbox/command.hpp"
+#include "sandbox/temp_dir.hpp"
+
+namespace attn::grader {
+
+struct SandboxOptions {
+  /// false: --no-sandbox (or ATTNLAB_NO_SANDBOX=1 in the environment).
+  bool enabled = true;
+  /// The bwrap program; the environment variable ATTNLAB_BWRAP overrides it.
+  std::string bwrap = "bwrap";
+  /// setpriv (util-linux), used to drop root to `base_uid + slot`.
+  std::string setpriv = "/usr/bin/setpriv";
+  /// As root, the sandboxed process of job slot k runs as uid/gid base_uid + k.
+  std::uint32_t base_uid = 64100;
+  /// Processes (and threads) a submission may have at once: RLIMIT_NPROC.
+  std::uint64_t process_allowance = 64;
+  /// Files and folders the sandbox never shows (and masks if they lie under
+  /// a folder it does show): the teacher configuration, the repository's
+  /// solutions, the report folder, the folders holding the submissions.
+  std::vector<std::filesystem::path> hidden;
+  /// Folders never bound as a whole, even if a command names them (the
+  /// repository root): a command naming one of them or a folder above them
+  /// gets no bind for it.
+  std::vector<std::filesystem::path> never_bind;
+  /// Folders shown whole, read-only, when a command names something inside
+  /// them (the exercises' folder: one exercise's header includes another's).
+  std::vector<std::filesystem::path> show_whole;
+};
+
+/// How the process-count limit holds for a command (for the report).
+struct ProcessLimit {
+  std::uint64_t value = 0;  ///< RLIMIT_NPROC set in the child; 0: none
+  std::string how;          ///< "64 at once (RLIMIT_NPROC of uid 64101, a uid of its own)"
+};
+
+class Sandbox {
+ public:
+  /// Reads the environment (ATTNLAB_NO_SANDBOX, ATTNLAB_BWRAP), finds bwrap
+  /// and runs its self-test (`true` inside the full sandbox). Does not throw.
+  static Sandbox detect(SandboxOptions options);
+  /// A sandbox that is off, with `why` for the status line.
+  static Sandbox off(SandboxOptions options, const std::string& why);
+
+  bool active() const { return active_; }
+  /// One line for reports: "bubblewrap 0.8.0: no network, ..." or
+  /// "OFF: ... ; grading continues under the resource limits alone".
+  const std::string& status() const { return status_; }
+  const SandboxOptions& options() const { return options_; }
+
+  /// The process limit apply() sets for job slot `slot`.
+  ProcessLimit process_limit(int slot) const;
+
+  /// Rewrites `cmd` for job slot `slot`: sets its process limit and, when
+  /// the sandbox is active, the bwrap prefix with the binds for what cmd
+  /// names (absolute paths in argv, "-I"/"-L" folders, an interpreter's
+  /// installation outside /usr) and, if cmd.cwd is set, that folder writable
+  /// (the compiler's build folder; chowned to the sandbox uid as root).
+  /// Paths below a never-bound root (the repository) appear inside below
+  /// /attnlab, and cmd.argv is rewritten to match; others keep their paths.
+  void apply(Command& cmd, int slot) const;
+
+  /// The bwrap arguments apply() would put in front of `cmd` (for tests and reports).
+  std::vector<std::string> prefix_for(const Command& cmd, int slot) const;
+
+ private:
+  struct Plan {
+    std::vector<std::string> prefix;  ///< bwrap and its arguments
+    std::vector<std::string> argv;    ///< the command's, paths as they appear inside
+  };
+  Plan plan(const Command& cmd, int slot) const;
+  bool drops_to_own_uid() const;
+  uid_t uid_for(int slot) const;
+
+  SandboxOptions options_;
+  bool active_ = false;
+  bool is_root_ = false;
+  bool have_setpriv_ = false;
+  std::string bwrap_path_;
+  std::string status_;
+};
+
+/// Processes and threads the user `uid` has now (from /proc).
+std::uint64_t count_user_tasks(uid_t uid);
+
+/// A private copy of a submission file, the one thing of the submission's
+/// folder the sandbox shows: <tmp>/attnlab-submission-XXXXXX/<file name>
+/// (the folder 0700, removed with the object; the file 0644, or 0755 if the
+/// original is executable, so the sandbox's own uid can read it).
+class StagedSubmission {
+ public:
+  /// Throws std::system_error / std::filesystem::filesystem_error if it cannot copy.
+  explicit StagedSubmission(const std::filesystem::path& original);
+
+  const std::filesystem::path& path() const { return file_; }
+  const std::filesystem::path& folder() const { return dir_.path(); }
+
+ private:
+  TempDir dir_;
+  std::filesystem::path file_;
+};
+
+}  // namespace attn::grader

@@ -1,0 +1,231 @@
+// Building a C++ submission against the exercise header and the prebuilt harness.
+#include "submission/cpp_build.hpp"
+
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "sandbox/exit_status.hpp"
+#include "attn/grader/paths.hpp"
+#include "sandbox/run_command.hpp"
+
+namespace attn::grader {
+
+CppToolchain toolchain_for(const std::string& exercise) {
+  CppToolchain t;
+  t.compiler = paths::cxx_compiler;
+  if (exercise == "F1") {
+    t.harness_library = paths::f1_harness_library;
+  } else if (exercise == "F2") {
+    t.harness_library = paths::f2_harness_library;
+  } else if (exercise == "F3") {
+    t.harness_library = paths::f3_harness_library;
+  } else if (exercise == "F4") {
+    t.harness_library = paths::f4_harness_library;
+  } else if (exercise == "T1") {
+    t.harness_library = paths::t1_harness_library;
+  } else if (exercise == "M1") {
+    t.harness_library = paths::m1_harness_library;
+  } else if (exercise == "C1") {
+    t.harness_library = paths::c1_harness_library;
+  } else {
+    throw std::invalid_argument("exercise " + exercise + " has no C++ harness");
+  }
+  std::string lower = exercise;
+  lower[0] = char(std::tolower(static_cast<unsigned char>(lower[0])));
+  t.harness_target = "attnlab_cpp_harness_" + lower;
+  const std::filesystem::path exercises(paths::exercises_dir);
+  t.interface_dir = (exercises / exercise).string();
+  static const std::map<std::string, std::pair<const char*, const char*>> entries = {
+      {"F1", {"f1::softmax_rows(...)", "exercises/F1/softmax_rows.hpp"}},
+      {"F2", {"f2::masked_softmax(...)", "exercises/F2/masked_softmax.hpp"}},
+      {"F3", {"f3::attention(...)", "exercises/F3/attention.hpp"}},
+      {"F4", {"f4::attention(...)", "exercises/F4/masked_attention.hpp"}},
+      {"T1", {"t1::attention_tiled(...) and t1::attention(...)", "exercises/T1/attention_tiled.hpp"}},
+      {"M1", {"m1::multi_head_attention(...)", "exercises/M1/multi_head_attention.hpp"}},
+      {"C1", {"c1::causal_mask(...) and c1::padding_mask(...)", "exercises/C1/masks.hpp"}},
+  };
+  t.entry_function = entries.at(exercise).first;
+  t.entry_header = entries.at(exercise).second;
+  static const std::map<std::string, std::vector<std::string>> headers = {
+      {"F1", {"F1/softmax_rows.hpp"}},
+      {"F2", {"F2/masked_softmax.hpp"}},
+      {"F3", {"F3/attention.hpp"}},
+      {"F4", {"F4/masked_attention.hpp", "F3/attention.hpp"}},  // F4 reuses F3's interface
+      {"T1", {"T1/attention_tiled.hpp"}},
+      {"M1", {"M1/multi_head_attention.hpp"}},
+      {"C1", {"C1/masks.hpp"}},
+  };
+  for (const auto& h : headers.at(exercise)) t.interface_headers.push_back((exercises / h).string());
+  t.include_dirs = {paths::eigen_include_dir};
+  return t;
+}
+
+CppToolchain f3_toolchain() { return toolchain_for("F3"); }
+
+std::string link_error_hint(const std::string& linker_output, const CppToolchain& toolchain) {
+  // GNU ld: "multiple definition of `main'"; lld and gold: "duplicate symbol: main".
+  if (linker_output.find("multiple definition of `main'") != std::string::npos ||
+      linker_output.find("duplicate symbol: main") != std::string::npos)
+    return "your file defines main(); the grader supplies main \u2014 remove it";
+  if (!toolchain.entry_function.empty()) {
+    // "undefined reference to `f3::attention(Eigen::Matrix<...> const&, ...)'"
+    const std::string ns = toolchain.entry_function.substr(0, toolchain.entry_function.find("::") + 2);
+    std::size_t at = linker_output.find("undefined reference to `" + ns);
+    std::size_t skip = std::string("undefined reference to `").size();
+    if (at == std::string::npos) {
+      at = linker_output.find("undefined symbol: " + ns);
+      skip = std::string("undefined symbol: ").size();
+    }
+    if (at != std::string::npos) {
+      // Name the function the linker missed ("c1::padding_mask"), not every entry.
+      const std::size_t begin = at + skip;
+      const std::size_t end = linker_output.find_first_of("(`'\n", begin);
+      const std::string missing = linker_output.substr(begin, end - begin);
+      return "the file does not define " + (missing.empty() ? toolchain.entry_function : missing + "(...)") +
+             " as declared in " + toolchain.entry_header +
+             " (the same namespace, name and parameter types)";
+    }
+  }
+  return "";
+}
+
+std::string trim_diagnostics(const std::string& text, std::size_t max_lines,
+                             std::size_t max_bytes) {
+  std::istringstream in(text);
+  std::string line, out;
+  std::size_t lines = 0, total_lines = 0;
+  bool cut = false;
+  while (std::getline(in, line)) {
+    ++total_lines;
+    if (cut) continue;
+    if (lines == max_lines || out.size() + line.size() + 1 > max_bytes) {
+      cut = true;
+      continue;
+    }
+    out += line;
+    out += '\n';
+    ++lines;
+  }
+  if (cut) {
+    out += "[... " + std::to_string(total_lines - lines) + " more lines cut]\n";
+  }
+  return out;
+}
+
+CppBuild build_cpp_submission(const std::filesystem::path& source,
+                              const std::filesystem::path& workdir,
+                              const CppToolchain& toolchain) {
+  CppBuild build;
+
+  Command version;
+  version.argv = {toolchain.compiler, "--version"};
+  version.merge_stderr = true;
+  const CommandResult v = run_command(version, std::chrono::seconds(30));
+  if (!v.succeeded()) {
+    build.status = CppBuild::Status::compiler_missing;
+    build.command = version.display();
+    build.diagnostics = "cannot run the C++ compiler " + toolchain.compiler + ": " +
+                        (v.started ? describe_exit(v.wait_status) : v.output);
+    return build;
+  }
+  build.compiler_version = v.output.substr(0, v.output.find('\n'));
+
+  std::error_code ec;
+  if (!std::filesystem::exists(toolchain.harness_library, ec)) {
+    build.status = CppBuild::Status::compiler_missing;
+    build.diagnostics = "the prebuilt C++ harness " + toolchain.harness_library +
+                        " is missing: build the " +
+                        (toolchain.harness_target.empty() ? std::string("harness")
+                                                          : toolchain.harness_target) +
+                        " target";
+    return build;
+  }
+
+  const auto object = (workdir / "submission.o").string();
+  const auto executable = (workdir / "submission").string();
+
+  // The interface headers, copied beside the build (see CppToolchain::interface_headers).
+  std::string interface_dir = toolchain.interface_dir;
+  if (!toolchain.interface_headers.empty()) {
+    namespace fs = std::filesystem;
+    const fs::path staged = workdir / "include";
+    for (const auto& h : toolchain.interface_headers) {
+      const fs::path header(h);
+      const fs::path dest = staged / header.parent_path().filename() / header.filename();
+      fs::create_directories(dest.parent_path(), ec);
+      if (ec || !fs::copy_file(header, dest, fs::copy_options::overwrite_existing, ec) || ec) {
+        build.status = CppBuild::Status::compiler_missing;
+        build.diagnostics = "cannot copy the exercise header " + h + " to the build folder" +
+                            (ec ? ": " + ec.message() : std::string());
+        return build;
+      }
+    }
+    interface_dir = (staged / fs::path(toolchain.interface_dir).filename()).string();
+  }
+
+  // Two forms of the compile command: as the student would type it (shown in
+  // reports) and as it runs, with the staged headers.
+  auto compile_command = [&](const std::string& exercise_dir) {
+    Command c;
+    c.argv = {toolchain.compiler};
+    c.argv.insert(c.argv.end(), toolchain.flags.begin(), toolchain.flags.end());
+    if (!exercise_dir.empty()) c.argv.push_back("-I" + exercise_dir);
+    for (const auto& dir : toolchain.include_dirs) c.argv.push_back("-I" + dir);
+    // g++ takes a file for C++ by its suffix, in the case it knows: "-x c++"
+    // for the others the grader accepts (A.CC, sol.Cpp).
+    static const std::set<std::string> gcc_knows = {".cc", ".cp", ".cxx", ".cpp", ".CPP",
+                                                    ".c++", ".C"};
+    if (!gcc_knows.count(source.extension().string())) c.argv.insert(c.argv.end(), {"-x", "c++"});
+    c.argv.insert(c.argv.end(), {"-c", std::filesystem::absolute(source).string(), "-o", object});
+    return c;
+  };
+  const std::string shown_compile = compile_command(toolchain.interface_dir).display();
+  Command compile = compile_command(interface_dir);
+  Command link;
+  // --whole-archive: the harness's main is always linked, so a submission
+  // that defines its own main() gets "multiple definition of `main'" (and
+  // link_error_hint's plain words) instead of silently replacing the harness.
+  link.argv = {toolchain.compiler, "-o", executable, object, "-Wl,--whole-archive",
+               toolchain.harness_library, "-Wl,--no-whole-archive"};
+
+  for (Command* step : {&compile, &link}) {
+    step->merge_stderr = true;
+    step->cwd = workdir.string();
+    step->limits.cpu_seconds = 0;  // the wall-clock timeout bounds it
+    step->limits.file_size_bytes = std::uint64_t{512} << 20;
+    // As the student would type it: the checkout's headers, no sandbox.
+    build.command = step == &compile ? shown_compile : step->display();
+    if (toolchain.wrap) toolchain.wrap(*step);
+    const CommandResult r = run_command(*step, toolchain.timeout);
+    if (!r.started) {
+      build.status = CppBuild::Status::compiler_missing;
+      build.diagnostics = r.output;
+      return build;
+    }
+    if (r.timed_out) {
+      build.status = CppBuild::Status::not_gradable;
+      build.diagnostics = trim_diagnostics(r.output) + "the compiler did not finish within " +
+                          describe_duration(toolchain.timeout) + "\n";
+      return build;
+    }
+    if (!r.succeeded()) {
+      build.status = CppBuild::Status::not_gradable;
+      build.diagnostics = trim_diagnostics(r.output);
+      if (step == &link) {
+        if (const std::string hint = link_error_hint(r.output, toolchain); !hint.empty())
+          build.diagnostics = hint + "\n" + build.diagnostics;
+      }
+      if (build.diagnostics.empty()) build.diagnostics = "the compiler " + describe_exit(r.wait_status) + "\n";
+      return build;
+    }
+  }
+  build.status = CppBuild::Status::built;
+  build.executable = executable;
+  return build;
+}
+
+}  // namespace attn::grader

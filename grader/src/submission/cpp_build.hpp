@@ -1,0 +1,78 @@
+#pragma once
+// Building a C++ submission: compile the one file against the exercise's
+// header, link it with the prebuilt harness (which holds main and the protocol).
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sandbox/command.hpp"
+
+namespace attn::grader {
+
+struct CppToolchain {
+  std::string compiler;                   ///< g++ (the one that built the harness)
+  /// exercises/FN: the folder of the exercise's interface header, first on the
+  /// include path as the student would write it (-Iexercises/FN).
+  std::string interface_dir;
+  /// The interface headers (exercises/FN/x.hpp; F4 also F3's attention.hpp).
+  /// The build copies them to <workdir>/include/<folder name>/ and compiles
+  /// with -I<workdir>/include/FN instead of interface_dir, so the compiler
+  /// needs no access to the checkout (the sandbox hides it) and a header's
+  /// own relative include ("../F3/attention.hpp") still resolves.
+  std::vector<std::string> interface_headers;
+  std::vector<std::string> include_dirs;  ///< Eigen (and any other) after interface_dir
+  std::string harness_library;            ///< libattnlab_cpp_harness_fN.a
+  /// The function the submission must define, and where it is declared, for
+  /// link errors: "f3::attention(...)", "exercises/F3/attention.hpp".
+  std::string entry_function;
+  std::string entry_header;
+  std::string harness_target;             ///< its CMake target, for messages
+  std::vector<std::string> flags = {"-std=c++20", "-O2"};
+  std::chrono::milliseconds timeout{std::chrono::seconds(120)};  ///< per compiler run
+  /// Applied to the compile and link commands (the sandbox); empty: none.
+  std::function<void(Command&)> wrap;
+};
+
+/// The toolchain for `exercise` ("F1".."F4"), from the paths CMake
+/// configured: exercises/FN/ (its interface headers) and Eigen on the
+/// include path, FN's harness.
+/// Throws std::invalid_argument for an exercise without a C++ harness.
+CppToolchain toolchain_for(const std::string& exercise);
+
+/// toolchain_for("F3").
+CppToolchain f3_toolchain();
+
+struct CppBuild {
+  enum class Status {
+    built,             ///< executable is ready
+    not_gradable,      ///< the submission does not compile or link: diagnostics say why
+    compiler_missing,  ///< an infrastructure problem: the compiler or harness is not there
+  };
+  Status status = Status::not_gradable;
+  std::string executable;   ///< when built
+  std::string compiler_version;  ///< "g++ (Debian 12.2.0-14) 12.2.0", first line of --version
+  std::string command;      ///< the failing (or last) command, as text
+  std::string diagnostics;  ///< the compiler's messages, trimmed to about 60 lines
+};
+
+/// Copies the interface headers to `workdir`/include, compiles `source`
+/// into `workdir`/submission.o and links it with the harness into
+/// `workdir`/submission, each step within toolchain.timeout.
+/// Never throws for a bad submission; throws std::system_error only if
+/// processes cannot be created.
+CppBuild build_cpp_submission(const std::filesystem::path& source,
+                              const std::filesystem::path& workdir, const CppToolchain& toolchain);
+
+/// One line above a failed link's messages saying what they mean in the
+/// student's terms, or "" when nothing is recognised: the file defines
+/// main(), or does not define the exercise's function.
+std::string link_error_hint(const std::string& linker_output, const CppToolchain& toolchain);
+
+/// At most `max_lines` lines and `max_bytes` bytes of `text`, with a note of what was cut.
+std::string trim_diagnostics(const std::string& text, std::size_t max_lines = 60,
+                             std::size_t max_bytes = 6000);
+
+}  // namespace attn::grader

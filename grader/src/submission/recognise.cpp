@@ -1,0 +1,338 @@
+// Recognising the exercise of a submission from its text (see recognise.hpp).
+#include "submission/recognise.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "exercises/answers.hpp"
+#include "exercises/exercise.hpp"
+#include "submission/submission.hpp"
+
+namespace attn::grader {
+namespace {
+
+namespace fs = std::filesystem;
+using Status = Recognition::Status;
+
+/// What matched, per exercise: "softmax_rows()" -> F1...
+using Evidence = std::map<std::string, std::vector<std::string>>;
+
+const std::map<std::string, std::string>& python_entries() {
+  static const std::map<std::string, std::string> m = {
+      {"softmax_rows", "F1"},
+      {"masked_softmax", "F2"},
+      {"scaled_dot_product_attention", "F3"},
+      {"attention", "F3"},
+      {"multi_head_attention", "M1"},
+  };
+  return m;
+}
+
+const std::map<std::string, std::string>& cpp_headers() {
+  static const std::map<std::string, std::string> m = {
+      {"softmax_rows.hpp", "F1"},
+      {"masked_softmax.hpp", "F2"},
+      {"attention.hpp", "F3"},
+      {"masked_attention.hpp", "F4"},
+      {"attention_tiled.hpp", "T1"},
+      {"multi_head_attention.hpp", "M1"},
+      {"masks.hpp", "C1"},
+  };
+  return m;
+}
+
+const std::map<std::string, std::string>& protocol_ops() {
+  static const std::map<std::string, std::string> m = {
+      {"softmax_rows", "F1"},
+      {"masked_softmax", "F2"},
+      {"attention", "F3"},
+      {"multi_head_attention", "M1"},
+      {"attention_tiled", "T1"},
+      {"causal_mask", "C1"},
+      {"padding_mask", "C1"},
+  };
+  return m;
+}
+
+/// What a refusal says attnlab grades.
+const char* const kGraded = "it grades F1, F2, F3, F4 and the library operations T1, M1, C1";
+
+bool graded(const std::string& id) {
+  const auto ids = exercise_ids();
+  const auto lib = library_exercise_ids();
+  return std::find(ids.begin(), ids.end(), id) != ids.end() ||
+         std::find(lib.begin(), lib.end(), id) != lib.end();
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string text;
+  text.resize(std::size_t{1} << 20);  // the first MiB is plenty for one exercise
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(std::size_t(in.gcount()));
+  return text;
+}
+
+std::string suggestion(const std::string& file_kind_marker) {
+  return "; name the exercise with --exercise F1|F2|F3|F4|T1|M1|C1" +
+         (file_kind_marker.empty() ? std::string()
+                                   : ", or put a line `" + file_kind_marker + " F3` in the file");
+}
+
+/// The decision on one rule's evidence; nullopt if it found nothing.
+std::optional<Recognition> decide(const Evidence& ev, const std::string& shown,
+                                  const std::string& what, const std::string& marker) {
+  if (ev.empty()) return std::nullopt;
+  Recognition r;
+  if (ev.size() == 1) {
+    r.status = Status::recognised;
+    r.exercise = ev.begin()->first;
+    std::string items;
+    for (const auto& s : ev.begin()->second) items += (items.empty() ? "" : ", ") + s;
+    r.how = what + " " + items;
+    return r;
+  }
+  r.status = Status::ambiguous;
+  std::string list, ids;
+  std::size_t k = 0;
+  for (const auto& [id, items] : ev) {
+    const char* sep = k == 0 ? "" : k + 1 == ev.size() ? " and " : ", ";
+    list += sep;
+    ids += (k == 0 ? "" : k + 1 == ev.size() ? " or " : ", ") + std::string("--exercise ") + id;
+    for (std::size_t n = 0; n < items.size(); ++n) list += (n ? ", " : "") + items[n];
+    list += " (" + id + ")";
+    ++k;
+  }
+  r.message = "cannot tell which exercise " + shown + " answers: " + what + " " + list +
+              "; say which with " + ids;
+  if (!marker.empty()) r.message += ", or a line `" + marker + " FN` in the file";
+  return r;
+}
+
+/// `# exercise: F4` / `// exercise: F4` lines. Unknown ids are kept (the caller refuses them).
+Evidence markers(const std::string& text, const std::string& comment) {
+  const std::regex re("^[ \\t]*" + comment + "[ \\t]*exercise:[ \\t]*([A-Za-z0-9_]+)",
+                      std::regex::icase | std::regex::multiline);
+  Evidence ev;
+  for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it) {
+    const std::string id = upper((*it)[1]);
+    ev[id].push_back("a comment line `" + comment + " exercise: " + id + "`");
+  }
+  for (auto& [id, items] : ev) items.resize(1);
+  return ev;
+}
+
+/// The text with comments blanked out (and, if `strings` is true, string and
+/// character literals too); newlines are kept.
+std::string strip_cpp(const std::string& text, bool strings) {
+  std::string out = text;
+  enum { code, line_comment, block_comment, string_lit, char_lit } state = code;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const char c = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    auto blank = [&](std::size_t k) {
+      if (out[k] != '\n') out[k] = ' ';
+    };
+    switch (state) {
+      case code:
+        if (c == '/' && next == '/') {
+          state = line_comment;
+          blank(i);
+        } else if (c == '/' && next == '*') {
+          state = block_comment;
+          blank(i);
+          blank(++i);
+        } else if (c == '"') {
+          state = string_lit;
+        } else if (c == '\'') {
+          state = char_lit;
+        }
+        break;
+      case line_comment:
+        if (c == '\n') state = code; else blank(i);
+        break;
+      case block_comment:
+        if (c == '*' && next == '/') {
+          blank(i);
+          blank(++i);
+          state = code;
+        } else {
+          blank(i);
+        }
+        break;
+      case string_lit:
+      case char_lit:
+        if (c == '\\') {
+          if (strings) { blank(i); if (i + 1 < out.size()) blank(i + 1); }
+          ++i;
+        } else if ((state == string_lit && c == '"') || (state == char_lit && c == '\'') ||
+                   c == '\n') {
+          state = code;
+        } else if (strings) {
+          blank(i);
+        }
+        break;
+    }
+  }
+  return out;
+}
+
+Recognition from_marker(const Evidence& ev, const std::string& shown, const std::string& marker) {
+  Recognition r = *decide(ev, shown, "it has", marker);
+  if (r.status == Status::recognised && !graded(r.exercise)) {
+    r.status = Status::unrecognised;
+    r.message = shown + " declares exercise " + r.exercise +
+                ", which attnlab does not grade (" + kGraded + ")";
+  }
+  return r;
+}
+
+Recognition recognise_python(const std::string& text, const std::string& shown) {
+  if (auto ev = markers(text, "#"); !ev.empty()) return from_marker(ev, shown, "# exercise:");
+  const std::regex def("^def[ \\t]+([A-Za-z_][A-Za-z0-9_]*)[ \\t]*\\(", std::regex::multiline);
+  Evidence ev;
+  std::set<std::string> defined;
+  for (std::sregex_iterator it(text.begin(), text.end(), def), end; it != end; ++it) {
+    defined.insert((*it)[1]);
+    const auto e = python_entries().find((*it)[1]);
+    if (e != python_entries().end()) ev[e->second].push_back(e->first + "()");
+  }
+  // A multi-head file may define the single-head attention it calls: M1 wins.
+  if (ev.count("M1")) ev.erase("F3");
+  // causal_mask() and padding_mask() together, and nothing else graded: C1.
+  // (One of them beside an attention function is a helper, not C1.)
+  if (ev.empty() && defined.count("causal_mask") && defined.count("padding_mask"))
+    ev["C1"] = {"causal_mask()", "padding_mask()"};
+  if (auto r = decide(ev, shown, "it defines", "# exercise:")) return *r;
+  Recognition r;
+  r.message = "cannot tell which exercise " + shown +
+              " answers: it defines none of softmax_rows() (F1), masked_softmax() (F2), "
+              "scaled_dot_product_attention() or attention() (F3, F4), "
+              "multi_head_attention() (M1), causal_mask() with padding_mask() (C1); a T1 file "
+              "(attention_tiled()) needs a line `# exercise: T1`" +
+              suggestion("# exercise:");
+  return r;
+}
+
+Recognition recognise_cpp(const std::string& text, const std::string& shown) {
+  if (auto ev = markers(text, "//"); !ev.empty()) return from_marker(ev, shown, "// exercise:");
+  // What it implements: functions in namespace fN.
+  const std::string code = strip_cpp(text, true);
+  const std::regex ns("\\bnamespace[ \\t\\r\\n]+(f[1-4]|t1|m1|c1)\\b");
+  const std::regex qualified(
+      "\\b(f[1-4]|t1|m1|c1)::(softmax_rows|masked_softmax|attention|attention_tiled|multi_head_attention|"
+      "causal_mask|padding_mask)[ \\t\\r\\n]*\\(");
+  Evidence defined;
+  for (std::sregex_iterator it(code.begin(), code.end(), ns), end; it != end; ++it) {
+    auto& items = defined[upper((*it)[1])];
+    const std::string item = "namespace " + std::string((*it)[1]);
+    if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
+  }
+  for (std::sregex_iterator it(code.begin(), code.end(), qualified), end; it != end; ++it) {
+    auto& items = defined[upper((*it)[1])];
+    const std::string item = std::string((*it)[1]) + "::" + std::string((*it)[2]);
+    if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
+  }
+  if (auto r = decide(defined, shown, "it defines", "// exercise:")) return *r;
+  // Else the interface header it includes.
+  const std::string no_comments = strip_cpp(text, false);
+  const std::regex include("^[ \\t]*#[ \\t]*include[ \\t]*[<\"]([^>\"]+)[>\"]",
+                           std::regex::multiline);
+  Evidence included;
+  for (std::sregex_iterator it(no_comments.begin(), no_comments.end(), include), end; it != end;
+       ++it) {
+    const std::string header = fs::path(std::string((*it)[1])).filename().string();
+    const auto h = cpp_headers().find(header);
+    if (h != cpp_headers().end()) included[h->second].push_back(h->first);
+  }
+  if (auto r = decide(included, shown, "it includes", "// exercise:")) return *r;
+  Recognition r;
+  r.message = "cannot tell which exercise " + shown +
+              " answers: it defines nothing in namespace f1..f4, t1, m1 or c1 and includes none of "
+              "softmax_rows.hpp (F1), masked_softmax.hpp (F2), attention.hpp (F3), "
+              "masked_attention.hpp (F4), attention_tiled.hpp (T1), multi_head_attention.hpp (M1), "
+              "masks.hpp (C1)" +
+              suggestion("// exercise:");
+  return r;
+}
+
+Recognition recognise_answers(const fs::path& file, const std::string& shown) {
+  Recognition r;
+  const AnswersExercise a = read_answers_exercise(file);
+  if (!a.exercise) {
+    r.message = "cannot tell which exercise the answers file " + shown + " answers: " +
+                a.problem + "; an answers file names it, {\"exercise\": \"F2\", ...}, or say "
+                "--exercise F2|F4";
+    return r;
+  }
+  if (*a.exercise != "F2" && *a.exercise != "F4") {
+    r.message = "the answers file " + shown + " names exercise " + *a.exercise +
+                ", but only F2 and F4 have answers files";
+    return r;
+  }
+  r.status = Status::recognised;
+  r.exercise = *a.exercise;
+  r.how = "its \"exercise\" member";
+  return r;
+}
+
+}  // namespace
+
+Recognition recognise_exercise(const fs::path& file) {
+  const std::string shown = file.string();
+  if (is_answers_file(file)) return recognise_answers(file, shown);
+  const auto language = detect_language(file);
+  if (!language) {
+    Recognition r;
+    r.message = shown + " is not a .py, .cpp or .json file and not executable";
+    return r;
+  }
+  switch (*language) {
+    case Language::python: return recognise_python(read_text(file), shown);
+    case Language::cpp: return recognise_cpp(read_text(file), shown);
+    case Language::executable: break;
+  }
+  Recognition r;
+  r.status = Status::needs_hello;
+  return r;
+}
+
+Recognition recognise_from_hello(const Hello& hello) {
+  Recognition r;
+  if (!hello.exercise.empty()) {
+    const std::string id = upper(hello.exercise);
+    if (graded(id)) {
+      r.status = Status::recognised;
+      r.exercise = id;
+      r.how = "its hello's \"exercise\": \"" + hello.exercise + "\"";
+    } else {
+      r.message = "the submission's hello names exercise " + hello.exercise +
+                  ", which attnlab does not grade (" + kGraded + ")";
+    }
+    return r;
+  }
+  Evidence ev;
+  for (const auto& op : hello.ops) {
+    const auto e = protocol_ops().find(op);
+    if (e != protocol_ops().end()) ev[e->second].push_back("op " + op);
+  }
+  // The tiled kernel answers `attention` too, as its naive companion: T1 wins.
+  if (ev.count("T1")) ev.erase("F3");
+  if (auto d = decide(ev, "the submission", "its hello lists", "")) return *d;
+  r.message = "cannot tell which exercise the submission answers: its hello names no "
+              "\"exercise\" and no known op" + suggestion("");
+  return r;
+}
+
+}  // namespace attn::grader

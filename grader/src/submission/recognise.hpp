@@ -1,0 +1,50 @@
+#pragma once
+// Which exercise a submission answers, when `--exercise` is not given.
+//
+// In order, the first rule that applies decides:
+// - an explicit comment line `# exercise: F4` (Python) or `// exercise: F4`
+//   (C++), as the mutant catalogue writes it;
+// - Python: the entry functions it defines at top level:
+//   softmax_rows -> F1, masked_softmax -> F2,
+//   scaled_dot_product_attention or attention -> F3 (F4 has F3's signature,
+//   so an F4 file says so with the comment line or --exercise F4);
+// - C++: the namespace it defines functions in (f1..f4: `namespace f2 {`
+//   or `f2::masked_softmax(...)`), else the interface header it includes:
+//   softmax_rows.hpp -> F1, masked_softmax.hpp -> F2, attention.hpp -> F3,
+//   masked_attention.hpp -> F4;
+// - an answers file (.json): its "exercise" member (F2 or F4);
+// - any other executable: its hello's "exercise" member, else its "ops"
+//   (softmax_rows -> F1, masked_softmax -> F2, attention -> F3), read once it
+//   has started (recognise_from_hello).
+// Comments and string literals do not count for the C++ rules. A file that
+// matches several exercises at the deciding rule is ambiguous, one that
+// matches none unrecognisable: both are usage errors whose message suggests
+// --exercise.
+
+#include <filesystem>
+#include <string>
+
+#include "protocol/hello.hpp"
+
+namespace attn::grader {
+
+struct Recognition {
+  enum class Status {
+    recognised,    ///< exercise and how are set
+    needs_hello,   ///< an executable: call recognise_from_hello once it has said hello
+    ambiguous,     ///< message says which exercises matched and suggests --exercise
+    unrecognised,  ///< message says what was looked for and suggests --exercise
+  };
+  Status status = Status::unrecognised;
+  std::string exercise;  ///< "F2"
+  std::string how;       ///< "it defines masked_softmax()", for the report
+  std::string message;   ///< the usage error, when neither recognised nor needs_hello
+};
+
+/// Recognises the exercise of `file` from its text (never runs it).
+Recognition recognise_exercise(const std::filesystem::path& file);
+
+/// Recognises the exercise of a protocol-speaking executable from its hello.
+Recognition recognise_from_hello(const Hello& hello);
+
+}  // namespace attn::grader

@@ -1,0 +1,176 @@
+// Turning a submission file into a protocol-speaking command.
+#include "submission/submission.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "submission/cpp_build.hpp"
+#include "attn/grader/paths.hpp"
+#include "sandbox/python_finder.hpp"
+
+namespace attn::grader {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Variables every submission process gets: one BLAS thread (the grader
+/// runs one case at a time and the machine is shared), no .pyc files next
+/// to the submission.
+void add_common_environment(Command& cmd) {
+  cmd.env.emplace_back("OMP_NUM_THREADS", "1");
+  cmd.env.emplace_back("OPENBLAS_NUM_THREADS", "1");
+  cmd.env.emplace_back("MKL_NUM_THREADS", "1");
+  cmd.env.emplace_back("PYTHONDONTWRITEBYTECODE", "1");
+  cmd.env.emplace_back("PYTHONIOENCODING", "utf-8");
+}
+
+Launch prepare_python(const fs::path& file, const LaunchOptions& options, Launch launch) {
+  const PythonSearch search = find_python(options.python);
+  if (!search.found) {
+    launch.status = Launch::Status::infrastructure_error;
+    launch.message = "no Python interpreter with NumPy was found";
+    for (const auto& r : search.rejected) launch.message += "\n  tried " + r;
+    launch.message +=
+        "\nInstall NumPy for the system Python (Debian: apt-get install python3-numpy) "
+        "or name an interpreter that has it with --python PATH.";
+    return launch;
+  }
+  const PythonInterpreter& py = *search.found;
+  launch.runtime = py.path;
+  if (!py.executable.empty() && py.executable != py.path) launch.runtime += " (" + py.executable + ")";
+  launch.runtime += ", Python " + py.python_version + ", NumPy " + py.numpy_version;
+  launch.command.argv = {py.path, "-B", python_harness_path(), "--exercise", options.exercise,
+                         fs::absolute(file).string()};
+  launch.status = Launch::Status::ready;
+  return launch;
+}
+
+Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch launch) {
+  CppToolchain toolchain;
+  try {
+    toolchain = toolchain_for(options.exercise);
+  } catch (const std::invalid_argument& e) {
+    launch.status = Launch::Status::usage_error;
+    launch.message = std::string("cannot grade a C++ file: ") + e.what();
+    return launch;
+  }
+  try {
+    launch.workdir = std::make_shared<TempDir>("attnlab-build-");
+  } catch (const std::exception& e) {
+    launch.status = Launch::Status::infrastructure_error;
+    launch.message = e.what();
+    return launch;
+  }
+  toolchain.timeout = options.compile_timeout;
+  toolchain.wrap = options.wrap;
+  CppBuild build;
+  try {
+    build = build_cpp_submission(file, launch.workdir->path(), toolchain);
+  } catch (const std::exception& e) {
+    launch.status = Launch::Status::infrastructure_error;
+    launch.message = std::string("cannot run the compiler: ") + e.what();
+    return launch;
+  }
+  launch.runtime = toolchain.compiler;
+  if (!build.compiler_version.empty()) launch.runtime += " (" + build.compiler_version + ")";
+  launch.build_command = build.command;
+  switch (build.status) {
+    case CppBuild::Status::built:
+      launch.status = Launch::Status::ready;
+      launch.command.argv = {build.executable};
+      break;
+    case CppBuild::Status::not_gradable:
+      launch.status = Launch::Status::not_gradable;
+      launch.message = build.diagnostics;
+      break;
+    case CppBuild::Status::compiler_missing:
+      launch.status = Launch::Status::infrastructure_error;
+      launch.message = build.diagnostics;
+      break;
+  }
+  return launch;
+}
+
+}  // namespace
+
+const char* language_name(Language l) {
+  switch (l) {
+    case Language::python: return "Python";
+    case Language::cpp: return "C++";
+    case Language::executable: return "executable";
+  }
+  return "unknown";
+}
+
+std::string lower_extension(const fs::path& file) {
+  std::string ext = file.extension().string();
+  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return ext;
+}
+
+bool is_answers_file(const fs::path& file) { return lower_extension(file) == ".json"; }
+
+std::optional<Language> detect_language(const fs::path& file) {
+  const std::string ext = lower_extension(file);
+  if (ext == ".py") return Language::python;
+  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c++" ||
+      file.extension() == ".C")
+    return Language::cpp;
+  if (fs::is_regular_file(file) && access(file.c_str(), X_OK) == 0) return Language::executable;
+  return std::nullopt;
+}
+
+std::string python_harness_path() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path beside = self.parent_path() / "attnlab_harness.py";
+    if (fs::is_regular_file(beside, ec)) return beside.string();
+  }
+  return paths::python_harness;
+}
+
+namespace {
+/// A ready launch's command with options.wrap applied (the sandbox).
+Launch wrapped(Launch launch, const LaunchOptions& options) {
+  if (launch.status == Launch::Status::ready && options.wrap) options.wrap(launch.command);
+  return launch;
+}
+}  // namespace
+
+Launch prepare_submission(const fs::path& file, const LaunchOptions& options) {
+  Launch launch;
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
+    launch.status = Launch::Status::usage_error;
+    launch.message = "no such file: " + file.string();
+    return launch;
+  }
+  const auto language = detect_language(file);
+  if (!language) {
+    launch.status = Launch::Status::usage_error;
+    launch.message = file.string() +
+                     " is not a .py or .cpp file and not executable; a submission is a "
+                     "Python file, a C++ file, or a program that speaks the protocol";
+    return launch;
+  }
+  launch.language = *language;
+  launch.command.limits = options.limits;
+  add_common_environment(launch.command);
+  switch (*language) {
+    case Language::python:
+      return wrapped(prepare_python(file, options, std::move(launch)), options);
+    case Language::cpp:
+      return wrapped(prepare_cpp(file, options, std::move(launch)), options);
+    case Language::executable:
+      launch.command.argv = {fs::absolute(file).string()};
+      launch.runtime = "the file itself, speaking attnlab-protocol/1";
+      launch.status = Launch::Status::ready;
+      return wrapped(std::move(launch), options);
+  }
+  return launch;
+}
+
+}  // namespace attn::grader

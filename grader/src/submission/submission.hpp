@@ -1,0 +1,70 @@
+#pragma once
+// Turning a submission file into a command that speaks the protocol:
+// a Python file runs under the Python harness, a C++ file is compiled and
+// linked with the C++ harness, any other executable file runs as it is.
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "sandbox/command.hpp"
+#include "sandbox/temp_dir.hpp"
+
+namespace attn::grader {
+
+enum class Language { python, cpp, executable };
+
+/// "Python", "C++", "executable".
+const char* language_name(Language l);
+
+/// The file's extension in lower case (".py" for "SOL.PY"; "" for none).
+std::string lower_extension(const std::filesystem::path& file);
+
+/// By extension, in any case: .py -> python; .cpp, .cc, .cxx, .c++ and .C
+/// (but not .c) -> cpp; otherwise an executable if the file has an execute
+/// bit. nullopt if none applies.
+std::optional<Language> detect_language(const std::filesystem::path& file);
+
+/// A .json file, in any case: an answers file.
+bool is_answers_file(const std::filesystem::path& file);
+
+struct LaunchOptions {
+  std::string exercise = "F3";
+  std::optional<std::string> python;  ///< --python PATH
+  ResourceLimits limits;
+  std::chrono::milliseconds compile_timeout{std::chrono::seconds(120)};
+  /// Applied to every command run for the submission, the compiler's steps
+  /// and the ready command (the sandbox: Sandbox::apply). Empty: none.
+  std::function<void(Command&)> wrap;
+};
+
+struct Launch {
+  enum class Status {
+    ready,         ///< command runs the submission
+    not_gradable,  ///< the submission's fault (compile error): message holds the diagnostics
+    usage_error,   ///< the file is missing or of no known kind
+    infrastructure_error,  ///< no Python with NumPy, no compiler...: not the submission's fault
+  };
+  Status status = Status::usage_error;
+  Language language = Language::executable;
+  Command command;
+  std::string runtime;  ///< "/usr/bin/python3 (Python 3.11.2, NumPy 1.24.2)", the compiler...
+  std::string message;  ///< why it is not ready
+  std::string build_command;  ///< for C++: the failing compiler command
+  /// Holds the compiled executable for C++; removed when the Launch goes.
+  std::shared_ptr<TempDir> workdir;
+};
+
+/// Prepares `file` for grading exercise options.exercise. Compiles C++ (in a
+/// temporary directory), chooses the Python interpreter (find_python).
+/// Does not throw.
+Launch prepare_submission(const std::filesystem::path& file, const LaunchOptions& options);
+
+/// The Python harness: next to the running attnlab binary if a copy is
+/// there, else the one in the source tree (paths.hpp).
+std::string python_harness_path();
+
+}  // namespace attn::grader
