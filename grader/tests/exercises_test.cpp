@@ -6,6 +6,8 @@
 #include <limits>
 #include <set>
 
+#include <fstream>
+
 #include <catch2/catch.hpp>
 
 #include "exercises/answers.hpp"
@@ -290,6 +292,19 @@ TEST_CASE("the model answers pass, the skeleton answers fail", "[answers]") {
     REQUIRE(skeleton.failure);
     CHECK(skeleton.failure->worst);
   }
+}
+
+TEST_CASE("an answers file with a number too large for JSON fails, without an exception", "[answers]") {
+  // The same fault as fuzz/fuzz_teacher_config found in the configuration.
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / "attnlab-answers-overflow.json";
+  {
+    std::ofstream(file) << R"({"exercise": "F4", "buggy_row_sum": 1e99999})";
+  }
+  const auto v = answers_verdict("F4", file);
+  std::filesystem::remove(file);
+  CHECK_FALSE(v.passed);
+  CHECK_THAT(failure_summary(v), Catch::Contains("not valid JSON"));
 }
 
 TEST_CASE("wrong answers fail at the entry that is wrong", "[answers]") {

@@ -171,3 +171,43 @@ TEST_CASE("hello lines", "[protocol]") {
   CHECK_THROWS_AS(parse_hello(R"({"v":1,"id":1,"ok":true})"), ProtocolError);
   CHECK_THROWS_AS(parse_hello(R"({"v":1,"hello":"attnlab-protocol/1"})"), ProtocolError);
 }
+
+
+// Found by fuzz/fuzz_hello: a number too large for the JSON reader threw
+// nlohmann's out_of_range through parse_hello (the grader would terminate).
+TEST_CASE("protocol: a hello with an overflowing number is a ProtocolError, not a crash", "[protocol]") {
+  const std::string found("\x36\x33\x33\x45\x32\x32\x32\x32\x36\x36\x36\x22\x3a\x36\x36\x33\x36\xcb\xb5\xcc\xcc\xf8\xf8\xf8\x6c\x6c\x6f\x22\xf8\xf8\xf8\xf8\xf8\xf8\xcd\xcd\x3a", 37);
+  CHECK_THROWS_AS(attn::grader::parse_hello(found), attn::grader::ProtocolError);
+  CHECK_THROWS_AS(
+      attn::grader::parse_hello(R"({"v":1,"hello":"attnlab-protocol/1","ok":true,"x":1e99999})"),
+      attn::grader::ProtocolError);
+  // Invalid UTF-8 quoted back in the message is made safe.
+  try {
+    attn::grader::parse_hello("{\"hello\":\"\xff\x1b[2J\"}");
+    FAIL("accepted");
+  } catch (const attn::grader::ProtocolError& e) {
+    const std::string m = e.what();
+    CHECK(m.find('\x1b') == std::string::npos);
+    CHECK(m.find('\xff') == std::string::npos);
+  }
+}
+
+// Found by fuzz/fuzz_reply: the JSON reader's message quoted the reply's raw
+// bytes (control characters) into the fault.
+TEST_CASE("protocol: a malformed reply's fault message holds printable text only", "[protocol]") {
+  const std::string found("\x7b\x22\x76\x30\x2e\x30\x5d\x5d\xa4\x75\x65\x2c\x61\x22\x4f\x22\x3a\x5b\x5b\x31\x2c\x33\x5d\x2c\x5b\x33\x5d\x5d\x38\x2c\x00\x00\x61\x30\x00\x00\xd4\x00\x2e\x35\x2c\x30\x2e\x35\x3d\x2c\x5b\x30\x2e\x32\x35\x2c\x35\x0e\x37\x35\x5d\x41\x7d", 59);
+  attn::prop::Case c;
+  c.op = attn::prop::Operation::attention;
+  c.Q = attn::prop::DMatrix::Ones(2, 3);
+  c.K = attn::prop::DMatrix::Ones(2, 3);
+  c.V = attn::prop::DMatrix::Ones(2, 2);
+  for (const std::string& line : {found.substr(1), std::string("{\"v\":1,\x01\x1b[1A}")}) {
+    const attn::prop::Outcome o = attn::grader::parse_reply(line, 7, c);
+    REQUIRE(o.kind == attn::prop::Outcome::Kind::fault);
+    for (const char ch : o.message) {
+      const unsigned char u = static_cast<unsigned char>(ch);
+      CHECK((u >= 0x20 || ch == '\n' || ch == '\t'));
+      CHECK(u != 0x7f);
+    }
+  }
+}

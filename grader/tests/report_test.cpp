@@ -225,6 +225,16 @@ TEST_CASE("teacher configuration: typos and bad values are errors", "[reports]")
   CHECK_THROWS_AS(parse_teacher_config(R"({"exercises": {"F3": {"points": {"row_stochastc": 1}}}})", "t"),
                   ConfigError);
   CHECK_THROWS_AS(parse_teacher_config("{not json", "t"), ConfigError);
+  // Found by fuzz/fuzz_teacher_config: a number too large for the JSON
+  // reader escaped as nlohmann's out_of_range.
+  CHECK_THROWS_AS(parse_teacher_config("80e880{52t9", "t"), ConfigError);
+  CHECK_THROWS_AS(parse_teacher_config(R"({"seed": 1e999})", "t"), ConfigError);
+  // The configuration fixes the exercise: by "exercise", or one exercise named.
+  CHECK(*attn::grader::fixed_exercise(parse_teacher_config(R"({"exercise": "F3"})", "t")) == "F3");
+  CHECK(*attn::grader::fixed_exercise(parse_teacher_config(R"({"exercises": {"C1": {}}})", "t")) == "C1");
+  CHECK_FALSE(attn::grader::fixed_exercise(
+      parse_teacher_config(R"({"exercises": {"C1": {}, "F3": {}}})", "t")));
+  CHECK_THROWS_AS(parse_teacher_config(R"({"exercise": "F9"})", "t"), ConfigError);
   const auto c = parse_teacher_config(
       R"({"seed": 7, "cases": 12, "limits": {"timeout_s": 2.5, "max_processes": 0}})", "t");
   CHECK(*c.seed == 7);

@@ -58,10 +58,18 @@ for f in includes_solution.cpp includes_solution_abs.cpp; do
   grep -q "No such file" "$out" || fail "$f: no 'No such file' from the compiler"
 done
 
-# Controls: without the sandbox the same files do see the secret and the solution.
+# Without the sandbox: as root the submission still runs as a uid of its own,
+# which cannot read the configuration in the grader's private folder; as
+# another user (a control) it runs as that user and sees it.
 out="$tmp/control.txt"
 ATTNLAB_NO_SANDBOX=1 "$attnlab" grade "$tmp/subs/reads_secrets.py" --config "$config" > "$out" 2>&1
-grep -q "$secret" "$out" || fail "control: without the sandbox the fixture should see the secret"
+if [ "$(id -u)" = 0 ]; then
+  grep -q "as root it still runs the submission as uid" "$out" || fail "without the sandbox, root did not drop the submission's uid"
+  grep -q "$secret" "$out" && fail "without the sandbox, the submission run as root read the configuration"
+  grep -q "config: cannot read" "$out" || fail "without the sandbox: the report does not show the failed read"
+else
+  grep -q "$secret" "$out" || fail "control: without the sandbox the fixture should see the secret"
+fi
 ATTNLAB_NO_SANDBOX=1 "$attnlab" grade "$tmp/subs/includes_solution_abs.cpp" --cases 5 > "$out" 2>&1 ||
   { cat "$out"; fail "control: without the sandbox the included solution should compile and pass"; }
 echo "sandbox_secrets_test: ok"

@@ -62,12 +62,27 @@ TEST_CASE("sandbox: bubblewrap missing or failing is one OFF line, not an error"
   SandboxOptions off;
   off.enabled = false;
   CHECK(Sandbox::detect(off).status().find("--no-sandbox") != std::string::npos);
-  // Off: the command is left as it is (no prefix, the environment inherited).
+  // Off: no bubblewrap prefix, the environment inherited; as root the
+  // submission still drops to a uid of its own (never runs as root), while a
+  // tool of the grader's (the compiler) keeps the grader's uid.
   Command c;
   c.argv = {"/bin/true"};
-  Sandbox::detect(off).apply(c, 0);
-  CHECK(c.prefix.empty());
+  const Sandbox off_sandbox = Sandbox::detect(off);
+  off_sandbox.apply(c, 2);
   CHECK(c.inherit_environment);
+  if (off_sandbox.drops_to_own_uid()) {
+    REQUIRE(c.prefix.size() > 3);
+    CHECK(c.prefix[1] == "--reuid");
+    CHECK(c.prefix[2] == std::to_string(off.base_uid + 2));
+    CHECK(off_sandbox.status().find("as root it still runs the submission as uid") != std::string::npos);
+    Command tool;
+    tool.argv = {"/bin/true"};
+    tool.grader_tool = true;
+    off_sandbox.apply(tool, 2);
+    CHECK(tool.prefix.empty());
+  } else {
+    CHECK(c.prefix.empty());
+  }
 }
 
 TEST_CASE("sandbox: binds what the command names, never the repository or hidden paths",

@@ -251,13 +251,42 @@ std::optional<Failure> require_specific_refusal(Subject& s, const Outcome& o,
                                                 const std::string& valid_what) {
   if (auto f = require_refusal(o, expected_type, why)) return f;
   const Outcome v = s.run(valid);
-  if (v.kind != Outcome::Kind::refusal) return std::nullopt;
-  Failure f;
-  f.outcome = v;
-  f.answered = valid;
-  f.summary = "refused " + why + ", but also " + valid_what + " (" + v.error_type + ": " +
-              v.message + "): the error must come from the fault, not from every input";
+  if (v.kind == Outcome::Kind::refusal) {
+    Failure f;
+    f.outcome = v;
+    f.answered = valid;
+    f.summary = "refused " + why + ", but also " + valid_what + " (" + v.error_type + ": " +
+                v.message + "): the error must come from the fault, not from every input";
+    return f;
+  }
+  auto f = check_answer(s, valid, v);
+  if (!f) return std::nullopt;
+  f->outcome = v;
+  f->answered = valid;
+  f->summary = "refused " + why + ", but did not answer " + valid_what + " correctly: " +
+               (v.kind == Outcome::Kind::fault ? v.message : f->summary);
   return f;
+}
+
+std::optional<Failure> check_answer(const Subject& s, const Case& c, const Outcome& o,
+                                    const RatioRecorder& record) {
+  if (builds_mask(c.op) && o.kind == Outcome::Kind::result) return std::nullopt;
+  if (auto f = require_answer(o, c, s)) return f;
+  const Expected e = expected_for(c, s.precision());
+  auto compare = [&](const char* name, const DMatrix& actual, const ref::RealMatrix& exact,
+                     const DMatrix& bound) {
+    double ratio = 0;
+    auto f = compare_with_bound(name, actual, exact, bound, &ratio);
+    if (record) record(name, ratio, actual.size());
+    return with_outcome(f, o);
+  };
+  if (weights_expected(s, c))
+    if (auto f = compare("A", o.A, e.A, e.bound_A)) return f;
+  if (returns_outputs(c.op))
+    if (auto f = compare("O", o.O, e.O, e.bound_O)) return f;
+  if (c.op == Operation::attention_tiled)
+    if (auto f = compare("logsumexp", o.logsumexp, e.logsumexp, e.bound_logsumexp)) return f;
+  return std::nullopt;
 }
 
 std::optional<Failure> require_refusal(const Outcome& o, const std::string& expected_type,

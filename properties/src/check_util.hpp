@@ -1,6 +1,7 @@
 #pragma once
 // Pieces shared by the property checks (private to properties/).
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -75,6 +76,16 @@ std::optional<Failure> check_related(Subject& s, const Case& original, const Cas
                                      const EntryMap& map_A, const EntryMap& map_O,
                                      const std::string& relation);
 
+/// nullopt if o answers c usably and correctly: a result of the right shapes
+/// (require_answer) whose A, O and logsumexp, as the operation returns them,
+/// agree with the oracle within the error bound for the subject's precision
+/// (compare_with_bound). A mask-building case is only checked for shape.
+/// `record` (optional) receives, per compared output, its name, the largest
+/// error/bound ratio and the number of entries (bound_stats.hpp).
+using RatioRecorder = std::function<void(const char* name, double ratio, Index entries)>;
+std::optional<Failure> check_answer(const Subject& s, const Case& c, const Outcome& o,
+                                    const RatioRecorder& record = {});
+
 /// Sort order of keys: the permutation that sorts `keys` (stable).
 std::vector<Index> argsort(const std::vector<double>& keys);
 
@@ -84,10 +95,11 @@ std::optional<Failure> require_refusal(const Outcome& o, const std::string& expe
                                        const std::string& why);
 
 /// As require_refusal, and then the valid case the faulty one was made from
-/// must be answered: a subject that refuses every input (a skeleton) does not
-/// pass a refusal property. The second failure's outcome is the refusal of
-/// `valid` (described as `valid_what` in the summary), and Failure::answered
-/// is `valid`.
+/// must be answered, usably and correctly (check_answer): a subject that
+/// refuses every input (a skeleton), or that crashes or returns nothing on
+/// valid input, does not pass a refusal property. The second failure's
+/// outcome is the answer to `valid` (described as `valid_what` in the
+/// summary), and Failure::answered is `valid`.
 std::optional<Failure> require_specific_refusal(
     Subject& s, const Outcome& o, const std::string& expected_type, const std::string& why,
     const Case& valid, const std::string& valid_what = "the valid case it was made from");

@@ -107,6 +107,32 @@ TEST_CASE("a subject that refuses every case earns nothing for refusing the forb
   }
 }
 
+TEST_CASE("refusing the bad input but not answering the valid one correctly fails every refusal property",
+          "[mutants]") {
+  // Refuses when the library refuses; on a valid input: a crash (a fault,
+  // like returning None or a segfault), or a wrong answer (weights all 0).
+  for (int variant = 0; variant < 2; ++variant) {
+    INFO((variant == 0 ? "crash on valid input" : "zeros on valid input"));
+    LibSubject<double> lib;
+    FnSubject crashes([&lib, variant](const Case& c) {
+      const Outcome o = lib.run(c);
+      if (o.kind != Outcome::Kind::result) return o;
+      if (variant == 0) return Outcome::make_fault("the process crashed (signal 11)");
+      return Outcome::make_result(attn::Matrix<double>::Zero(o.O.rows(), o.O.cols()),
+                                  attn::Matrix<double>::Zero(o.A.rows(), o.A.cols()));
+    });
+    for (const Property& p : {fully_forbidden_refused(), dk_mismatch_refused(), non_finite_refused(),
+                              shape_mismatch_refused()}) {
+      INFO(p.id);
+      const Verdict v = run(p, crashes);
+      CHECK_FALSE(v.passed);
+      REQUIRE(v.failure);
+      CHECK_THAT(v.failure->summary, Catch::Contains("did not answer"));
+      CHECK(run(p, lib).passed);
+    }
+  }
+}
+
 TEST_CASE("imprecise subjects are caught by the oracle within the error bound", "[mutants]") {
   SECTION("no 1/sqrt(d_k) scale") {
     FnSubject s([](const Case& c) {

@@ -40,7 +40,7 @@ nlohmann::json parse_file(const fs::path& file) {
   if (!in) throw Malformed{"it cannot be read"};
   try {
     return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // also a number too large (out_of_range)
     throw Malformed{"it is not valid JSON (" + plain_json_error(e.what()) + ")"};
   }
 }

@@ -2,6 +2,7 @@
 #include "grading/grade.hpp"
 #include "grading/grade_answers.hpp"
 #include "grading/scoring_rules.hpp"
+#include "grading/teacher_config.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,7 +10,10 @@
 #include "exercises/answers.hpp"
 #include "sandbox/budget_subject.hpp"
 #include "exercises/exercise.hpp"
+#include "protocol/untrusted_text.hpp"
 #include "sandbox/exit_status.hpp"
+#include "sandbox/memory_cgroup.hpp"
+#include "attn/grader/paths.hpp"
 #include "sandbox/guarded_run.hpp"
 #include "submission/recognise.hpp"
 #include "report/text_report.hpp"
@@ -82,6 +86,27 @@ bool choose_exercise(const GradeOptions& options, std::optional<Exercise>& exerc
     return false;
   }
   const Recognition rec = recognise_exercise(options.file);
+  const TeacherConfig* config = options.config.get();
+  if (config && !is_answers_file(options.file)) {
+    if (const auto fixed = fixed_exercise(*config)) {
+      // The configuration decides; the file cannot move itself to another exercise.
+      result.recognised_by = "fixed by the teacher configuration";
+      if (rec.status == Recognition::Status::recognised && rec.exercise != *fixed)
+        result.recognised_by += "; the file looks like " + rec.exercise + " (" + rec.how +
+                                "), which is not graded here";
+      return load(*fixed, exercise, result);
+    }
+    if (rec.status == Recognition::Status::recognised && !config->exercises.empty() &&
+        !config->exercises.count(rec.exercise)) {
+      std::string named;
+      for (const auto& [id, _] : config->exercises) named += (named.empty() ? "" : ", ") + id;
+      result.status = GradeResult::Status::usage_error;
+      result.message = options.file.string() + " looks like exercise " + rec.exercise + " (" +
+                       rec.how + "), which the teacher configuration does not grade (it grades " +
+                       named + "); not graded";
+      return false;
+    }
+  }
   if (rec.status == Recognition::Status::needs_hello) {
     from_hello = true;
     return true;
@@ -100,10 +125,16 @@ bool choose_exercise(const GradeOptions& options, std::optional<Exercise>& exerc
 struct Prepared {
   Launch launch;
   std::optional<StagedSubmission> staged;
+  /// One memory limit for all of the submission's processes; null where no
+  /// memory cgroup can be made (the limit is then per process).
+  std::shared_ptr<MemoryCgroup> cgroup;
+  std::string no_cgroup_why;
   /// The staged copy's path replaced by the submission's name (compiler
   /// messages and commands must not show the grader's temporary folders).
   std::string shown(std::string text, const std::string& name) const {
-    return staged ? replace_all(std::move(text), staged->path().string(), name) : text;
+    if (staged) text = replace_all(std::move(text), staged->path().string(), name);
+    // Nor the checkout's location: its folders are named from its root.
+    return replace_all(std::move(text), std::string(paths::source_dir) + "/", "<attnlab>/");
   }
 };
 
@@ -119,11 +150,18 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
   if (options.sandbox) {
     const std::shared_ptr<const Sandbox> sandbox = options.sandbox;
     const int slot = options.slot;
-    launch_options.wrap = [sandbox, slot](Command& c) { sandbox->apply(c, slot); };
-    if (sandbox->active()) {
+    if (const std::uint64_t bytes = options.launch.limits.address_space_bytes; bytes > 0)
+      prepared.cgroup = MemoryCgroup::create(bytes, &prepared.no_cgroup_why);
+    std::shared_ptr<MemoryCgroup> cgroup = prepared.cgroup;
+    launch_options.wrap = [sandbox, slot, cgroup](Command& c) {
+      sandbox->apply(c, slot);
+      if (cgroup) c.cgroup_procs = cgroup->procs_file();
+    };
+    if (sandbox->active() || sandbox->drops_to_own_uid()) {
       try {
-        prepared.staged.emplace(options.file);
+        prepared.staged.emplace(options.file, python_harness_path());
         file = prepared.staged->path();
+        launch_options.python_harness = prepared.staged->harness().string();
       } catch (const std::exception& e) {
         result.status = GradeResult::Status::usage_error;
         result.message = "cannot copy " + options.file.string() + ": " + e.what();
@@ -140,7 +178,8 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
 /// What the report header says about this grading (submission, exercise,
 /// language and runtime, seed, cases, limits, sandbox).
 void fill_header(const GradeOptions& options, const std::optional<Exercise>& exercise,
-                 const Launch& launch, const std::string& shown, GradeResult& result) {
+                 const Prepared& prepared, const std::string& shown, GradeResult& result) {
+  const Launch& launch = prepared.launch;
   ReportHeader& header = result.header;
   header.submission = shown;
   header.exercise = exercise ? exercise->id : "not known yet (the executable says it in its hello)";
@@ -157,6 +196,13 @@ void fill_header(const GradeOptions& options, const std::optional<Exercise>& exe
   header.mode = options.mode;
   header.settings_from = options.settings_from;
   header.limits = describe_limits(options);
+  if (prepared.cgroup) {
+    header.limits += "; memory " + std::to_string(prepared.cgroup->limit_bytes() >> 20) +
+                     " MiB for all its processes together (" + prepared.cgroup->kind() + ")";
+  } else if (options.sandbox && options.launch.limits.address_space_bytes > 0) {
+    header.limits += "; memory per process only (no memory cgroup: " +
+                     prepared.no_cgroup_why + ")";
+  }
   if (options.sandbox) {
     header.sandbox = options.sandbox->status();
     header.processes = options.sandbox->process_limit(options.slot).how;
@@ -195,7 +241,7 @@ void report_did_not_start(const std::string& why, ProcessSubject& subject, const
   print_header(report, result.header);
   std::string details = "The submission " + why + "\n";
   if (const std::string tail = subject.stderr_tail(); !tail.empty()) {
-    details += "\nIts stderr (last " + std::to_string(tail.size()) + " bytes):\n" + tail;
+    details += "\nIts stderr (last " + std::to_string(tail.size()) + " bytes):\n" + fenced(tail);
   }
   Command without_sandbox = prepared.launch.command;
   without_sandbox.prefix.clear();
@@ -280,8 +326,9 @@ void finish_report(const GradeOptions& options, const ProcessSubject& subject,
 
 GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   GradeResult result;
-  const std::string shown = options.display_name.empty() ? options.file.string()
-                                                         : options.display_name;
+  // A file's name is the student's too: made safe like its other text.
+  const std::string shown = untrusted_text(
+      options.display_name.empty() ? options.file.string() : options.display_name, 400);
   std::optional<Exercise> exercise;
   bool from_hello = false;
   if (!choose_exercise(options, exercise, from_hello, result)) return result;
@@ -291,7 +338,7 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
 
   Prepared prepared;
   if (!prepare(options, exercise, shown, prepared, result)) return result;
-  fill_header(options, exercise, prepared.launch, shown, result);
+  fill_header(options, exercise, prepared, shown, result);
   if (!launch_ready(prepared.launch, report, result)) return result;
 
   ProcessSubject subject(shown, prepared.launch.command, options.subject);
@@ -311,6 +358,11 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   const auto started = std::chrono::steady_clock::now();
   run_properties(options, *exercise, subject, budget, report, result);
   result.seconds = seconds_since(started);
+  if (prepared.cgroup && prepared.cgroup->oom_kills() > 0) {
+    report << "\nnote: the kernel ended the submission's processes " << prepared.cgroup->oom_kills()
+           << " times for using more than its memory limit of "
+           << (prepared.cgroup->limit_bytes() >> 20) << " MiB (all its processes together)\n";
+  }
   finish_report(options, subject, budget, report, result);
   return result;
 }

@@ -24,6 +24,7 @@ ScoringRules scoring_rules(const Exercise& exercise, const TeacherConfig* config
   if (config) {
     if (config->examples_visibility) r.examples_visibility = *config->examples_visibility;
     if (config->generated_visibility) r.generated_visibility = *config->generated_visibility;
+    if (config->answers_visibility) r.answers_visibility = *config->answers_visibility;
     if (auto it = config->exercises.find(exercise.id); it != config->exercises.end()) {
       for (const auto& [item, p] : it->second.points) r.points[item] = p;
       for (const auto& [item, vis] : it->second.visibility) r.visibility[item] = vis;

@@ -55,12 +55,13 @@ TeacherConfig parse_teacher_config(const std::string& text, const std::string& o
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // also a number too large (out_of_range)
     throw ConfigError(origin + ": not valid JSON: " + e.what());
   }
   TeacherConfig c;
   only_members(j, origin,
-               {"seed", "cases", "student_cases", "visibility", "exercises", "limits", "comment"});
+               {"seed", "cases", "student_cases", "visibility", "exercise", "exercises", "limits",
+                "comment"});
   if (j.contains("seed")) c.seed = positive_integer(j["seed"], origin + ": seed", true);
   if (j.contains("cases"))
     c.cases = static_cast<int>(positive_integer(j["cases"], origin + ": cases"));
@@ -69,16 +70,27 @@ TeacherConfig parse_teacher_config(const std::string& text, const std::string& o
         static_cast<int>(positive_integer(j["student_cases"], origin + ": student_cases"));
   if (j.contains("visibility")) {
     const std::string where = origin + ": visibility";
-    only_members(j["visibility"], where, {"examples", "generated"});
+    only_members(j["visibility"], where, {"examples", "generated", "answers"});
     if (j["visibility"].contains("examples"))
       c.examples_visibility = visibility(j["visibility"]["examples"], where + ".examples");
     if (j["visibility"].contains("generated"))
       c.generated_visibility = visibility(j["visibility"]["generated"], where + ".generated");
+    if (j["visibility"].contains("answers"))
+      c.answers_visibility = visibility(j["visibility"]["answers"], where + ".answers");
+  }
+  if (j.contains("exercise")) {
+    if (!j["exercise"].is_string()) throw ConfigError(origin + ": exercise must be a string (\"F3\")");
+    try {
+      c.exercise = load_exercise(j["exercise"].get<std::string>()).id;
+    } catch (const std::exception& e) {
+      throw ConfigError(origin + ": exercise: " + e.what());
+    }
   }
   if (j.contains("exercises")) {
     const json& ex = j["exercises"];
     if (!ex.is_object()) throw ConfigError(origin + ": exercises must be a JSON object");
-    for (const auto& [id, body] : ex.items()) {
+    for (const auto& [key, body] : ex.items()) {
+      const std::string id = key;  // a plain variable: lambdas below capture it
       const std::string where = origin + ": exercises." + id;
       Exercise exercise;
       try {
@@ -150,6 +162,12 @@ TeacherConfig read_teacher_config(const std::filesystem::path& file) {
   c.path = std::filesystem::absolute(file, ec);
   if (ec) c.path = file;
   return c;
+}
+
+std::optional<std::string> fixed_exercise(const TeacherConfig& c) {
+  if (c.exercise) return c.exercise;
+  if (c.exercises.size() == 1) return c.exercises.begin()->first;
+  return std::nullopt;
 }
 
 }  // namespace attn::grader

@@ -8,7 +8,9 @@
 //     "seed": 918273645,              // the hidden tests' seed (default: the fixed one)
 //     "cases": 300,                   // generated cases per property
 //     "student_cases": 20,            // cases of --student runs with this file (optional)
-//     "visibility": {"examples": "visible", "generated": "after_published"},
+//     "exercise": "F3",               // every submission is graded as F3 (optional)
+//     "visibility": {"examples": "visible", "generated": "after_published",
+//                    "answers": "after_published"},
 //     "exercises": {
 //       "F3": {"points":     {"oracle_agreement": 4},
 //              "visibility": {"oracle_agreement": "hidden"}}
@@ -16,6 +18,13 @@
 //     "limits": {"timeout_s": 10, "submission_timeout_s": 900, "compile_timeout_s": 120,
 //                "memory_mib": 4096, "max_processes": 64, "file_size_mib": 64}
 //   }
+//
+// The exercise is fixed by "exercise", or by "exercises" when it names
+// exactly one: a submission is then graded as that exercise whatever it
+// looks like (a `# exercise: C1` line cannot move it to another exercise),
+// and the report says what it looked like. With several exercises and no
+// "exercise", a submission recognised as an exercise the configuration does
+// not name is not graded.
 //
 // Every member is optional; an unknown member, exercise or property is an
 // error (a typo must not silently change the grading). Visibility values are
@@ -57,9 +66,15 @@ struct TeacherConfig {
   std::optional<int> student_cases;
   std::optional<std::string> examples_visibility;
   std::optional<std::string> generated_visibility;
+  std::optional<std::string> answers_visibility;
   std::map<std::string, ExerciseOverrides> exercises;  ///< by exercise id ("F3")
+  std::optional<std::string> exercise;  ///< "exercise": the exercise every submission is graded as
   ConfigLimits limits;
 };
+
+/// The exercise `c` fixes: its "exercise" member, else the one exercise its
+/// "exercises" object names; nullopt when it fixes none.
+std::optional<std::string> fixed_exercise(const TeacherConfig& c);
 
 /// True for "visible", "hidden", "after_due_date", "after_published".
 bool is_visibility(const std::string& v);

@@ -1,5 +1,6 @@
 // The hello line a submission sends first.
 #include "protocol/hello.hpp"
+#include "protocol/untrusted_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -13,12 +14,11 @@ std::string optional_string(const nlohmann::json& obj, const char* key) {
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return {};
   if (!it->is_string()) throw ProtocolError(std::string("hello: \"") + key + "\" is not a string");
-  return it->get<std::string>();
+  // Shown in reports: the submission's own words, made safe (untrusted_text.hpp).
+  return untrusted_text(it->get<std::string>(), kMaxMessageBytes);
 }
 
-}  // namespace
-
-Hello parse_hello(std::string_view line) {
+Hello read_hello(std::string_view line) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(line);
@@ -63,6 +63,22 @@ Hello parse_hello(std::string_view line) {
     if (h.error_type.empty()) h.error_type = "Error";
   }
   return h;
+}
+
+}  // namespace
+
+Hello parse_hello(std::string_view line) {
+  // Every message quotes the submission's bytes: made safe here, once. A
+  // number too large for JSON's reader, or invalid UTF-8 met while quoting,
+  // is nlohmann's out_of_range or type_error: a broken hello all the same.
+  try {
+    return read_hello(line);
+  } catch (const ProtocolError& e) {
+    throw ProtocolError(untrusted_text(e.what(), kMaxMessageBytes));
+  } catch (const nlohmann::json::exception& e) {
+    throw ProtocolError("the first line is not a JSON hello (" +
+                        untrusted_text(e.what(), kMaxMessageBytes) + ")");
+  }
 }
 
 }  // namespace attn::grader

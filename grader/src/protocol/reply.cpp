@@ -1,5 +1,6 @@
 // Reply line -> Outcome.
 #include "protocol/reply.hpp"
+#include "protocol/untrusted_text.hpp"
 
 #include <string>
 
@@ -20,11 +21,7 @@ std::string shape_text(Index rows, Index cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
 }
 
-std::string excerpt(std::string_view line) {
-  constexpr std::size_t limit = 200;
-  if (line.size() <= limit) return std::string(line);
-  return std::string(line.substr(0, limit)) + "... (" + std::to_string(line.size()) + " bytes)";
-}
+std::string excerpt(std::string_view line) { return untrusted_text(line, 200); }
 
 const nlohmann::json& member(const nlohmann::json& obj, const char* key) {
   auto it = obj.find(key);
@@ -86,13 +83,15 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
 
   if (!ok.get<bool>()) {
     if (reply.contains("fault")) {
-      return Outcome::make_fault("the harness could not use the answer: " +
-                                 string_member(reply, "fault", "the reply's"));
+      return Outcome::make_fault(
+          "the harness could not use the answer: " +
+          untrusted_text(string_member(reply, "fault", "the reply's"), kMaxMessageBytes));
     }
     const auto& err = member(reply, "error");
     if (!err.is_object()) throw ProtocolError("the reply's \"error\" is not an object");
-    return Outcome::make_refusal(string_member(err, "type", "the error's"),
-                                 string_member(err, "message", "the error's"));
+    return Outcome::make_refusal(
+        untrusted_text(string_member(err, "type", "the error's"), kMaxErrorTypeBytes),
+        untrusted_text(string_member(err, "message", "the error's"), kMaxMessageBytes));
   }
 
   if (c.op == attn::prop::Operation::attention) {
@@ -158,16 +157,14 @@ Outcome parse_reply(std::string_view line, std::int64_t id, const attn::prop::Ca
   try {
     o = decode_reply(line, id, c, is_paired);
   } catch (const WrongShape& e) {
-    o = Outcome::make_fault(std::string("malformed reply: ") + e.what() + "\n  reply: " +
-                            excerpt(line));
+    o = Outcome::make_fault("malformed reply: " + untrusted_text(e.what(), kMaxMessageBytes) +
+                            "\n  reply: " + excerpt(line));
     o.O = e.O;
     o.A = e.A;
-  } catch (const ProtocolError& e) {
-    o = Outcome::make_fault(std::string("malformed reply: ") + e.what() + "\n  reply: " +
-                            excerpt(line));
-  } catch (const std::exception& e) {  // nlohmann type errors, bad_alloc
-    o = Outcome::make_fault(std::string("malformed reply: ") + e.what() + "\n  reply: " +
-                            excerpt(line));
+  } catch (const std::exception& e) {  // ProtocolError, nlohmann's errors, bad_alloc
+    // The message may quote the reply's bytes (nlohmann's "last read: ..."): made safe.
+    o = Outcome::make_fault("malformed reply: " + untrusted_text(e.what(), kMaxMessageBytes) +
+                            "\n  reply: " + excerpt(line));
   }
   if (paired) *paired = is_paired;
   return o;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "exercises/answers.hpp"
 
 namespace attn::grader {
 
@@ -14,6 +15,7 @@ double ScoringRules::points_for(const std::string& item) const {
 
 std::string ScoringRules::visibility_for(const attn::prop::Verdict& v) const {
   if (auto it = visibility.find(v.property_id); it != visibility.end()) return it->second;
+  if (v.property_id == kAnswersItem) return answers_visibility;
   return v.generated ? generated_visibility : examples_visibility;
 }
 

@@ -20,6 +20,9 @@ struct ScoringRules {
   std::map<std::string, std::string> visibility;  ///< item id -> visibility (overrides)
   std::string examples_visibility = "visible";
   std::string generated_visibility = "after_published";
+  /// The answers item of F2 and F4: its report shows the expected numbers,
+  /// so it stays hidden until the grades are published unless configured.
+  std::string answers_visibility = "after_published";
 
   double points_for(const std::string& item) const;
   std::string visibility_for(const attn::prop::Verdict& v) const;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "exercises/exercise.hpp"
+#include "protocol/untrusted_text.hpp"
 #include "sandbox/exit_status.hpp"
 
 namespace attn::grader {
@@ -97,7 +98,7 @@ void print_summary(std::ostream& os, const GradeResult& r, const std::string& st
      << " points\n";
   if (r.failed > 0 && !stderr_tail.empty()) {
     os << "\nThe submission's stderr (its prints go there; last "
-       << stderr_tail.size() << " bytes):\n" << stderr_tail;
+       << stderr_tail.size() << " bytes):\n" << fenced(stderr_tail);
     if (stderr_tail.back() != '\n') os << "\n";
   }
 }

@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -74,7 +75,8 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
 
 /// Runs in the child between fork and exec: only async-signal-safe calls.
 [[noreturn]] void exec_child(const Command& command, pid_t grader, int in_read, int out_write,
-                             int err_write, int report_fd, char* const* argv, char* const* envp) {
+                             int err_write, int report_fd, int data_fd, char* const* argv,
+                             char* const* envp) {
   setpgid(0, 0);
   // Its own process group keeps the child out of the terminal's Ctrl-C, so
   // make sure it dies with the grader instead of looping on.
@@ -98,6 +100,26 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
     for (int fd = 3; fd < max_fd; ++fd) {
       if (fd != report_fd) fcntl(fd, F_SETFD, FD_CLOEXEC);
     }
+  }
+
+  if (data_fd >= 0 && report_fd == 3) report_fd = fcntl(3, F_DUPFD_CLOEXEC, 4);  // keep 3 free
+  if (data_fd >= 0) {
+    // Descriptor 3 carries fd3_data; dup2 clears close-on-exec, and when the
+    // memory file already is 3 the flag is cleared by hand.
+    if (data_fd == 3 ? fcntl(3, F_SETFD, 0) != 0 : dup2(data_fd, 3) < 0) {
+      const int e = errno;
+      (void)!write(report_fd, &e, sizeof e);
+      _exit(127);
+    }
+  }
+  if (!command.cgroup_procs.empty()) {
+    const int fd = open(command.cgroup_procs.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "0", 1) != 1) {
+      const int e = errno;
+      (void)!write(report_fd, &e, sizeof e);
+      _exit(127);
+    }
+    close(fd);
   }
 
   set_limit(RLIMIT_CORE, 0, 0);
@@ -154,13 +176,31 @@ ChildProcess::ChildProcess(const Command& command, std::size_t stderr_tail_bytes
     throw_errno("pipe");
   }
 
+  // fd3_data travels in a memory file, sealed so the child cannot change it.
+  int data_fd = -1;
+  if (!command.fd3_data.empty()) {
+    data_fd = memfd_create("attnlab-args", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    const std::string& d = command.fd3_data;
+    if (data_fd < 0 || ::write(data_fd, d.data(), d.size()) != static_cast<ssize_t>(d.size()) ||
+        lseek(data_fd, 0, SEEK_SET) != 0 ||
+        fcntl(data_fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
+      const int e = errno;
+      if (data_fd >= 0) ::close(data_fd);
+      for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], report[0], report[1]}) ::close(fd);
+      errno = e;
+      throw_errno("memfd for the sandbox's arguments");
+    }
+  }
+
   const pid_t grader = getpid();
   pid_ = fork();
   if (pid_ == 0) {
-    exec_child(command, grader, in[0], out[1], err[1], report[1], argv.data(), envp.data());
+    exec_child(command, grader, in[0], out[1], err[1], report[1], data_fd, argv.data(),
+               envp.data());
   }
   const int fork_errno = errno;
   for (int fd : {in[0], out[1], err[1], report[1]}) ::close(fd);
+  if (data_fd >= 0) ::close(data_fd);
   stdin_fd_ = in[1];
   stdout_fd_ = out[0];
   stderr_fd_ = err[0];
@@ -205,7 +245,7 @@ void ChildProcess::read_available(int& fd, bool is_stdout) {
     if (n > 0) {
       if (is_stdout) {
         stdout_buffer_.append(buf, static_cast<std::size_t>(n));
-        if (stdout_buffer_.size() > max_line_bytes) return;
+        if (stdout_buffer_.size() > line_limit_) return;
       } else {
         stderr_tail_.append(std::string_view(buf, static_cast<std::size_t>(n)));
       }
@@ -231,7 +271,7 @@ LineResult ChildProcess::pump(Clock::time_point deadline, std::string_view out) 
       return r;
     }
     stdout_scan_from_ = stdout_buffer_.size();
-    if (stdout_buffer_.size() > max_line_bytes) return {LineResult::Status::too_long, {}};
+    if (stdout_buffer_.size() > line_limit_) return {LineResult::Status::too_long, {}};
     if (stdout_fd_ < 0) {
       LineResult r{LineResult::Status::closed, std::move(stdout_buffer_)};
       stdout_buffer_.clear();
@@ -381,7 +421,7 @@ int ChildProcess::finish(std::chrono::milliseconds grace) {
         if (!fds[i].revents) continue;
         if (fds[i].fd == stdout_fd_) {
           read_available(stdout_fd_, true);
-          if (stdout_buffer_.size() > max_line_bytes) stdout_buffer_.clear();
+          if (stdout_buffer_.size() > line_limit_) stdout_buffer_.clear();
         } else {
           read_available(stderr_fd_, false);
         }

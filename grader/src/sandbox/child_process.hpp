@@ -10,6 +10,7 @@
 
 #include <sys/types.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <optional>
@@ -60,6 +61,11 @@ class ChildProcess {
   LineResult exchange(std::string_view line, std::chrono::milliseconds timeout);
   /// Reads the next line of stdout within `timeout` (stderr drained meanwhile).
   LineResult read_line(std::chrono::milliseconds timeout);
+  /// The longest stdout line the next reads accept (at most max_line_bytes):
+  /// a longer one is LineResult::Status::too_long, and no more than about
+  /// this many bytes (plus one read's 64 KiB) are held while reading it.
+  void set_line_limit(std::size_t bytes) { line_limit_ = std::min(bytes, max_line_bytes); }
+  std::size_t line_limit() const { return line_limit_; }
   /// Closes the child's stdin: a harness takes EOF as "exit now".
   void close_stdin();
   /// Reads stdout (appended to *out, up to out_limit bytes; the rest is
@@ -92,6 +98,7 @@ class ChildProcess {
   std::string stdout_buffer_;
   std::size_t stdout_scan_from_ = 0;  ///< bytes of stdout_buffer_ known to hold no '\n'
   TailBuffer stderr_tail_;
+  std::size_t line_limit_ = max_line_bytes;
   std::optional<int> status_;
 };
 

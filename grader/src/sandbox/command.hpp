@@ -37,6 +37,17 @@ struct Command {
   ResourceLimits limits;
   /// Send the child's stderr into the stdout pipe (for compilers: one ordered text).
   bool merge_stderr = false;
+  /// A cgroup's cgroup.procs file the child joins before exec (it writes
+  /// "0" there; MemoryCgroup); empty: none. Failing to join is a spawn error.
+  std::string cgroup_procs;
+  /// Bytes the child can read from descriptor 3 (a sealed memory file), for
+  /// arguments that must not show in /proc/PID/cmdline (bubblewrap's
+  /// `--args 3`); empty: no descriptor 3.
+  std::string fd3_data;
+  /// A tool of the grader's run on the submission (the compiler), not the
+  /// submission itself: without bubblewrap it keeps the grader's uid, since
+  /// it must read the checkout's headers and harness libraries.
+  bool grader_tool = false;
 
   /// prefix + argv, the full argument vector that is executed.
   std::vector<std::string> full_argv() const;

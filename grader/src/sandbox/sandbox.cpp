@@ -93,21 +93,35 @@ std::uint64_t count_user_tasks(uid_t uid) {
   return tasks;
 }
 
-StagedSubmission::StagedSubmission(const fs::path& original) : dir_("attnlab-submission-") {
+StagedSubmission::StagedSubmission(const fs::path& original, const fs::path& harness)
+    : dir_("attnlab-submission-") {
+  fs::permissions(dir_.path(), fs::perms(0711), fs::perm_options::replace);
   file_ = dir_.path() / original.filename();
   fs::copy_file(original, file_, fs::copy_options::overwrite_existing);
   const bool exec = access(original.c_str(), X_OK) == 0;
   fs::permissions(file_,
                   exec ? fs::perms(0755) : fs::perms(0644),
                   fs::perm_options::replace);
+  if (!harness.empty()) {
+    // A name the submission's own file cannot take (it keeps its name).
+    harness_ = dir_.path() / ".attnlab-harness" / harness.filename();
+    fs::create_directory(harness_.parent_path());
+    fs::permissions(harness_.parent_path(), fs::perms(0711), fs::perm_options::replace);
+    fs::copy_file(harness, harness_, fs::copy_options::overwrite_existing);
+    fs::permissions(harness_, fs::perms(0644), fs::perm_options::replace);
+  }
 }
 
 Sandbox Sandbox::off(SandboxOptions options, const std::string& why) {
   Sandbox s;
   s.options_ = std::move(options);
   s.is_root_ = geteuid() == 0;
+  s.have_setpriv_ = access(s.options_.setpriv.c_str(), X_OK) == 0;
   s.active_ = false;
   s.status_ = "OFF: " + why + "; grading continues under the resource limits alone";
+  if (s.drops_to_own_uid())
+    s.status_ += " (as root it still runs the submission as uid " +
+                 std::to_string(s.options_.base_uid) + "+slot without capabilities)";
   return s;
 }
 
@@ -180,12 +194,13 @@ Sandbox Sandbox::detect(SandboxOptions options) {
     who = "runs as uid " + std::to_string(getuid()) + " in a user namespace";
   }
   s.status_ = version_text +
-              ": no network, read-only system, private /tmp, only the submission and the "
+              ": no network, read-only system, private /tmp of " +
+              std::to_string(options.tmp_bytes >> 20) + " MiB, only the submission and the "
               "harness visible; " + who;
   return s;
 }
 
-bool Sandbox::drops_to_own_uid() const { return active_ && is_root_ && have_setpriv_; }
+bool Sandbox::drops_to_own_uid() const { return is_root_ && have_setpriv_; }
 
 uid_t Sandbox::uid_for(int slot) const {
   return static_cast<uid_t>(options_.base_uid + static_cast<std::uint32_t>(std::max(slot, 0)));
@@ -243,7 +258,8 @@ Sandbox::Plan Sandbox::plan(const Command& cmd, int slot) const {
   }
   add({"--perms", "0755", "--dir", "/etc"});
   for (const char* f : {"/etc/alternatives", "/etc/ld.so.cache"}) add({"--ro-bind-try", f, f});
-  add({"--perms", "1777", "--tmpfs", "/tmp", "--dev", "/dev", "--proc", "/proc"});
+  add({"--perms", "1777", "--size", std::to_string(options_.tmp_bytes), "--tmpfs", "/tmp", "--dev",
+       "/dev", "--proc", "/proc"});
 
   // Where a path appears inside: below a never-bound root (the repository)
   // under /attnlab, so not even the repository's location or its other
@@ -387,9 +403,32 @@ std::vector<std::string> Sandbox::prefix_for(const Command& cmd, int slot) const
 void Sandbox::apply(Command& cmd, int slot) const {
   const ProcessLimit limit = process_limit(slot);
   cmd.limits.processes = limit.value;
-  if (!active_) return;
+  if (!active_) {
+    // Without bubblewrap, a grader running as root (Docker, Gradescope) still
+    // never runs a submission as root: it drops to a uid of its own, which
+    // can read neither the root-only teacher configuration nor the grader's
+    // temporary folders except the one it works in.
+    if (!drops_to_own_uid() || cmd.grader_tool) return;
+    const uid_t uid = uid_for(slot);
+    if (!cmd.cwd.empty()) (void)!chown(cmd.cwd.c_str(), uid, uid);
+    const std::string id = std::to_string(uid);
+    cmd.prefix = {options_.setpriv, "--reuid", id, "--regid", id, "--clear-groups",
+                  "--inh-caps=-all", "--bounding-set=-all", "--"};
+    return;
+  }
   Plan p = plan(cmd, slot);
-  cmd.prefix = std::move(p.prefix);
+  // bwrap's options go in through descriptor 3 (--args), so its command line,
+  // which the submission can read as /proc/1/cmdline, shows none of the
+  // host's paths; only the command after "--" stays on it.
+  const auto dashes = std::find(p.prefix.begin() + 1, p.prefix.end(), "--");
+  cmd.fd3_data.clear();
+  for (auto it = p.prefix.begin() + 1; it != dashes; ++it) {
+    cmd.fd3_data += *it;
+    cmd.fd3_data += '\0';
+  }
+  std::vector<std::string> prefix = {p.prefix.front(), "--args", "3"};
+  prefix.insert(prefix.end(), dashes, p.prefix.end());
+  cmd.prefix = std::move(prefix);
   cmd.argv = std::move(p.argv);
   // Nothing of the grader's environment goes in (tokens, paths of the checkout).
   cmd.inherit_environment = false;

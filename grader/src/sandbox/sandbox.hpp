@@ -53,6 +53,8 @@ struct SandboxOptions {
   /// Folders shown whole, read-only, when a command names something inside
   /// them (the exercises' folder: one exercise's header includes another's).
   std::vector<std::filesystem::path> show_whole;
+  /// Size of the private /tmp (a RAM file system), in bytes.
+  std::uint64_t tmp_bytes = std::uint64_t{256} << 20;
 };
 
 /// How the process-count limit holds for a command (for the report).
@@ -75,11 +77,17 @@ class Sandbox {
   const std::string& status() const { return status_; }
   const SandboxOptions& options() const { return options_; }
 
+  /// As root with setpriv: every process of a submission runs as
+  /// base_uid + slot without capabilities, with bubblewrap or without it
+  /// (without it, a tool of the grader's, Command::grader_tool, does not).
+  bool drops_to_own_uid() const;
+
   /// The process limit apply() sets for job slot `slot`.
   ProcessLimit process_limit(int slot) const;
 
-  /// Rewrites `cmd` for job slot `slot`: sets its process limit and, when
-  /// the sandbox is active, the bwrap prefix with the binds for what cmd
+  /// Rewrites `cmd` for job slot `slot`: sets its process limit; when the
+  /// sandbox is off but drops_to_own_uid(), a setpriv prefix (and cmd.cwd
+  /// chowned to that uid); when the sandbox is active, the bwrap prefix with the binds for what cmd
   /// names (absolute paths in argv, "-I"/"-L" folders, an interpreter's
   /// installation outside /usr) and, if cmd.cwd is set, that folder writable
   /// (the compiler's build folder; chowned to the sandbox uid as root).
@@ -96,7 +104,6 @@ class Sandbox {
     std::vector<std::string> argv;    ///< the command's, paths as they appear inside
   };
   Plan plan(const Command& cmd, int slot) const;
-  bool drops_to_own_uid() const;
   uid_t uid_for(int slot) const;
 
   SandboxOptions options_;
@@ -116,15 +123,23 @@ std::uint64_t count_user_tasks(uid_t uid);
 /// original is executable, so the sandbox's own uid can read it).
 class StagedSubmission {
  public:
-  /// Throws std::system_error / std::filesystem::filesystem_error if it cannot copy.
-  explicit StagedSubmission(const std::filesystem::path& original);
+  /// Copies `original` (and, if given, the Python harness `harness`) into a
+  /// private folder that other users may pass through but not list (0711),
+  /// so a submission run as the sandbox's uid reads its copies and nothing
+  /// of the checkout. Throws std::system_error /
+  /// std::filesystem::filesystem_error if it cannot copy.
+  explicit StagedSubmission(const std::filesystem::path& original,
+                            const std::filesystem::path& harness = {});
 
   const std::filesystem::path& path() const { return file_; }
   const std::filesystem::path& folder() const { return dir_.path(); }
+  /// The copy of the harness; empty when none was given.
+  const std::filesystem::path& harness() const { return harness_; }
 
  private:
   TempDir dir_;
   std::filesystem::path file_;
+  std::filesystem::path harness_;
 };
 
 }  // namespace attn::grader

@@ -1,5 +1,6 @@
 // Building a C++ submission against the exercise header and the prebuilt harness.
 #include "submission/cpp_build.hpp"
+#include "protocol/untrusted_text.hpp"
 
 #include <cctype>
 #include <filesystem>
@@ -106,7 +107,8 @@ std::string trim_diagnostics(const std::string& text, std::size_t max_lines,
       cut = true;
       continue;
     }
-    out += line;
+    // The compiler quotes the submission's source: its bytes are the submission's.
+    out += untrusted_text(line, max_bytes);
     out += '\n';
     ++lines;
   }
@@ -194,6 +196,7 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
 
   for (Command* step : {&compile, &link}) {
     step->merge_stderr = true;
+    step->grader_tool = true;
     step->cwd = workdir.string();
     step->limits.cpu_seconds = 0;  // the wall-clock timeout bounds it
     step->limits.file_size_bytes = std::uint64_t{512} << 20;
@@ -208,13 +211,14 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
     }
     if (r.timed_out) {
       build.status = CppBuild::Status::not_gradable;
-      build.diagnostics = trim_diagnostics(r.output) + "the compiler did not finish within " +
+      build.diagnostics = fenced(trim_diagnostics(r.output)) + "the compiler did not finish within " +
                           describe_duration(toolchain.timeout) + "\n";
       return build;
     }
     if (!r.succeeded()) {
       build.status = CppBuild::Status::not_gradable;
-      build.diagnostics = trim_diagnostics(r.output);
+      // The compiler's words (which quote the submission) fenced; the grader's own hint not.
+      build.diagnostics = fenced(trim_diagnostics(r.output));
       if (step == &link) {
         if (const std::string hint = link_error_hint(r.output, toolchain); !hint.empty())
           build.diagnostics = hint + "\n" + build.diagnostics;

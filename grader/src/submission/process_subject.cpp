@@ -1,5 +1,6 @@
 // ProcessSubject: a submission process answering Cases over the protocol.
 #include "submission/process_subject.hpp"
+#include "protocol/untrusted_text.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -32,7 +33,7 @@ std::string stderr_excerpt(const std::string& text, std::size_t max_bytes,
   std::string out;
   std::size_t taken = 0, bytes = 0;
   for (auto it = lines.rbegin(); it != lines.rend() && taken < max_lines; ++it, ++taken) {
-    std::string shown = it->size() > 200 ? it->substr(0, 200) + "..." : *it;
+    std::string shown = untrusted_text(*it, 200);
     if (bytes + shown.size() > max_bytes && taken > 0) break;
     bytes += shown.size();
     out.insert(0, "  | " + shown + "\n");
@@ -59,8 +60,28 @@ bool ProcessSubject::supports(attn::prop::Operation op) const {
   return std::find(hello_.ops.begin(), hello_.ops.end(), name) != hello_.ops.end();
 }
 
+std::size_t reply_limit_bytes(const attn::prop::Case& c) {
+  using attn::prop::Operation;
+  std::size_t numbers = 0;
+  const auto n = [](attn::Index rows, attn::Index cols) {
+    return static_cast<std::size_t>(std::max<attn::Index>(rows, 0)) *
+           static_cast<std::size_t>(std::max<attn::Index>(cols, 0));
+  };
+  switch (c.op) {
+    case Operation::softmax_rows:
+    case Operation::masked_softmax: numbers = n(c.S.rows(), c.S.cols()); break;
+    case Operation::attention: numbers = n(c.Q.rows(), c.V.cols()) + n(c.Q.rows(), c.K.rows()); break;
+    case Operation::attention_tiled: numbers = n(c.Q.rows(), c.V.cols()) + n(c.Q.rows(), 1); break;
+    case Operation::multi_head_attention: numbers = n(c.X.rows(), c.W_O.cols()); break;
+    case Operation::causal_mask:
+    case Operation::padding_mask: numbers = n(c.mask_shape.T_q, c.mask_shape.T_v); break;
+  }
+  return kReplyBytesPerNumber * numbers + kReplySlackBytes;
+}
+
 std::string ProcessSubject::stderr_tail() const {
-  return child_ ? child_->stderr_tail().text() : last_stderr_;
+  return untrusted_text(child_ ? child_->stderr_tail().text() : last_stderr_,
+                        options_.stderr_tail_bytes, true, Keep::tail);
 }
 
 std::optional<std::string> ProcessSubject::spawn() {
@@ -74,6 +95,7 @@ std::optional<std::string> ProcessSubject::spawn() {
   } catch (const std::exception& e) {
     return "could not be started: " + std::string(e.what());
   }
+  child_->set_line_limit(std::size_t{1} << 20);  // a hello is a few hundred bytes
   const LineResult first = child_->read_line(options_.startup_timeout);
   std::string why;
   switch (first.status) {
@@ -179,6 +201,7 @@ Outcome ProcessSubject::run(const attn::prop::Case& c) {
 
   LineResult r;
   try {
+    child_->set_line_limit(reply_limit_bytes(c));
     r = child_->exchange(request, options_.call_timeout);
   } catch (const std::exception& e) {
     return fault(std::string("grader: I/O error talking to the submission: ") + e.what());
@@ -206,8 +229,8 @@ Outcome ProcessSubject::run(const attn::prop::Case& c) {
       return fault(describe_exit(status) + " before replying");
     }
     case LineResult::Status::too_long:
-      return fault("the reply is longer than " +
-                   std::to_string(ChildProcess::max_line_bytes >> 20) + " MiB");
+      return fault("the reply is longer than " + std::to_string(child_->line_limit()) +
+                   " bytes, the most an answer to this case can take");
   }
   return fault("grader: unknown read status");
 }

@@ -26,6 +26,16 @@
 
 namespace attn::grader {
 
+/// The most bytes a reply to one case may take, from the answer's size: a
+/// number never needs more than kReplyBytesPerNumber bytes (a shortest
+/// round-trip double, its separator, or "NaN" as a string), and
+/// kReplySlackBytes cover the structure and an error message. A longer
+/// reply is a fault read no further, so one reply cannot make the grader
+/// hold more memory than its answer could need (PROTOCOL.md, "Replies").
+inline constexpr std::size_t kReplyBytesPerNumber = 40;
+inline constexpr std::size_t kReplySlackBytes = std::size_t{64} << 10;
+std::size_t reply_limit_bytes(const attn::prop::Case& c);
+
 struct SubjectOptions {
   /// Per case: writing the request and reading the reply.
   std::chrono::milliseconds call_timeout{std::chrono::seconds(10)};

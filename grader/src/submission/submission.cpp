@@ -41,7 +41,9 @@ Launch prepare_python(const fs::path& file, const LaunchOptions& options, Launch
   launch.runtime = py.path;
   if (!py.executable.empty() && py.executable != py.path) launch.runtime += " (" + py.executable + ")";
   launch.runtime += ", Python " + py.python_version + ", NumPy " + py.numpy_version;
-  launch.command.argv = {py.path, "-B", python_harness_path(), "--exercise", options.exercise,
+  launch.command.argv = {py.path, "-B",
+                         options.python_harness.empty() ? python_harness_path() : options.python_harness,
+                         "--exercise", options.exercise,
                          fs::absolute(file).string()};
   launch.status = Launch::Status::ready;
   return launch;
@@ -58,6 +60,9 @@ Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch la
   }
   try {
     launch.workdir = std::make_shared<TempDir>("attnlab-build-");
+    // Passable, not listable: the submission's uid runs the executable inside.
+    std::filesystem::permissions(launch.workdir->path(), std::filesystem::perms(0711),
+                                 std::filesystem::perm_options::replace);
   } catch (const std::exception& e) {
     launch.status = Launch::Status::infrastructure_error;
     launch.message = e.what();

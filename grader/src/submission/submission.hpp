@@ -39,6 +39,8 @@ struct LaunchOptions {
   /// Applied to every command run for the submission, the compiler's steps
   /// and the ready command (the sandbox: Sandbox::apply). Empty: none.
   std::function<void(Command&)> wrap;
+  /// The Python harness to run; empty: python_harness_path().
+  std::string python_harness;
 };
 
 struct Launch {

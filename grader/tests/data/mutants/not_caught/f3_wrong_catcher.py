@@ -2,7 +2,7 @@
 # exercise: F3
 # misconception: the logits are not scaled, but the header names a property that cannot see that: `attnlab mutants` must say the declared catcher did not catch it (a test fixture).
 # violates: Lemma 1, section 32.2.3
-# caught by: dk_mismatch_refused
+# caught by: row_stochastic
 import numpy as np
 
 

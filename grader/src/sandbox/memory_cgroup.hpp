@@ -1,0 +1,53 @@
+#pragma once
+// MemoryCgroup: one memory limit for every process of a submission.
+//
+// RLIMIT_AS bounds each process alone: five children of 1.4 GiB each pass a
+// 2 GiB limit, and files in the sandbox's private /tmp (RAM) count against
+// no process at all. A memory cgroup bounds the whole: every process the
+// submission starts joins it (the child writes "0" to its cgroup.procs
+// before exec, Command::cgroup_procs), and the kernel charges their pages,
+// tmpfs files included, to it; past the limit the kernel's OOM killer ends
+// a process of the submission, never the grader.
+//
+// cgroup v2 (memory.max) is used where the memory controller can be enabled
+// below the grader's own cgroup, else cgroup v1 (memory.limit_in_bytes).
+// Where neither is writable (an unprivileged user, most containers), create()
+// says why and the limits are per process only (README, "Limits and sandbox").
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace attn::grader {
+
+class MemoryCgroup {
+ public:
+  /// A new cgroup with a limit of `bytes` (> 0) below the grader's own
+  /// memory cgroup, named after the grader's pid and a counter. nullptr when
+  /// no memory controller is writable here; `why` (if given) then says why.
+  static std::unique_ptr<MemoryCgroup> create(std::uint64_t bytes, std::string* why = nullptr);
+  /// Kills any process still in it and removes it.
+  ~MemoryCgroup();
+  MemoryCgroup(const MemoryCgroup&) = delete;
+  MemoryCgroup& operator=(const MemoryCgroup&) = delete;
+
+  /// The file a process writes "0" to in order to join (cgroup.procs).
+  const std::string& procs_file() const { return procs_; }
+  /// "cgroup v2 memory.max" or "cgroup v1 memory.limit_in_bytes".
+  const std::string& kind() const { return kind_; }
+  std::uint64_t limit_bytes() const { return bytes_; }
+  /// How many times the kernel's OOM killer ended a process in it.
+  std::uint64_t oom_kills() const;
+  /// The largest memory use seen, in bytes (0 where the kernel does not say).
+  std::uint64_t peak_bytes() const;
+  /// SIGKILLs every process in it (cgroup.kill on v2, else one by one).
+  void kill_all() const;
+
+ private:
+  MemoryCgroup() = default;
+  std::string dir_, procs_, kind_;
+  bool v2_ = false;
+  std::uint64_t bytes_ = 0;
+};
+
+}  // namespace attn::grader
