@@ -40,23 +40,26 @@ Mask mask_from(std::initializer_list<std::initializer_list<int>> rows) {
   return M;
 }
 
-bool representable(const DMatrix& M, const Precision& p) {
+/// Rounds M's entries to the declared type (exact for a float subject);
+/// false if a finite entry does not fit (overflows).
+bool fit_to(DMatrix& M, const Precision& p) {
+  if (!p.is_float) return true;
   for (Index i = 0; i < M.rows(); ++i)
     for (Index j = 0; j < M.cols(); ++j) {
       const double x = M(i, j);
-      if (std::isfinite(x) && p.is_float && double(float(x)) != x) return false;
+      if (!std::isfinite(x)) continue;
+      const double r = double(float(x));
+      if (!std::isfinite(r)) return false;
+      M(i, j) = r;
     }
   return true;
 }
 
-bool representable(const Case& c, const Precision& p) {
-  if (!representable(c.S, p) || !representable(c.Q, p) || !representable(c.K, p) ||
-      !representable(c.V, p) || !representable(c.X, p) || !representable(c.W_O, p))
-    return false;
-  for (const auto& h : c.heads)
-    if (!representable(h.W_Q, p) || !representable(h.W_K, p) || !representable(h.W_V, p))
-      return false;
-  return true;
+bool fit_to(Case& c, const Precision& p) {
+  bool ok = fit_to(c.S, p) && fit_to(c.Q, p) && fit_to(c.K, p) && fit_to(c.V, p) &&
+            fit_to(c.X, p) && fit_to(c.W_O, p);
+  for (auto& h : c.heads) ok = ok && fit_to(h.W_Q, p) && fit_to(h.W_K, p) && fit_to(h.W_V, p);
+  return ok;
 }
 
 /// Logit levels between consecutive candidate fills and floors (README.md):
@@ -268,7 +271,7 @@ std::vector<Case> candidate_cases(Operation op, const Precision& declared) {
   }
   std::vector<Case> out;
   for (auto& c : all)
-    if (representable(c, declared)) out.push_back(std::move(c));
+    if (fit_to(c, declared)) out.push_back(std::move(c));
   return out;
 }
 

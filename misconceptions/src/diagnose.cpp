@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <iostream>
 #include <set>
 #include <stdexcept>
 
@@ -124,6 +126,9 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
     for (std::size_t j = i + 1; j < n; ++j)
       if (!done[i * n + j] && models[i].key != models[j].key)
         b.unseparated.push_back(models[i].label() + " ~ " + models[j].label());
+  // Members the battery cannot tell from the definition (models[0]) are never named.
+  for (std::size_t j = 1; j < n; ++j)
+    if (!done[j]) b.like_definition.push_back(models[j].label());
   return b;
 }
 
@@ -186,11 +191,28 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
       return finish();
     }
   }
+  const char* debug = std::getenv("ATTNLAB_MIS_DEBUG");  // a key: why it does not fit
   auto fits_all = [&](const Model& m) {
     for (std::size_t k = 0; k < answers.size(); ++k)
       if (!agrees(answers[k], safe_predict(m, b.cases[k], declared), b.cases[k],
-                  subject.returns_weights()))
+                  subject.returns_weights())) {
+        if (debug && m.key == debug) {
+          const Prediction p = safe_predict(m, b.cases[k], declared);
+          std::cerr << m.label() << " misses case " << k << " ("
+                    << (b.cases[k].tags.empty() ? "" : b.cases[k].tags[0]) << ")\n";
+          attn::prop::print_inputs(std::cerr, b.cases[k]);
+          std::cerr << "subject: " << attn::prop::kind_name(answers[k].kind) << " "
+                    << answers[k].error_type << "\n";
+          attn::prop::print_matrix(std::cerr, "A", answers[k].A);
+          attn::prop::print_matrix(std::cerr, "O", answers[k].O);
+          std::cerr << "model: refuse " << p.may_refuse << " answer " << p.has_answer << "\n";
+          attn::prop::print_matrix(std::cerr, "A", p.answer.A);
+          attn::prop::print_matrix(std::cerr, "tol A", p.tol_A);
+          attn::prop::print_matrix(std::cerr, "O", p.answer.O);
+          attn::prop::print_matrix(std::cerr, "tol O", p.tol_O);
+        }
         return false;
+      }
     return true;
   };
   if (fits_all(def)) {
@@ -198,7 +220,11 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     return finish();
   }
   for (const Model& m : candidate_models(op, declared)) {
-    if (m.key == "correct" || !fits_all(m)) continue;
+    if (m.key == "correct" ||
+        std::find(b.like_definition.begin(), b.like_definition.end(), m.label()) !=
+            b.like_definition.end() ||
+        !fits_all(m))
+      continue;
     auto it = std::find_if(d.fits.begin(), d.fits.end(), [&](const Fit& f) { return f.key == m.key; });
     if (it == d.fits.end()) {
       d.fits.push_back(Fit{m.key, m.params, {}});

@@ -24,6 +24,9 @@ double nan_max(double a, double b) {
   return std::max(a, b);
 }
 
+/// r * x with +Inf * 0 = +Inf (no claim stays no claim).
+double times(double r, double x) { return std::isinf(r) ? r : r * x; }
+
 bool non_finite_input(const Case& c) {
   auto bad = [](const DMatrix& M, bool neg_inf_ok) {
     for (Index i = 0; i < M.rows(); ++i)
@@ -156,8 +159,8 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
         continue;
       }
       switch (k.mask) {
-        case MaskUse::finite_fill: L(i, j) = r(k.fill); break;
-        case MaskUse::multiplicative: L(i, j) = 0.0 * S(i, j); break;
+        case MaskUse::finite_fill: L(i, j) = r(k.fill); err(i, j) = 0; break;  // fills are exact
+        case MaskUse::multiplicative: L(i, j) = 0.0 * S(i, j); err(i, j) = 0; break;
         case MaskUse::post_zero:
         case MaskUse::post_renorm:
         case MaskUse::on_values:
@@ -287,7 +290,7 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
   out.tol_A = DMatrix(T_q, T_v);
   for (Index i = 0; i < T_q; ++i)
     for (Index j = 0; j < T_v; ++j)
-      out.tol_A(i, j) = rel[std::size_t(i)] * std::abs(A(i, j)) +
+      out.tol_A(i, j) = times(rel[std::size_t(i)], std::abs(A(i, j))) +
                         (real(i, j) ? 0.0 : double(T_v + 2) * smallest_normal(a));
   // Outputs.
   if (in.V) {
@@ -306,7 +309,7 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
         }
         out.O(i, l) = o;
         out.tol_O(i, l) =
-            (rel[std::size_t(i)] + kTolFactor * u_eff * (double(T_v + 2) + in.V_rel)) * mag +
+            times(rel[std::size_t(i)] + kTolFactor * u_eff * (double(T_v + 2) + in.V_rel), mag) +
             double(T_v + 2) * smallest_normal(a) * vmag;
       }
   }
@@ -404,6 +407,22 @@ Prediction predict(const Case& c, const Knobs& k, const Precision& declared) {
     return pr;
   }
   const Arith declared_arith = arith_of(declared);
+  if (k.narrow) {
+    // An input beyond the narrow type's range: what the code does then is not modelled.
+    auto overflows = [&](const DMatrix& M) {
+      for (Index i = 0; i < M.rows(); ++i)
+        for (Index j = 0; j < M.cols(); ++j)
+          if (std::isfinite(M(i, j)) && !std::isfinite(round_to(k.arith, M(i, j)))) return true;
+      return false;
+    };
+    bool over = overflows(c.S) || overflows(c.Q) || overflows(c.K) || overflows(c.V) ||
+                overflows(c.X) || overflows(c.W_O);
+    for (const auto& h : c.heads) over = over || overflows(h.W_Q) || overflows(h.W_K) || overflows(h.W_V);
+    if (over) {
+      pr.no_claim = true;
+      return pr;
+    }
+  }
   const Arith a = k.narrow ? k.arith : declared_arith;
   const double u_eff = std::max(unit_roundoff(a), unit_roundoff(declared_arith));
   auto r = [a](double x) { return round_to(a, x); };

@@ -433,8 +433,8 @@ std::vector<KeyedSubject> keyed_subjects() {
                    }
                    if (!any) throw std::invalid_argument("empty row");
                    for (Index j = 0; j < A.cols(); ++j) z += masked(c, i, j) ? 0 : std::exp(c.S(i, j) - mx);
-                   for (Index j = 0; j < A.cols(); ++j)
-                     A(i, j) = masked(c, i, j) ? 0 : std::exp(c.S(i, j) - mx) / z;
+                   for (Index j = 0; j < A.cols(); ++j)  // 0/z: NaN too when z underflows
+                     A(i, j) = (masked(c, i, j) ? 0 : std::exp(c.S(i, j) - mx)) / z;
                  }
                  return weights_result(A);
                }});

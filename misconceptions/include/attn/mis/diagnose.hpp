@@ -93,6 +93,9 @@ std::string to_json(const Diagnosis& d);
 struct Battery {
   std::vector<Case> cases;
   std::vector<std::string> unseparated;
+  /// Models (labels) the battery cannot tell from the definition in this
+  /// precision (finite_fill(fill=double lowest) in float...): never named.
+  std::vector<std::string> like_definition;
   std::size_t entries = 0;
 };
 Battery build_battery(Operation op, const Precision& declared, bool returns_weights,
