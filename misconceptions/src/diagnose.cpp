@@ -219,6 +219,7 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     d.verdict = Diagnosis::Verdict::consistent;
     return finish();
   }
+  std::vector<Model> fitting;  // first fitting member of each family
   for (const Model& m : candidate_models(op, declared)) {
     if (m.key == "correct" ||
         std::find(b.like_definition.begin(), b.like_definition.end(), m.label()) !=
@@ -228,12 +229,36 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     auto it = std::find_if(d.fits.begin(), d.fits.end(), [&](const Fit& f) { return f.key == m.key; });
     if (it == d.fits.end()) {
       d.fits.push_back(Fit{m.key, m.params, {}});
+      fitting.push_back(m);
     } else {
       std::string t;
       for (const Param& p : m.params) t += (t.empty() ? "" : ", ") + p.name + "=" + p.text;
       it->also_fits.push_back(t);
     }
   }
+  // Specificity: when model Y's own answers lie within model X's tolerance on
+  // every battery case but not the other way round, X (a wider claim, e.g. a
+  // float16 computation whose bound covers Y's values) explains nothing Y does
+  // not; X is dropped.
+  auto explains = [&](const Model& x, const Model& y) {
+    for (const Case& c : b.cases) {
+      const Prediction py = safe_predict(y, c, declared), px = safe_predict(x, c, declared);
+      if (py.no_claim || px.no_claim || (py.may_refuse && px.may_refuse)) continue;
+      const Outcome as_answer = py.has_answer ? py.answer
+                                              : Outcome::make_refusal("model", "refuses");
+      if (!agrees(as_answer, px, c, subject.returns_weights())) return false;
+    }
+    return true;
+  };
+  std::vector<char> drop(fitting.size(), 0);
+  for (std::size_t i = 0; i < fitting.size(); ++i)
+    for (std::size_t j = 0; j < fitting.size(); ++j)
+      if (i != j && explains(fitting[i], fitting[j]) && !explains(fitting[j], fitting[i]))
+        drop[i] = 1;
+  std::vector<Fit> kept;
+  for (std::size_t i = 0; i < fitting.size(); ++i)
+    if (!drop[i]) kept.push_back(d.fits[i]);
+  d.fits = kept;
   if (d.fits.empty()) {
     d.verdict = Diagnosis::Verdict::no_known_mistake;
   } else if (d.fits.size() == 1) {

@@ -631,6 +631,7 @@ Prediction predict(const Case& c, const Knobs& k, const Precision& declared) {
     std::swap(tol_A, tol_O);
   }
   pr.answer = o;
+  pr.separation_scale = unit_roundoff(declared_arith) / u_eff;
   pr.tol_A = tol_A;
   pr.tol_O = tol_O;
   return pr;

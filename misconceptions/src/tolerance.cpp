@@ -15,7 +15,7 @@ double gamma_n(double n, double u) { return n * u >= 1 ? kInf : n * u / (1 - n *
 /// Entries of x and y agree within `tol` (shapes equal; NaN with NaN, an
 /// infinity with the same one). tol2 (optional, same shape) is maxed in.
 bool close(const DMatrix& x, const DMatrix& y, const DMatrix& tol, const DMatrix* tol2,
-           double factor) {
+           double factor, double scale1 = 1, double scale2 = 1) {
   if (x.rows() != y.rows() || x.cols() != y.cols()) return false;
   for (Index i = 0; i < x.rows(); ++i)
     for (Index j = 0; j < x.cols(); ++j) {
@@ -28,8 +28,8 @@ bool close(const DMatrix& x, const DMatrix& y, const DMatrix& tol, const DMatrix
         if (a != b) return false;
         continue;
       }
-      double t = tol.size() ? tol(i, j) : 0.0;
-      if (tol2 && tol2->size()) t = std::max(t, (*tol2)(i, j));
+      double t = tol.size() ? tol(i, j) * scale1 : 0.0;
+      if (tol2 && tol2->size()) t = std::max(t, (*tol2)(i, j) * scale2);
       if (!(std::abs(a - b) <= factor * t)) return false;
     }
   return true;
@@ -104,10 +104,13 @@ bool separated(const Prediction& a, const Prediction& b, const Case& c, double f
   if (b.any_finite_answer && finite_answer(a)) return false;
   if (!a.has_answer || !b.has_answer) return true;
   if (builds_mask(c.op)) return !(a.answer.mask == b.answer.mask);
-  if (compares_A(c, true) && !close(a.answer.A, b.answer.A, a.tol_A, &b.tol_A, factor)) return true;
-  if (compares_O(c) && !close(a.answer.O, b.answer.O, a.tol_O, &b.tol_O, factor)) return true;
+  const double sa = a.separation_scale, sb = b.separation_scale;
+  if (compares_A(c, true) && !close(a.answer.A, b.answer.A, a.tol_A, &b.tol_A, factor, sa, sb))
+    return true;
+  if (compares_O(c) && !close(a.answer.O, b.answer.O, a.tol_O, &b.tol_O, factor, sa, sb))
+    return true;
   if (c.op == Operation::attention_tiled &&
-      !close(a.answer.logsumexp, b.answer.logsumexp, a.tol_lse, &b.tol_lse, factor))
+      !close(a.answer.logsumexp, b.answer.logsumexp, a.tol_lse, &b.tol_lse, factor, sa, sb))
     return true;
   return false;
 }

@@ -66,6 +66,10 @@ struct Prediction {
   /// Per-entry absolute tolerances, same shapes as answer.A, answer.O,
   /// answer.logsumexp (see tolerance.hpp). Unused for masks (exact).
   DMatrix tol_A, tol_O, tol_lse;
+  /// Separation between models is judged against the error bound of the
+  /// subject's declared precision: a model computed in a narrower type
+  /// scales its tolerances by u_declared / u_model (< 1) there. 1 otherwise.
+  double separation_scale = 1.0;
 };
 
 /// A family member with its parameters fixed: predicts a case.
