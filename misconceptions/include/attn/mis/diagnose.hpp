@@ -1,0 +1,107 @@
+#pragma once
+// Differential diagnosis of a failing subject (issue #10).
+//
+// diagnose() builds a small battery of extra cases for the operation of the
+// counterexample, chosen so that the models of the catalogue (and the
+// definition) are pairwise far apart there, sends them to the subject, and
+// names a misconception only if its model reproduces the subject's answers
+// on the whole battery while the definition does not.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "attn/mis/model.hpp"
+#include "attn/prop/subject.hpp"
+
+namespace attn::mis {
+
+/// The battery's fixed cost limits (README.md, "Cost").
+inline constexpr std::size_t kMaxBatteryCases = 16;
+/// Input plus output entries of all battery cases together.
+inline constexpr std::size_t kMaxBatteryEntries = 4000;
+/// Two models are told apart by a case when some compared entry differs by
+/// more than this many times the larger of their tolerances (tolerances
+/// already carry the error bound's safety factors; README.md, "Tolerance").
+inline constexpr double kSeparationFactor = 10.0;
+
+/// Language of the submission, for the explanation text.
+enum class Language { numpy, cpp };
+
+struct Options {
+  Language language = Language::numpy;
+  std::size_t max_cases = kMaxBatteryCases;      ///< at most kMaxBatteryCases
+  std::size_t max_entries = kMaxBatteryEntries;  ///< at most kMaxBatteryEntries
+};
+
+/// One model that reproduces the subject's answers on the whole battery.
+struct Fit {
+  std::string key;            ///< catalogue key
+  std::vector<Param> params;  ///< fitted parameters (first fitting grid value)
+  /// Other parameter values that fit as well ("fill=-1e10"), if any.
+  std::vector<std::string> also_fits;
+};
+
+struct Diagnosis {
+  enum class Verdict {
+    misconception,         ///< exactly one family fits: `fits` has it
+    several,               ///< several families fit: all in `fits`, see `tell_apart`
+    no_known_mistake,      ///< the definition does not fit and no model does
+    consistent,            ///< the definition itself fits the whole battery
+    fault,                 ///< crash, timeout or malformed reply (Outcome::Kind::fault)
+    raises_on_every_call,  ///< every case refused, valid ones included
+  };
+  Verdict verdict = Verdict::no_known_mistake;
+  std::vector<Fit> fits;
+  /// For `several`: what would tell the fitting families apart.
+  std::string tell_apart;
+  /// The explanation for the submission's language (Options::language).
+  std::string explanation;
+  std::string failed_property;
+  Case counterexample;  ///< kept as given
+  /// For fault / raises_on_every_call: the error type and message seen.
+  std::string error_type, message;
+  std::size_t cases_sent = 0;
+  std::size_t entries_sent = 0;
+  double seconds = 0;
+  /// Pairs of candidate models (labels) the battery could not tell apart in
+  /// the subject's declared precision; informational.
+  std::vector<std::string> unseparated;
+};
+
+/// "misconception", "several", "no_known_mistake", "consistent", "fault",
+/// "raises_on_every_call".
+const char* verdict_name(Diagnosis::Verdict v);
+
+/// Diagnoses `subject` given the counterexample of `failed_property`.
+/// The operation is counterexample.op. Sends at most min(options.max_cases,
+/// kMaxBatteryCases) cases (the counterexample included when it fits the
+/// entry budget) and never throws for a misbehaving subject; throws
+/// std::invalid_argument if the operation is not supported by the subject.
+Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
+                   const std::string& failed_property, const Options& options = {});
+
+/// Machine-readable form: {"verdict", "keys", "fits": [{"key", "params":
+/// {name: value}, "param_text": {name: text}, "also_fits"}], "tell_apart",
+/// "explanation", "failed_property", "cases_sent", "entries_sent", "seconds",
+/// "error_type", "message"}.
+std::string to_json(const Diagnosis& d);
+
+/// The battery diagnose() would send for this operation and precision
+/// (without a counterexample), with the model pairs it leaves unseparated;
+/// for tests and the README's cost table.
+struct Battery {
+  std::vector<Case> cases;
+  std::vector<std::string> unseparated;
+  /// Models (labels) the battery cannot tell from the definition in this
+  /// precision (finite_fill(fill=double lowest) in float...): never named.
+  std::vector<std::string> like_definition;
+  std::size_t entries = 0;
+};
+Battery build_battery(Operation op, const Precision& declared, bool returns_weights,
+                      const Case* counterexample, const Options& options = {});
+
+/// Every candidate model for an operation (the definition first).
+std::vector<Model> candidate_models(Operation op, const Precision& declared);
+
+}  // namespace attn::mis

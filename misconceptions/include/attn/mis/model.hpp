@@ -1,0 +1,105 @@
+#pragma once
+// Misconceptions as executable models (namespace attn::mis).
+//
+// A model computes exactly what one mistake computes, from the definition in
+// the text (section 32.2), never by calling lib/: like the oracle, it is
+// written "next to the oracle". Its answer to a Case is a Prediction: the
+// values the mistake produces (with a per-entry tolerance for rounding) and
+// whether a refusal is what the mistake does. The catalogue
+// (catalogue.hpp) lists every family with its stable key; misconceptions/
+// README.md documents them in one table.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "attn/prop/case.hpp"
+#include "attn/prop/outcome.hpp"
+#include "attn/prop/subject.hpp"
+
+namespace attn::mis {
+
+using attn::Index;
+using attn::prop::Case;
+using attn::prop::DMatrix;
+using attn::prop::Operation;
+using attn::prop::Outcome;
+using attn::prop::Precision;
+
+/// The arithmetic a model computes in: the subject's declared precision
+/// (float or double), or a narrower one (the low_precision family).
+enum class Arith { float64, float32, float16, bfloat16 };
+
+/// Unit roundoff of an arithmetic: 2^-53, 2^-24, 2^-11, 2^-8.
+double unit_roundoff(Arith a);
+/// Smallest positive normal number: 2^-1022, 2^-126, 2^-14, 2^-126.
+double smallest_normal(Arith a);
+/// x rounded to the arithmetic (round to nearest even); float64 returns x.
+double round_to(Arith a, double x);
+/// The arithmetic of a declared precision (Precision::is_float -> float32).
+Arith arith_of(const Precision& p);
+/// "float64", "float32", "float16", "bfloat16".
+const char* arith_name(Arith a);
+
+/// One fitted parameter of a model: a name ("fill"), its value as a number
+/// (-1e9) and as text ("-1e9", "1/d_k", "float16").
+struct Param {
+  std::string name;
+  double value = 0;
+  std::string text;
+};
+
+/// What a model says the subject answers to one case.
+struct Prediction {
+  /// A refusal (any error type) agrees with the model.
+  bool may_refuse = false;
+  /// `answer` holds values (A, O, logsumexp or mask, as the operation returns);
+  /// an answer agrees if every compared entry is within `tol_*` of it.
+  bool has_answer = false;
+  /// The model makes no claim on this case (any outcome agrees): a value
+  /// mistake says nothing about a non-finite input, for instance.
+  bool no_claim = false;
+  /// Any answer whose compared entries are all finite agrees
+  /// (non_finite_swallowed: the values themselves are not modelled).
+  bool any_finite_answer = false;
+  Outcome answer;
+  /// Per-entry absolute tolerances, same shapes as answer.A, answer.O,
+  /// answer.logsumexp (see tolerance.hpp). Unused for masks (exact).
+  DMatrix tol_A, tol_O, tol_lse;
+  /// Separation between models is judged against the error bound of the
+  /// subject's declared precision: a model computed in a narrower type
+  /// scales its tolerances by u_declared / u_model (< 1) there. 1 otherwise.
+  double separation_scale = 1.0;
+};
+
+/// A family member with its parameters fixed: predicts a case.
+struct Model {
+  std::string key;            ///< catalogue key, "finite_fill"; "correct" for the definition
+  std::vector<Param> params;  ///< the fixed parameters (empty for parameterless keys)
+  /// The prediction for a case in the subject's declared precision.
+  /// Throws std::invalid_argument for an operation the family does not cover.
+  std::function<Prediction(const Case&, const Precision& declared)> predict;
+  /// "finite_fill(fill=-1e9)".
+  std::string label() const;
+};
+
+/// A family of models with a stable key (README.md's table).
+struct Family {
+  std::string key;
+  std::string misconception;  ///< one sentence
+  std::string source;         ///< section/lemma of the text, or where the mistake is found
+  std::string told_apart_by;  ///< what tells it apart from its neighbours
+  /// The operations the family applies to.
+  std::vector<Operation> ops;
+  /// Its members, one per value of the parameter grid (one member for a
+  /// parameterless family), for operation op.
+  std::function<std::vector<Model>(Operation op)> members;
+  bool applies_to(Operation op) const;
+};
+
+/// The model of the definition itself (key "correct"): -inf before the
+/// softmax, the allowed row maximum, 1/sqrt(d_k), and refusals of a fully
+/// forbidden row, a d_k mismatch and a non-finite input.
+Model correct_model();
+
+}  // namespace attn::mis

@@ -1,0 +1,290 @@
+// Candidate battery cases (battery_cases.hpp). Values are multiples of 1/4
+// of modest size (exact in every format) unless a regime needs large ones;
+// sizes keep d_k, d_v, T_v (and d_model) distinct and above 1 so that every
+// scale factor differs, T_q != T_v so that a transposition shows, and masks
+// non-symmetric with an allowed and a forbidden key per row.
+#include "battery_cases.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace attn::mis::detail {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// Deterministic values in {-2, -1.75, ..., 2} (a fixed linear congruential sequence).
+struct Quarters {
+  std::uint64_t s;
+  explicit Quarters(std::uint64_t seed) : s(seed) {}
+  double next() {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return double(int((s >> 33) % 17) - 8) / 4.0;
+  }
+  DMatrix matrix(Index r, Index c, double scale = 1) {
+    DMatrix M(r, c);
+    for (Index i = 0; i < r; ++i)
+      for (Index j = 0; j < c; ++j) M(i, j) = next() * scale;
+    return M;
+  }
+};
+
+Mask mask_from(std::initializer_list<std::initializer_list<int>> rows) {
+  Mask M(Index(rows.size()), Index(rows.begin()->size()));
+  Index i = 0;
+  for (const auto& r : rows) {
+    Index j = 0;
+    for (int x : r) M(i, j++) = x != 0;
+    ++i;
+  }
+  return M;
+}
+
+/// Rounds M's entries to the declared type (exact for a float subject);
+/// false if a finite entry does not fit (overflows).
+bool fit_to(DMatrix& M, const Precision& p) {
+  if (!p.is_float) return true;
+  for (Index i = 0; i < M.rows(); ++i)
+    for (Index j = 0; j < M.cols(); ++j) {
+      const double x = M(i, j);
+      if (!std::isfinite(x)) continue;
+      const double r = double(float(x));
+      if (!std::isfinite(r)) return false;
+      M(i, j) = r;
+    }
+  return true;
+}
+
+bool fit_to(Case& c, const Precision& p) {
+  bool ok = fit_to(c.S, p) && fit_to(c.Q, p) && fit_to(c.K, p) && fit_to(c.V, p) &&
+            fit_to(c.X, p) && fit_to(c.W_O, p);
+  for (auto& h : c.heads) ok = ok && fit_to(h.W_Q, p) && fit_to(h.W_K, p) && fit_to(h.W_V, p);
+  return ok;
+}
+
+/// Logit levels between consecutive candidate fills and floors (README.md):
+/// a row at each level tells the fills above it from those below.
+std::vector<double> levels(const Precision& p) {
+  std::vector<double> v = {-10, -1000, -2e4, -1e6, -2e9, -1e15, -2e25, -2e35};
+  if (!p.is_float) {
+    v.push_back(-1e100);
+    v.push_back(-1e305);
+  }
+  return v;
+}
+
+// -- logits operations -------------------------------------------------------
+
+std::vector<Case> logits_cases(Operation op, const Precision& p) {
+  std::vector<Case> out;
+  const bool masked = op == Operation::masked_softmax;
+  Quarters q(7);
+  auto base = [&](DMatrix S, std::optional<Mask> m, const char* tag) {
+    Case c;
+    c.op = op;
+    c.S = std::move(S);
+    if (masked) c.mask = std::move(m);
+    c.tags = {tag};
+    out.push_back(c);
+  };
+  const Mask m35 = mask_from({{0, 1, 0, 0, 1}, {1, 0, 0, 1, 1}, {0, 0, 1, 0, 0}});
+  base(q.matrix(3, 5, 1.5), m35, "generic");
+  base(q.matrix(4, 4, 1.5), mask_from({{0, 1, 1, 0}, {0, 0, 1, 1}, {1, 0, 0, 0}, {0, 1, 0, 0}}),
+       "square, non-symmetric mask");
+  {  // rows of very different scale: overflow without a shift; a global max underflows row 1
+    DMatrix S(3, 4);
+    S << 1000, 990, 1001.5, 995, 0.5, -0.25, 1, 0, -1000, -1001, -999.5, -1002;
+    base(S, mask_from({{0, 1, 0, 0}, {1, 0, 0, 0}, {0, 0, 1, 0}}), "large logits");
+  }
+  {  // one dominant logit: Z = 1 exactly, an epsilon shows
+    DMatrix S(2, 3);
+    S << 0, -800, -900, 0.5, -850, -1000;
+    base(S, mask_from({{0, 0, 1}, {0, 1, 0}}), "dominant logit");
+  }
+  {  // levels: fills and floors
+    const auto lv = levels(p);
+    DMatrix S(Index(lv.size()), 4);
+    Mask M(Index(lv.size()), 4);
+    for (Index i = 0; i < S.rows(); ++i)
+      for (Index j = 0; j < 4; ++j) {
+        S(i, j) = lv[std::size_t(i)] * (1 + double(j) / 64);
+        M(i, j) = j % 2 == 1;
+      }
+    base(S, M, "levels, masked");
+    if (masked) base(S, Mask::Constant(S.rows(), 4, false), "levels, no key masked");
+    else base(S, std::nullopt, "levels");
+  }
+  if (masked) {
+    DMatrix S(2, 4);
+    S << 1000, 0.5, -0.25, 1, 0.25, 1200, -1, 0;
+    base(S, mask_from({{1, 0, 0, 0}, {0, 1, 0, 0}}), "large forbidden logit");
+    DMatrix T(2, 3);
+    T << 0.5, 1, -0.5, 0.25, -0.75, 1.5;
+    base(T, mask_from({{0, 1, 0}, {1, 1, 1}}), "fully forbidden row");
+  } else {
+    DMatrix S(3, 4);
+    S << 0.5, -kInf, 1, -kInf, -kInf, 0.25, -0.5, 1.5, -kInf, -kInf, -kInf, -kInf;
+    base(S, std::nullopt, "-inf logits, fully -inf row");
+    DMatrix T(2, 4);
+    T << 0.5, -kInf, 1, -kInf, -kInf, 0.25, -0.5, 1.5;
+    base(T, std::nullopt, "-inf logits");
+  }
+  DMatrix N = q.matrix(2, 3);
+  N(1, 1) = std::numeric_limits<double>::quiet_NaN();
+  base(N, Mask::Constant(2, 3, false), "NaN input");
+  return out;
+}
+
+// -- attention, attention_tiled ---------------------------------------------
+
+std::vector<Case> qkv_cases(Operation op, const Precision& p) {
+  std::vector<Case> out;
+  Quarters q(11);
+  auto add = [&](DMatrix Q, DMatrix K, DMatrix V, std::optional<Mask> m, Index tile_k,
+                 const char* tag) {
+    Case c;
+    c.op = op;
+    c.Q = std::move(Q);
+    c.K = std::move(K);
+    c.V = std::move(V);
+    c.mask = std::move(m);
+    c.tile_q = 2;
+    c.tile_k = tile_k;
+    c.tags = {tag};
+    out.push_back(c);
+  };
+  // T_q 3, T_v 6, d_k 4, d_v 3: 1/sqrt(d_k) = 1/2, 1/d_k, 1/sqrt(3), 1/sqrt(6) all differ.
+  const Mask m36 = mask_from({{1, 1, 1, 1, 0, 1}, {0, 1, 0, 0, 1, 1}, {1, 0, 0, 1, 0, 0}});
+  const DMatrix Q = q.matrix(3, 4, 1.5), K = q.matrix(6, 4, 1.5), V = q.matrix(6, 3);
+  add(Q, K, V, m36, 4, "generic");
+  add(Q, K, V, std::nullopt, 4, "generic, no mask");
+  add(q.matrix(4, 2, 2), q.matrix(4, 2, 2), q.matrix(4, 2),
+      mask_from({{0, 1, 1, 0}, {0, 0, 1, 1}, {1, 0, 0, 0}, {0, 1, 0, 0}}), 3,
+      "square, non-symmetric mask");
+  {  // large logits, increasing across key tiles; a row of small scale
+    DMatrix Ql(3, 1), Kl(4, 1);
+    Ql << 30, 0.25, -30;
+    Kl << -20, 10, 33, 40;
+    add(Ql, Kl, q.matrix(4, 2), std::nullopt, 2, "large logits");
+  }
+  {  // one dominant logit: Z = 1, an epsilon shows
+    DMatrix Qd(2, 1), Kd(3, 1);
+    Qd << 1, -1;
+    Kd << 0, -800, 900;
+    add(Qd, Kd, q.matrix(3, 2), Mask::Constant(2, 3, false), 2, "dominant logit");
+  }
+  {  // levels: Q_i = level, K_j = 1 + j/64, every other key forbidden
+    const auto lv = levels(p);
+    DMatrix Ql(Index(lv.size()), 1), Kl(4, 1);
+    for (Index i = 0; i < Ql.rows(); ++i) Ql(i, 0) = lv[std::size_t(i)];
+    for (Index j = 0; j < 4; ++j) Kl(j, 0) = 1 + double(j) / 64;
+    Mask M(Ql.rows(), 4);
+    for (Index i = 0; i < M.rows(); ++i)
+      for (Index j = 0; j < 4; ++j) M(i, j) = j % 2 == 1;
+    const DMatrix Vl = q.matrix(4, 2);
+    add(Ql, Kl, Vl, M, 2, "levels, masked");
+    add(Ql, Kl, Vl, std::nullopt, 3, "levels");
+  }
+  {  // a large forbidden logit
+    DMatrix Qf(2, 1), Kf(4, 1);
+    Qf << 1, 1.5;
+    Kf << 1000, 0.5, -0.25, 1;
+    add(Qf, Kf, q.matrix(4, 2), mask_from({{1, 0, 0, 0}, {1, 0, 1, 0}}), 2, "large forbidden logit");
+  }
+  add(q.matrix(2, 2), q.matrix(3, 2), q.matrix(3, 2), mask_from({{0, 1, 0}, {1, 1, 1}}), 2,
+      "fully forbidden row");
+  add(q.matrix(2, 3), q.matrix(3, 2), q.matrix(3, 2), std::nullopt, 2, "d_k mismatch");
+  {
+    DMatrix Qn = q.matrix(2, 2);
+    Qn(1, 0) = std::numeric_limits<double>::quiet_NaN();
+    add(Qn, q.matrix(3, 2), q.matrix(3, 2), std::nullopt, 2, "NaN input");
+  }
+  return out;
+}
+
+// -- multi-head attention -----------------------------------------------------
+
+std::vector<Case> multi_head_cases(const Precision&) {
+  std::vector<Case> out;
+  Quarters q(13);
+  // T 4, d_model 5, two heads with d_k 2, d_v 3, W_O 6 x 4.
+  auto make = [&](double x_scale, std::optional<Mask> m, const char* tag, bool nan = false) {
+    Case c;
+    c.op = Operation::multi_head_attention;
+    c.X = q.matrix(4, 5, x_scale);
+    if (nan) c.X(2, 3) = std::numeric_limits<double>::quiet_NaN();
+    for (int h = 0; h < 2; ++h)
+      c.heads.push_back({q.matrix(5, 2), q.matrix(5, 2), q.matrix(5, 3)});
+    c.W_O = q.matrix(6, 4);
+    c.mask = std::move(m);
+    c.tags = {tag};
+    out.push_back(c);
+  };
+  const Mask causal = mask_from({{0, 1, 1, 1}, {0, 0, 1, 1}, {0, 0, 0, 1}, {0, 0, 0, 0}});
+  make(1, causal, "generic, causal mask");
+  make(1, std::nullopt, "generic, no mask");
+  make(1, mask_from({{0, 1, 0, 1}, {1, 0, 0, 0}, {0, 1, 1, 0}, {0, 0, 1, 0}}), "random mask");
+  make(48, std::nullopt, "large logits");
+  make(1, mask_from({{0, 1, 1, 1}, {1, 1, 1, 1}, {0, 0, 0, 1}, {0, 0, 0, 0}}), "fully forbidden row");
+  make(1, std::nullopt, "NaN input", true);
+  return out;
+}
+
+// -- mask builders ------------------------------------------------------------
+
+std::vector<Case> mask_cases(Operation op) {
+  std::vector<Case> out;
+  auto add = [&](Index T_q, Index T_v, bool br, Index L) {
+    Case c;
+    c.op = op;
+    c.mask_shape.T_q = T_q;
+    c.mask_shape.T_v = T_v;
+    c.mask_shape.bottom_right = br;
+    c.mask_shape.key_length = L;
+    out.push_back(c);
+  };
+  if (op == Operation::causal_mask) {
+    add(3, 5, false, 0);
+    add(3, 5, true, 0);
+    add(5, 3, true, 0);
+    add(4, 4, false, 0);
+  } else {
+    add(3, 5, false, 2);
+    add(4, 6, false, 4);
+    add(2, 3, false, 3);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Case> candidate_cases(Operation op, const Precision& declared) {
+  std::vector<Case> all;
+  switch (op) {
+    case Operation::softmax_rows:
+    case Operation::masked_softmax: all = logits_cases(op, declared); break;
+    case Operation::attention:
+    case Operation::attention_tiled: all = qkv_cases(op, declared); break;
+    case Operation::multi_head_attention: all = multi_head_cases(declared); break;
+    case Operation::causal_mask:
+    case Operation::padding_mask: all = mask_cases(op); break;
+  }
+  std::vector<Case> out;
+  for (auto& c : all)
+    if (fit_to(c, declared)) out.push_back(std::move(c));
+  return out;
+}
+
+std::size_t case_entries(const Case& c) {
+  std::size_t n = std::size_t(c.S.size() + c.Q.size() + c.K.size() + c.V.size() + c.X.size() +
+                              c.W_O.size());
+  for (const auto& h : c.heads) n += std::size_t(h.W_Q.size() + h.W_K.size() + h.W_V.size());
+  if (c.mask) n += std::size_t(c.mask->size());
+  if (builds_mask(c.op)) n += std::size_t(c.mask_shape.T_q * c.mask_shape.T_v);
+  else if (c.op == Operation::multi_head_attention) n += std::size_t(c.X.rows() * c.W_O.cols());
+  else if (takes_qkv(c.op)) n += std::size_t(c.Q.rows() * (c.K.rows() + c.V.cols() + 1));
+  else n += std::size_t(c.S.size());
+  return n;
+}
+
+}  // namespace attn::mis::detail

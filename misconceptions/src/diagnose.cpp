@@ -1,0 +1,302 @@
+// The differential diagnosis engine (diagnose.hpp).
+#include "attn/mis/diagnose.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <set>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "attn/mis/catalogue.hpp"
+#include "battery_cases.hpp"
+#include "explain.hpp"
+#include "tolerance.hpp"
+
+namespace attn::mis {
+namespace {
+
+using detail::agrees;
+using detail::separated;
+
+Prediction safe_predict(const Model& m, const Case& c, const Precision& p) {
+  try {
+    return m.predict(c, p);
+  } catch (const std::exception&) {
+    Prediction none;
+    none.no_claim = true;
+    return none;
+  }
+}
+
+/// Error types that say the code is broken, not that it refused an input.
+bool non_domain_error(const std::string& t) {
+  static const std::set<std::string> kinds = {
+      "AttributeError", "NameError",       "TypeError",     "ImportError", "ModuleNotFoundError",
+      "UnboundLocalError", "SyntaxError",  "IndentationError", "NotImplementedError",
+      "KeyError",       "IndexError",      "RecursionError", "AssertionError",
+      "std::bad_alloc", "std::logic_error", "std::out_of_range", "std::bad_function_call"};
+  return kinds.count(t) > 0;
+}
+
+}  // namespace
+
+const char* verdict_name(Diagnosis::Verdict v) {
+  switch (v) {
+    case Diagnosis::Verdict::misconception: return "misconception";
+    case Diagnosis::Verdict::several: return "several";
+    case Diagnosis::Verdict::no_known_mistake: return "no_known_mistake";
+    case Diagnosis::Verdict::consistent: return "consistent";
+    case Diagnosis::Verdict::fault: return "fault";
+    case Diagnosis::Verdict::raises_on_every_call: return "raises_on_every_call";
+  }
+  return "?";
+}
+
+std::vector<Model> candidate_models(Operation op, const Precision& declared) {
+  std::vector<Model> v = {correct_model()};
+  for (const Family* f : families_for(op))
+    for (Model& m : f->members(op)) {
+      // float32 "low precision" is the declared precision of a float subject.
+      if (m.key == "low_precision" && declared.is_float && !m.params.empty() &&
+          m.params[0].value == 24)
+        continue;
+      v.push_back(std::move(m));
+    }
+  return v;
+}
+
+Battery build_battery(Operation op, const Precision& declared, bool returns_weights,
+                      const Case* counterexample, const Options& options) {
+  (void)returns_weights;
+  const std::size_t max_cases = std::min(options.max_cases, kMaxBatteryCases);
+  const std::size_t max_entries = std::min(options.max_entries, kMaxBatteryEntries);
+  const std::vector<Model> models = candidate_models(op, declared);
+  std::vector<Case> pool;
+  Battery b;
+  if (counterexample && detail::case_entries(*counterexample) <= max_entries / 4) {
+    b.cases.push_back(*counterexample);
+    b.entries += detail::case_entries(*counterexample);
+  }
+  for (Case& c : detail::candidate_cases(op, declared)) pool.push_back(std::move(c));
+  // Predictions of every model on every case.
+  auto predict_all = [&](const Case& c) {
+    std::vector<Prediction> p;
+    p.reserve(models.size());
+    for (const Model& m : models) p.push_back(safe_predict(m, c, declared));
+    return p;
+  };
+  const std::size_t n = models.size();
+  std::vector<char> done(n * n, 0);
+  auto mark = [&](const Case& c, const std::vector<Prediction>& p) {
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        if (!done[i * n + j] && separated(p[i], p[j], c, kSeparationFactor)) done[i * n + j] = 1;
+  };
+  for (const Case& c : b.cases) mark(c, predict_all(c));
+  std::vector<std::vector<Prediction>> pool_pred;
+  for (const Case& c : pool) pool_pred.push_back(predict_all(c));
+  std::vector<char> used(pool.size(), 0);
+  // Greedy: add the case that separates the most pairs still together; drop
+  // the cases that separate none.
+  while (b.cases.size() < max_cases) {
+    std::size_t best = pool.size(), best_gain = 0;
+    for (std::size_t k = 0; k < pool.size(); ++k) {
+      if (used[k] || b.entries + detail::case_entries(pool[k]) > max_entries) continue;
+      std::size_t gain = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j)
+          if (!done[i * n + j] && separated(pool_pred[k][i], pool_pred[k][j], pool[k],
+                                            kSeparationFactor))
+            ++gain;
+      if (gain > best_gain) {
+        best_gain = gain;
+        best = k;
+      }
+    }
+    if (best == pool.size()) break;
+    used[best] = 1;
+    mark(pool[best], pool_pred[best]);
+    b.cases.push_back(pool[best]);
+    b.entries += detail::case_entries(pool[best]);
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j)
+      if (!done[i * n + j] && models[i].key != models[j].key)
+        b.unseparated.push_back(models[i].label() + " ~ " + models[j].label());
+  // Members the battery cannot tell from the definition (models[0]) are never named.
+  for (std::size_t j = 1; j < n; ++j)
+    if (!done[j]) b.like_definition.push_back(models[j].label());
+  return b;
+}
+
+Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
+                   const std::string& failed_property, const Options& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Operation op = counterexample.op;
+  if (!subject.supports(op))
+    throw std::invalid_argument(std::string("diagnose: the subject does not support ") +
+                                attn::prop::operation_name(op));
+  const Precision declared = subject.precision();
+  Diagnosis d;
+  d.failed_property = failed_property;
+  d.counterexample = counterexample;
+  const Battery b = build_battery(op, declared, subject.returns_weights(), &counterexample, options);
+  d.unseparated = b.unseparated;
+  std::vector<Outcome> answers;
+  for (const Case& c : b.cases) {
+    answers.push_back(subject.run(c));
+    ++d.cases_sent;
+    d.entries_sent += detail::case_entries(c);
+    const Outcome& o = answers.back();
+    if (o.kind == Outcome::Kind::fault && o.A.size() == 0 && o.O.size() == 0) {
+      d.verdict = Diagnosis::Verdict::fault;
+      d.message = o.message;
+      break;
+    }
+  }
+  auto finish = [&]() {
+    d.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    d.explanation = detail::explanation(d, options.language);
+    return d;
+  };
+  if (d.verdict == Diagnosis::Verdict::fault) return finish();
+  // Raises on every call: each case refused, valid ones included.
+  const Model def = correct_model();
+  bool all_refused = !answers.empty(), valid_refused = false;
+  for (std::size_t k = 0; k < answers.size(); ++k) {
+    if (answers[k].kind != Outcome::Kind::refusal) {
+      all_refused = false;
+      break;
+    }
+    const Prediction p = safe_predict(def, b.cases[k], declared);
+    if (!p.may_refuse && !p.no_claim) valid_refused = true;
+  }
+  if (all_refused && valid_refused) {
+    d.verdict = Diagnosis::Verdict::raises_on_every_call;
+    d.error_type = answers.front().error_type;
+    d.message = answers.front().message;
+    return finish();
+  }
+  // A non-domain error on a valid case is a fault of the code, not a refusal.
+  for (std::size_t k = 0; k < answers.size(); ++k) {
+    const Prediction p = safe_predict(def, b.cases[k], declared);
+    if (answers[k].kind == Outcome::Kind::refusal && non_domain_error(answers[k].error_type) &&
+        !p.may_refuse && !p.no_claim) {
+      d.verdict = Diagnosis::Verdict::fault;
+      d.error_type = answers[k].error_type;
+      d.message = answers[k].message;
+      return finish();
+    }
+  }
+  const char* debug = std::getenv("ATTNLAB_MIS_DEBUG");  // a key: why it does not fit
+  auto fits_all = [&](const Model& m) {
+    for (std::size_t k = 0; k < answers.size(); ++k)
+      if (!agrees(answers[k], safe_predict(m, b.cases[k], declared), b.cases[k],
+                  subject.returns_weights())) {
+        if (debug && m.key == debug) {
+          const Prediction p = safe_predict(m, b.cases[k], declared);
+          std::cerr << m.label() << " misses case " << k << " ("
+                    << (b.cases[k].tags.empty() ? "" : b.cases[k].tags[0]) << ")\n";
+          attn::prop::print_inputs(std::cerr, b.cases[k]);
+          std::cerr << "subject: " << attn::prop::kind_name(answers[k].kind) << " "
+                    << answers[k].error_type << "\n";
+          attn::prop::print_matrix(std::cerr, "A", answers[k].A);
+          attn::prop::print_matrix(std::cerr, "O", answers[k].O);
+          std::cerr << "model: refuse " << p.may_refuse << " answer " << p.has_answer << "\n";
+          attn::prop::print_matrix(std::cerr, "A", p.answer.A);
+          attn::prop::print_matrix(std::cerr, "tol A", p.tol_A);
+          attn::prop::print_matrix(std::cerr, "O", p.answer.O);
+          attn::prop::print_matrix(std::cerr, "tol O", p.tol_O);
+        }
+        return false;
+      }
+    return true;
+  };
+  if (fits_all(def)) {
+    d.verdict = Diagnosis::Verdict::consistent;
+    return finish();
+  }
+  std::vector<Model> fitting;  // first fitting member of each family
+  for (const Model& m : candidate_models(op, declared)) {
+    if (m.key == "correct" ||
+        std::find(b.like_definition.begin(), b.like_definition.end(), m.label()) !=
+            b.like_definition.end() ||
+        !fits_all(m))
+      continue;
+    auto it = std::find_if(d.fits.begin(), d.fits.end(), [&](const Fit& f) { return f.key == m.key; });
+    if (it == d.fits.end()) {
+      d.fits.push_back(Fit{m.key, m.params, {}});
+      fitting.push_back(m);
+    } else {
+      std::string t;
+      for (const Param& p : m.params) t += (t.empty() ? "" : ", ") + p.name + "=" + p.text;
+      it->also_fits.push_back(t);
+    }
+  }
+  // Specificity: when model Y's own answers lie within model X's tolerance on
+  // every battery case but not the other way round, X (a wider claim, e.g. a
+  // float16 computation whose bound covers Y's values) explains nothing Y does
+  // not; X is dropped.
+  auto explains = [&](const Model& x, const Model& y) {
+    for (const Case& c : b.cases) {
+      const Prediction py = safe_predict(y, c, declared), px = safe_predict(x, c, declared);
+      if (py.no_claim || px.no_claim || (py.may_refuse && px.may_refuse)) continue;
+      const Outcome as_answer = py.has_answer ? py.answer
+                                              : Outcome::make_refusal("model", "refuses");
+      if (!agrees(as_answer, px, c, subject.returns_weights())) return false;
+    }
+    return true;
+  };
+  std::vector<char> drop(fitting.size(), 0);
+  for (std::size_t i = 0; i < fitting.size(); ++i)
+    for (std::size_t j = 0; j < fitting.size(); ++j)
+      if (i != j && explains(fitting[i], fitting[j]) && !explains(fitting[j], fitting[i]))
+        drop[i] = 1;
+  std::vector<Fit> kept;
+  for (std::size_t i = 0; i < fitting.size(); ++i)
+    if (!drop[i]) kept.push_back(d.fits[i]);
+  d.fits = kept;
+  if (d.fits.empty()) {
+    d.verdict = Diagnosis::Verdict::no_known_mistake;
+  } else if (d.fits.size() == 1) {
+    d.verdict = Diagnosis::Verdict::misconception;
+  } else {
+    d.verdict = Diagnosis::Verdict::several;
+    for (const Fit& f : d.fits)
+      if (const Family* fam = find_family(f.key))
+        d.tell_apart += (d.tell_apart.empty() ? "" : "; ") + f.key + ": " + fam->told_apart_by;
+  }
+  return finish();
+}
+
+std::string to_json(const Diagnosis& d) {
+  nlohmann::json j;
+  j["verdict"] = verdict_name(d.verdict);
+  j["keys"] = nlohmann::json::array();
+  j["fits"] = nlohmann::json::array();
+  for (const Fit& f : d.fits) {
+    j["keys"].push_back(f.key);
+    nlohmann::json params = nlohmann::json::object(), text = nlohmann::json::object();
+    for (const Param& p : f.params) {
+      params[p.name] = p.value;
+      text[p.name] = p.text;
+    }
+    j["fits"].push_back({{"key", f.key}, {"params", params}, {"param_text", text},
+                         {"also_fits", f.also_fits}});
+  }
+  j["tell_apart"] = d.tell_apart;
+  j["explanation"] = d.explanation;
+  j["failed_property"] = d.failed_property;
+  j["operation"] = attn::prop::operation_name(d.counterexample.op);
+  j["cases_sent"] = d.cases_sent;
+  j["entries_sent"] = d.entries_sent;
+  j["seconds"] = d.seconds;
+  j["error_type"] = d.error_type;
+  j["message"] = d.message;
+  return j.dump(2);
+}
+
+}  // namespace attn::mis

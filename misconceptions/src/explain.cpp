@@ -1,0 +1,190 @@
+// Explanation texts (explain.hpp): one piece of advice per key and language.
+#include "explain.hpp"
+
+#include <map>
+#include <utility>
+
+#include "attn/mis/catalogue.hpp"
+
+namespace attn::mis::detail {
+namespace {
+
+using Advice = std::pair<const char*, const char*>;  // NumPy, C++/Eigen
+
+const std::map<std::string, Advice>& advice() {
+  static const std::map<std::string, Advice> a = {
+      {"post_softmax_mask",
+       {"Set forbidden logits to -inf before the softmax: S = np.where(mask, -np.inf, S).",
+        "Set forbidden logits to -infinity before the softmax (S(i,j) = "
+        "-std::numeric_limits<double>::infinity() where mask(i,j))."}},
+      {"post_softmax_renormalised",
+       {"Mask before the softmax with -np.inf and take the row maximum over the allowed keys only; "
+        "raise for a row with no allowed key.",
+        "Mask before the softmax with -infinity, take the row maximum over allowed keys, and throw "
+        "for a row with no allowed key."}},
+      {"finite_fill",
+       {"Use -np.inf, not a large finite number: exp(-inf) is exactly 0.",
+        "Use -std::numeric_limits<T>::infinity(), not a large finite number."}},
+      {"multiplicative_mask",
+       {"Do not multiply by the mask: put -np.inf at forbidden logits before the softmax.",
+        "Do not multiply by the mask: put -infinity at forbidden logits before the softmax."}},
+      {"mask_times_inf",
+       {"mask * -np.inf is NaN where mask is 0; use np.where(mask, -np.inf, S).",
+        "mask.cast<T>() * -inf is NaN where the mask is 0; use mask.select(-inf, S)."}},
+      {"mask_ignored", {"Apply the mask argument.", "Apply the mask argument."}},
+      {"inverted_mask",
+       {"In this text mask True means forbidden (PyTorch's boolean attn_mask is the opposite).",
+        "In this text mask true means forbidden (PyTorch's boolean attn_mask is the opposite)."}},
+      {"mask_transposed",
+       {"Index the mask [query, key]: row i is query i; do not use mask.T.",
+        "Index the mask (query, key): row i is query i; do not use mask.transpose()."}},
+      {"mask_on_values",
+       {"Mask the logits, not the values: forbidden keys must get weight 0 in A.",
+        "Mask the logits, not the values: forbidden keys must get weight 0 in A."}},
+      {"mask_ignored_in_output",
+       {"Compute O from the same masked A you return.", "Compute O from the same masked A you return."}},
+      {"causal_assumed",
+       {"Use the mask you are given; it need not be causal.",
+        "Use the mask you are given; it need not be causal."}},
+      {"wrong_scale",
+       {"Divide Q @ K.T once by np.sqrt(d_k), with d_k = Q.shape[1].",
+        "Divide Q * K.transpose() once by std::sqrt(d_k), with d_k = Q.cols()."}},
+      {"mh_scale_by_d_model",
+       {"Each head divides by sqrt(d_k) of that head (W_Q.shape[1]), not sqrt(d_model).",
+        "Each head divides by sqrt(d_k) of that head (W_Q.cols()), not sqrt(d_model)."}},
+      {"no_max_shift",
+       {"Subtract each row's maximum first: E = np.exp(S - S.max(axis=1, keepdims=True)).",
+        "Subtract each row's maximum first: (S.colwise() - S.rowwise().maxCoeff()).array().exp()."}},
+      {"global_max",
+       {"Subtract each row's own maximum (axis=1, keepdims=True), not S.max().",
+        "Subtract each row's own maximum (S.rowwise().maxCoeff()), not S.maxCoeff()."}},
+      {"global_normaliser",
+       {"Divide by each row's sum: E / E.sum(axis=1, keepdims=True).",
+        "Divide each row by its own sum (E.rowwise().sum())."}},
+      {"max_over_forbidden",
+       {"Take the row maximum after setting forbidden logits to -np.inf.",
+        "Take the row maximum after setting forbidden logits to -infinity."}},
+      {"max_floor",
+       {"Start the running maximum at -np.inf, not at a finite floor.",
+        "Start the running maximum at -std::numeric_limits<T>::infinity(), not at -10000.0f or "
+        "another finite floor."}},
+      {"wrong_axis",
+       {"Normalise over the keys, the last axis: axis=1 (or -1), not axis=0.",
+        "Normalise each row: rowwise(), not colwise()."}},
+      {"abs_weights", {"The weights are exp(s - max), not |s|.", "The weights are exp(s - max), not |s|."}},
+      {"epsilon_denominator",
+       {"Remove the epsilon from the denominator: with the max shift the sum is at least 1.",
+        "Remove the epsilon from the denominator: with the max shift the sum is at least 1."}},
+      {"transposed_output",
+       {"Return A as T_q x T_v (queries in rows), not A.T.",
+        "Return A as T_q x T_v (queries in rows), not A.transpose()."}},
+      {"outputs_swapped", {"Return (O, A) in that order.", "Return {O, A} in that order."}},
+      {"low_precision",
+       {"Keep float64 throughout (no astype(np.float32) / float16 inside).",
+        "Compute in the declared scalar type throughout (no float/half temporaries)."}},
+      {"tiny_positive_exp",
+       {"Forbidden weights must be exactly 0: set them to 0 or use np.exp on -inf.",
+        "Eigen's vectorised exp clamps its argument: exp(-inf) is a tiny positive number. Set "
+        "forbidden weights to exactly 0 (mask.select(0, E))."}},
+      {"fully_forbidden_answered",
+       {"Raise an exception for a row whose every key is forbidden.",
+        "Throw (e.g. std::invalid_argument) for a row whose every key is forbidden."}},
+      {"dk_mismatch_accepted",
+       {"Raise when Q.shape[1] != K.shape[1]; do not cut to the smaller width.",
+        "Throw when Q.cols() != K.cols(); do not cut to the smaller width."}},
+      {"non_finite_swallowed",
+       {"Raise for a NaN or Inf input (np.isfinite(...).all()).",
+        "Throw for a NaN or Inf input (allFinite())."}},
+      {"tiled_no_rescale",
+       {"When the running maximum rises, multiply the running sum and accumulator by "
+        "np.exp(m_old - m_new).",
+        "When the running maximum rises, multiply the running sum and accumulator by "
+        "std::exp(m_old - m_new)."}},
+      {"tiled_forbidden_tile_nan",
+       {"Skip (or guard) a key tile with no allowed key: exp(-inf - (-inf)) is NaN.",
+        "Skip (or guard) a key tile with no allowed key: exp(-inf - (-inf)) is NaN."}},
+      {"tiled_last_tile_dropped",
+       {"Loop over ceil(T_v / tile_k) tiles; the last one may be shorter.",
+        "Loop over (T_v + tile_k - 1) / tile_k tiles; the last one may be shorter."}},
+      {"mh_heads_reversed",
+       {"Concatenate the heads in order: np.concatenate(heads, axis=1) with head 0 first.",
+        "Write head i into columns [i d_v, (i+1) d_v) of the concatenation."}},
+      {"mh_one_wo_per_head",
+       {"Multiply the concatenation of all heads by the whole W_O.",
+        "Multiply the concatenation of all heads by the whole W_O."}},
+      {"mh_mask_not_forwarded",
+       {"Pass the mask to every head.", "Pass the mask to every head."}},
+      {"causal_alignment",
+       {"Bottom-right alignment forbids j > i + (T_v - T_q); top-left forbids j > i.",
+        "Bottom-right alignment forbids j > i + (T_v - T_q); top-left forbids j > i."}},
+      {"diagonal_forbidden",
+       {"A query sees its own key: np.triu(ones, k=1) forbids j > i only.",
+        "A query sees its own key: forbid j > i, not j >= i."}},
+      {"triangle_reversed",
+       {"The causal mask forbids the future (j > i), not the past.",
+        "The causal mask forbids the future (j > i), not the past."}},
+      {"padding_off_by_one",
+       {"Keys j >= key_length are padding: np.arange(T_v) >= key_length.",
+        "Keys j >= key_length are padding."}},
+      {"padding_on_queries",
+       {"Padding forbids key columns j >= key_length, in every query row.",
+        "Padding forbids key columns j >= key_length, in every query row."}},
+  };
+  return a;
+}
+
+std::string params_text(const Fit& f) {
+  std::string s;
+  for (const Param& p : f.params) s += (s.empty() ? " (" : ", ") + p.name + " = " + p.text;
+  if (!s.empty()) s += ")";
+  if (!f.also_fits.empty()) {
+    s += "; also consistent with";
+    for (const auto& a : f.also_fits) s += " " + a;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string explanation(const Diagnosis& d, Language lang) {
+  const std::string n = std::to_string(d.cases_sent);
+  switch (d.verdict) {
+    case Diagnosis::Verdict::fault:
+      return "The submission did not answer (" +
+             (d.error_type.empty() ? d.message : d.error_type + ": " + d.message) +
+             "): this is a fault of the code (crash, timeout, malformed reply or a programming "
+             "error), not a misconception about attention. Fix it first.";
+    case Diagnosis::Verdict::raises_on_every_call:
+      return "Every one of the " + n + " cases sent raised " + d.error_type +
+             (d.message.empty() ? "" : " (" + d.message + ")") +
+             ", valid inputs included: the code fails on every call. Run it on a small input "
+             "first; no misconception can be read from these answers.";
+    case Diagnosis::Verdict::consistent:
+      return "On " + n + " extra cases chosen to tell the known mistakes apart, the answers agree "
+             "with the definition within the error bound; the failure of " + d.failed_property +
+             " is not explained by a known mistake. Look at the counterexample itself.";
+    case Diagnosis::Verdict::no_known_mistake:
+      return "No known mistake reproduces these answers (" + n + " extra cases sent); the "
+             "counterexample of " + d.failed_property + " is kept as the evidence.";
+    default: break;
+  }
+  std::string s;
+  if (d.verdict == Diagnosis::Verdict::several)
+    s = "Several known mistakes reproduce all " + n + " answers; they cannot be told apart here: ";
+  for (std::size_t i = 0; i < d.fits.size(); ++i) {
+    const Fit& f = d.fits[i];
+    const Family* fam = find_family(f.key);
+    s += (i ? " Or: " : "") + std::string("[") + f.key + "] " +
+         (fam ? fam->misconception : std::string()) + params_text(f);
+    auto it = advice().find(f.key);
+    if (it != advice().end())
+      s += std::string(" ") + (lang == Language::numpy ? it->second.first : it->second.second);
+  }
+  if (d.verdict == Diagnosis::Verdict::misconception)
+    s += " (Reproduced on all " + n + " cases of the diagnosis battery.)";
+  else
+    s += " What would tell them apart: " + d.tell_apart;
+  return s;
+}
+
+}  // namespace attn::mis::detail

@@ -1,0 +1,648 @@
+// The parameterised computation of section 32.2 (pipeline.hpp). Written from
+// the definitions: logits (Lemma 1), the mask before the softmax (Lemma 2),
+// the shifted softmax (32.2.4), O = A V, the online form (FlashAttention,
+// Dao et al. 2022, Algorithm 1) and multi-head attention (32.2.5).
+#include "pipeline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "tolerance.hpp"
+
+namespace attn::mis::detail {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// NumPy-like maximum: NaN if any entry is NaN, -inf for none.
+double nan_max(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return kNaN;
+  return std::max(a, b);
+}
+
+/// r * x with +Inf * 0 = +Inf (no claim stays no claim).
+double times(double r, double x) { return std::isinf(r) ? r : r * x; }
+
+bool non_finite_input(const Case& c) {
+  auto bad = [](const DMatrix& M, bool neg_inf_ok) {
+    for (Index i = 0; i < M.rows(); ++i)
+      for (Index j = 0; j < M.cols(); ++j) {
+        const double x = M(i, j);
+        if (std::isnan(x) || (std::isinf(x) && !(neg_inf_ok && x < 0))) return true;
+      }
+    return false;
+  };
+  const bool logits = c.op == Operation::softmax_rows || c.op == Operation::masked_softmax;
+  if (logits) return bad(c.S, true);
+  if (c.op == Operation::multi_head_attention) {
+    if (bad(c.X, false) || bad(c.W_O, false)) return true;
+    for (const auto& h : c.heads)
+      if (bad(h.W_Q, false) || bad(h.W_K, false) || bad(h.W_V, false)) return true;
+    return false;
+  }
+  return bad(c.Q, false) || bad(c.K, false) || bad(c.V, false);
+}
+
+bool dk_mismatch(const Case& c) {
+  if (takes_qkv(c.op)) return c.Q.cols() != c.K.cols();
+  if (c.op == Operation::multi_head_attention)
+    for (const auto& h : c.heads)
+      if (h.W_Q.cols() != h.W_K.cols()) return true;
+  return false;
+}
+
+/// One head's result before the fully-forbidden-row policy.
+struct HeadOut {
+  DMatrix A, O, tol_A, tol_O;
+  std::vector<double> lse, tol_lse;
+  std::vector<bool> full_row;  ///< rows with no allowed key (real or as the model reads the mask)
+  bool refuse_shape = false;   ///< the mistake itself raises (mask^T against T_q != T_v)
+};
+
+struct HeadIn {
+  const DMatrix* S = nullptr;  ///< given logits (softmax operations), or
+  DMatrix Q, K;                ///< queries and keys
+  const DMatrix* V = nullptr;  ///< values (none for the softmax operations)
+  DMatrix V_mag;               ///< |V| bound (with projection error folded in)
+  double V_rel = 0;            ///< relative error of V, in units of u
+  std::optional<Mask> mask;
+  Index d_v = 0, d_model = 0;
+  DMatrix logit_err;  ///< per entry, logit error in units of u (computed here for Q, K if empty)
+  Operation op = Operation::attention;
+  Index tile_k = 0;
+};
+
+double scale_divisor(Scale s, Index d_k, Index d_v, Index T_v, Index d_model) {
+  switch (s) {
+    case Scale::sqrt_dk: return std::sqrt(double(d_k));
+    case Scale::none: return 1.0;
+    case Scale::dk: return double(d_k);
+    case Scale::sqrt_dv: return std::sqrt(double(d_v));
+    case Scale::sqrt_Tv: return std::sqrt(double(T_v));
+    case Scale::sqrt_dmodel: return std::sqrt(double(d_model));
+    case Scale::times_sqrt_dk: return 1.0 / std::sqrt(double(d_k));
+  }
+  return 1.0;
+}
+
+HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
+  auto r = [a](double x) { return round_to(a, x); };
+  HeadOut out;
+  const bool given = in.S != nullptr;
+  const Index T_q = given ? in.S->rows() : in.Q.rows();
+  const Index T_v = given ? in.S->cols() : in.K.rows();
+  DMatrix S(T_q, T_v);
+  DMatrix err = in.logit_err.size() ? in.logit_err : DMatrix(DMatrix::Zero(T_q, T_v));
+  const bool own_err = in.logit_err.size() == 0;
+  if (given) {
+    for (Index i = 0; i < T_q; ++i)
+      for (Index j = 0; j < T_v; ++j) S(i, j) = r((*in.S)(i, j));
+  } else {
+    const Index d = std::min(in.Q.cols(), in.K.cols());
+    const double div = scale_divisor(k.scale, d, in.d_v, T_v, in.d_model);
+    for (Index i = 0; i < T_q; ++i) {
+      for (Index j = 0; j < T_v; ++j) {
+        double dot = 0, mag = 0;
+        for (Index t = 0; t < d; ++t) {
+          dot = r(dot + r(in.Q(i, t) * in.K(j, t)));
+          mag += std::abs(in.Q(i, t) * in.K(j, t));
+        }
+        double s;
+        if (k.scale == Scale::dk) {
+          const double sq = r(std::sqrt(double(d)));
+          s = r(r(dot / sq) / sq);  // scaled twice: Q / sqrt(d_k), then the logits again
+        } else if (k.scale == Scale::times_sqrt_dk) {
+          s = r(dot * r(std::sqrt(double(d))));
+        } else {
+          s = r(dot / r(div));
+        }
+        S(i, j) = s;
+        if (own_err) err(i, j) = double(d + 4) * mag / div;
+      }
+    }
+  }
+  const bool logits_op = in.op == Operation::softmax_rows || in.op == Operation::masked_softmax;
+  // Real forbidden set and the set the mistake uses.
+  Mask real = Mask::Constant(T_q, T_v, false), used = Mask::Constant(T_q, T_v, false);
+  for (Index i = 0; i < T_q; ++i)
+    for (Index j = 0; j < T_v; ++j) {
+      const bool inf = logits_op && S(i, j) == -kInf;
+      const bool m = in.mask && (*in.mask)(i, j);
+      real(i, j) = m || inf;
+      bool u = m;
+      switch (k.mask) {
+        case MaskUse::ignored: u = false; break;
+        case MaskUse::inverted: u = in.mask && !(*in.mask)(i, j); break;
+        case MaskUse::transposed:
+          if (in.mask && T_q != T_v) {
+            out.refuse_shape = true;
+            u = false;
+          } else {
+            u = in.mask && (*in.mask)(j, i);
+          }
+          break;
+        case MaskUse::causal_assumed: u = in.mask && j > i; break;
+        default: break;
+      }
+      used(i, j) = u;
+    }
+  // Working logits.
+  DMatrix L = S;
+  for (Index i = 0; i < T_q; ++i)
+    for (Index j = 0; j < T_v; ++j) {
+      if (!used(i, j)) {
+        if (k.mask == MaskUse::times_inf && in.mask) L(i, j) = kNaN;  // S + 0 * (-inf)
+        continue;
+      }
+      switch (k.mask) {
+        case MaskUse::finite_fill: L(i, j) = r(k.fill); err(i, j) = 0; break;  // fills are exact
+        case MaskUse::multiplicative: L(i, j) = 0.0 * S(i, j); err(i, j) = 0; break;
+        case MaskUse::post_zero:
+        case MaskUse::post_renorm:
+        case MaskUse::on_values:
+        case MaskUse::ignored_in_output: break;
+        default: L(i, j) = -kInf; break;
+      }
+    }
+  out.full_row.assign(std::size_t(T_q), false);
+  for (Index i = 0; i < T_q; ++i) {
+    bool all_real = T_v > 0, all_used = T_v > 0;
+    for (Index j = 0; j < T_v; ++j) {
+      all_real = all_real && real(i, j);
+      all_used = all_used && (used(i, j) || (logits_op && S(i, j) == -kInf));
+    }
+    const bool value_only = k.mask == MaskUse::ignored || k.mask == MaskUse::post_zero ||
+                            k.mask == MaskUse::on_values;
+    out.full_row[std::size_t(i)] = all_real || (all_used && !value_only);
+  }
+  // Shift.
+  std::vector<double> m(std::size_t(T_q), 0.0);
+  double gmax = -kInf;
+  for (Index i = 0; i < T_q; ++i)
+    for (Index j = 0; j < T_v; ++j) gmax = nan_max(gmax, L(i, j));
+  for (Index i = 0; i < T_q; ++i) {
+    double rm = -kInf, sm = -kInf;
+    for (Index j = 0; j < T_v; ++j) {
+      rm = nan_max(rm, L(i, j));
+      sm = nan_max(sm, S(i, j));
+    }
+    switch (k.shift) {
+      case Shift::row_max: m[std::size_t(i)] = rm; break;
+      case Shift::none: m[std::size_t(i)] = 0; break;
+      case Shift::global_max: m[std::size_t(i)] = gmax; break;
+      case Shift::max_all_logits: m[std::size_t(i)] = sm; break;
+      case Shift::floor: m[std::size_t(i)] = nan_max(r(k.floor), rm); break;
+      case Shift::column_max: m[std::size_t(i)] = rm; break;  // (per column, below)
+    }
+  }
+  // Exponentials and the conditioning of each row.
+  DMatrix P(T_q, T_v);
+  std::vector<double> W(std::size_t(T_q), 0.0);
+  const double log_tiny = std::log(smallest_normal(a)) - 5;
+  for (Index i = 0; i < T_q; ++i)
+    for (Index j = 0; j < T_v; ++j) {
+      if (k.norm == Norm::abs_values) {
+        P(i, j) = L(i, j) == -kInf ? 0.0 : r(std::abs(L(i, j)) + 1.0);
+        if (std::isfinite(L(i, j))) W[std::size_t(i)] = std::max(W[std::size_t(i)], std::abs(L(i, j)));
+        continue;
+      }
+      double shift = m[std::size_t(i)];
+      if (k.shift == Shift::column_max) {
+        shift = -kInf;
+        for (Index q = 0; q < T_q; ++q) shift = nan_max(shift, L(q, j));
+      }
+      const double x = r(L(i, j) - shift);
+      double p = r(std::exp(x));
+      if (k.exp_stand_in > 0 && !std::isnan(x) && x < std::log(k.exp_stand_in)) p = k.exp_stand_in;
+      P(i, j) = p;
+      if (std::isfinite(x) && x > log_tiny) W[std::size_t(i)] = std::max(W[std::size_t(i)], std::abs(x));
+    }
+  // The logits' own errors matter through the exponentials that do not
+  // underflow; with a single such entry the row is exactly one-hot.
+  std::vector<double> E(std::size_t(T_q), 0.0);
+  for (Index i = 0; i < T_q; ++i) {
+    int live = 0;
+    double e = 0;
+    for (Index j = 0; j < T_v; ++j) {
+      const double x = L(i, j) - m[std::size_t(i)];
+      if (k.norm == Norm::abs_values || k.shift == Shift::column_max || std::isnan(x) ||
+          x > log_tiny) {
+        ++live;
+        e = std::max(e, err(i, j));
+      }
+    }
+    E[std::size_t(i)] = live > 1 || k.norm != Norm::row ? 2 * e : 0.0;
+  }
+  std::vector<double> rel(static_cast<std::size_t>(T_q), 0.0);
+  for (Index i = 0; i < T_q; ++i)
+    rel[std::size_t(i)] = row_relative_tolerance(u_eff, W[std::size_t(i)], E[std::size_t(i)],
+                                                 double(T_v + T_q));
+  // Normalisers and weights.
+  auto row_sum = [&](const DMatrix& M, Index i) {
+    double z = 0;
+    for (Index j = 0; j < T_v; ++j) z = r(z + M(i, j));
+    return z;
+  };
+  DMatrix A(T_q, T_v);
+  std::vector<double> Z(std::size_t(T_q), 0.0);
+  if (k.mask == MaskUse::post_renorm)
+    for (Index i = 0; i < T_q; ++i)
+      for (Index j = 0; j < T_v; ++j)
+        if (used(i, j)) P(i, j) = 0;
+  if (k.norm == Norm::column) {
+    for (Index j = 0; j < T_v; ++j) {
+      double z = 0;
+      for (Index i = 0; i < T_q; ++i) z = r(z + P(i, j));
+      z = r(z + k.eps);
+      for (Index i = 0; i < T_q; ++i) A(i, j) = r(P(i, j) / z);
+    }
+    for (Index i = 0; i < T_q; ++i) Z[std::size_t(i)] = row_sum(P, i);
+  } else if (k.norm == Norm::global) {
+    double z = 0;
+    for (Index i = 0; i < T_q; ++i) z = r(z + row_sum(P, i));
+    z = r(z + k.eps);
+    for (Index i = 0; i < T_q; ++i) {
+      Z[std::size_t(i)] = z;
+      for (Index j = 0; j < T_v; ++j) A(i, j) = r(P(i, j) / z);
+    }
+  } else {
+    for (Index i = 0; i < T_q; ++i) {
+      const double z = r(row_sum(P, i) + k.eps);
+      Z[std::size_t(i)] = z;
+      for (Index j = 0; j < T_v; ++j) A(i, j) = r(P(i, j) / z);
+    }
+  }
+  if (k.mask == MaskUse::post_zero || k.mask == MaskUse::multiplicative)
+    for (Index i = 0; i < T_q; ++i)
+      for (Index j = 0; j < T_v; ++j)
+        if (used(i, j)) A(i, j) = 0;
+  if (k.mask == MaskUse::multiplicative)
+    for (Index i = 0; i < T_q; ++i) {
+      const double z = r(row_sum(A, i) + k.mult_eps);
+      for (Index j = 0; j < T_v; ++j) A(i, j) = r(A(i, j) / z);
+    }
+  // Tolerances of A: relative per row; an absolute underflow term on the
+  // entries the definition allows (forbidden ones are exact: bound 0).
+  out.tol_A = DMatrix(T_q, T_v);
+  for (Index i = 0; i < T_q; ++i)
+    for (Index j = 0; j < T_v; ++j)
+      out.tol_A(i, j) = times(rel[std::size_t(i)], std::abs(A(i, j))) +
+                        (real(i, j) ? 0.0 : double(T_v + 2) * smallest_normal(a));
+  // Outputs.
+  if (in.V) {
+    const DMatrix& V = *in.V;
+    const Index d_v = V.cols();
+    out.O = DMatrix(T_q, d_v);
+    out.tol_O = DMatrix(T_q, d_v);
+    for (Index i = 0; i < T_q; ++i)
+      for (Index l = 0; l < d_v; ++l) {
+        double o = 0, mag = 0, vmag = 0;
+        for (Index j = 0; j < T_v; ++j) {
+          const double v = (k.mask == MaskUse::on_values && used(i, j)) ? 0.0 : V(j, l);
+          o = r(o + r(A(i, j) * v));
+          mag += std::abs(A(i, j)) * in.V_mag(j, l);
+          vmag += in.V_mag(j, l);
+        }
+        out.O(i, l) = o;
+        out.tol_O(i, l) =
+            times(rel[std::size_t(i)] + kTolFactor * u_eff * (double(T_v + 2) + in.V_rel), mag) +
+            double(T_v + 2) * smallest_normal(a) * vmag;
+      }
+  }
+  out.A = A;
+  out.lse.assign(std::size_t(T_q), 0.0);
+  out.tol_lse.assign(std::size_t(T_q), 0.0);
+  for (Index i = 0; i < T_q; ++i) {
+    const double lz = r(std::log(Z[std::size_t(i)]));
+    out.lse[std::size_t(i)] = r(m[std::size_t(i)] + lz);
+    out.tol_lse[std::size_t(i)] =
+        lse_tolerance(u_eff, W[std::size_t(i)], E[std::size_t(i)] + err.row(i).maxCoeff(), double(T_v),
+                      out.lse[std::size_t(i)]);
+  }
+  // The online form over key tiles replaces O and logsumexp.
+  if (in.op == Operation::attention_tiled && k.tiled != Tiled::naive && in.V && in.tile_k > 0) {
+    const DMatrix& V = *in.V;
+    const Index tk = in.tile_k;
+    const Index tiles = k.tiled == Tiled::last_tile_dropped ? T_v / tk : (T_v + tk - 1) / tk;
+    for (Index i = 0; i < T_q; ++i) {
+      double mi = -kInf, l = 0;
+      std::vector<double> acc(std::size_t(V.cols()), 0.0);
+      for (Index t = 0; t < tiles; ++t) {
+        const Index j0 = t * tk, j1 = std::min(T_v, j0 + tk);
+        double mt = -kInf;
+        for (Index j = j0; j < j1; ++j) mt = nan_max(mt, L(i, j));
+        const double mn = nan_max(mi, mt);
+        if (k.tiled == Tiled::forbidden_tile_nan) {
+          // Algorithm 1 unguarded: P = exp(S - tile max), both sums rescaled to mn.
+          double lt = 0;
+          std::vector<double> pv(acc.size(), 0.0);
+          for (Index j = j0; j < j1; ++j) {
+            const double p = r(std::exp(r(L(i, j) - mt)));
+            lt = r(lt + p);
+            for (std::size_t c = 0; c < acc.size(); ++c) pv[c] = r(pv[c] + r(p * V(j, Index(c))));
+          }
+          const double alpha = r(std::exp(r(mi - mn))), beta = r(std::exp(r(mt - mn)));
+          l = r(r(alpha * l) + r(beta * lt));
+          for (std::size_t c = 0; c < acc.size(); ++c) acc[c] = r(r(alpha * acc[c]) + r(beta * pv[c]));
+        } else {
+          if (mn == -kInf) continue;  // nothing allowed yet: nothing to add
+          const double alpha =
+              k.tiled == Tiled::no_rescale || mi == -kInf ? (mi == -kInf ? 0.0 : 1.0)
+                                                          : r(std::exp(r(mi - mn)));
+          l = r(alpha * l);
+          for (auto& x : acc) x = r(alpha * x);
+          for (Index j = j0; j < j1; ++j) {
+            const double p = r(std::exp(r(L(i, j) - mn)));
+            l = r(l + p);
+            for (std::size_t c = 0; c < acc.size(); ++c) acc[c] = r(acc[c] + r(p * V(j, Index(c))));
+          }
+        }
+        mi = mn;
+      }
+      for (std::size_t c = 0; c < acc.size(); ++c) out.O(i, Index(c)) = r(acc[c] / l);
+      out.lse[std::size_t(i)] = r(mi + r(std::log(l)));
+      // The online form adds one rescale per tile (TOLERANCE.md (2')).
+      out.tol_lse[std::size_t(i)] += kTolFactor * u_eff * double(2 * tiles);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string num_text(double x) {
+  if (x == 0) return "0";
+  if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+  std::ostringstream os;
+  os.precision(3);
+  os << x;
+  std::string s = os.str();
+  const auto e = s.find("e+");
+  if (e != std::string::npos) {
+    std::string exp = s.substr(e + 2);
+    while (exp.size() > 1 && exp[0] == '0') exp.erase(0, 1);
+    s = s.substr(0, e) + "e" + exp;
+  }
+  const auto n = s.find("e-0");
+  if (n != std::string::npos) s.erase(n + 2, 1);
+  return s;
+}
+
+Prediction predict(const Case& c, const Knobs& k, const Precision& declared) {
+  if (builds_mask(c.op)) throw std::invalid_argument("mask builders have their own models");
+  Prediction pr;
+  if (non_finite_input(c)) {
+    if (k.refuse_non_finite) pr.may_refuse = true;
+    else if (k.swallow_non_finite) pr.any_finite_answer = true;
+    else pr.no_claim = true;
+    return pr;
+  }
+  if (dk_mismatch(c) && !k.truncate_dk) {
+    if (k.refuse_dk_mismatch) pr.may_refuse = true;
+    else pr.no_claim = true;
+    return pr;
+  }
+  const Arith declared_arith = arith_of(declared);
+  if (k.narrow) {
+    // An input beyond the narrow type's range: what the code does then is not modelled.
+    auto overflows = [&](const DMatrix& M) {
+      for (Index i = 0; i < M.rows(); ++i)
+        for (Index j = 0; j < M.cols(); ++j)
+          if (std::isfinite(M(i, j)) && !std::isfinite(round_to(k.arith, M(i, j)))) return true;
+      return false;
+    };
+    bool over = overflows(c.S) || overflows(c.Q) || overflows(c.K) || overflows(c.V) ||
+                overflows(c.X) || overflows(c.W_O);
+    for (const auto& h : c.heads) over = over || overflows(h.W_Q) || overflows(h.W_K) || overflows(h.W_V);
+    if (over) {
+      pr.no_claim = true;
+      return pr;
+    }
+  }
+  const Arith a = k.narrow ? k.arith : declared_arith;
+  const double u_eff = std::max(unit_roundoff(a), unit_roundoff(declared_arith));
+  auto r = [a](double x) { return round_to(a, x); };
+
+  HeadOut res;
+  std::vector<bool> full;
+  if (c.op == Operation::multi_head_attention) {
+    const Index T = c.X.rows(), d_model = c.X.cols();
+    const Index H = Index(c.heads.size());
+    const Index d_v = H ? c.heads[0].W_V.cols() : 0;
+    DMatrix C = DMatrix::Zero(T, H * d_v), tolC = DMatrix::Zero(T, H * d_v),
+            Cmag = DMatrix::Zero(T, H * d_v);
+    full.assign(std::size_t(T), false);
+    bool refuse_shape = false;
+    DMatrix O = DMatrix::Zero(T, c.W_O.cols()), tolO = DMatrix::Zero(T, c.W_O.cols());
+    auto project = [&](const DMatrix& W, DMatrix& mag) {
+      DMatrix P(T, W.cols());
+      mag = DMatrix(T, W.cols());
+      for (Index i = 0; i < T; ++i)
+        for (Index l = 0; l < W.cols(); ++l) {
+          double s = 0, g = 0;
+          for (Index t = 0; t < d_model; ++t) {
+            s = r(s + r(c.X(i, t) * W(t, l)));
+            g += std::abs(c.X(i, t) * W(t, l));
+          }
+          P(i, l) = s;
+          mag(i, l) = g;
+        }
+      return P;
+    };
+    for (Index h = 0; h < H; ++h) {
+      const auto& w = c.heads[std::size_t(h)];
+      HeadIn in;
+      DMatrix mq, mk, mv;
+      in.Q = project(w.W_Q, mq);
+      in.K = project(w.W_K, mk);
+      const DMatrix V = project(w.W_V, mv);
+      in.V = &V;
+      in.V_mag = mv;
+      in.V_rel = double(d_model + 2);
+      in.d_v = d_v;
+      in.d_model = d_model;
+      in.op = c.op;
+      if (k.forward_mask) in.mask = c.mask;
+      const Index d = std::min(w.W_Q.cols(), w.W_K.cols());
+      const double div = scale_divisor(k.scale, d, d_v, T, d_model);
+      in.logit_err = DMatrix(T, T);
+      for (Index i = 0; i < T; ++i)
+        for (Index j = 0; j < T; ++j) {
+          double s = 0;
+          for (Index t = 0; t < d; ++t) s += mq(i, t) * mk(j, t);
+          in.logit_err(i, j) = double(2 * d_model + d + 6) * s / div;
+        }
+      HeadOut ho = run_head(in, k, a, u_eff);
+      refuse_shape = refuse_shape || ho.refuse_shape;
+      for (Index i = 0; i < T; ++i) full[std::size_t(i)] = full[std::size_t(i)] || ho.full_row[std::size_t(i)];
+      const Index block = k.heads == Heads::reversed ? H - 1 - h : h;
+      if (k.heads == Heads::one_wo) {
+        for (Index i = 0; i < T; ++i)
+          for (Index l = 0; l < c.W_O.cols(); ++l) {
+            double s = 0, t = 0;
+            for (Index q = 0; q < d_v; ++q) {
+              s = r(s + r(ho.O(i, q) * c.W_O(q, l)));
+              t += (ho.tol_O(i, q) + kTolFactor * u_eff * double(d_v + 2) * std::abs(ho.O(i, q))) *
+                   std::abs(c.W_O(q, l));
+            }
+            O(i, l) = r(O(i, l) + s);
+            tolO(i, l) += t;
+          }
+      } else {
+        for (Index i = 0; i < T; ++i)
+          for (Index q = 0; q < d_v; ++q) {
+            C(i, block * d_v + q) = ho.O(i, q);
+            tolC(i, block * d_v + q) = ho.tol_O(i, q);
+          }
+      }
+    }
+    if (k.heads != Heads::one_wo) {
+      for (Index i = 0; i < T; ++i)
+        for (Index l = 0; l < c.W_O.cols(); ++l) {
+          double s = 0, t = 0;
+          for (Index q = 0; q < H * d_v; ++q) {
+            s = r(s + r(C(i, q) * c.W_O(q, l)));
+            t += (tolC(i, q) + kTolFactor * u_eff * double(H * d_v + 2) * std::abs(C(i, q))) *
+                 std::abs(c.W_O(q, l));
+          }
+          O(i, l) = s;
+          tolO(i, l) = t;
+        }
+    }
+    res.O = O;
+    res.tol_O = tolO;
+    res.refuse_shape = refuse_shape;
+  } else {
+    HeadIn in;
+    in.op = c.op;
+    in.mask = c.mask;
+    if (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax) {
+      in.S = &c.S;
+    } else {
+      const Index d = std::min(c.Q.cols(), c.K.cols());
+      in.Q = c.Q.leftCols(d);
+      in.K = c.K.leftCols(d);
+      in.V = &c.V;
+      in.V_mag = c.V.cwiseAbs();
+      in.d_v = c.V.cols();
+      in.d_model = c.Q.cols();
+      in.tile_k = c.tile_k;
+    }
+    if (k.mask == MaskUse::ignored_in_output) {
+      Knobs kA = k, kO = k;
+      kA.mask = MaskUse::neg_inf;
+      kO.mask = MaskUse::ignored;
+      res = run_head(in, kA, a, u_eff);
+      if (in.V) {
+        const HeadOut o = run_head(in, kO, a, u_eff);
+        res.O = o.O;
+        res.tol_O = o.tol_O;
+      }
+    } else {  // (on_values: A is already the unmasked softmax; O drops forbidden values)
+      res = run_head(in, k, a, u_eff);
+    }
+    full = res.full_row;
+  }
+  if (res.refuse_shape) {
+    pr.may_refuse = true;
+    return pr;
+  }
+  const bool any_full = std::find(full.begin(), full.end(), true) != full.end();
+  if (any_full && k.full_row == FullRow::refuse) {
+    pr.may_refuse = true;
+    return pr;
+  }
+  if (any_full) {
+    const Index T_v = c.op == Operation::multi_head_attention ? c.X.rows()
+                      : (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax)
+                          ? c.S.cols()
+                          : c.K.rows();
+    for (std::size_t i = 0; i < full.size(); ++i) {
+      if (!full[i]) continue;
+      const Index row = Index(i);
+      double a_val = 0;
+      switch (k.full_row) {
+        case FullRow::nan: a_val = kNaN; break;
+        case FullRow::zeros: a_val = 0; break;
+        case FullRow::uniform: a_val = 1.0 / double(T_v); break;
+        default: continue;
+      }
+      if (res.A.size()) {
+        res.A.row(row).setConstant(a_val);
+        res.tol_A.row(row).setConstant(k.full_row == FullRow::uniform ? 4 * u_eff : 0.0);
+      }
+      if (c.op == Operation::multi_head_attention) {
+        // The row's head outputs are replaced before W_O: no claim on the entry.
+        res.tol_O.row(row).setConstant(kInf);
+        if (k.full_row == FullRow::nan) res.O.row(row).setConstant(kNaN);
+      } else if (res.O.size()) {
+        for (Index l = 0; l < res.O.cols(); ++l) {
+          double v = a_val;
+          if (k.full_row == FullRow::uniform) {
+            v = 0;
+            double mag = 0;
+            for (Index j = 0; j < T_v; ++j) {
+              v += c.V(j, l) / double(T_v);
+              mag += std::abs(c.V(j, l));
+            }
+            res.tol_O(row, l) = kTolFactor * u_eff * double(T_v + 2) * mag;
+          } else {
+            res.tol_O(row, l) = 0;
+          }
+          res.O(row, l) = v;
+        }
+      }
+      if (!res.lse.empty()) {
+        res.lse[i] = k.full_row == FullRow::nan ? kNaN : 0.0;
+        res.tol_lse[i] = kInf;  // how the answer fills logsumexp is not modelled
+      }
+    }
+  }
+  pr.may_refuse = any_full && k.full_row == FullRow::either;
+  pr.has_answer = true;
+  Outcome o = Outcome::make_result(res.O, DMatrix());
+  DMatrix tol_A = res.tol_A, tol_O = res.tol_O;
+  if (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax ||
+      c.op == Operation::attention) {
+    o.A = res.A;
+  }
+  if (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax) {
+    o.O = DMatrix();
+    tol_O = DMatrix();
+  }
+  if (c.op == Operation::attention_tiled || c.op == Operation::multi_head_attention) tol_A = DMatrix();
+  if (c.op == Operation::attention_tiled) {
+    o.logsumexp = DMatrix(Index(res.lse.size()), 1);
+    pr.tol_lse = DMatrix(Index(res.lse.size()), 1);
+    for (std::size_t i = 0; i < res.lse.size(); ++i) {
+      o.logsumexp(Index(i), 0) = res.lse[i];
+      pr.tol_lse(Index(i), 0) = res.tol_lse[i];
+    }
+  }
+  if (k.output == Output::A_transposed && o.A.size()) {
+    o.A = DMatrix(o.A.transpose());
+    tol_A = DMatrix(tol_A.transpose());
+  } else if (k.output == Output::swapped) {
+    std::swap(o.A, o.O);
+    std::swap(tol_A, tol_O);
+  }
+  pr.answer = o;
+  pr.separation_scale = unit_roundoff(declared_arith) / u_eff;
+  pr.tol_A = tol_A;
+  pr.tol_O = tol_O;
+  return pr;
+}
+
+Model knob_model(std::string key, std::vector<Param> params, Knobs k) {
+  Model m;
+  m.key = std::move(key);
+  m.params = std::move(params);
+  m.predict = [k](const Case& c, const Precision& p) { return predict(c, k, p); };
+  return m;
+}
+
+}  // namespace attn::mis::detail

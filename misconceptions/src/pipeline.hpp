@@ -1,0 +1,73 @@
+#pragma once
+// The parameterised attention computation behind most models (private).
+//
+// One written-out evaluation of section 32.2's pipeline (logits, mask,
+// shift, exponentials, normaliser, weights, outputs; the online form of
+// attention_tiled; the heads of multi-head attention) where every step a
+// known mistake changes is a knob. Knobs at their defaults give the
+// definition. Every arithmetic result is rounded to the model's arithmetic.
+
+#include "attn/mis/model.hpp"
+
+namespace attn::mis::detail {
+
+enum class Scale { sqrt_dk, none, dk, sqrt_dv, sqrt_Tv, sqrt_dmodel, times_sqrt_dk };
+enum class MaskUse {
+  neg_inf,            ///< forbidden logits -inf before the softmax (definition)
+  finite_fill,        ///< forbidden logits = fill
+  post_zero,          ///< softmax over every key, forbidden weights zeroed after
+  post_renorm,        ///< as post_zero, then each row divided by its new sum
+  multiplicative,     ///< softmax(S * keep) * keep / (sum + mult_eps)  (AllenNLP style)
+  times_inf,          ///< S + mask * (-inf): 0 * -inf = NaN on allowed keys
+  ignored,            ///< the mask is not used
+  inverted,           ///< true read as "may attend"
+  transposed,         ///< mask^T applied (refused when T_q != T_v)
+  on_values,          ///< softmax unmasked; forbidden V rows dropped per query in O
+  ignored_in_output,  ///< A masked, O from the unmasked softmax
+  causal_assumed,     ///< any mask replaced by the top-left causal one
+};
+enum class Shift { row_max, none, global_max, max_all_logits, floor, column_max };
+enum class Norm { row, column, global, abs_values };
+enum class FullRow { refuse, either, natural, nan, zeros, uniform };
+enum class Tiled { naive, no_rescale, forbidden_tile_nan, last_tile_dropped };
+enum class Heads { ordered, reversed, one_wo };
+enum class Output { plain, A_transposed, swapped };
+
+struct Knobs {
+  Scale scale = Scale::sqrt_dk;
+  MaskUse mask = MaskUse::neg_inf;
+  double fill = 0;
+  double mult_eps = 0;
+  Shift shift = Shift::row_max;
+  double floor = 0;
+  Norm norm = Norm::row;
+  double eps = 0;
+  /// exp(x) below this stand-in value is replaced by it (0: none): a
+  /// vectorised exp that clamps its argument (exp(-inf) = 5.56e-309 in double).
+  double exp_stand_in = 0;
+  /// Computation arithmetic; nullopt-like float64 with `narrow` false means "declared".
+  bool narrow = false;
+  Arith arith = Arith::float64;
+  FullRow full_row = FullRow::either;
+  bool truncate_dk = false;      ///< Q, K of different widths cut to the smaller
+  bool refuse_dk_mismatch = false;  ///< value models: no claim on a d_k mismatch unless set
+  bool refuse_non_finite = false;   ///< value models: no claim on NaN/Inf input unless set
+  bool swallow_non_finite = false;  ///< answers a non-finite input with finite values
+  Output output = Output::plain;
+  Tiled tiled = Tiled::naive;
+  Heads heads = Heads::ordered;
+  bool forward_mask = true;  ///< multi-head: the mask reaches the heads
+};
+
+/// The prediction of the knobs' computation on c, in the knobs' arithmetic
+/// (the declared one unless `narrow`). Applies to every operation but the
+/// mask builders. Throws std::invalid_argument for causal_mask/padding_mask.
+Prediction predict(const Case& c, const Knobs& k, const Precision& declared);
+
+/// A model from knobs.
+Model knob_model(std::string key, std::vector<Param> params, Knobs k);
+
+/// "%g"-like short text of a number ("-1e+09" -> "-1e9").
+std::string num_text(double x);
+
+}  // namespace attn::mis::detail

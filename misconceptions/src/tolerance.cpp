@@ -1,0 +1,118 @@
+// Agreement and separation of answers (tolerance.hpp).
+#include "tolerance.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attn::mis::detail {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double gamma_n(double n, double u) { return n * u >= 1 ? kInf : n * u / (1 - n * u); }
+
+/// Entries of x and y agree within `tol` (shapes equal; NaN with NaN, an
+/// infinity with the same one). tol2 (optional, same shape) is maxed in.
+bool close(const DMatrix& x, const DMatrix& y, const DMatrix& tol, const DMatrix* tol2,
+           double factor, double scale1 = 1, double scale2 = 1) {
+  if (x.rows() != y.rows() || x.cols() != y.cols()) return false;
+  for (Index i = 0; i < x.rows(); ++i)
+    for (Index j = 0; j < x.cols(); ++j) {
+      const double a = x(i, j), b = y(i, j);
+      if (std::isnan(a) || std::isnan(b)) {
+        if (std::isnan(a) != std::isnan(b)) return false;
+        continue;
+      }
+      if (std::isinf(a) || std::isinf(b)) {
+        if (a != b) return false;
+        continue;
+      }
+      double t = tol.size() ? tol(i, j) * scale1 : 0.0;
+      if (tol2 && tol2->size()) t = std::max(t, (*tol2)(i, j) * scale2);
+      if (!(std::abs(a - b) <= factor * t)) return false;
+    }
+  return true;
+}
+
+bool all_finite(const DMatrix& M) {
+  for (Index i = 0; i < M.rows(); ++i)
+    for (Index j = 0; j < M.cols(); ++j)
+      if (!std::isfinite(M(i, j))) return false;
+  return true;
+}
+
+bool compares_A(const Case& c, bool returns_weights) {
+  return c.op == Operation::softmax_rows || c.op == Operation::masked_softmax ||
+         (c.op == Operation::attention && returns_weights);
+}
+bool compares_O(const Case& c) { return returns_outputs(c.op); }
+
+}  // namespace
+
+double row_relative_tolerance(double u, double W, double E, double n) {
+  const double rel = kTolFactor * (std::expm1(u * (W + E)) * (1 + 2 * u) + 2 * u +
+                                   gamma_n(n + 2, u) + 2 * u);
+  return rel > 0.25 || std::isnan(rel) ? kInf : rel;
+}
+
+double lse_tolerance(double u, double W, double E, double n, double lse) {
+  const double t =
+      kTolFactor * (u * (W + E) + 2 * u + gamma_n(n, u) + u * std::abs(std::isfinite(lse) ? lse : 0));
+  return std::isnan(t) ? kInf : t;
+}
+
+bool agrees(const Outcome& s, const Prediction& p, const Case& c, bool returns_weights) {
+  if (p.no_claim) return true;
+  const bool answered = s.kind == Outcome::Kind::result ||
+                        (s.kind == Outcome::Kind::fault && (s.A.size() || s.O.size()));
+  if (s.kind == Outcome::Kind::refusal) return p.may_refuse;
+  if (!answered) return false;
+  if (builds_mask(c.op)) {
+    if (!p.has_answer) return false;
+    return s.mask.rows() == p.answer.mask.rows() && s.mask.cols() == p.answer.mask.cols() &&
+           s.mask == p.answer.mask;
+  }
+  if (p.any_finite_answer) {
+    bool fin = true;
+    if (compares_A(c, returns_weights)) fin = fin && all_finite(s.A);
+    if (compares_O(c)) fin = fin && all_finite(s.O);
+    if (c.op == Operation::attention_tiled) fin = fin && all_finite(s.logsumexp);
+    if (fin) return true;
+  }
+  if (!p.has_answer) return false;
+  if (compares_A(c, returns_weights) && !close(s.A, p.answer.A, p.tol_A, nullptr, 1.0)) return false;
+  if (compares_O(c) && !close(s.O, p.answer.O, p.tol_O, nullptr, 1.0)) return false;
+  if (c.op == Operation::attention_tiled &&
+      !close(s.logsumexp, p.answer.logsumexp, p.tol_lse, nullptr, 1.0))
+    return false;
+  return true;
+}
+
+bool separated(const Prediction& a, const Prediction& b, const Case& c, double factor) {
+  if (a.no_claim || b.no_claim) return false;
+  if (a.may_refuse && b.may_refuse) return false;
+  auto finite_answer = [&](const Prediction& p) {
+    if (!p.has_answer) return false;
+    bool fin = true;
+    if (compares_A(c, true)) fin = fin && all_finite(p.answer.A);
+    if (compares_O(c)) fin = fin && all_finite(p.answer.O);
+    if (c.op == Operation::attention_tiled) fin = fin && all_finite(p.answer.logsumexp);
+    return fin;
+  };
+  if (a.any_finite_answer && (b.any_finite_answer || finite_answer(b))) return false;
+  if (b.any_finite_answer && finite_answer(a)) return false;
+  if (!a.has_answer || !b.has_answer) return true;
+  if (builds_mask(c.op)) return !(a.answer.mask == b.answer.mask);
+  const double sa = a.separation_scale, sb = b.separation_scale;
+  if (compares_A(c, true) && !close(a.answer.A, b.answer.A, a.tol_A, &b.tol_A, factor, sa, sb))
+    return true;
+  if (compares_O(c) && !close(a.answer.O, b.answer.O, a.tol_O, &b.tol_O, factor, sa, sb))
+    return true;
+  if (c.op == Operation::attention_tiled &&
+      !close(a.answer.logsumexp, b.answer.logsumexp, a.tol_lse, &b.tol_lse, factor, sa, sb))
+    return true;
+  return false;
+}
+
+}  // namespace attn::mis::detail

@@ -1,0 +1,97 @@
+// (d) Code written elsewhere, in its own style: named right or not named.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+
+#include "attn/mis/diagnose.hpp"
+#include "subjects.hpp"
+
+using namespace mis_test;
+using attn::mis::Diagnosis;
+
+namespace {
+
+bool named_only(const Diagnosis& d, const std::string& key) {
+  if (d.verdict == Diagnosis::Verdict::misconception) return d.fits.size() == 1 && d.fits[0].key == key;
+  return d.fits.empty();  // not named at all is acceptable; a wrong name is not
+}
+
+// A NumPy tutorial's attention, translated: scores / sqrt(d_k), masked_fill
+// with -1e9 where mask is set, softmax with the max trick, A @ V.
+Outcome tutorial(const Case& c) {
+  const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_k = c.Q.cols();
+  if (c.K.cols() != d_k) return Outcome::make_refusal("ValueError", "shapes not aligned");
+  for (Index i = 0; i < c.Q.size(); ++i)
+    if (!std::isfinite(c.Q.data()[i])) return Outcome::make_refusal("ValueError", "nan");
+  DMatrix scores(T_q, T_v), A(T_q, T_v);
+  for (Index i = 0; i < T_q; ++i)
+    for (Index j = 0; j < T_v; ++j) {
+      scores(i, j) = c.Q.row(i).dot(c.K.row(j)) / std::sqrt(double(d_k));
+      if (c.mask && (*c.mask)(i, j)) scores(i, j) = -1e9;
+    }
+  for (Index i = 0; i < T_q; ++i) {
+    const double m = scores.row(i).maxCoeff();
+    double z = 0;
+    for (Index j = 0; j < T_v; ++j) z += std::exp(scores(i, j) - m);
+    for (Index j = 0; j < T_v; ++j) A(i, j) = std::exp(scores(i, j) - m) / z;
+  }
+  return Outcome::make_result(A * c.V, A);
+}
+
+// llm.c-style softmax over a row of float logits: maxval seeded with -10000.0f.
+Outcome llm_c(const Case& c) {
+  DMatrix A(c.S.rows(), c.S.cols());
+  for (Index i = 0; i < c.S.rows(); ++i) {
+    float maxval = -10000.0f;
+    for (Index j = 0; j < c.S.cols(); ++j)
+      if (float(c.S(i, j)) > maxval) maxval = float(c.S(i, j));
+    float sum = 0.0f;
+    for (Index j = 0; j < c.S.cols(); ++j) sum += expf(float(c.S(i, j)) - maxval);
+    const float norm = sum == 0.0f ? 0.0f : 1.0f / sum;
+    for (Index j = 0; j < c.S.cols(); ++j) A(i, j) = double(expf(float(c.S(i, j)) - maxval) * norm);
+  }
+  return Outcome::make_result(DMatrix(), A);
+}
+
+// AllenNLP-like masked_softmax: softmax(vector * mask) * mask / (sum + 1e-13), mask = keep.
+Outcome allennlp(const Case& c) {
+  DMatrix A(c.S.rows(), c.S.cols());
+  for (Index i = 0; i < c.S.rows(); ++i) {
+    std::vector<double> keep(static_cast<std::size_t>(c.S.cols()));
+    double m = -std::numeric_limits<double>::infinity(), z = 0, z2 = 0;
+    for (Index j = 0; j < c.S.cols(); ++j) {
+      keep[std::size_t(j)] = c.mask && (*c.mask)(i, j) ? 0.0 : 1.0;
+      m = std::max(m, c.S(i, j) * keep[std::size_t(j)]);
+    }
+    for (Index j = 0; j < c.S.cols(); ++j) z += std::exp(c.S(i, j) * keep[std::size_t(j)] - m);
+    for (Index j = 0; j < c.S.cols(); ++j) {
+      A(i, j) = std::exp(c.S(i, j) * keep[std::size_t(j)] - m) / z * keep[std::size_t(j)];
+      z2 += A(i, j);
+    }
+    for (Index j = 0; j < c.S.cols(); ++j) A(i, j) /= (z2 + 1e-13);
+  }
+  return Outcome::make_result(DMatrix(), A);
+}
+
+}  // namespace
+
+TEST_CASE("a NumPy tutorial's attention (masked_fill -1e9) is finite_fill or not named", "[outside]") {
+  FnSubject s("tutorial", Operation::attention, tutorial);
+  const Diagnosis d = attn::mis::diagnose(s, small_case(Operation::attention), "exact_zeros");
+  INFO(attn::mis::to_json(d));
+  CHECK(named_only(d, "finite_fill"));
+}
+
+TEST_CASE("llm.c's float softmax (-10000.0f seed) is max_floor or not named", "[outside]") {
+  FnSubject s("llm.c", Operation::softmax_rows, llm_c, Precision::of_float());
+  const Diagnosis d = attn::mis::diagnose(s, small_case(Operation::softmax_rows), "oracle_agreement");
+  INFO(attn::mis::to_json(d));
+  CHECK(named_only(d, "max_floor"));
+}
+
+TEST_CASE("AllenNLP's masked_softmax is multiplicative_mask or not named", "[outside]") {
+  FnSubject s("allennlp", Operation::masked_softmax, allennlp);
+  const Diagnosis d = attn::mis::diagnose(s, small_case(Operation::masked_softmax), "exact_zeros");
+  INFO(attn::mis::to_json(d));
+  CHECK(named_only(d, "multiplicative_mask"));
+}
