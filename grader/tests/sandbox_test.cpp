@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "sandbox/memory_cgroup.hpp"
 #include "sandbox/run_command.hpp"
 #include "sandbox/sandbox.hpp"
 #include "sandbox/temp_dir.hpp"
@@ -176,4 +177,30 @@ TEST_CASE("sandbox: a private copy of the submission", "[sandbox]") {
     CHECK((fs::status(staged.path()).permissions() & fs::perms::others_read) != fs::perms::none);
   }
   CHECK_FALSE(fs::exists(copy_dir));
+}
+
+TEST_CASE("sandbox: a memory cgroup bounds all of a submission's processes together", "[sandbox]") {
+  std::string why;
+  const auto cg = attn::grader::MemoryCgroup::create(std::uint64_t{100} << 20, &why);
+  if (!cg) {
+    WARN("no memory cgroup can be made here, the limit is per process: " << why);
+    return;
+  }
+  CHECK(cg->limit_bytes() == (std::uint64_t{100} << 20));
+  // Two processes of 70 MiB each: either alone fits in 100 MiB, both do not.
+  Command c;
+  c.argv = {"/bin/sh", "-c",
+            "for k in 1 2; do /usr/bin/python3 -c 'import time; x = bytearray(70 << 20); "
+            "time.sleep(3)' & done; wait"};
+  c.cgroup_procs = cg->procs_file();
+  c.limits.address_space_bytes = 0;
+  c.limits.cpu_seconds = 0;
+  (void)run_command(c, std::chrono::seconds(30));
+  CHECK(cg->oom_kills() >= 1);
+  // One of 30 MiB fits.
+  const std::uint64_t before = cg->oom_kills();
+  Command small = c;
+  small.argv = {"/usr/bin/python3", "-c", "x = bytearray(30 << 20)"};
+  CHECK(run_command(small, std::chrono::seconds(30)).succeeded());
+  CHECK(cg->oom_kills() == before);
 }

@@ -22,7 +22,7 @@ def header(path):
     with open(path, "rb") as f:
         for raw in f.read().split(b"\n")[:40]:
             line = raw.decode("utf-8", "replace").strip()
-            m = re.match(r"^(?:#|//)\s*(expect-[a-z]+|args|exercise):\s*(.*)$", line)
+            m = re.match(r"^(?:#|//)\s*(expect-[a-z-]+|args|exercise):\s*(.*)$", line)
             if m:
                 keys.setdefault(m.group(1), []).append(m.group(2).strip())
     return keys
@@ -103,6 +103,12 @@ def main():
         for pid in keys.get("expect-pass", []):
             if pid not in re.findall(r"^\[PASS\] ([a-z_]+)", text, re.M):
                 problems.append("property %s did not pass" % pid)
+        # The submission's own words must not show where the checkout is.
+        repo = os.path.dirname(os.path.dirname(os.path.dirname(here)))
+        for etype in keys.get("expect-clean-error", []):
+            for line in text.splitlines():
+                if etype + ":" in line and repo in line:
+                    problems.append("the submission saw the checkout's path: " + line[:300])
         for rx in keys.get("expect-text", []):
             if not re.search(rx, text + "\n" + stdout, re.M):
                 problems.append("the report does not match %r" % rx)

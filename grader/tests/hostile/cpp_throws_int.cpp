@@ -1,0 +1,18 @@
+// exercise: F3
+// expect-exit: 1
+// expect-fail: oracle_agreement
+// Hostile: throws an int, and an exception whose message is 8 MB of
+// terminal escapes, in turn.
+#include <stdexcept>
+#include <string>
+
+#include "attention.hpp"
+
+namespace f3 {
+AttentionResult attention(const Matrix& Q, const Matrix&, const Matrix&, const std::optional<Mask>&) {
+  if (Q.rows() % 2) throw 42;
+  std::string m;
+  for (int k = 0; k < (1 << 20); ++k) m += "\x1b[2J\a\n";
+  throw std::runtime_error(m);
+}
+}  // namespace f3
