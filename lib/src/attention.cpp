@@ -1,23 +1,37 @@
+// Scaled dot-product attention, naive form (section 32.2.2).
 #include "attn/attention.hpp"
 
 #include "attn/errors.hpp"
-#include "attn/masked_softmax.hpp"
-#include "attn/scores.hpp"
 #include "checks.hpp"
+#include "softmax_impl.hpp"
 
 namespace attn {
+namespace detail {
+
+template <class T>
+AttentionParts<T> attention_impl(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
+                                 const Mask* mask, const char* where) {
+  require_key_value_mask(K, V, mask ? std::optional<Mask>(*mask) : std::nullopt, Q.rows(), where);
+  const Matrix<T> S = scaled_logits(Q, K, where);  // Lemma 1, with Q and K checked
+  AttentionParts<T> r;
+  r.A = softmax_impl(S, mask, Logits::computed, where);
+  r.O = r.A * V;
+  return r;
+}
+
+template AttentionParts<float> attention_impl(const Matrix<float>&, const Matrix<float>&,
+                                              const Matrix<float>&, const Mask*, const char*);
+template AttentionParts<double> attention_impl(const Matrix<double>&, const Matrix<double>&,
+                                               const Matrix<double>&, const Mask*, const char*);
+
+}  // namespace detail
 
 template <class T>
 AttentionResult<T> attention(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
                              const std::optional<Mask>& mask) {
-  constexpr const char* where = "attention";
-  detail::require_key_value_mask(K, V, mask, Q.rows(), where);
-  // Q, K: shape and finiteness are checked by scores (Lemma 1).
-  Matrix<T> S = scores(Q, K);
-  AttentionResult<T> r;
-  r.A = mask ? masked_softmax(S, *mask) : softmax_rows(S);
-  r.O = r.A * V;
-  return r;
+  detail::AttentionParts<T> p =
+      detail::attention_impl(Q, K, V, mask ? &*mask : nullptr, "attention");
+  return {std::move(p.O), std::move(p.A)};
 }
 
 template AttentionResult<float> attention(const Matrix<float>&, const Matrix<float>&,

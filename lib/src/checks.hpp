@@ -15,7 +15,8 @@ void require_finite(const Matrix<T>& M, const char* name, const char* where) {
   for (Index i = 0; i < M.rows(); ++i)
     for (Index j = 0; j < M.cols(); ++j)
       if (!std::isfinite(M(i, j)))
-        throw NonFiniteInputError(name, i, j, static_cast<double>(M(i, j)), where);
+        throw NonFiniteInputError(name, i, j, static_cast<double>(M(i, j)), M.rows(), M.cols(),
+                                  where);
 }
 
 /// Throws ShapeError unless the mask is T_q x T_v.

@@ -1,3 +1,5 @@
+// Row-wise softmax with a mask (Lemma 2, section 32.2.4), and the scaled
+// logits of Lemma 1, shared by every operation that needs them.
 #include "attn/masked_softmax.hpp"
 
 #include <cmath>
@@ -5,33 +7,41 @@
 
 #include "attn/errors.hpp"
 #include "checks.hpp"
+#include "softmax_impl.hpp"
 
 namespace attn {
-
-namespace {
+namespace detail {
 
 template <class T>
-Matrix<T> softmax_impl(const Matrix<T>& S, const Mask* mask, const char* where) {
+Matrix<T> softmax_impl(const Matrix<T>& S, const Mask* mask, Logits kind, const char* where) {
   const Index T_q = S.rows(), T_v = S.cols();
-  if (mask) detail::require_mask_shape(*mask, T_q, T_v, where);
-  for (Index i = 0; i < T_q; ++i)
-    for (Index j = 0; j < T_v; ++j)
-      if (std::isnan(S(i, j)) || S(i, j) == std::numeric_limits<T>::infinity())
-        throw NonFiniteInputError("S", i, j, static_cast<double>(S(i, j)), where);
-
+  if (mask) require_mask_shape(*mask, T_q, T_v, where);
   const T neg_inf = -std::numeric_limits<T>::infinity();
-  Matrix<T> A(T_q, T_v);
+  Matrix<T> A = Matrix<T>::Zero(T_q, T_v);
   for (Index i = 0; i < T_q; ++i) {
-    auto allowed = [&](Index j) { return !(mask && (*mask)(i, j)) && S(i, j) != neg_inf; };
-    // Pass 1: the row maximum over allowed entries only (section 32.2.4).
+    // Pass 1: which entries take part (the rule for logits) and their
+    // maximum (section 32.2.4); forbidden entries are never read.
     T m = neg_inf;
-    for (Index j = 0; j < T_v; ++j)
-      if (allowed(j) && S(i, j) > m) m = S(i, j);
-    if (m == neg_inf) throw FullyMaskedRowError(i, where);
-    // Pass 2: shifted exponentials; forbidden entries are exactly 0 (Lemma 2).
+    bool overflowed = false;
+    Index first_overflow = -1;
+    for (Index j = 0; j < T_v; ++j) {
+      if (mask && (*mask)(i, j)) continue;
+      const bool was = overflowed;
+      if (!logit_takes_part(S(i, j), i, j, T_q, T_v, kind, where, &overflowed)) {
+        if (overflowed && !was) first_overflow = j;
+        A(i, j) = T(-1);  // marks "allowed but weight 0" for pass 2
+        continue;
+      }
+      if (S(i, j) > m) m = S(i, j);
+    }
+    if (m == neg_inf)
+      throw_no_finite_logit(i, first_overflow, T_q, T_v, overflowed,
+                            sizeof(T) == sizeof(float), where);
+    // Pass 2: shifted exponentials; every other entry is exactly 0 (Lemma 2).
     T Z = 0;
     for (Index j = 0; j < T_v; ++j) {
-      A(i, j) = allowed(j) ? std::exp(S(i, j) - m) : T(0);
+      const bool part = !(mask && (*mask)(i, j)) && A(i, j) == T(0);
+      A(i, j) = part ? std::exp(S(i, j) - m) : T(0);
       Z += A(i, j);
     }
     // Pass 3: normalise. Z >= exp(0) = 1, so the division is safe.
@@ -40,16 +50,31 @@ Matrix<T> softmax_impl(const Matrix<T>& S, const Mask* mask, const char* where) 
   return A;
 }
 
-}  // namespace
+template <class T>
+Matrix<T> scaled_logits(const Matrix<T>& Q, const Matrix<T>& K, const char* where) {
+  require_query_key(Q, K, where);
+  // Lemma 1: S_ij = sum_r Q_ir K_jr, then the 1/sqrt(d_k) scale.
+  const T scale = std::sqrt(static_cast<T>(Q.cols()));
+  Matrix<T> S = Q * K.transpose();
+  S /= scale;
+  return S;
+}
+
+template Matrix<float> softmax_impl(const Matrix<float>&, const Mask*, Logits, const char*);
+template Matrix<double> softmax_impl(const Matrix<double>&, const Mask*, Logits, const char*);
+template Matrix<float> scaled_logits(const Matrix<float>&, const Matrix<float>&, const char*);
+template Matrix<double> scaled_logits(const Matrix<double>&, const Matrix<double>&, const char*);
+
+}  // namespace detail
 
 template <class T>
 Matrix<T> masked_softmax(const Matrix<T>& S, const Mask& mask) {
-  return softmax_impl(S, &mask, "masked_softmax");
+  return detail::softmax_impl(S, &mask, detail::Logits::given, "masked_softmax");
 }
 
 template <class T>
 Matrix<T> softmax_rows(const Matrix<T>& S) {
-  return softmax_impl<T>(S, nullptr, "softmax_rows");
+  return detail::softmax_impl<T>(S, nullptr, detail::Logits::given, "softmax_rows");
 }
 
 template Matrix<float> masked_softmax(const Matrix<float>&, const Mask&);

@@ -5,6 +5,7 @@
 #include "attn/attention.hpp"
 #include "attn/errors.hpp"
 #include "checks.hpp"
+#include "softmax_impl.hpp"
 
 namespace attn {
 
@@ -91,9 +92,16 @@ Matrix<T> multi_head_impl(const Matrix<T>& X_q, const Matrix<T>& X_kv, const Mul
     detail::require_finite(Q, (head + "Q = " + xq_name + " W_Q").c_str(), kWhere);
     detail::require_finite(K, (head + "K = " + xkv_name + " W_K").c_str(), kWhere);
     detail::require_finite(V, (head + "V = " + xkv_name + " W_V").c_str(), kWhere);
-    concat.middleCols(static_cast<Index>(i) * d_v, d_v) = attention(Q, K, V, mask).O;
+    // Errors of the head's attention name the head (its logits, its rows).
+    const std::string where = std::string(kWhere) + ": " + head_name(i);
+    concat.middleCols(static_cast<Index>(i) * d_v, d_v) =
+        detail::attention_impl(Q, K, V, mask ? &*mask : nullptr, where.c_str()).O;
   }
-  return concat * w.W_O;
+  Matrix<T> O = concat * w.W_O;
+  // Finite heads can still overflow in the output projection: refused like
+  // an overflowing projection, never returned as Inf.
+  detail::require_finite(O, "O = [O_1, ..., O_h] W_O", kWhere);
+  return O;
 }
 
 }  // namespace

@@ -61,16 +61,24 @@ AttentionResult attention(const Matrix& Q, const Matrix& K, const Matrix& V,
   Matrix A(T_q, T_v);
   for (Eigen::Index i = 0; i < T_q; ++i) {
     double row_max = minus_inf;
+    bool overflowed = false;
     for (Eigen::Index j = 0; j < T_v; ++j) {
       if (mask && (*mask)(i, j)) {
         logits(i, j) = minus_inf;  // Lemma 2: forbidden before the softmax
         continue;
       }
-      if (!std::isfinite(logits(i, j))) {
+      // The rule for logits (docs/ARCHITECTURE.md): +inf (or NaN) from an
+      // overflow is refused; -inf from an overflow gets weight 0.
+      if (std::isnan(logits(i, j)) || logits(i, j) == -minus_inf) {
         throw std::domain_error("logit S(" + std::to_string(i) + ", " + std::to_string(j) +
-                                ") overflows");
+                                ") overflows to +inf");
       }
+      if (logits(i, j) == minus_inf) overflowed = true;
       row_max = std::max(row_max, logits(i, j));
+    }
+    if (row_max == minus_inf && overflowed) {
+      throw std::domain_error("every allowed logit of query row " + std::to_string(i) +
+                              " overflows to -inf");
     }
     if (row_max == minus_inf) {
       throw std::domain_error("query row " + std::to_string(i) +

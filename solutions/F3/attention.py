@@ -45,9 +45,16 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
         return np.zeros((0, V.shape[1])), np.zeros((0, T_v))
 
     logits = Q @ K.T / np.sqrt(d_k)
-    if not np.isfinite(logits[~forbidden]).all():
-        raise ValueError("a logit overflows")
+    # The rule for logits (docs/ARCHITECTURE.md): forbidden entries are not
+    # read; an allowed logit that overflows to +inf (or is NaN) is refused; one
+    # that overflows to -inf gets weight 0, unless its whole row does.
+    if (np.isnan(logits) | (logits == np.inf))[~forbidden].any():
+        raise ValueError("a logit overflows to +inf")
+    overflowed = (np.isneginf(logits) & ~forbidden).any(axis=1)
     logits = np.where(forbidden, -np.inf, logits)
+    lost = np.flatnonzero(overflowed & np.isneginf(logits).all(axis=1))
+    if lost.size:
+        raise ValueError("every allowed logit of query row %d overflows to -inf" % lost[0])
 
     empty_rows = np.flatnonzero(forbidden.all(axis=1))
     if empty_rows.size:

@@ -7,13 +7,16 @@ namespace attn {
 ///   m_i  = max over allowed j of S_ij,
 ///   A_ij = exp(S_ij - m_i) / sum_{allowed j'} exp(S_ij' - m_i)   for allowed j,
 ///   A_ij = 0.0 exactly                                           for forbidden j.
-/// An entry is forbidden if mask(i, j) is true or S_ij is -Inf.
+/// An entry is forbidden if mask(i, j) is true or S_ij is -Inf (the text's
+/// F2 matrix writes forbidden logits as -inf). Forbidden entries are never
+/// read: whatever they hold (NaN, +Inf) they get weight 0.
 ///
 /// S: T_q x T_v logits; mask: T_q x T_v, true = forbidden.
 /// Returns A: T_q x T_v, every row non-negative and summing to 1 (F1).
 /// Throws ShapeError if the mask is not T_q x T_v; NonFiniteInputError if
-/// S holds NaN or +Inf; FullyMaskedRowError(i) if row i has no allowed
-/// entry (including T_v = 0 with T_q > 0).
+/// an allowed entry of S is NaN or +Inf; FullyMaskedRowError(i) if row i has
+/// no allowed entry (including T_v = 0 with T_q > 0). Messages name
+/// "masked_softmax" (or "softmax_rows") and the shape of S.
 template <class T>
 Matrix<T> masked_softmax(const Matrix<T>& S, const Mask& mask);
 

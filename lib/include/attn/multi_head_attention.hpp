@@ -34,9 +34,11 @@ struct MultiHeadWeights {
 /// head and the matrix, e.g. "head 2: W_K is 4x3 but X has d_model = 5";
 /// d_k == 0; heads with different d_v; W_O not (h*d_v) x d_model_out; mask
 /// shape), NonFiniteInputError (NaN/Inf in X or in a weight, naming it; a
-/// projection that overflows, e.g. "head 1: Q = X_q W_Q"; an overflowing
-/// logit, reported by attention as "S"), FullyMaskedRowError (a query row
-/// with every key forbidden).
+/// projection that overflows, e.g. "head 1: Q = X_q W_Q"; an output
+/// projection that overflows, "O = [O_1, ..., O_h] W_O"; a logit refused by
+/// the rule for logits (masked_softmax.hpp), as "S" with the message naming
+/// "multi_head_attention: head i"), FullyMaskedRowError (a query row with
+/// every key forbidden, naming the head).
 template <class T>
 Matrix<T> multi_head_attention(const Matrix<T>& X, const MultiHeadWeights<T>& w,
                                const std::optional<Mask>& mask = std::nullopt);
