@@ -20,8 +20,7 @@ using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 
 /// A boolean mask of shape T_q x T_v. true = forbidden: Mask(i, j) is true
 /// iff key j may not be attended to by query i (the text's M_ij = 1,
-/// section 32.2.4), like torch.nn.MultiheadAttention's boolean attn_mask;
-/// torch.nn.functional.scaled_dot_product_attention's is the opposite.
+/// section 32.2.4). PyTorch's boolean attn_mask uses the opposite polarity.
 using Mask = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 }  // namespace attn
