@@ -14,7 +14,9 @@
 namespace c1 {
 
 /// Boolean mask, T_q x T_v. mask(i, j) == true means key j is FORBIDDEN for
-/// query i (the text's convention; PyTorch's boolean attn_mask is the opposite).
+/// query i (the text's convention; torch.nn.functional.scaled_dot_product_attention's
+/// boolean attn_mask is the opposite, true = may attend, while
+/// torch.nn.MultiheadAttention's boolean attn_mask is true = not allowed, like this one).
 using Mask = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 enum class Alignment {

@@ -20,8 +20,10 @@ namespace f3 {
 using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 /// Boolean mask, T_q x T_v. mask(i, j) == true means key j is FORBIDDEN for
-/// query i (the text's M_ij = 1). Note: PyTorch's boolean attn_mask uses the
-/// opposite polarity (true = may attend).
+/// query i (the text's M_ij = 1). PyTorch has both conventions:
+/// torch.nn.functional.scaled_dot_product_attention's boolean attn_mask is
+/// true = may attend (pass ~mask); torch.nn.MultiheadAttention's boolean
+/// attn_mask is true = not allowed, like this one.
 using Mask = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 struct AttentionResult {

@@ -21,7 +21,9 @@ namespace m1 {
 using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 /// Boolean mask, T x T. mask(i, j) == true means key j is FORBIDDEN for
-/// query i (the text's convention; PyTorch's boolean attn_mask is the opposite).
+/// query i (the text's convention; torch.nn.functional.scaled_dot_product_attention's
+/// boolean attn_mask is the opposite, true = may attend, while
+/// torch.nn.MultiheadAttention's boolean attn_mask is true = not allowed, like this one).
 using Mask = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 /// One head's projections: W_Q and W_K are d_model x d_k, W_V is d_model x d_v.

@@ -1,6 +1,6 @@
 # mutant: tril_as_mask
 # exercise: C1
-# misconception: the causal mask is built as a lower triangle of ones (PyTorch's "True = may attend" convention), so true marks the allowed keys instead of the forbidden ones.
+# misconception: the causal mask is built as a lower triangle of ones (torch.nn.functional.scaled_dot_product_attention's "True = may attend" convention), so true marks the allowed keys instead of the forbidden ones.
 # violates: the mask convention of section 32.2.4 (true = forbidden)
 # caught by: causal_mask_matches_definition
 import numpy as np

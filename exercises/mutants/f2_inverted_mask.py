@@ -1,6 +1,6 @@
 # mutant: inverted_mask
 # exercise: F2
-# misconception: mask true is read as "may attend" (PyTorch's boolean attn_mask), the opposite of the text.
+# misconception: mask true is read as "may attend" (torch.nn.functional.scaled_dot_product_attention's boolean mask), the opposite of the text.
 # violates: Lemma 2 (M_ij = 1 iff key j is forbidden), section 32.2.4
 # caught by: exact_zeros
 import numpy as np

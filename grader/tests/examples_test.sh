@@ -39,6 +39,8 @@ else:
     assert 0 <= r["score"] < r["max_score"], r["score"]
     failing = [t for t in r["tests"] if t["status"] == "failed"]
     assert failing and all("hint:" in t["output"] for t in failing)
+    # Every failed test carries the diagnosis keys (a list, empty when none fits).
+    assert all(isinstance(t["extra_data"]["misconceptions"], list) for t in failing)
 # The configuration's override (oracle_agreement: 4 points) is in force.
 oa = [t for t in r["tests"] if t["name"].startswith("oracle_agreement")]
 assert oa and oa[0]["max_score"] == 4, oa

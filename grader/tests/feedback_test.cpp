@@ -1,12 +1,25 @@
-// The feedback map: each misconception's answer on a small case is traced to
-// its hint, and a correct answer is not blamed on any of them.
+// Hints state facts, the diagnosis stage names misconceptions.
+//
+// (1) feedback.cpp's hints: a misconception's answer on one counterexample
+// gets the failed property's own hint, never a guessed misconception (one
+// shrunk case fits many mistakes); the facts it does read from an outcome
+// (a timeout, A of shape T_v x T_q, a valid input refused, a skeleton's
+// NotImplementedError) are named. (2) The diagnosis stage over attn::mis:
+// a subject with one mistake is named by its key through the stage, a
+// correct one is not, "raises on every call" is not a misconception, a
+// counterexample is diagnosed once, a stop says nothing. (3) results.json's
+// extra_data carries the keys and parameters.
 #include <cmath>
 #include <functional>
 #include <limits>
 
 #include <catch2/catch.hpp>
 
+#include "diagnosis/diagnosis_stage.hpp"
+#include "diagnosis/diagnosis_text.hpp"
 #include "diagnosis/feedback.hpp"
+#include "report/results_json.hpp"
+#include "report/scoring.hpp"
 
 namespace {
 
@@ -16,6 +29,7 @@ using attn::prop::Case;
 using attn::prop::DMatrix;
 using attn::prop::Outcome;
 using attn::prop::Verdict;
+using attn::grader::FailureDiagnosis;
 
 constexpr double inf = std::numeric_limits<double>::infinity();
 
@@ -38,11 +52,8 @@ Case masked_case() {
   return c;
 }
 
-DMatrix logits(const Case& c, double scale) {
-  return (c.Q * c.K.transpose()) * scale;
-}
-
-/// Softmax of each row of S over the entries with keep(i, j), others 0.
+/// Softmax of each row of S over the entries with keep(i, j), others 0
+/// (a row with nothing kept is NaN).
 template <class Keep>
 DMatrix softmax(const DMatrix& S, Keep keep) {
   DMatrix A = DMatrix::Zero(S.rows(), S.cols());
@@ -57,7 +68,7 @@ DMatrix softmax(const DMatrix& S, Keep keep) {
   return A;
 }
 
-Verdict failed(const std::string& property, const Case& c, const DMatrix& A) {
+Verdict failed_with(const std::string& property, const Case& c, Outcome o) {
   Verdict v;
   v.property_id = property;
   v.title = property;
@@ -65,9 +76,13 @@ Verdict failed(const std::string& property, const Case& c, const DMatrix& A) {
   v.counterexample = c;
   attn::prop::Failure f;
   f.summary = "wrong";
-  f.outcome = Outcome::make_result(A * c.V, A);
+  f.outcome = std::move(o);
   v.failure = f;
   return v;
+}
+
+Verdict failed(const std::string& property, const Case& c, const DMatrix& A) {
+  return failed_with(property, c, Outcome::make_result(A * c.V, A));
 }
 
 std::string key_of(const Verdict& v) {
@@ -75,143 +90,71 @@ std::string key_of(const Verdict& v) {
   return h ? h->key : std::string("none");
 }
 
-const double kScale = 0.5;  // 1/sqrt(d_k), d_k = 4
+/// A subject computing `fn` in process (the submission's stand-in), counting calls.
+class FnSubject : public attn::prop::Subject {
+ public:
+  explicit FnSubject(std::function<Outcome(const Case&)> fn) : fn_(std::move(fn)) {}
+  std::string name() const override { return "fn"; }
+  attn::prop::Precision precision() const override { return {}; }
+  bool supports(attn::prop::Operation op) const override {
+    return op == attn::prop::Operation::attention;
+  }
+  bool returns_weights() const override { return true; }
+  Outcome run(const Case& c) override {
+    ++calls;
+    return fn_(c);
+  }
+  int calls = 0;
+
+ private:
+  std::function<Outcome(const Case&)> fn_;
+};
+
+/// Attention with the logits scaled by `scale(d_k)`, -inf before the
+/// softmax, refusing what the definition refuses.
+Outcome scaled_attention(const Case& c, double (*scale)(double)) {
+  if (c.Q.cols() != c.K.cols() || c.K.rows() != c.V.rows())
+    return Outcome::make_refusal("ValueError", "shapes");
+  if (!c.Q.allFinite() || !c.K.allFinite() || !c.V.allFinite())
+    return Outcome::make_refusal("ValueError", "non-finite input");
+  const DMatrix S = c.Q * c.K.transpose() * scale(double(c.Q.cols()));
+  const auto allowed = [&](Index i, Index j) { return !(c.mask && (*c.mask)(i, j)); };
+  for (Index i = 0; i < S.rows(); ++i) {
+    bool any = false;
+    for (Index j = 0; j < S.cols(); ++j) any = any || allowed(i, j);
+    if (!any) return Outcome::make_refusal("ValueError", "fully masked row");
+  }
+  const DMatrix A = softmax(S, allowed);
+  return Outcome::make_result(A * c.V, A);
+}
+
+double right_scale(double d_k) { return 1 / std::sqrt(d_k); }
+double twice(double d_k) { return 1 / d_k; }
 
 }  // namespace
 
-TEST_CASE("feedback: a correct answer is not taken for a misconception", "[feedback]") {
-  const Case c = masked_case();
-  const DMatrix A = softmax(logits(c, kScale), [&](Index i, Index j) { return !(*c.mask)(i, j); });
-  const auto h = attn::grader::diagnose(failed("oracle_agreement", c, A));
-  REQUIRE(h);
-  CHECK_FALSE(h->from_shape);  // the property's table hint
-  CHECK(h->key == "oracle_agreement");
-}
+// ------------------------------------------------------------- (1) the hints
 
-TEST_CASE("feedback: the mask applied after the softmax (F4)", "[feedback]") {
-  const Case c = masked_case();
-  DMatrix A = softmax(logits(c, kScale), [](Index, Index) { return true; });
-  for (Index i = 0; i < A.rows(); ++i)
-    for (Index j = 0; j < A.cols(); ++j)
-      if ((*c.mask)(i, j)) A(i, j) = 0;
-  const auto h = attn::grader::diagnose(failed("row_stochastic", c, A));
-  REQUIRE(h);
-  CHECK(h->key == "mask_after_softmax");
-  CHECK(h->cites.find("Lemma 2") != std::string::npos);
-  CHECK(h->cites.find("F4") != std::string::npos);
-}
-
-TEST_CASE("feedback: missing and doubled 1/sqrt(d_k)", "[feedback]") {
-  const Case c = masked_case();
-  auto allowed = [&](Index i, Index j) { return !(*c.mask)(i, j); };
-  CHECK(key_of(failed("oracle_agreement", c, softmax(logits(c, 1.0), allowed))) ==
-        "missing_scale");
-  CHECK(key_of(failed("oracle_agreement", c, softmax(logits(c, 0.25), allowed))) ==
-        "double_scale");
-}
-
-TEST_CASE("feedback: the softmax over the wrong axis", "[feedback]") {
-  const Case c = masked_case();
-  const DMatrix S = logits(c, kScale);
-  const DMatrix At =
-      softmax(DMatrix(S.transpose()), [&](Index i, Index j) { return !(*c.mask)(j, i); });
-  CHECK(key_of(failed("row_stochastic", c, DMatrix(At.transpose()))) == "softmax_wrong_axis");
-}
-
-TEST_CASE("feedback: an inverted mask, and 0 instead of -inf", "[feedback]") {
-  const Case c = masked_case();
-  const DMatrix S = logits(c, kScale);
-  CHECK(key_of(failed("exact_zeros", c, softmax(S, [&](Index i, Index j) {
-                        return (*c.mask)(i, j);
-                      }))) == "inverted_mask");
-  DMatrix zeroed = S;
-  for (Index i = 0; i < S.rows(); ++i)
-    for (Index j = 0; j < S.cols(); ++j)
-      if ((*c.mask)(i, j)) zeroed(i, j) = 0;
-  CHECK(key_of(failed("exact_zeros", c, softmax(zeroed, [](Index, Index) { return true; }))) ==
-        "mask_with_zero");
-}
-
-TEST_CASE("feedback: NaN at large logits is a missing max shift", "[feedback]") {
-  Case c;
-  c.Q.resize(1, 1);
-  c.Q << 40;
-  c.K.resize(2, 1);
-  c.K << 20, 19;  // logits 800 and 760: exp overflows
-  c.V = DMatrix::Identity(2, 2);
-  DMatrix A(1, 2);
-  A << std::nan(""), std::nan("");
-  const auto h = attn::grader::diagnose(failed("row_stochastic", c, A));
-  REQUIRE(h);
-  CHECK(h->key == "no_max_shift");
-  CHECK(h->cites.find("32.2.4") != std::string::npos);
-  // The same NaN at small logits is not blamed on the max shift.
-  c.Q << 1;
-  CHECK(key_of(failed("row_stochastic", c, A)) != "no_max_shift");
-}
-
-TEST_CASE("feedback: a transposed score matrix", "[feedback]") {
-  const Case c = masked_case();  // T_q = 3, T_v = 4
-  const DMatrix A = DMatrix::Constant(4, 3, 0.25);
-  CHECK(key_of(failed("score_shape", c, A)) == "transposed_scores");
-}
-
-TEST_CASE("feedback: a fully forbidden row answered with NaN, zeros or a uniform row",
+TEST_CASE("feedback: a misconception's answer gets the property's hint, not a guess",
           "[feedback]") {
-  Case c = masked_case();
-  (*c.mask).row(1).setConstant(true);
-  const DMatrix good =
-      softmax(logits(c, kScale), [&](Index i, Index j) { return !(*c.mask)(i, j) || i == 1; });
-  DMatrix A = good;
-  A.row(1).setConstant(std::nan(""));
-  CHECK(key_of(failed("fully_forbidden_refused", c, A)) == "nan_on_fully_forbidden");
-  A.row(1).setZero();
-  CHECK(key_of(failed("fully_forbidden_refused", c, A)) == "mask_after_softmax");
-  A.row(1).setConstant(0.25);
-  CHECK(key_of(failed("fully_forbidden_refused", c, A)) == "finite_sentinel");
-  A.row(1) = softmax(DMatrix(logits(c, kScale).row(1)), [](Index, Index) { return true; });
-  CHECK(key_of(failed("fully_forbidden_refused", c, A)) == "mask_not_applied");
+  const Case c = masked_case();
+  const DMatrix S = c.Q * c.K.transpose() * 0.5;
+  // Softmax over every key, forbidden weights zeroed afterwards (F4's mistake).
+  DMatrix post = softmax(S, [](Index, Index) { return true; });
+  for (Index i = 0; i < 3; ++i)
+    for (Index j = 0; j < 4; ++j)
+      if ((*c.mask)(i, j)) post(i, j) = 0;
+  const auto h = attn::grader::diagnose(failed("row_stochastic", c, post));
+  REQUIRE(h);
+  CHECK(h->key == "row_stochastic");
+  CHECK_FALSE(h->from_shape);
+  // No scale, the wrong axis: the same, whatever the values.
+  const DMatrix unscaled = softmax(S * 2, [&](Index i, Index j) { return !(*c.mask)(i, j); });
+  CHECK(key_of(failed("oracle_agreement", c, unscaled)) == "oracle_agreement");
+  CHECK(key_of(failed("scale_off", c, unscaled)) == "scale_off");
 }
 
-TEST_CASE("feedback: an epsilon in the denominator, float32, O = A K", "[feedback]") {
-  Case c = masked_case();
-  auto allowed = [&](Index i, Index j) { return !(*c.mask)(i, j); };
-  const DMatrix good = softmax(logits(c, kScale), allowed);
-  DMatrix eps = good;
-  for (Index i = 0; i < eps.rows(); ++i) eps.row(i) *= 1 / (1 + 1e-9);
-  CHECK(key_of(failed("row_stochastic", c, eps)) == "denominator_epsilon");
-
-  DMatrix single = good;
-  for (Index i = 0; i < good.rows(); ++i)
-    for (Index j = 0; j < good.cols(); ++j) single(i, j) = static_cast<float>(good(i, j));
-  CHECK(key_of(failed("oracle_agreement", c, single)) == "single_precision");
-
-  c.V.resize(4, 4);
-  c.V << 3, 1, 0, 2, 1, -1, 0.5, 0, 0, 2, 1, 1, -2, 0, 1, 1;
-  Verdict v = failed("oracle_agreement", c, good);
-  v.failure->outcome = Outcome::make_result(good * c.K, good);
-  CHECK(key_of(v) == "output_uses_k");
-}
-
-TEST_CASE("feedback: refusals of valid input and timeouts", "[feedback]") {
-  Case c = masked_case();
-  Verdict v;
-  v.property_id = "row_stochastic";
-  v.counterexample = c;
-  attn::prop::Failure f;
-  f.outcome = Outcome::make_refusal("IndexError", "index 3 is out of bounds");
-  v.failure = f;
-  CHECK(key_of(v) == "assumes_square");  // T_q = 3 != T_v = 4
-  v.failure->outcome = Outcome::make_fault("timed out after 10 s");
-  CHECK(key_of(v) == "timeout");
-  // Refusing is right for this property: the hint is its own, not "refuses valid input".
-  v.property_id = "fully_forbidden_refused";
-  v.failure->outcome = Outcome::make_refusal("ValueError", "wrong type");
-  CHECK(key_of(v) == "fully_forbidden_refused");
-}
-
-TEST_CASE("feedback: passing and skipped verdicts have no hint; every property has one",
-          "[feedback]") {
+TEST_CASE("feedback: a pass, a skip, a not-run property get no hint", "[feedback]") {
   Verdict v;
   v.property_id = "row_stochastic";
   v.passed = true;
@@ -220,337 +163,152 @@ TEST_CASE("feedback: passing and skipped verdicts have no hint; every property h
   v.skipped = true;
   CHECK_FALSE(attn::grader::diagnose(v));
   v.skipped = false;
-  for (const char* id : {"textbook_example", "score_shape", "dk_mismatch_refused",
-                         "row_stochastic", "exact_zeros", "fully_forbidden_refused",
-                         "oracle_agreement", "shift_invariance", "permutation_equivariance",
-                         "masked_equals_deleted", "uniform_when_tied", "scale_off",
-                         "non_finite_refused", "shape_mismatch_refused", "tiled_equals_naive",
-                         "heads_in_order", "causal_mask_matches_definition",
-                         "padding_mask_matches_definition", "answers"}) {
-    v.property_id = id;
-    const auto h = attn::grader::diagnose(v);
-    INFO(id);
-    REQUIRE(h);
-    CHECK_FALSE(h->advice.empty());
-    CHECK_FALSE(h->cites.empty());
-  }
+  v.not_run = "the time budget was used up";
+  CHECK_FALSE(attn::grader::diagnose(v));
+}
+
+TEST_CASE("feedback: facts read from the outcome", "[feedback]") {
+  const Case c = masked_case();  // T_q = 3, T_v = 4
+  CHECK(key_of(failed_with("row_stochastic", c, Outcome::make_fault("timed out after 10 s"))) ==
+        "timeout");
+  Outcome wrong_shape = Outcome::make_fault("A is 4 x 3, expected 3 x 4");
+  wrong_shape.A = DMatrix::Zero(4, 3);
+  const auto shape = attn::grader::diagnose(failed_with("score_shape", c, wrong_shape));
+  REQUIRE(shape);
+  CHECK(shape->key == "weights_shape");
+  CHECK_THAT(shape->advice, Catch::Contains("T_q x T_v = 3 x 4"));
+  CHECK(key_of(failed_with("row_stochastic", c, Outcome::make_fault("crashed"))) == "fault");
+  CHECK(key_of(failed_with("oracle_agreement", c,
+                           Outcome::make_refusal("NotImplementedError", "write me"))) ==
+        "not_implemented");
+}
+
+TEST_CASE("feedback: AttributeError on a valid case is a refused input, never an inverted mask",
+          "[feedback]") {
+  Case c = masked_case();
+  c.mask->row(1).setConstant(false);  // a row with no forbidden key
+  const auto h = attn::grader::diagnose(
+      failed_with("row_stochastic", c, Outcome::make_refusal("AttributeError", "no attribute 'T'")));
+  REQUIRE(h);
+  CHECK(h->key == "refuses_valid_input");
+  CHECK_THAT(h->misconception + h->advice, !Catch::Contains("polarity") && !Catch::Contains("invert"));
+}
+
+TEST_CASE("feedback: a mask builder that raises is told the mask's definition", "[feedback]") {
+  Case c;
+  c.op = attn::prop::Operation::causal_mask;
+  c.mask_shape.T_q = 3;
+  c.mask_shape.T_v = 2;
+  CHECK(key_of(failed_with("causal_mask_matches_definition", c,
+                           Outcome::make_refusal("ValueError", "T_q > T_v"))) == "mask_refused");
 }
 
 TEST_CASE("feedback: format_hint wraps and cites", "[feedback]") {
-  attn::grader::Hint h{"k", "the mask is applied after the softmax",
-                       std::string(200, 'x') + " and more words here", "Lemma 2", true};
+  attn::grader::Hint h{"k", "a valid input is refused",
+                       "It raised ValueError on a case that has an answer; run your function on "
+                       "the counterexample above and read the message.",
+                       "Lemma 2, section 32.2.4"};
   const std::string text = attn::grader::format_hint(h, "  ", 60);
-  CHECK(text.rfind("  hint: the mask is applied after the softmax.", 0) == 0);
-  CHECK(text.find("(Lemma 2)") != std::string::npos);
-  CHECK(text.back() == '\n');
-}
-
-TEST_CASE("feedback: a finite stand-in for -inf, seen once the logits are below it", "[feedback]") {
-  // Every allowed logit far below -1e4: Q <= -2^15 and K >= 2^15 entrywise.
-  Case c = masked_case();
-  c.Q = -(c.Q.array().abs() + 1.0) * 0x1p15;
-  c.K = (c.K.array().abs() + 1.0) * 0x1p15;
-  DMatrix filled = logits(c, kScale);
-  for (Index i = 0; i < filled.rows(); ++i)
-    for (Index j = 0; j < filled.cols(); ++j)
-      if ((*c.mask)(i, j)) filled(i, j) = -1e4;
-  const DMatrix A = softmax(filled, [](Index, Index) { return true; });
-  CHECK(key_of(failed("exact_zeros", c, A)) == "mask_with_finite_value");
-  // The truly inverted mask on the same case is still named as such.
-  const DMatrix inverted = softmax(logits(c, kScale), [&](Index i, Index j) { return (*c.mask)(i, j); });
-  CHECK(key_of(failed("exact_zeros", c, inverted)) == "inverted_mask");
-}
-
-TEST_CASE("feedback: a valid case refused where a mask row forbids nothing is an inverted mask",
-          "[feedback]") {
-  Case c = masked_case();
-  (*c.mask).row(1).setConstant(false);  // row 1 forbids nothing: inverted, it forbids everything
-  Verdict v = failed("oracle_agreement", c, DMatrix::Zero(3, 4));
-  v.failure->outcome = Outcome::make_refusal("ValueError", "a row has every key forbidden");
-  CHECK(key_of(v) == "inverted_mask");
-  // Without such a row the refusal is not blamed on the mask (here T_q = 3, T_v = 4).
-  Case d = masked_case();
-  Verdict w = failed("oracle_agreement", d, DMatrix::Zero(3, 4));
-  w.failure->outcome = Outcome::make_refusal("ValueError", "no");
-  CHECK(key_of(w) == "assumes_square");
-}
-
-TEST_CASE("feedback: the weights returned transposed, also when T_q = T_v", "[feedback]") {
-  const Case c = masked_case();  // T_q = 3, T_v = 4
-  const DMatrix W = softmax(logits(c, kScale), [&](Index i, Index j) { return !(*c.mask)(i, j); });
-  // The reply decoder keeps a wrongly shaped answer in the fault.
-  Verdict v = failed("score_shape", c, W);
-  v.failure->outcome =
-      Outcome::make_fault("malformed reply: wrong shape: A is 4 x 3, expected 3 x 4");
-  v.failure->outcome->O = W * c.V;
-  v.failure->outcome->A = W.transpose();
-  CHECK(key_of(v) == "transposed_weights");
-  // Wrongly shaped weights that are not the right ones transposed: the scores' shape.
-  v.failure->outcome->A = DMatrix::Constant(4, 3, 0.25);
-  CHECK(key_of(v) == "transposed_scores");
-  // A fault that decoded nothing stays a fault.
-  v.failure->outcome = Outcome::make_fault("crashed with signal 11 (SIGSEGV)");
-  CHECK(key_of(v) == "fault");
-
-  // T_q = T_v = 3: only the values tell.
-  Case sq = masked_case();
-  sq.K = DMatrix(c.K.topRows(3));
-  sq.V = DMatrix(c.V.topRows(3));
-  sq.mask = Mask(c.mask->leftCols(3));
-  const DMatrix Ws =
-      softmax(logits(sq, kScale), [&](Index i, Index j) { return !(*sq.mask)(i, j); });
-  CHECK(key_of(failed("row_stochastic", sq, DMatrix(Ws.transpose()))) == "transposed_weights");
-  CHECK(key_of(failed("oracle_agreement", sq, Ws)) == "oracle_agreement");
-  // Equal logits and no mask: A^T = A, so a transposed A is not told apart (nor blamed).
-  Case tied = sq;
-  tied.Q.setZero();
-  tied.mask.reset();
-  const DMatrix U = DMatrix::Constant(3, 3, 1.0 / 3);
-  CHECK(key_of(failed("oracle_agreement", tied, DMatrix(U.transpose()))) != "transposed_weights");
-}
-
-TEST_CASE("feedback: the softmax over every key, renormalised after zeroing (F4)", "[feedback]") {
-  // Logits -800 and 800 in row 0, whose larger one is forbidden: exp(-1600)
-  // underflows, so renormalising gives 0/0. Row 1 is ordinary.
-  Case c;
-  c.Q.resize(2, 1);
-  c.Q << 40, 1;
-  c.K.resize(2, 1);
-  c.K << -20, 20;
-  c.V = DMatrix::Identity(2, 2);
-  Mask m(2, 2);
-  m << false, true, true, false;
-  c.mask = m;
-  DMatrix A(2, 2);
-  A << std::nan(""), std::nan(""), 0, 1;
-  const auto h = attn::grader::diagnose(failed("row_stochastic", c, A));
-  REQUIRE(h);
-  CHECK(h->key == "renormalised_after_softmax");
-  CHECK(h->advice.find("1600 above") != std::string::npos);
-  CHECK(h->cites.find("F4") != std::string::npos);
-  // The right answer (row 0 all on its one allowed key) is not blamed on it.
-  DMatrix right(2, 2);
-  right << 1, 0, 0, 1;
-  CHECK(key_of(failed("oracle_agreement", c, right)) == "oracle_agreement");
-  // Without the forbidden key above the allowed one the same NaN is not this misconception.
-  (*c.mask)(0, 1) = false;
-  (*c.mask)(0, 0) = true;
-  CHECK(key_of(failed("row_stochastic", c, A)) != "renormalised_after_softmax");
-}
-
-namespace {
-
-/// One query, keys with logits 0, 1, 2 (d_k = 1), V = [1; 2; 4]; tiles of
-/// `tile_k` keys.
-Case tiled_case(Index tile_k) {
-  Case c;
-  c.op = attn::prop::Operation::attention_tiled;
-  c.Q = DMatrix::Ones(1, 1);
-  c.K.resize(3, 1);
-  c.K << 0, 1, 2;
-  c.V.resize(3, 1);
-  c.V << 1, 2, 4;
-  c.tile_q = 1;
-  c.tile_k = tile_k;
-  return c;
-}
-
-Verdict failed_tiled(const Case& c, double O, double logsumexp) {
-  Verdict v;
-  v.property_id = "tiled_equals_naive";
-  v.title = v.property_id;
-  v.counterexample = c;
-  attn::prop::Failure f;
-  f.summary = "wrong";
-  f.outcome = Outcome::make_result(DMatrix::Constant(1, 1, O), DMatrix());
-  f.outcome->logsumexp = DMatrix::Constant(1, 1, logsumexp);
-  v.failure = f;
-  return v;
-}
-
-}  // namespace
-
-TEST_CASE("feedback: the tiled kernel's misconceptions (T1)", "[feedback]") {
-  const double e = std::exp(1.0), e2 = std::exp(2.0);
-  // Right: O = (1 + 2e + 4e^2) / (1 + e + e^2), logsumexp = log(1 + e + e^2).
-  const double right_O = (1 + 2 * e + 4 * e2) / (1 + e + e2), right_lse = std::log(1 + e + e2);
-  for (Index tile_k : {1, 2, 3, 4}) {
-    INFO("tile_k " << tile_k);
-    CHECK(key_of(failed_tiled(tiled_case(tile_k), right_O, right_lse)) == "tiled_equals_naive");
+  CHECK(text.rfind("  hint: a valid input is refused.", 0) == 0);
+  CHECK_THAT(text, Catch::Contains("(Lemma 2, section 32.2.4)"));
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    CHECK(end - start <= 60);
+    start = end + 1;
   }
-  // Tiles of one key, logits rising: without the rescale every key weighs exp(0) = 1.
-  const auto no_rescale =
-      attn::grader::diagnose(failed_tiled(tiled_case(1), 7.0 / 3, 2 + std::log(3.0)));
-  REQUIRE(no_rescale);
-  CHECK(no_rescale->key == "tiled_no_rescale");
-  CHECK(no_rescale->advice.find("key tile [1, 2)") != std::string::npos);
-  // Tiles of two: the last tile (key 2) dropped leaves attention over keys 0 and 1.
-  const Verdict dropped = failed_tiled(tiled_case(2), (1 + 2 * e) / (1 + e), std::log(1 + e));
-  CHECK(key_of(dropped) == "tiled_last_tile_dropped");
-  // The same answer where tile_k divides T_v is not a dropped tile.
-  CHECK(key_of(failed_tiled(tiled_case(3), (1 + 2 * e) / (1 + e), std::log(1 + e))) !=
-        "tiled_last_tile_dropped");
-  // Key 0 forbidden, tiles of one: the wholly forbidden tile [0, 1) gives NaN.
-  Case masked = tiled_case(1);
-  masked.mask = Mask::Constant(1, 3, false);
-  (*masked.mask)(0, 0) = true;
-  const double nan = std::nan("");
-  CHECK(key_of(failed_tiled(masked, nan, nan)) == "tiled_forbidden_tile_nan");
-  // NaN with no wholly forbidden tile (one tile of three keys) is not that.
-  masked.tile_k = 3;
-  CHECK(key_of(failed_tiled(masked, nan, nan)) != "tiled_forbidden_tile_nan");
 }
 
-TEST_CASE("feedback: a refusal is read against the case it answers (masked = deleted, T1)",
-          "[feedback]") {
-  // masked_equals_deleted compares row 0 (keys 0-2 of 4 forbidden, tiles of
-  // two) with a case of its one allowed key, still in tiles of two: a kernel
-  // that drops the last partial tile sees no allowed key there, and refuses.
-  Case c = tiled_case(2);
-  c.K.resize(4, 1);
-  c.K << 0, 1, 2, 3;
-  c.V.resize(4, 1);
-  c.V << 1, 2, 4, 8;
-  c.mask = Mask::Constant(1, 4, true);
-  (*c.mask)(0, 3) = false;
-  Case deleted = c;
-  deleted.K = DMatrix(c.K.bottomRows(1));
-  deleted.V = DMatrix(c.V.bottomRows(1));
-  deleted.mask.reset();
-  Verdict v = failed_tiled(c, 0, 0);
-  v.property_id = "masked_equals_deleted";
-  v.failure->outcome = Outcome::make_refusal("ValueError", "query row 0 has every key forbidden");
-  v.failure->answered = deleted;
-  CHECK(key_of(v) == "tiled_last_tile_dropped");
-  // Read against the counterexample (1 x 4, tile_k divides T_v) it says nothing of tiles.
-  v.failure->answered.reset();
-  CHECK(key_of(v) != "tiled_last_tile_dropped");
+// ------------------------------------------------- (2) the diagnosis stage
+
+TEST_CASE("diagnosis stage: scaling twice is wrong_scale (1/d_k), not a missing scale",
+          "[feedback][diagnosis]") {
+  FnSubject s([](const Case& c) { return scaled_attention(c, twice); });
+  attn::grader::DiagnosisStage stage(s, attn::mis::Language::numpy);
+  const Case c = masked_case();
+  const Verdict v = failed("oracle_agreement", c, s.run(c).A);
+  const FailureDiagnosis d = stage.diagnose(v);
+  REQUIRE(d.status == FailureDiagnosis::Status::diagnosed);
+  CHECK(attn::grader::misconception_keys(d) == std::vector<std::string>{"wrong_scale"});
+  const auto params = attn::grader::fitted_parameters(d);
+  REQUIRE(params.count("wrong_scale") == 1);
+  const std::string summary = attn::grader::diagnosis_summary(d);
+  CHECK_THAT(summary, Catch::Contains("misconception wrong_scale") && Catch::Contains("1/d_k"));
+  CHECK_THAT(attn::grader::format_diagnosis(d), Catch::Contains("diagnosis cost: "));
+  CHECK_THAT(d.engine.explanation, Catch::Contains("np.sqrt"));  // NumPy idiom for a .py file
 }
 
-// --- multi-head attention (M1) and the masks (C1) -------------------------------
-
-namespace {
-
-/// T = 3, d_model = 2, h = 2 heads of d_k = 1, d_v = 1, d_out = 2, causal mask.
-Case multi_head_case() {
-  Case c;
-  c.op = attn::prop::Operation::multi_head_attention;
-  c.X.resize(3, 2);
-  c.X << 1, 0.5, -1, 2, 0.25, -0.5;
-  for (int h = 0; h < 2; ++h) {
-    attn::prop::HeadProjections p;
-    p.W_Q.resize(2, 1);
-    p.W_K.resize(2, 1);
-    p.W_V.resize(2, 1);
-    p.W_Q << 1 + h, -0.5;
-    p.W_K << 0.5, 1 - h;
-    p.W_V << 2 - h, 1 + 2 * h;
-    c.heads.push_back(p);
-  }
-  c.W_O.resize(2, 2);
-  c.W_O << 1, -2, 0.5, 3;
-  Mask m(3, 3);
-  m << false, true, true, false, false, true, false, false, false;
-  c.mask = m;
-  return c;
+TEST_CASE("diagnosis stage: a counterexample is diagnosed once", "[feedback][diagnosis]") {
+  FnSubject s([](const Case& c) { return scaled_attention(c, twice); });
+  attn::grader::DiagnosisStage stage(s, attn::mis::Language::cpp);
+  const Case c = masked_case();
+  const FailureDiagnosis first = stage.diagnose(failed("oracle_agreement", c, s.run(c).A));
+  const int calls = s.calls;
+  const FailureDiagnosis again = stage.diagnose(failed("row_stochastic", c, s.run(c).A));
+  CHECK(s.calls == calls + 1);  // only the s.run above: no battery sent again
+  CHECK(again.cached);
+  CHECK(again.cached_from == "oracle_agreement");
+  CHECK(again.engine.failed_property == "row_stochastic");
+  CHECK(attn::grader::misconception_keys(again) == attn::grader::misconception_keys(first));
+  CHECK(stage.runs() == 1);
+  CHECK_THAT(attn::grader::diagnosis_cost(again), Catch::Contains("reused from oracle_agreement"));
 }
 
-/// One head's output with the logits scaled by `scale` and the mask applied or not.
-DMatrix head(const Case& c, int h, double scale, bool masked) {
-  const auto& p = c.heads[std::size_t(h)];
-  const DMatrix S = (c.X * p.W_Q) * (c.X * p.W_K).transpose() * scale;
-  const DMatrix A = softmax(S, [&](Index i, Index j) { return !(masked && (*c.mask)(i, j)); });
-  return A * (c.X * p.W_V);
+TEST_CASE("diagnosis stage: a correct subject is named nothing", "[feedback][diagnosis]") {
+  FnSubject s([](const Case& c) { return scaled_attention(c, right_scale); });
+  attn::grader::DiagnosisStage stage(s, attn::mis::Language::numpy);
+  const Case c = masked_case();
+  const FailureDiagnosis d = stage.diagnose(failed("oracle_agreement", c, s.run(c).A));
+  REQUIRE(d.status == FailureDiagnosis::Status::diagnosed);
+  CHECK(d.engine.verdict == attn::mis::Diagnosis::Verdict::consistent);
+  CHECK(attn::grader::misconception_keys(d).empty());
 }
 
-Verdict failed_with_O(const std::string& property, const Case& c, const DMatrix& O) {
-  Verdict v = failed(property, c, DMatrix());
-  v.failure->outcome = Outcome::make_result(O, DMatrix());
-  return v;
+TEST_CASE("diagnosis stage: AttributeError on every call is not a misconception",
+          "[feedback][diagnosis]") {
+  FnSubject s([](const Case&) {
+    return Outcome::make_refusal("AttributeError", "'list' object has no attribute 'shape'");
+  });
+  attn::grader::DiagnosisStage stage(s, attn::mis::Language::numpy);
+  const Case c = masked_case();
+  const FailureDiagnosis d = stage.diagnose(failed_with("row_stochastic", c, s.run(c)));
+  REQUIRE(d.status == FailureDiagnosis::Status::diagnosed);
+  CHECK(attn::grader::misconception_keys(d).empty());
+  CHECK((d.engine.verdict == attn::mis::Diagnosis::Verdict::raises_on_every_call ||
+         d.engine.verdict == attn::mis::Diagnosis::Verdict::fault));
+  CHECK_THAT(attn::grader::diagnosis_summary(d), Catch::Contains("not a misconception"));
+  CHECK_THAT(attn::grader::format_diagnosis(d), !Catch::Contains("inverted"));
 }
 
-DMatrix concat(const DMatrix& a, const DMatrix& b) {
-  DMatrix C(a.rows(), a.cols() + b.cols());
-  C << a, b;
-  return C;
+TEST_CASE("diagnosis stage: a stop says nothing, and nothing runs", "[feedback][diagnosis]") {
+  FnSubject s([](const Case& c) { return scaled_attention(c, twice); });
+  attn::grader::DiagnosisStage stage(s, attn::mis::Language::numpy,
+                                     [] { return std::optional<std::string>("the budget is spent"); });
+  const Case c = masked_case();
+  const Outcome o = s.run(c);
+  const FailureDiagnosis d = stage.diagnose(failed_with("oracle_agreement", c, o));
+  CHECK(d.status == FailureDiagnosis::Status::not_run);
+  CHECK(s.calls == 1);
+  CHECK(attn::grader::misconception_keys(d).empty());
+  CHECK_THAT(attn::grader::diagnosis_summary(d), Catch::Contains("the budget is spent"));
 }
 
-Verdict failed_mask(const std::string& property, const Case& c, const Mask& built) {
-  Verdict v;
-  v.property_id = property;
-  v.counterexample = c;
-  attn::prop::Failure f;
-  f.summary = "wrong";
-  Outcome o = Outcome::make_result(DMatrix(), DMatrix());
-  o.mask = built;
-  f.outcome = o;
-  v.failure = f;
-  return v;
-}
+// ------------------------------------------------ (3) results.json extra_data
 
-Mask rule(Index T_q, Index T_v, const std::function<bool(Index, Index)>& forbid) {
-  Mask M(T_q, T_v);
-  for (Index i = 0; i < T_q; ++i)
-    for (Index j = 0; j < T_v; ++j) M(i, j) = forbid(i, j);
-  return M;
-}
-
-}  // namespace
-
-TEST_CASE("feedback: multi-head misconceptions (M1)", "[feedback][M1]") {
-  const Case c = multi_head_case();
-  const double s = 1.0;  // 1/sqrt(d_k), d_k = 1
-  const DMatrix O1 = head(c, 0, s, true), O2 = head(c, 1, s, true);
-  // The right answer is not blamed on any misconception.
-  const auto right = attn::grader::diagnose(failed_with_O("oracle_agreement", c, concat(O1, O2) * c.W_O));
-  REQUIRE(right);
-  CHECK_FALSE(right->from_shape);
-  CHECK(key_of(failed_with_O("oracle_agreement", c, concat(O2, O1) * c.W_O)) == "heads_out_of_order");
-  CHECK(key_of(failed_with_O("oracle_agreement", c, (O1 + O2) * c.W_O.topRows(1))) ==
-        "one_wo_block_per_head");
-  const double by_d_model = 1.0 / std::sqrt(2.0);
-  CHECK(key_of(failed_with_O("oracle_agreement", c,
-                             concat(head(c, 0, by_d_model, true), head(c, 1, by_d_model, true)) *
-                                 c.W_O)) == "scale_by_d_model");
-  CHECK(key_of(failed_with_O("oracle_agreement", c,
-                             concat(head(c, 0, s, false), head(c, 1, s, false)) * c.W_O)) ==
-        "mask_not_forwarded");
-}
-
-TEST_CASE("feedback: mask-building mistakes (C1)", "[feedback][C1]") {
-  Case causal;
-  causal.op = attn::prop::Operation::causal_mask;
-  causal.mask_shape.T_q = 3;
-  causal.mask_shape.T_v = 5;
-  causal.mask_shape.bottom_right = true;  // key j forbidden when j > i + 2
-  const std::string p = "causal_mask_matches_definition";
-  const Mask right = rule(3, 5, [](Index i, Index j) { return j > i + 2; });
-  CHECK(key_of(failed_mask(p, causal, right)) == p);  // no mistake recognised in the right mask
-  CHECK(key_of(failed_mask(p, causal, rule(3, 5, [](Index i, Index j) { return j > i; }))) ==
-        "causal_alignment_swapped");
-  CHECK(key_of(failed_mask(p, causal, rule(3, 5, [](Index i, Index j) { return j >= i + 2; }))) ==
-        "causal_diagonal_forbidden");
-  CHECK(key_of(failed_mask(p, causal, rule(3, 5, [](Index i, Index j) { return j <= i + 2; }))) ==
-        "mask_polarity_inverted");
-  CHECK(key_of(failed_mask(p, causal, rule(3, 5, [](Index i, Index j) { return j < i + 2; }))) ==
-        "causal_triangle_reversed");
-  // At 1x1 a forbidden diagonal and an inverted mask are the same [x]: both are named.
-  causal.mask_shape = {1, 1, false, 0};
-  const auto tiny = attn::grader::diagnose(failed_mask(p, causal, rule(1, 1, [](Index, Index) { return true; })));
-  REQUIRE(tiny);
-  CHECK(tiny->key == "mask_mistake_ambiguous");
-  CHECK(tiny->advice.find("causal_diagonal_forbidden") != std::string::npos);
-  CHECK(tiny->advice.find("mask_polarity_inverted") != std::string::npos);
-
-  Case padding;
-  padding.op = attn::prop::Operation::padding_mask;
-  padding.mask_shape = {4, 5, false, 2};  // keys 2, 3, 4 are padding
-  const std::string q = "padding_mask_matches_definition";
-  CHECK(key_of(failed_mask(q, padding, rule(4, 5, [](Index, Index j) { return j >= 2; }))) == q);
-  CHECK(key_of(failed_mask(q, padding, rule(4, 5, [](Index, Index j) { return j > 2; }))) ==
-        "padding_off_by_one");
-  CHECK(key_of(failed_mask(q, padding, rule(4, 5, [](Index i, Index) { return i >= 2; }))) ==
-        "padding_on_queries");
-  CHECK(key_of(failed_mask(q, padding, rule(4, 5, [](Index, Index) { return false; }))) ==
-        "padding_not_applied");
+TEST_CASE("results.json: a failed test carries the keys and the parameters", "[feedback][diagnosis]") {
+  FnSubject s([](const Case& c) { return scaled_attention(c, twice); });
+  attn::grader::DiagnosisStage stage(s, attn::mis::Language::numpy);
+  const Case c = masked_case();
+  const Verdict v = failed("oracle_agreement", c, s.run(c).A);
+  const FailureDiagnosis d = stage.diagnose(v);
+  const attn::grader::ScoredItem item = attn::grader::score_verdict(v, {}, &d);
+  const auto extra = attn::grader::diagnosis_extra_data(item);
+  CHECK(extra.at("misconceptions") == nlohmann::ordered_json::array({"wrong_scale"}));
+  CHECK(extra.at("parameters").at("wrong_scale").size() >= 1);
+  CHECK(extra.at("diagnosis") == "misconception");
+  CHECK(extra.at("diagnosis_cost").at("cases_sent").get<int>() >= 1);
+  CHECK_THAT(item.text, Catch::Contains("diagnosis: misconception wrong_scale"));
+  // Without a diagnosis: an empty list, never absent.
+  const attn::grader::ScoredItem plain = attn::grader::score_verdict(v, {});
+  CHECK(attn::grader::diagnosis_extra_data(plain).at("misconceptions").empty());
 }

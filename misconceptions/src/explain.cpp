@@ -33,8 +33,12 @@ const std::map<std::string, Advice>& advice() {
         "mask.cast<T>() * -inf is NaN where the mask is 0; use mask.select(-inf, S)."}},
       {"mask_ignored", {"Apply the mask argument.", "Apply the mask argument."}},
       {"inverted_mask",
-       {"In this text mask True means forbidden (PyTorch's boolean attn_mask is the opposite).",
-        "In this text mask true means forbidden (PyTorch's boolean attn_mask is the opposite)."}},
+       {"In this text mask True means forbidden, as in torch.nn.MultiheadAttention's boolean "
+        "attn_mask; torch.nn.functional.scaled_dot_product_attention's boolean mask is the "
+        "opposite (True = may attend), so forwarding to it needs ~mask.",
+        "In this text mask true means forbidden, as in torch.nn.MultiheadAttention's boolean "
+        "attn_mask; torch.nn.functional.scaled_dot_product_attention's boolean mask is the "
+        "opposite (true = may attend)."}},
       {"mask_transposed",
        {"Index the mask [query, key]: row i is query i; do not use mask.T.",
         "Index the mask (query, key): row i is query i; do not use mask.transpose()."}},
@@ -177,8 +181,10 @@ std::string explanation(const Diagnosis& d, Language lang) {
     s += (i ? " Or: " : "") + std::string("[") + f.key + "] " +
          (fam ? fam->misconception : std::string()) + params_text(f);
     auto it = advice().find(f.key);
-    if (it != advice().end())
+    if (it != advice().end() && lang != Language::neutral)
       s += std::string(" ") + (lang == Language::numpy ? it->second.first : it->second.second);
+    else if (fam && lang == Language::neutral)
+      s += " (" + fam->source + ".)";
   }
   if (d.verdict == Diagnosis::Verdict::misconception)
     s += " (Reproduced on all " + n + " cases of the diagnosis battery.)";

@@ -88,7 +88,8 @@ void add_masking_families(std::vector<Family>& out) {
   k.mask = MaskUse::inverted;
   out.push_back(family(
       "inverted_mask",
-      "Mask true is read as \"may attend\" (PyTorch's boolean attn_mask), the opposite of the "
+      "Mask true is read as \"may attend\" (the convention of "
+      "torch.nn.functional.scaled_dot_product_attention's boolean mask), the opposite of the "
       "text; for a built mask, true marks the allowed keys (a lower triangle of ones).",
       "Convention of section 32.2.4 (M_ij = 1 forbidden)",
       "mask_transposed, mask_ignored; for C1 triangle_reversed (differs on the diagonal)",

@@ -2,7 +2,9 @@
 // The row sum of the computed A is evaluated exactly and compared with the
 // rounding bound of a normalised row, (2u + gamma_{T_v-1}) / (1 - gamma_{T_v-1})
 // times the safety factor (reference/TOLERANCE.md).
+#include <charconv>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 #include "attn/prop/catalog.hpp"
@@ -44,7 +46,12 @@ Property row_stochastic(Operation op) {
         f.outcome = o;
         f.marked_row = i;
         std::ostringstream os;
-        os << "row " << i << " of A sums to " << static_cast<double>(sum) << ", not 1";
+        // Every digit that matters: "sums to 0.99999999999 (1 - 1e-11)", never "sums to 1, not 1".
+        const double total = static_cast<double>(sum);
+        char text[40];
+        const auto end = std::to_chars(text, text + sizeof text, total).ptr;
+        os << "row " << i << " of A sums to " << std::string(text, end) << std::setprecision(3)
+           << " (1 " << (sum < 1 ? "- " : "+ ") << err << "), not 1 within the bound " << bound;
         f.summary = os.str();
         f.worst = WorstEntry{"row sum of A", i, -1, 1.0, static_cast<double>(sum), err, bound};
         return f;

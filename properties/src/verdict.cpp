@@ -113,8 +113,17 @@ void print_verdict(std::ostream& os, const Verdict& v) {
     const WorstEntry& w = *f.worst;
     os << "  worst entry: " << w.matrix << "[" << w.row;
     if (w.col >= 0) os << ", " << w.col;
-    os << "]: expected " << number_text(w.expected) << ", got " << number_text(w.actual);
-    if (std::isnan(w.actual)) {
+    const bool both_nan = std::isnan(w.expected) && std::isnan(w.actual);
+    if (both_nan) {
+      // A metamorphic property compares two answers: both NaN is no answer at
+      // all (never "expected NaN, got NaN").
+      os << "]: both answers are NaN (neither is a number)";
+    } else {
+      os << "]: expected " << number_text(w.expected) << ", got " << number_text(w.actual);
+    }
+    if (both_nan) {
+      // said above
+    } else if (std::isnan(w.actual)) {
       os << "; the answer is NaN";
     } else if (std::isinf(w.actual) && !std::isinf(w.expected)) {
       os << "; the answer is not finite";

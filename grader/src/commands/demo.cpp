@@ -135,10 +135,23 @@ void demo_shift(std::ostream& out) {
   out << std::setprecision(6) << "  shifted by the max 1000: exp([0, -1, -10]) / sum = [" << A(0, 0)
       << ", " << A(0, 1) << ", " << A(0, 2) << "]\n\n"
       << "softmax(S + c) = softmax(S) for any constant c per row, so subtracting the row\n"
-      << "maximum changes nothing mathematically and keeps every exponent <= 0. With a mask\n"
-      << "the maximum must be taken over the allowed entries only: including a -inf entry\n"
-      << "would give -inf - (-inf) = NaN (F2). A row whose every key is forbidden has no\n"
-      << "finite maximum and is an error (attnlab raises FullyMaskedRowError).\n";
+      << "maximum changes nothing mathematically and keeps every exponent <= 0.\n\n";
+  // With a mask: which maximum. A -inf entry is harmless (max(x, -inf) = x);
+  // the hazard is a forbidden key's large finite logit winning the maximum.
+  const double allowed = 0.0, forbidden = 2000.0;
+  const double wrong_max = std::max(allowed, forbidden);
+  const double kept = std::exp(allowed - wrong_max);  // underflows to 0
+  const double renormalised = kept / (kept + 0.0);    // forbidden weight zeroed: 0/0
+  out << "  with a mask: S = [0, 2000], key 1 forbidden\n"
+      << "  maximum over the allowed keys only: 0, so exp(0 - 0) / 1 = 1 for key 0 (right)\n"
+      << "  maximum over every key: 2000 (the forbidden logit wins), exp(0 - 2000) = " << kept
+      << ",\n  and zeroing key 1 then renormalising gives 0/0 = "
+      << (std::isnan(renormalised) ? std::string("NaN") : std::to_string(renormalised)) << "\n\n"
+      << "A -inf entry in the maximum is harmless: max(x, -inf) = x, and exp(-inf - m) = 0 for\n"
+      << "a finite m. The hazard is a forbidden key's large finite logit winning the maximum:\n"
+      << "take the maximum after setting forbidden logits to -inf (F2). A row whose every key\n"
+      << "is forbidden has no finite maximum (-inf - (-inf) = NaN) and is an error (attnlab\n"
+      << "raises FullyMaskedRowError).\n";
 }
 
 // 32.2.10: a weight is not a contribution.

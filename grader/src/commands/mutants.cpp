@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exercises/exercise.hpp"
+#include "diagnosis/diagnosis_text.hpp"
 #include "diagnosis/feedback.hpp"
 #include "sandbox/temp_dir.hpp"
 
@@ -73,7 +74,16 @@ struct Item {
   long T_q = -1, T_v = -1, d_k = -1, d_v = -1, heads = -1;
   std::string summary;
   std::string hint_key, hint;
-  bool hint_from_shape = false;  ///< recognised from the failure's shape, not the property's own hint
+  bool hint_from_shape = false;  ///< read from the failure's outcome, not the property's own hint
+  /// The diagnosis stage's result: its verdict name, the keys it named, each
+  /// named key's parameters as "name=text", a summary line, and its cost.
+  std::string diagnosis = "none";
+  std::vector<std::string> keys;
+  std::vector<std::string> params;
+  std::string diagnosis_text;
+  bool diagnosis_reused = false;
+  long diagnosis_cases = 0;
+  double diagnosis_seconds = 0;
 };
 
 struct Outcome {
@@ -91,7 +101,10 @@ json to_json(const Outcome& o) {
                      {"generated", i.generated}, {"has_case", i.has_case}, {"T_q", i.T_q},
                      {"T_v", i.T_v}, {"d_k", i.d_k}, {"d_v", i.d_v}, {"heads", i.heads},
                      {"summary", i.summary}, {"hint_key", i.hint_key}, {"hint", i.hint},
-                     {"hint_from_shape", i.hint_from_shape}});
+                     {"hint_from_shape", i.hint_from_shape}, {"diagnosis", i.diagnosis},
+                     {"keys", i.keys}, {"params", i.params}, {"diagnosis_text", i.diagnosis_text},
+                     {"diagnosis_reused", i.diagnosis_reused}, {"diagnosis_cases", i.diagnosis_cases},
+                     {"diagnosis_seconds", i.diagnosis_seconds}});
   return {{"status", o.status}, {"message", o.message}, {"items", items},
           {"report", o.report}, {"seconds", o.seconds}};
 }
@@ -118,12 +131,19 @@ Outcome from_json(const json& j) {
     i.hint_key = x.at("hint_key").get<std::string>();
     i.hint = x.at("hint").get<std::string>();
     i.hint_from_shape = x.at("hint_from_shape").get<bool>();
+    i.diagnosis = x.at("diagnosis").get<std::string>();
+    i.keys = x.at("keys").get<std::vector<std::string>>();
+    i.params = x.at("params").get<std::vector<std::string>>();
+    i.diagnosis_text = x.at("diagnosis_text").get<std::string>();
+    i.diagnosis_reused = x.at("diagnosis_reused").get<bool>();
+    i.diagnosis_cases = x.at("diagnosis_cases").get<long>();
+    i.diagnosis_seconds = x.at("diagnosis_seconds").get<double>();
     o.items.push_back(std::move(i));
   }
   return o;
 }
 
-Item item_of(const attn::prop::Verdict& v) {
+Item item_of(const attn::prop::Verdict& v, const ScoredItem* scored) {
   Item it;
   it.id = v.property_id;
   it.passed = v.passed;
@@ -159,6 +179,19 @@ Item item_of(const attn::prop::Verdict& v) {
     it.hint = h->misconception;
     it.hint_from_shape = h->from_shape;
   }
+  if (scored && scored->diagnosis) {
+    const FailureDiagnosis& d = *scored->diagnosis;
+    it.diagnosis = diagnosis_status_name(d);
+    it.keys = misconception_keys(d);
+    for (const auto& f : d.engine.fits)
+      for (const auto& p : f.params) it.params.push_back(f.key + ":" + p.name + "=" + p.text);
+    it.diagnosis_text = diagnosis_summary(d);
+    it.diagnosis_reused = d.cached;
+    if (d.status == FailureDiagnosis::Status::diagnosed && !d.cached) {
+      it.diagnosis_cases = long(d.engine.cases_sent);
+      it.diagnosis_seconds = d.engine.seconds;
+    }
+  }
   return it;
 }
 
@@ -180,7 +213,8 @@ Outcome grade_submission(const MutantsOptions& options, const Job& job) {
     case GradeResult::Status::not_gradable: o.status = "not gradable"; break;
     default: o.status = "error"; break;
   }
-  for (const auto& v : r.verdicts) o.items.push_back(item_of(v));
+  for (std::size_t k = 0; k < r.verdicts.size(); ++k)
+    o.items.push_back(item_of(r.verdicts[k], k < r.items.size() ? &r.items[k] : nullptr));
   return o;
 }
 
@@ -392,6 +426,29 @@ MutantInfo read_mutant_info(const fs::path& file) {
 
 std::vector<MutantInfo> mutant_catalogue(const fs::path& dir) { return read_all(dir, {".py", ".cpp"}); }
 
+std::map<std::string, MutantKey> read_mutant_keys(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("cannot read the key table " + file.string());
+  std::map<std::string, MutantKey> table;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (trim(line).empty() || trim(line)[0] == '#') continue;
+    std::vector<std::string> cols;
+    std::stringstream ss(line);
+    std::string col;
+    while (std::getline(ss, col, '\t')) cols.push_back(trim(col));
+    if (cols.size() < 2 || cols[1].empty())
+      throw std::runtime_error(file.string() + ": a row without a key: " + line);
+    MutantKey k;
+    k.key = cols[1];
+    // "scale=1/d_k (scaled twice)" -> "scale=1/d_k"; "epsilon (fitted)" -> "".
+    if (cols.size() > 2 && cols[2].find('=') != std::string::npos)
+      k.parameter = trim(cols[2].substr(0, cols[2].find(" (")));
+    table[cols[0]] = k;
+  }
+  return table;
+}
+
 namespace {
 
 /// What the kill matrix's readers are told went wrong, and how many jobs
@@ -511,6 +568,83 @@ struct MutantCounts {
   std::vector<const Item*> sizes;  ///< each caught mutant's shrunk counterexample
 };
 
+/// Each distinct diagnosis of a mutant's failed properties, with the
+/// properties it is for and its cost.
+void print_diagnoses(std::ostream& out, const Outcome& o) {
+  std::vector<std::pair<std::string, std::string>> seen;  // summary, properties
+  for (const auto& i : o.items) {
+    if (i.passed || i.skipped || i.diagnosis == "none") continue;
+    const std::string text = i.diagnosis_text.empty() ? i.diagnosis : i.diagnosis_text;
+    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& p) { return p.first == text; });
+    if (it == seen.end()) seen.push_back({text, i.id});
+    else it->second += ", " + i.id;
+  }
+  for (const auto& [text, ids] : seen) out << "    diagnosis (" << ids << "): " << text << "\n";
+}
+
+/// The mutant's diagnoses against the key table: every failed property's
+/// diagnosis names the expected key or nothing; one names it alone, with the
+/// table's parameter when it gives one.
+void check_keys(std::ostream& out, const MutantsOptions& options, const Job& j, const Outcome& o,
+                Tally& tally) {
+  static std::map<std::string, MutantKey> table;
+  static bool loaded = false;
+  if (!loaded) {
+    table = read_mutant_keys(options.keys_file);
+    loaded = true;
+  }
+  const auto row = table.find(j.file.filename().string());
+  if (row == table.end()) {
+    out << "    expected key: NOT IN THE TABLE\\n";
+    tally.problems.push_back(j.label + ": not in " + options.keys_file.filename().string());
+    return;
+  }
+  const MutantKey& want = row->second;
+  bool named = false;
+  std::vector<std::string> wrong;
+  for (const auto& i : o.items) {
+    if (i.passed || i.skipped) continue;
+    for (const auto& k : i.keys)
+      if (k != want.key) wrong.push_back(i.id + " -> " + k);
+    if (i.diagnosis != "misconception" || i.keys != std::vector<std::string>{want.key}) continue;
+    if (want.parameter.empty() ||
+        std::find(i.params.begin(), i.params.end(), want.key + ":" + want.parameter) != i.params.end())
+      named = true;
+  }
+  out << "    expected key " << want.key << (want.parameter.empty() ? "" : " (" + want.parameter + ")")
+      << ": " << (named && wrong.empty() ? "named" : named ? "named, and WRONG NAMES" : "NOT NAMED")
+      << "\\n";
+  if (!named)
+    tally.problems.push_back(j.label + ": the diagnosis does not name " + want.key +
+                             (want.parameter.empty() ? "" : " (" + want.parameter + ")"));
+  for (const auto& w : wrong) tally.problems.push_back(j.label + ": wrong misconception named: " + w);
+}
+
+/// The diagnosis battery's cost over the catalogue: every diagnosis run
+/// (not reused) on a mutant, median and worst of its cases and seconds.
+void print_diagnosis_cost(std::ostream& out, const std::vector<Outcome>& outcomes,
+                          std::size_t n_mutants) {
+  std::vector<long> cases;
+  std::vector<double> seconds;
+  for (std::size_t k = 0; k < n_mutants && k < outcomes.size(); ++k)
+    for (const auto& i : outcomes[k].items)
+      if (i.diagnosis_cases > 0) {
+        cases.push_back(i.diagnosis_cases);
+        seconds.push_back(i.diagnosis_seconds);
+      }
+  if (cases.empty()) return;
+  std::sort(cases.begin(), cases.end());
+  std::sort(seconds.begin(), seconds.end());
+  const std::size_t m = (cases.size() - 1) / 2;
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(3);
+  os << "\\nDiagnosis battery cost (" << cases.size()
+     << " diagnoses run on failing mutants, each in the submission's own process): cases median "
+     << cases[m] << ", worst " << cases.back() << "; seconds median " << seconds[m] << ", worst "
+     << seconds.back() << "\\n";
+  out << os.str();
+}
+
 /// Per mutant: the first property that caught it, its shrunk counterexample's
 /// size, whether its declared catcher caught it too, and the hint given.
 MutantCounts print_mutants(std::ostream& out, const MutantsOptions& options,
@@ -556,7 +690,9 @@ MutantCounts print_mutants(std::ostream& out, const MutantsOptions& options,
     // The first catch's hint is the property's own: add the first one read from a failure's shape.
     if (const Item* h = hint_item(o); !first->hint_from_shape && h != first)
       out << "    shape hint (" << h->id << "): " << h->hint << " [" << h->hint_key << "]\n";
+    print_diagnoses(out, o);
     out << "    misconception: " << j.info->misconception << "\n";
+    if (!options.keys_file.empty()) check_keys(out, options, j, o, tally);
     if (options.verbose && !declared) out << o.report << "\n";
   }
   return counts;
@@ -666,6 +802,7 @@ int run_mutants(const MutantsOptions& options, std::ostream& out) {
   const MutantCounts counts = print_mutants(out, options, jobs, outcomes, n_mutants, tally);
   const int clean = print_solutions(out, jobs, outcomes, n_mutants, tally);
   print_sizes(out, counts.sizes, tally);
+  print_diagnosis_cost(out, outcomes, n_mutants);
 
   std::ostringstream secs;
   secs << std::fixed << std::setprecision(0) << seconds;

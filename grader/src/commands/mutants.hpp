@@ -11,6 +11,7 @@
 // state is per process, so threads would share it), `jobs` at a time.
 
 #include <filesystem>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -50,12 +51,31 @@ struct MutantsOptions {
   int jobs = 1;                      ///< gradings at once, each in its own process
   bool solutions = true;             ///< also grade the model solutions
   bool verbose = false;              ///< print the report of every unexpected outcome
+  /// The mutant -> misconception key table (misconceptions/mutant_keys.tsv:
+  /// file, key, fitted parameter, note; tab-separated, # comments). When set,
+  /// every mutant's diagnoses are checked against it: each failed property's
+  /// diagnosis names the mutant's key or nothing (a wrong name is a
+  /// problem), at least one names the key alone with its parameter, and no
+  /// solution is named a misconception.
+  std::filesystem::path keys_file;
 };
+
+/// One row of the mutant -> key table.
+struct MutantKey {
+  std::string key;
+  std::string parameter;  ///< "scale=1/d_k", "" when parameterless or fitted freely
+};
+
+/// Reads the table (see MutantsOptions::keys_file): file name -> key.
+/// Throws std::runtime_error if it cannot be read or a row has no key.
+std::map<std::string, MutantKey> read_mutant_keys(const std::filesystem::path& file);
 
 /// Grades the catalogue and the model solutions, prints the kill matrix
 /// (mutant x property), each mutant's first catching property, the hint the
 /// feedback map gives for it, the size (T_q, T_v, d_k, d_v) of its shrunk
-/// counterexample, and the distribution of those sizes.
+/// counterexample, the distribution of those sizes, each failure's
+/// diagnosis (diagnosis/diagnosis_stage.hpp) and the diagnosis battery's
+/// cost over the catalogue (median and worst, cases and seconds).
 /// Returns 0 if every mutant was caught (by its declared property among
 /// others) and every solution passed every property, 1 otherwise, 2 for an
 /// infrastructure error (a grading that could not run).

@@ -1,14 +1,11 @@
 #pragma once
-// Feedback that teaches: from a failing verdict to the misconception it most
-// likely shows, and a short hint citing the statement of the text to reread.
-//
-// First the failure's shape is examined (the counterexample and what the
-// submission answered): the weights are compared with what each known
-// misconception would give on the same inputs (the softmax before the mask,
-// no or a doubled 1/sqrt(d_k), the wrong axis, an inverted mask, 0 instead
-// of -inf...), and NaN at large logits is traced to a missing max shift; a
-// tiled answer (O, logsumexp) is compared with each flawed tiled kernel's.
-// Failing that, the property's own hint (the table in feedback.cpp) is used.
+// Feedback that states facts: a short hint citing the statement of the text
+// to reread. A hint never guesses a misconception from the one shrunk
+// counterexample (it fits many mistakes): naming one is the diagnosis
+// stage's job (diagnosis_stage.hpp). From the failure's outcome come only
+// certain facts (a timeout, A of shape T_v x T_q, a valid input refused,
+// NotImplementedError from a skeleton); otherwise the failed property's own
+// hint (the table in feedback.cpp) says what it asks for.
 
 #include <optional>
 #include <string>
@@ -18,11 +15,11 @@
 namespace attn::grader {
 
 struct Hint {
-  std::string key;            ///< stable id of the misconception ("mask_after_softmax")
-  std::string misconception;  ///< what the code most likely does ("the mask is applied after the softmax")
+  std::string key;            ///< stable id of the hint ("refuses_valid_input", a property id)
+  std::string misconception;  ///< the headline: a fact or what the property asks ("a valid input is refused")
   std::string advice;         ///< what to reread and do, one or two sentences
   std::string cites;          ///< "Lemma 2, section 32.2.4; F4"
-  bool from_shape = false;    ///< recognised from the failure's shape (not the property's generic hint)
+  bool from_shape = false;    ///< read from the failure's outcome (not the property's generic hint)
 };
 
 /// The hint for a verdict that failed (nullopt for a pass or a skip).

@@ -16,6 +16,7 @@
 #include "attn/grader/paths.hpp"
 #include "sandbox/guarded_run.hpp"
 #include "submission/recognise.hpp"
+#include "diagnosis/diagnosis_stage.hpp"
 #include "report/text_report.hpp"
 #include "attn/prop/catalog.hpp"
 
@@ -272,13 +273,61 @@ bool exercise_from_hello(const GradeOptions& options, ProcessSubject& subject,
   return true;
 }
 
+/// The explanation's idiom for a submission's language: NumPy for a .py
+/// file, C++/Eigen for a .cpp file, neutral for an executable.
+attn::mis::Language explanation_language(Language l) {
+  switch (l) {
+    case Language::python: return attn::mis::Language::numpy;
+    case Language::cpp: return attn::mis::Language::cpp;
+    case Language::executable: break;
+  }
+  return attn::mis::Language::neutral;
+}
+
+/// One property's verdict before it is recorded.
+struct Graded {
+  attn::prop::Verdict verdict;
+  double seconds = 0;
+};
+
+/// The diagnosis stage (diagnosis/diagnosis_stage.hpp), after every property
+/// has been graded: each failed verdict's counterexample is diagnosed on the
+/// submission through the time budget (a diagnosis the budget or a restart
+/// cap cuts short says nothing), at most once per distinct counterexample.
+/// The verdicts are already final: nothing here changes one or a score.
+std::vector<std::optional<FailureDiagnosis>> diagnose_failures(const std::vector<Graded>& graded,
+                                                               Language language,
+                                                               ProcessSubject& subject,
+                                                               BudgetSubject& budget) {
+  std::vector<std::optional<FailureDiagnosis>> out(graded.size());
+  int subject_mark = subject.not_run();
+  const int budget_mark = budget.not_run();
+  const DiagnosisStop stopped = [&]() -> std::optional<std::string> {
+    if (budget.spent() || budget.not_run() > budget_mark) return budget.stop_reason();
+    if (subject.not_run() > subject_mark) return subject.stop_reason();
+    return std::nullopt;
+  };
+  DiagnosisStage stage(budget, explanation_language(language), stopped);
+  for (std::size_t k = 0; k < graded.size(); ++k) {
+    const attn::prop::Verdict& v = graded[k].verdict;
+    if (v.passed || v.skipped) continue;
+    subject.begin_run();  // fresh restart and timeout caps, as for a property
+    subject_mark = subject.not_run();
+    out[k] = stage.diagnose(v);
+  }
+  return out;
+}
+
 /// Runs every property of the exercise on the subject, each with fresh
-/// restart and timeout caps, under the submission's time budget, and
-/// records (prints and scores) each verdict; then the answers item.
+/// restart and timeout caps, under the submission's time budget; then the
+/// diagnosis stage on the failed ones; then records (prints and scores) each
+/// verdict with its diagnosis; then the answers item.
 void run_properties(const GradeOptions& options, const Exercise& exercise, ProcessSubject& subject,
-                    BudgetSubject& budget, std::ostream& report, GradeResult& result) {
+                    BudgetSubject& budget, Language language, std::ostream& report,
+                    GradeResult& result) {
   const ScoringRules rules =
       scoring_rules(exercise, options.config.get(), options.generated_visibility);
+  std::vector<Graded> graded;
   for (const auto& p : exercise.properties) {
     const auto t0 = std::chrono::steady_clock::now();
     // A property cut short by a cap or the time budget shows its real
@@ -296,10 +345,14 @@ void run_properties(const GradeOptions& options, const Exercise& exercise, Proce
       run.cases = 1;
       run.shrink = false;
     }
-    attn::prop::Verdict v = run_guarded(p, budget, run, stopped);
-    record_verdict(report, result, std::move(v), rules, seconds_since(t0));
+    graded.push_back(Graded{run_guarded(p, budget, run, stopped), seconds_since(t0)});
   }
+  const auto diagnoses = diagnose_failures(graded, language, subject, budget);
   subject.stop();
+  for (std::size_t k = 0; k < graded.size(); ++k) {
+    record_verdict(report, result, std::move(graded[k].verdict), rules, graded[k].seconds,
+                   diagnoses[k] ? &*diagnoses[k] : nullptr);
+  }
   if (exercise.has_answers) {
     record_verdict(report, result, check_answers(exercise, options.answers), rules);
   }
@@ -356,7 +409,7 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   result.status = GradeResult::Status::graded;
   BudgetSubject budget(subject, options.submission_timeout);
   const auto started = std::chrono::steady_clock::now();
-  run_properties(options, *exercise, subject, budget, report, result);
+  run_properties(options, *exercise, subject, budget, prepared.launch.language, report, result);
   result.seconds = seconds_since(started);
   if (prepared.cgroup && prepared.cgroup->oom_kills() > 0) {
     report << "\nnote: the kernel ended the submission's processes " << prepared.cgroup->oom_kills()

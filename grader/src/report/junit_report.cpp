@@ -1,6 +1,8 @@
 // JUnit XML (pugixml).
 #include "report/junit_report.hpp"
 
+#include "diagnosis/diagnosis_text.hpp"
+
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
@@ -91,6 +93,10 @@ void add_suite(pugi::xml_node root, const GradeResult& r) {
         (error ? errors : failures) += 1;
         auto f = tc.append_child(error ? "error" : "failure");
         std::string message = it.summary;
+        if (it.diagnosis) {
+          const std::string d = diagnosis_summary(*it.diagnosis);
+          if (!d.empty()) message += (message.empty() ? "" : "; ") + std::string("diagnosis: ") + d;
+        }
         if (it.hint)
           message += (message.empty() ? "" : "; ") + std::string("hint: ") + it.hint->misconception;
         set(f, "message", message);

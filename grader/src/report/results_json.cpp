@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "diagnosis/diagnosis_text.hpp"
 #include "report/scoring.hpp"
 
 namespace attn::grader {
@@ -62,6 +63,37 @@ std::string summary_output(const GradeResult& r) {
 
 }  // namespace
 
+nlohmann::ordered_json diagnosis_extra_data(const ScoredItem& it) {
+  nlohmann::ordered_json extra;
+  nlohmann::ordered_json keys = nlohmann::ordered_json::array();
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  std::string status = "not_applicable";
+  if (it.diagnosis) {
+    for (const auto& k : misconception_keys(*it.diagnosis)) keys.push_back(k);
+    for (const auto& [key, named] : fitted_parameters(*it.diagnosis)) {
+      nlohmann::ordered_json p = nlohmann::ordered_json::object();
+      for (const auto& [name, value] : named) p[name] = value;
+      params[key] = std::move(p);
+    }
+    status = diagnosis_status_name(*it.diagnosis);
+  }
+  extra["misconceptions"] = std::move(keys);
+  extra["parameters"] = std::move(params);
+  extra["diagnosis"] = status;
+  if (it.diagnosis && it.diagnosis->status == FailureDiagnosis::Status::diagnosed) {
+    const auto& e = it.diagnosis->engine;
+    extra["diagnosis_text"] = diagnosis_summary(*it.diagnosis);
+    extra["diagnosis_cost"] = nlohmann::ordered_json{{"cases_sent", e.cases_sent},
+                                                     {"entries_sent", e.entries_sent},
+                                                     {"seconds", e.seconds},
+                                                     {"reused", it.diagnosis->cached}};
+  } else if (it.diagnosis && !it.diagnosis->why_not.empty()) {
+    extra["diagnosis_text"] = diagnosis_summary(*it.diagnosis);
+  }
+  if (it.hint) extra["hint"] = it.hint->key;
+  return extra;
+}
+
 std::string dump_json(const nlohmann::ordered_json& j) {
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
@@ -79,12 +111,14 @@ nlohmann::ordered_json results_json(const GradeResult& r) {
   if (r.status == GradeResult::Status::graded) {
     for (const auto& it : r.items) {
       if (!it.counted) continue;
-      tests.push_back(nlohmann::ordered_json{{"name", it.name},
-                       {"score", it.points},
-                       {"max_score", it.max_points},
-                       {"status", it.status == "passed" ? "passed" : "failed"},
-                       {"output", it.text},
-                       {"visibility", it.visibility}});
+      nlohmann::ordered_json test{{"name", it.name},
+                                  {"score", it.points},
+                                  {"max_score", it.max_points},
+                                  {"status", it.status == "passed" ? "passed" : "failed"},
+                                  {"output", it.text},
+                                  {"visibility", it.visibility}};
+      if (it.status != "passed") test["extra_data"] = diagnosis_extra_data(it);
+      tests.push_back(std::move(test));
     }
   }
   j["tests"] = std::move(tests);

@@ -5,7 +5,19 @@
 //    "stdout_visibility": "hidden", "output_format": "text", "test_output_format": "text",
 //    "tests": [{"name": "row_stochastic: ...", "score": 0, "max_score": 2,
 //               "status": "failed", "output": "<verdict, counterexample, hint>",
-//               "visibility": "after_published"}, ...]}
+//               "visibility": "after_published",
+//               "extra_data": {"misconceptions": ["wrong_scale"],
+//                              "parameters": {"wrong_scale": {"scale": 0.25}},
+//                              "diagnosis": "misconception", "diagnosis_text": "...",
+//                              "diagnosis_cost": {"cases_sent": 9, "entries_sent": 412,
+//                                                 "seconds": 0.03, "reused": false},
+//                              "hint": "row_stochastic"}}, ...]}
+//
+// Every failed test carries extra_data: "misconceptions" lists the keys of
+// misconceptions/README.md the diagnosis stage named (empty when none fits,
+// for a fault, or when no diagnosis ran), "parameters" the fitted values
+// (key -> {name: value}), "diagnosis" the stage's verdict name
+// (diagnosis_stage.hpp, diagnosis_status_name).
 //
 // A skipped property is not a test (it is named in "output"). A submission
 // that is not gradable, or that the grader could not grade, gets score 0 of
@@ -23,6 +35,9 @@
 namespace attn::grader {
 
 nlohmann::ordered_json results_json(const GradeResult& r);
+
+/// The "extra_data" object of a failed test (see above).
+nlohmann::ordered_json diagnosis_extra_data(const ScoredItem& it);
 
 /// Writes results_json(r) to `file` (its folder is created). Throws
 /// std::runtime_error if it cannot be written.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "diagnosis/diagnosis_text.hpp"
 #include "exercises/answers.hpp"
 
 namespace attn::grader {
@@ -30,7 +31,8 @@ std::string format_points(double p) {
   return os.str();
 }
 
-ScoredItem score_verdict(const attn::prop::Verdict& v, const ScoringRules& rules) {
+ScoredItem score_verdict(const attn::prop::Verdict& v, const ScoringRules& rules,
+                         const FailureDiagnosis* diagnosis) {
   ScoredItem item;
   item.id = v.property_id;
   item.name = v.property_id + ": " + v.title;
@@ -53,10 +55,12 @@ ScoredItem score_verdict(const attn::prop::Verdict& v, const ScoringRules& rules
     } else {
       item.status = !v.error.empty() && !v.failure ? "error" : "failed";
       item.hint = diagnose(v);
+      if (diagnosis) item.diagnosis = *diagnosis;
     }
   }
   std::ostringstream text;
   attn::prop::print_verdict(text, v);
+  if (item.diagnosis) text << format_diagnosis(*item.diagnosis);
   if (item.hint) text << format_hint(*item.hint);
   item.text = text.str();
   return item;

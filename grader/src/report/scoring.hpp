@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "diagnosis/diagnosis_stage.hpp"
 #include "diagnosis/feedback.hpp"
 #include "attn/prop/verdict.hpp"
 
@@ -38,15 +39,22 @@ struct ScoredItem {
   bool counted = true;     ///< false for a skipped item
   std::string visibility;  ///< Gradescope visibility
   std::optional<Hint> hint;
+  /// The diagnosis stage's result for a failed item (diagnosis_stage.hpp);
+  /// nullopt when the grading ran none (a pass, a skip, a unit test).
+  std::optional<FailureDiagnosis> diagnosis;
   /// One line: the failure's summary, the error, or why it was skipped; empty for a pass.
   std::string summary;
   double seconds = 0;  ///< wall-clock time the property took (set by the grader)
   /// The verdict as text (attn::prop::print_verdict: counterexample, worst
-  /// entry, seed) followed by the hint; what results.json and JUnit carry.
+  /// entry, seed) followed by the diagnosis (with its cost) and the hint;
+  /// what results.json and JUnit carry.
   std::string text;
 };
 
-ScoredItem score_verdict(const attn::prop::Verdict& v, const ScoringRules& rules);
+/// Scores v; `diagnosis` (the diagnosis stage's result for v, if it ran)
+/// is recorded and rendered, never read for the points.
+ScoredItem score_verdict(const attn::prop::Verdict& v, const ScoringRules& rules,
+                         const FailureDiagnosis* diagnosis = nullptr);
 
 /// "12", "2.5": points without trailing zeros.
 std::string format_points(double p);

@@ -66,8 +66,8 @@ void report_not_gradable(std::ostream& os, GradeResult& r, const std::string& he
 }
 
 void record_verdict(std::ostream& os, GradeResult& r, attn::prop::Verdict v,
-                    const ScoringRules& rules, double seconds) {
-  ScoredItem item = score_verdict(v, rules);
+                    const ScoringRules& rules, double seconds, const FailureDiagnosis* diagnosis) {
+  ScoredItem item = score_verdict(v, rules, diagnosis);
   item.seconds = seconds;
   print_item(os, item);
   os.flush();

@@ -19,11 +19,13 @@ void print_header(std::ostream& os, const ReportHeader& h);
 void report_not_gradable(std::ostream& os, GradeResult& r, const std::string& headline,
                          const std::string& details, const std::string& command);
 
-/// Scores `v` with `rules` (scoring.hpp), prints it (the verdict, the hint
-/// when it failed, the points) and records it in r: verdicts, items,
-/// passed/failed, score and max_score. `seconds`: how long it took.
+/// Scores `v` with `rules` (scoring.hpp), prints it (the verdict, the
+/// diagnosis and the hint when it failed, the points) and records it in r:
+/// verdicts, items, passed/failed, score and max_score. `seconds`: how long
+/// it took; `diagnosis`: the diagnosis stage's result for v, if it ran.
 void record_verdict(std::ostream& os, GradeResult& r, attn::prop::Verdict v,
-                    const ScoringRules& rules, double seconds = 0);
+                    const ScoringRules& rules, double seconds = 0,
+                    const FailureDiagnosis* diagnosis = nullptr);
 
 /// The block for a submission that cannot be graded: `headline` ("did not
 /// compile"), a plain statement that this is not a score, the command that

@@ -25,8 +25,10 @@ inline constexpr std::size_t kMaxBatteryEntries = 4000;
 /// already carry the error bound's safety factors; README.md, "Tolerance").
 inline constexpr double kSeparationFactor = 10.0;
 
-/// Language of the submission, for the explanation text.
-enum class Language { numpy, cpp };
+/// Language of the submission, for the explanation text: NumPy (a .py
+/// file), C++/Eigen (a .cpp file), or neutral (an executable that speaks the
+/// protocol itself: no language's idiom is assumed).
+enum class Language { numpy, cpp, neutral };
 
 struct Options {
   Language language = Language::numpy;

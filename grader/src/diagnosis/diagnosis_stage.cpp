@@ -1,0 +1,136 @@
+// The diagnosis stage (diagnosis_stage.hpp).
+#include "diagnosis/diagnosis_stage.hpp"
+
+#include <cstring>
+#include <exception>
+#include <utility>
+
+namespace attn::grader {
+namespace {
+
+using attn::mis::Diagnosis;
+
+void put_matrix(std::string& key, const attn::prop::DMatrix& M) {
+  key += std::to_string(M.rows()) + "x" + std::to_string(M.cols()) + ":";
+  const std::size_t n = static_cast<std::size_t>(M.size());
+  const std::size_t at = key.size();
+  key.resize(at + n * sizeof(double));
+  if (n > 0) std::memcpy(&key[at], M.data(), n * sizeof(double));
+  key += ';';
+}
+
+}  // namespace
+
+std::string case_key(const attn::prop::Case& c) {
+  std::string key = attn::prop::operation_name(c.op);
+  key += '|';
+  put_matrix(key, c.Q);
+  put_matrix(key, c.K);
+  put_matrix(key, c.V);
+  put_matrix(key, c.S);
+  if (c.mask) {
+    key += "mask" + std::to_string(c.mask->rows()) + "x" + std::to_string(c.mask->cols()) + ":";
+    for (attn::Index i = 0; i < c.mask->size(); ++i) key += c.mask->data()[i] ? '1' : '0';
+  }
+  key += "|tiles" + std::to_string(c.tile_q) + "," + std::to_string(c.tile_k) + "|";
+  put_matrix(key, c.X);
+  for (const auto& h : c.heads) {
+    put_matrix(key, h.W_Q);
+    put_matrix(key, h.W_K);
+    put_matrix(key, h.W_V);
+  }
+  put_matrix(key, c.W_O);
+  key += "|shape" + std::to_string(c.mask_shape.T_q) + "," + std::to_string(c.mask_shape.T_v) +
+         "," + (c.mask_shape.bottom_right ? "br" : "tl") + "," +
+         std::to_string(c.mask_shape.key_length);
+  return key;
+}
+
+std::vector<std::string> misconception_keys(const FailureDiagnosis& d) {
+  std::vector<std::string> keys;
+  if (d.status != FailureDiagnosis::Status::diagnosed) return keys;
+  const auto v = d.engine.verdict;
+  if (v != Diagnosis::Verdict::misconception && v != Diagnosis::Verdict::several) return keys;
+  for (const auto& f : d.engine.fits) keys.push_back(f.key);
+  return keys;
+}
+
+std::map<std::string, std::map<std::string, double>> fitted_parameters(const FailureDiagnosis& d) {
+  std::map<std::string, std::map<std::string, double>> out;
+  if (misconception_keys(d).empty()) return out;
+  for (const auto& f : d.engine.fits) {
+    auto& params = out[f.key];
+    for (const auto& p : f.params) params[p.name] = p.value;
+  }
+  return out;
+}
+
+std::string diagnosis_status_name(const FailureDiagnosis& d) {
+  switch (d.status) {
+    case FailureDiagnosis::Status::diagnosed: return attn::mis::verdict_name(d.engine.verdict);
+    case FailureDiagnosis::Status::not_applicable: return "not_applicable";
+    case FailureDiagnosis::Status::not_run: return "not_run";
+  }
+  return "not_applicable";
+}
+
+DiagnosisStage::DiagnosisStage(attn::prop::Subject& subject, attn::mis::Language language,
+                               DiagnosisStop stopped)
+    : subject_(subject), language_(language), stopped_(std::move(stopped)) {}
+
+FailureDiagnosis DiagnosisStage::diagnose(const attn::prop::Verdict& v) {
+  FailureDiagnosis out;
+  if (v.passed || v.skipped) {
+    out.why_not = "the property did not fail";
+    return out;
+  }
+  if (!v.failure || !v.counterexample) {
+    out.why_not = "no counterexample to start from";
+    return out;
+  }
+  if (stopped_) {
+    if (auto why = stopped_()) {
+      out.status = FailureDiagnosis::Status::not_run;
+      out.why_not = *why;
+      return out;
+    }
+  }
+  const attn::prop::Case& c = *v.counterexample;
+  const std::string key = case_key(c);
+  if (auto it = cache_.find(key); it != cache_.end()) {
+    out = it->second;
+    if (out.status == FailureDiagnosis::Status::diagnosed) {
+      out.cached = true;
+      out.cached_from = out.engine.failed_property;
+      out.engine.failed_property = v.property_id;
+    }
+    return out;
+  }
+  try {
+    attn::mis::Options options;
+    options.language = language_;
+    out.engine = attn::mis::diagnose(subject_, c, v.property_id, options);
+    out.status = FailureDiagnosis::Status::diagnosed;
+    ++runs_;
+    cases_ += out.engine.cases_sent;
+    seconds_ += out.engine.seconds;
+  } catch (const std::exception& e) {
+    out.status = FailureDiagnosis::Status::not_applicable;
+    out.why_not = std::string("the diagnosis does not apply here (") + e.what() + ")";
+    return out;
+  }
+  // Cut short by the budget or a cap: its answers include cases that never
+  // ran, so it says nothing (and is not cached: nothing more will run).
+  if (stopped_) {
+    if (auto why = stopped_()) {
+      FailureDiagnosis cut;
+      cut.status = FailureDiagnosis::Status::not_run;
+      cut.why_not = *why;
+      return cut;
+    }
+  }
+  cache_[key] = out;
+  return out;
+}
+
+}  // namespace attn::grader

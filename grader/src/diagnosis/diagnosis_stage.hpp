@@ -1,0 +1,91 @@
+#pragma once
+// The diagnosis stage (issue #10): after grading, each failed property's
+// counterexample goes to attn::mis::diagnose, which sends a small battery of
+// extra cases to the submission and names a misconception only if its model
+// reproduces every answer while the definition does not
+// (misconceptions/README.md). The stage runs after every property has been
+// graded, so it never changes a verdict or a score; it caches by operation
+// and counterexample, so a submission is diagnosed at most once per distinct
+// counterexample, and its cost is bounded by the engine's limits
+// (attn::mis::kMaxBatteryCases cases of at most kMaxBatteryEntries entries
+// per diagnosis, each case under the subject's own per-call timeout).
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attn/mis/diagnose.hpp"
+#include "attn/prop/subject.hpp"
+#include "attn/prop/verdict.hpp"
+
+namespace attn::grader {
+
+/// What the diagnosis stage says about one failed verdict.
+struct FailureDiagnosis {
+  enum class Status {
+    diagnosed,       ///< the engine ran: see `engine`
+    not_applicable,  ///< nothing to diagnose (no counterexample, answers item, grader error)
+    not_run,         ///< the time budget (or a restart cap) stopped it: no claim at all
+  };
+  Status status = Status::not_applicable;
+  attn::mis::Diagnosis engine;  ///< when diagnosed
+  std::string why_not;          ///< when not_applicable or not_run: a clause
+  /// The same operation and counterexample were diagnosed for an earlier
+  /// property: its result is reused (no case sent again).
+  bool cached = false;
+  /// The property an earlier identical diagnosis was made for (when cached).
+  std::string cached_from;
+};
+
+/// Keys named by a diagnosis (misconception or several); empty otherwise.
+std::vector<std::string> misconception_keys(const FailureDiagnosis& d);
+
+/// Fitted parameters: key -> {name: value} (one entry per named key, an
+/// empty map for a parameterless key).
+std::map<std::string, std::map<std::string, double>> fitted_parameters(const FailureDiagnosis& d);
+
+/// "misconception", "several", "no_known_mistake", "consistent", "fault",
+/// "raises_on_every_call", "not_applicable", "not_run".
+std::string diagnosis_status_name(const FailureDiagnosis& d);
+
+/// Returns why the stage must stop (the submission's time budget is used
+/// up, a restart cap was reached), or nullopt to go on.
+using DiagnosisStop = std::function<std::optional<std::string>()>;
+
+class DiagnosisStage {
+ public:
+  /// `subject`: the submission as graded (in the grader, the time budget
+  /// wrapping the ProcessSubject); `language`: the explanation's idiom;
+  /// `stopped`: checked after each diagnosis (a budget that ran out during it
+  /// makes it not_run, never a fault or a misconception).
+  DiagnosisStage(attn::prop::Subject& subject, attn::mis::Language language,
+                 DiagnosisStop stopped = nullptr);
+
+  /// Diagnoses a verdict. Passes, skips, verdicts without a counterexample
+  /// (the answers item, a grader error, not run) are not_applicable. Never
+  /// throws: an operation the engine or subject does not support is
+  /// not_applicable with the reason.
+  FailureDiagnosis diagnose(const attn::prop::Verdict& v);
+
+  /// Engine runs made (cache misses), cases and entries sent, seconds spent.
+  int runs() const { return runs_; }
+  std::size_t cases_sent() const { return cases_; }
+  double seconds() const { return seconds_; }
+
+ private:
+  attn::prop::Subject& subject_;
+  attn::mis::Language language_;
+  DiagnosisStop stopped_;
+  std::map<std::string, FailureDiagnosis> cache_;
+  int runs_ = 0;
+  std::size_t cases_ = 0;
+  double seconds_ = 0;
+};
+
+/// The cache key of a case: the operation and every input bit for bit
+/// (Q, K, V, S, mask, tiles, X, the heads, W_O, the mask shape).
+std::string case_key(const attn::prop::Case& c);
+
+}  // namespace attn::grader

@@ -1,0 +1,28 @@
+#pragma once
+// The fixed edge cases a property runs before its random ones (like
+// Hypothesis's explicit examples), so the regimes real bugs need are reached
+// on every seed, not by luck (private to properties/src; runner.cpp).
+
+#include <vector>
+
+#include "attn/prop/property.hpp"
+
+namespace attn::prop::detail {
+
+/// The edge cases for property `p` on a subject of precision `gc.precision`
+/// (values exact in that type), each tagged "edge: ...":
+///  - logits stepping down to the type's lowest finite value (-2e4, -2e9,
+///    -2e20 and -3e38 rounded to the type, then the lowest): the allowed
+///    logits of a row all at that level beside a forbidden key, so a finite
+///    sentinel for -inf (-1e4, -1e9, -1e20, float's lowest...) or a finite
+///    floor for the running maximum gets weight or underflows to 0/0, and a
+///    forbidden logit of 0 wins a maximum taken over every key;
+///  - -inf in S at forbidden positions, the text's F2 matrix
+///    (reference/include/attn/ref/textbook.hpp) for softmax_rows and
+///    masked_softmax.
+/// Only for the properties that accept any valid case of their operation
+/// (oracle_agreement, exact_zeros, row_stochastic) and the operations
+/// softmax_rows, masked_softmax and attention; empty otherwise.
+std::vector<Case> edge_cases(const Property& p, const GenConfig& gc);
+
+}  // namespace attn::prop::detail
