@@ -219,13 +219,40 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     d.verdict = Diagnosis::Verdict::consistent;
     return finish();
   }
+  // A model explains the answers only where it makes a claim: it must
+  // predict at least one case where the definition does not fit the answer
+  // (a precision model says nothing about a fully forbidden row, so it
+  // cannot be why that row was answered), and there with entries it
+  // determines.
+  std::vector<bool> departs(answers.size(), false);
+  for (std::size_t k = 0; k < answers.size(); ++k)
+    departs[k] = !agrees(answers[k], safe_predict(def, b.cases[k], declared), b.cases[k],
+                         subject.returns_weights());
+  auto determined = [](const DMatrix& tol) {
+    for (Index i = 0; i < tol.rows(); ++i)
+      for (Index j = 0; j < tol.cols(); ++j)
+        if (!std::isnan(tol(i, j))) return true;
+    return tol.size() == 0;
+  };
+  auto claims_every_departure = [&](const Model& m) {
+    for (std::size_t k = 0; k < answers.size(); ++k) {
+      if (!departs[k]) continue;
+      const Prediction p = safe_predict(m, b.cases[k], declared);
+      if (p.no_claim) continue;
+      if (p.may_refuse || !p.has_answer || (determined(p.tol_A) && determined(p.tol_O))) return true;
+    }
+    return false;
+  };
   std::vector<Model> fitting;  // first fitting member of each family
   for (const Model& m : candidate_models(op, declared)) {
     if (m.key == "correct" ||
         std::find(b.like_definition.begin(), b.like_definition.end(), m.label()) !=
             b.like_definition.end() ||
-        !fits_all(m))
+        !fits_all(m) || !claims_every_departure(m)) {
+      if (debug && m.key == debug)
+        std::cerr << m.label() << ": like the definition on the battery, or no claim where the answers depart\n";
       continue;
+    }
     auto it = std::find_if(d.fits.begin(), d.fits.end(), [&](const Fit& f) { return f.key == m.key; });
     if (it == d.fits.end()) {
       d.fits.push_back(Fit{m.key, m.params, {}});

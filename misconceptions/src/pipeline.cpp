@@ -363,6 +363,10 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
         }
         mi = mn;
       }
+      // No allowed key among the tiles seen (the last, dropped, tile held
+      // them all): the code meets a row it thinks fully forbidden, and does
+      // what it does with one.
+      if (mi == -kInf) out.full_row[std::size_t(i)] = true;
       for (std::size_t c = 0; c < acc.size(); ++c) out.O(i, Index(c)) = r(acc[c] / l);
       out.lse[std::size_t(i)] = r(mi + r(std::log(l)));
       // The online form adds one rescale per tile (TOLERANCE.md (2')).
@@ -396,8 +400,10 @@ Prediction predict(const Case& c, const Knobs& k, const Precision& declared) {
   if (builds_mask(c.op)) throw std::invalid_argument("mask builders have their own models");
   Prediction pr;
   if (non_finite_input(c)) {
-    if (k.refuse_non_finite) pr.may_refuse = true;
-    else if (k.swallow_non_finite) pr.any_finite_answer = true;
+    if (k.refuse_non_finite) {
+      pr.may_refuse = true;
+      pr.non_finite_answer_ok = true;
+    } else if (k.swallow_non_finite) pr.any_finite_answer = true;
     else pr.no_claim = true;
     return pr;
   }
