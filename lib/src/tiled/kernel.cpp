@@ -43,50 +43,87 @@ using ConstMap = Eigen::Map<const Mat<T>>;
 // exp on x <= 0, branch-free so that the loops below vectorise.
 //
 // x = n ln 2 + r with n = round(x / ln 2), |r| <= ln(2)/2 (Cody and Waite's
-// reduction: ln 2 split as hi + lo with hi exact in 32 bits, so n hi is exact
-// for |n| < 2^11 and x - n hi is exact); exp(r) = 1 + r + r^2 P(r) with P the
-// Taylor polynomial of (exp(r) - 1 - r) / r^2, degree 11 (truncation below
-// 5e-18 relative); the result is (1 + q) 2^n, 2^n built from its bits.
-// Arguments below log(realmin) give 0 (the error model's underflow term,
-// reference/TOLERANCE.md step (5): an exponential that underflows loses at
-// most realmin). Measured against long double expl over 2^26 arguments in
-// [-708, 0]: largest error 0.51 ulp (double); the float version below rounds
-// the double result once more. See reference/TOLERANCE.md step (3).
+// reduction: ln 2 split as hi + lo with n hi exact, so x - n hi is exact);
+// exp(r) = 1 + r + r^2 P(r) with P the Taylor polynomial of
+// (exp(r) - 1 - r) / r^2 (truncation below 5e-18 relative in double, degree
+// 13, and 3e-10 in float, degree 8); the result is exp(r) 2^n, 2^n built
+// from its bits. The same code in float and double, so that a vector holds
+// 16 floats. Arguments below log(realmin) give 0 (the error model's
+// underflow term, reference/TOLERANCE.md step (5): an exponential that
+// underflows loses at most realmin). Measured against long double expl:
+// double, 2^25 arguments in each of [-0.35, 0], [-1, 0], [-50, 0],
+// [-708.39, 0]: largest error 0.70 ulp; float, every float in
+// [log(realmin), 0]: see reference/TOLERANCE.md step (3) (below 0.7 ulp).
+// Within the one ulp that step (3) assumes, baseline and FMA builds alike.
 
-constexpr double kLn2Hi = 0x1.62e42fee00000p-1;  // ln 2 to 32 bits
-constexpr double kLn2Lo = 0x1.a39ef35793c76p-33;  // ln 2 - kLn2Hi
-constexpr double kLog2e = 0x1.71547652b82fep0;    // 1 / ln 2
-constexpr double kShifter = 0x1.8p52;             // x + 1.5 * 2^52 rounds x to an integer
+/// The constants of exp_nonpositive for one type.
+template <class T>
+struct ExpConstants;
+template <>
+struct ExpConstants<double> {
+  using Bits = std::int64_t;
+  static constexpr double ln2_hi = 0x1.62e42fee00000p-1;  // ln 2 to 32 bits: n ln2_hi exact, |n| < 2^11
+  static constexpr double ln2_lo = 0x1.a39ef35793c76p-33;  // ln 2 - ln2_hi
+  static constexpr double log2e = 0x1.71547652b82fep0;     // 1 / ln 2
+  static constexpr double shifter = 0x1.8p52;              // x + 1.5 2^52 rounds x to an integer
+  static constexpr double lowest = -0x1.6232bdd7abcd2p9;   // log(2^-1022) = log(realmin)
+  static constexpr int mantissa = 52, bias = 1023, degree = 13;  // Taylor terms up to r^13
+};
+template <>
+struct ExpConstants<float> {
+  using Bits = std::int32_t;
+  static constexpr float ln2_hi = 0x1.62e4p-1f;      // ln 2 to 17 bits: n ln2_hi exact, |n| < 2^7
+  static constexpr float ln2_lo = 0x1.7f7d1cp-20f;   // ln 2 - ln2_hi
+  static constexpr float log2e = 0x1.715476p0f;
+  static constexpr float shifter = 0x1.8p23f;
+  static constexpr float lowest = -0x1.5d589ep6f;    // just above log(2^-126) = log(realmin)
+  static constexpr int mantissa = 23, bias = 127, degree = 8;  // Taylor terms up to r^8
+};
 
-constexpr double inv_factorial(int k) {
+/// 1/k! for k = 0 .. 18, computed at compile time (k! is exact in double up to 18!).
+struct InverseFactorials {
+  double v[19];
+};
+constexpr InverseFactorials make_inverse_factorials() {
+  InverseFactorials t{};
   double f = 1;
-  for (int i = 2; i <= k; ++i) f *= i;  // exact up to 18!
-  return 1.0 / f;
+  for (int k = 0; k < 19; ++k) {
+    if (k > 1) f *= k;
+    t.v[k] = 1.0 / f;
+  }
+  return t;
+}
+inline constexpr InverseFactorials kInvFact = make_inverse_factorials();
+
+/// P(r) = sum_{k=2}^{degree} r^(k-2) / k!, by Horner, unrolled at compile time.
+template <class T, int k, int degree>
+inline T taylor_tail(T r) {
+  if constexpr (k == degree)
+    return static_cast<T>(kInvFact.v[k]);
+  else
+    return static_cast<T>(kInvFact.v[k]) + r * taylor_tail<T, k + 1, degree>(r);
 }
 
-/// exp(x) for log(realmin) <= x <= 0 (and 0 below), Taylor terms up to r^degree.
-template <int degree>
-inline double exp_reduced(double x, double lowest) {
-  const double xc = x < lowest ? lowest : x;  // also maps -Inf to a finite argument
-  const double t = xc * kLog2e + kShifter;
-  const double n = t - kShifter;
-  const double r = (xc - n * kLn2Hi) - n * kLn2Lo;
-  double p = inv_factorial(degree);
-  // Horner from r^degree down to r^2 (unrolled by the compiler: degree is constant).
-  for (int k = degree - 1; k >= 2; --k) p = p * r + inv_factorial(k);
-  const double q = r + (r * r) * p;
-  const std::int64_t bits = std::bit_cast<std::int64_t>(t) - std::bit_cast<std::int64_t>(kShifter);
-  const double two_n = std::bit_cast<double>((bits + 1023) << 52);
-  const double y = (1.0 + q) * two_n;
-  return x < lowest ? 0.0 : y;
-}
-
-inline double exp_nonpositive(double x) {
-  return exp_reduced<13>(x, -0x1.6232bdd7abcd2p9);  // log(2^-1022) = -708.396...
-}
-inline float exp_nonpositive(float x) {
-  // In double, then one rounding to float: within 0.5 ulp of float plus 2e-10.
-  return static_cast<float>(exp_reduced<8>(static_cast<double>(x), -0x1.5d589f2fe5107p6));  // log(2^-126)
+/// exp(x) for log(realmin) <= x <= 0, and 0 below (-Inf included).
+template <class T>
+inline T exp_nonpositive(T x) {
+  using C = ExpConstants<T>;
+  using Bits = typename C::Bits;
+  const T xc = x < C::lowest ? C::lowest : x;  // also maps -Inf to a finite argument
+  const T t = xc * C::log2e + C::shifter;
+  const T n = t - C::shifter;
+  const T r_hi = xc - n * C::ln2_hi;  // exact
+  const T r_lo = -(n * C::ln2_lo);
+  const T r = r_hi + r_lo;
+  const T p = taylor_tail<T, 2, C::degree>(r);
+  // 1 + r_hi split exactly into s + e (Fast2Sum, |1| >= |r_hi|), so that the
+  // only large rounding is the last addition: 0.5 ulp plus small terms.
+  const T s = T(1) + r_hi;
+  const T e = (T(1) - s) + r_hi;
+  const Bits bits = std::bit_cast<Bits>(t) - std::bit_cast<Bits>(C::shifter);  // n
+  const T two_n = std::bit_cast<T>(static_cast<Bits>((bits + C::bias) << C::mantissa));
+  const T y = (s + (e + (r_lo + (r * r) * p))) * two_n;
+  return x < C::lowest ? T(0) : y;
 }
 
 // ---------------------------------------------------------------------------
@@ -132,48 +169,30 @@ bool find_non_finite_logit(const Mat<T>& S, index_t& row, index_t& col) {
   return false;
 }
 
-/// One row of a tile: weights exp(s_j c - m_new) at allowed entries, exact 0
-/// elsewhere; updates m, l and rescales the accumulator row. Returns false
-/// if the row has no allowed entry in this tile (its weights are set to 0).
+/// One row of a tile whose forbidden logits are -Inf already: weights
+/// exp(s_j c - m_new) at finite logits, exact 0 at -Inf ones; updates m, l
+/// and rescales the accumulator row. Returns false if the row has no allowed
+/// entry in this tile (its weights are set to 0).
 template <class T>
-bool softmax_row(const T* s, const bool* forbid, index_t nk, T c, T* p, T& m, T& l, Mat<T>& acc,
-                 index_t r) {
+bool softmax_row(const T* s, index_t nk, T c, T* p, T& m, T& l, Mat<T>& acc, index_t r) {
   constexpr T neg_inf = -std::numeric_limits<T>::infinity();
-  T mx = neg_inf;
-  if (forbid) {
-#pragma omp simd reduction(max : mx)
-    for (index_t j = 0; j < nk; ++j) {
-      const T v = forbid[j] ? neg_inf : s[j];
-      mx = v > mx ? v : mx;
-    }
-  } else {
-#pragma omp simd reduction(max : mx)
-    for (index_t j = 0; j < nk; ++j) mx = s[j] > mx ? s[j] : mx;
-  }
+  // A plain map (no reduction clause, no bool loads: GCC 12 leaves those
+  // scalar); Eigen's max and sum reduce.
+  Eigen::Map<Col<T>> pv(p, nk);
+  const T mx = Eigen::Map<const Col<T>>(s, nk).maxCoeff();
   if (mx == neg_inf) {  // every entry forbidden or -Inf: adds nothing, m stays
-    for (index_t j = 0; j < nk; ++j) p[j] = T(0);
+    pv.setZero();
     return false;
   }
   // max_j fl(s_j c) = fl(max_j s_j c): rounding is monotonic and c > 0.
   const T m_new = m > mx * c ? m : mx * c;
-  T sum = 0;
-  if (forbid) {
-#pragma omp simd reduction(+ : sum)
-    for (index_t j = 0; j < nk; ++j) {
-      const T e = exp_nonpositive(s[j] * c - m_new);
-      const T w = (forbid[j] || s[j] == neg_inf) ? T(0) : e;  // Lemma 2: exact 0
-      p[j] = w;
-      sum += w;
-    }
-  } else {
-#pragma omp simd reduction(+ : sum)
-    for (index_t j = 0; j < nk; ++j) {
-      const T e = exp_nonpositive(s[j] * c - m_new);
-      const T w = s[j] == neg_inf ? T(0) : e;
-      p[j] = w;
-      sum += w;
-    }
+#pragma omp simd
+  for (index_t j = 0; j < nk; ++j) {
+    const T sj = s[j];
+    const T e = exp_nonpositive(sj * c - m_new);
+    p[j] = sj == neg_inf ? T(0) : e;  // Lemma 2: exact 0
   }
+  const T sum = pv.sum();
   if (m == neg_inf) {
     l = sum;  // the first tile with an allowed entry: nothing to rescale
   } else {
@@ -217,11 +236,15 @@ Status query_tile(const Problem<T>& pb, index_t q0, index_t nq, Scratch<T>& w) {
     if (cov == Coverage::all_forbidden) continue;
     w.P.resize(nq, nk);
     bool any = false;
-    for (index_t r = 0; r < nq; ++r) {
-      const bool* forbid =
-          cov == Coverage::mixed ? pb.mask + (q0 + r) * pb.T_v + k0 : static_cast<const bool*>(nullptr);
-      any |= softmax_row<T>(&w.S(r, 0), forbid, nk, c, &w.P(r, 0), w.m(r), w.l(r), w.acc, r);
-    }
+    if (cov == Coverage::mixed)  // forbidden logits become -Inf (masked_softmax's rule)
+      for (index_t r = 0; r < nq; ++r) {
+        const bool* forbid = pb.mask + (q0 + r) * pb.T_v + k0;
+        T* s = &w.S(r, 0);
+        for (index_t j = 0; j < nk; ++j)
+          if (forbid[j]) s[j] = neg_inf;
+      }
+    for (index_t r = 0; r < nq; ++r)
+      any |= softmax_row<T>(&w.S(r, 0), nk, c, &w.P(r, 0), w.m(r), w.l(r), w.acc, r);
     if (any) w.acc.noalias() += w.P * ConstMap<T>(pb.V + k0 * pb.d_v, nk, pb.d_v);
   }
   for (index_t r = 0; r < nq; ++r)
@@ -251,15 +274,21 @@ bool before(const Status& a, const Status& b) {
 template <class T>
 Status run_all(const Problem<T>& pb) {
   const index_t tiles = (pb.T_q + pb.tile_q - 1) / pb.tile_q;
-  const int threads = pb.threads >= 1 ? pb.threads : omp_get_max_threads();
+  int threads = pb.threads >= 1 ? pb.threads : omp_get_max_threads();
+  // Below about a million multiply-adds a parallel region costs more than it
+  // saves (and libgomp's waiting threads spin): one thread. Same result.
+  const double work = double(pb.T_q) * double(pb.T_v) * double(pb.d_k + pb.d_v);
+  if (work < double(1 << 20)) threads = 1;
   Status first;
   bool out_of_memory = false;
 #pragma omp parallel num_threads(threads) if (threads > 1 && tiles > 1)
   {
     Scratch<T> w;  // allocated on first use, inside the try below
 #pragma omp for schedule(dynamic, 1)
-    for (index_t t = 0; t < tiles; ++t) {
-      const index_t q0 = t * pb.tile_q;
+    for (index_t i = 0; i < tiles; ++i) {
+      // Last query tile first: under a causal mask the last rows have the
+      // most keys, and handing out the longest work first balances the threads.
+      const index_t q0 = (tiles - 1 - i) * pb.tile_q;
       const index_t nq = pb.tile_q < pb.T_q - q0 ? pb.tile_q : pb.T_q - q0;
       Status st;
       try {  // no exception may leave an OpenMP region
