@@ -9,7 +9,8 @@
 // form is skipped where its two T x T buffers (S and A) would exceed
 // --naive_cap_mib (default 1024); its memory is then reported as the size of
 // those buffers (counter peak_MiB_documented). A summary of ratios goes to
-// stderr at the end, so that --benchmark_format=json stays parseable.
+// stderr at the end, so that --benchmark_format=json stays parseable; with
+// --benchmark_repetitions=N it uses the median of the N.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -130,6 +131,8 @@ class SummaryReporter : public benchmark::BenchmarkReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs) {
       if (r.error_occurred) continue;
+      // With --benchmark_repetitions, the median wins (it is reported after the runs).
+      if (r.run_type == Run::RT_Aggregate && r.aggregate_name != "median") continue;
       for (auto& [key, fig] : figures)
         if (r.benchmark_name().rfind(name_of(key) + "/", 0) == 0) {
           fig.seconds = r.GetAdjustedRealTime() / 1e9;  // unit: ns (default)

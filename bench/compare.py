@@ -102,6 +102,8 @@ def main():
     ap.add_argument("--bench", default=os.path.join(ROOT, "build", "bench", "attnlab_bench"))
     ap.add_argument("--T", type=int, nargs="+", default=[256, 1024, 4096])
     ap.add_argument("--d", type=int, nargs="+", default=[64, 128])
+    ap.add_argument("--repetitions", type=int, default=3, help="C++ repetitions (the median is used)")
+    ap.add_argument("--cxx-filter", default="", help="--benchmark_filter for the C++ run (default: every benchmark)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--shapes", help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -109,20 +111,27 @@ def main():
         worker(a.worker, [tuple(s) for s in json.loads(a.shapes)])
         return 0
     shapes = [(t, T, d, c) for t in ("float", "double") for T in a.T for d in a.d for c in (False, True)]
-    regex = "attention/(tiled|gemm)/(float|double)/T:(%s)/d:(%s)/" % (
-        "|".join(map(str, a.T)), "|".join(map(str, a.d)))
-    cpp = json.loads(subprocess.run([a.bench, "--benchmark_format=json", "--benchmark_filter=" + regex],
-                                    check=True, capture_output=True, text=True).stdout)
+    # The whole C++ benchmark (every shape, naive, tiled, GEMM), once: its
+    # summary of ratios (stderr) and the tiled times below come from this run.
+    cmd = [a.bench, "--benchmark_format=json", "--benchmark_repetitions=%d" % a.repetitions] + (["--benchmark_filter=" + a.cxx_filter] if a.cxx_filter else [])
+    proc = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    cpp = json.loads(proc.stdout)
+    print("C++ benchmark (%s):%s" % (" ".join(cmd), proc.stderr))
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
     cxx = {}
     for b in cpp["benchmarks"]:
-        _, impl, dtype, T, d, mask = b["name"].split("/")
+        if b.get("error_occurred"):
+            continue
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue  # with --benchmark_repetitions the median is kept (it comes last)
+        _, impl, dtype, T, d, mask = b["name"].split("/")[:6]
         cxx[(impl, dtype, int(T[2:]), int(d[2:]), mask == "causal")] = \
             (b["real_time"] * scale[b["time_unit"]], b.get("label", ""))
     py = {lib: run_child(lib, shapes) for lib in ("numpy", "torch")}
     ctx = cpp["context"]
-    print("machine: %s, %s CPUs; C++ tiled kernel: %s" % (
-        ctx.get("host_name", "?"), ctx.get("num_cpus", "?"),
+    print("date: %s; machine: %s, %s CPUs; load average %s; C++ tiled kernel: %s" % (
+        ctx.get("date", "?"), ctx.get("host_name", "?"), ctx.get("num_cpus", "?"),
+        ctx.get("load_avg", "?"),
         next((v[1] for v in cxx.values() if v[1]), "?")))
     for lib in py:
         print("%s: %s" % (lib, json.dumps(py[lib]["info"])))

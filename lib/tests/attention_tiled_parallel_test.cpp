@@ -202,3 +202,23 @@ TEST_CASE("tiled: the kernel is the one ATTNLAB_TILED_ISA asks for, or the CPU's
 #endif
   }
 }
+
+TEMPLATE_TEST_CASE("tiled: logits of order 1e9 give weight exactly 1 at the maximum", "[tiled]",
+                   float, double) {
+  // s_j c - m must be 0 at the maximum even when the product s_j c rounds
+  // by more than 100 (a product fused into the subtraction would not be).
+  using T = TestType;
+  using M = attn::Matrix<T>;
+  for (Index d_k : {9, 3, 7}) {
+    const M Q = M::Constant(1, d_k, T(-32768));
+    const M K = M::Constant(2, d_k, T(32768));
+    M V(2, 1);
+    V << T(2), T(2);
+    const auto r = attn::attention_tiled<T>(Q, K.topRows(1), V.topRows(1), std::nullopt,
+                                            attn::TileSizes{1, 1});
+    INFO("d_k " << d_k);
+    CHECK(r.O(0, 0) == T(2));
+    const auto r2 = attn::attention_tiled<T>(Q, K, V, std::nullopt, attn::TileSizes{1, 2});
+    CHECK(r2.O(0, 0) == T(2));  // two equal logits: weights 1/2 each, exactly
+  }
+}

@@ -170,11 +170,11 @@ bool find_non_finite_logit(const Mat<T>& S, index_t& row, index_t& col) {
 }
 
 /// One row of a tile whose forbidden logits are -Inf already: weights
-/// exp(s_j c - m_new) at finite logits, exact 0 at -Inf ones; updates m, l
+/// exp(s_j - m_new) of the scaled logits where finite, exact 0 at -Inf; updates m, l
 /// and rescales the accumulator row. Returns false if the row has no allowed
 /// entry in this tile (its weights are set to 0).
 template <class T>
-bool softmax_row(const T* s, index_t nk, T c, T* p, T& m, T& l, Mat<T>& acc, index_t r) {
+bool softmax_row(const T* s, index_t nk, T* p, T& m, T& l, Mat<T>& acc, index_t r) {
   constexpr T neg_inf = -std::numeric_limits<T>::infinity();
   // A plain map (no reduction clause, no bool loads: GCC 12 leaves those
   // scalar); Eigen's max and sum reduce.
@@ -184,12 +184,12 @@ bool softmax_row(const T* s, index_t nk, T c, T* p, T& m, T& l, Mat<T>& acc, ind
     pv.setZero();
     return false;
   }
-  // max_j fl(s_j c) = fl(max_j s_j c): rounding is monotonic and c > 0.
-  const T m_new = m > mx * c ? m : mx * c;
+  const T m_new = m > mx ? m : mx;
 #pragma omp simd
   for (index_t j = 0; j < nk; ++j) {
     const T sj = s[j];
-    const T e = exp_nonpositive(sj * c - m_new);
+    // s_j - m_new <= 0, and exactly 0 at the maximum (TOLERANCE.md step (2)).
+    const T e = exp_nonpositive(sj - m_new);
     p[j] = sj == neg_inf ? T(0) : e;  // Lemma 2: exact 0
   }
   const T sum = pv.sum();
@@ -243,8 +243,11 @@ Status query_tile(const Problem<T>& pb, index_t q0, index_t nq, Scratch<T>& w) {
         for (index_t j = 0; j < nk; ++j)
           if (forbid[j]) s[j] = neg_inf;
       }
+    // The scale in a pass of its own: a product fused into the subtraction
+    // of the max (FMA contraction) could make s_j c - m positive.
+    w.S *= c;
     for (index_t r = 0; r < nq; ++r)
-      any |= softmax_row<T>(&w.S(r, 0), nk, c, &w.P(r, 0), w.m(r), w.l(r), w.acc, r);
+      any |= softmax_row<T>(&w.S(r, 0), nk, &w.P(r, 0), w.m(r), w.l(r), w.acc, r);
     if (any) w.acc.noalias() += w.P * ConstMap<T>(pb.V + k0 * pb.d_v, nk, pb.d_v);
   }
   for (index_t r = 0; r < nq; ++r)
