@@ -17,6 +17,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <new>
 
@@ -134,16 +135,17 @@ enum class Coverage { all_allowed, mixed, all_forbidden };
 inline Coverage coverage(const bool* mask, index_t T_v, index_t q0, index_t nq, index_t k0,
                          index_t nk) {
   if (!mask) return Coverage::all_allowed;
-  index_t forbidden = 0;
-  for (index_t r = 0; r < nq; ++r) {
+  // memchr (vectorised in libc) on the bytes of the bools (0 or 1): a row
+  // with both values makes the tile mixed, and the scan stops there.
+  bool any_forbidden = false, any_allowed = false;
+  for (index_t r = 0; r < nq && !(any_forbidden && any_allowed); ++r) {
     const bool* row = mask + (q0 + r) * T_v + k0;
-    index_t count = 0;
-#pragma omp simd reduction(+ : count)
-    for (index_t j = 0; j < nk; ++j) count += row[j] ? 1 : 0;
-    forbidden += count;
+    static_assert(sizeof(bool) == 1);
+    if (!any_forbidden) any_forbidden = std::memchr(row, 1, std::size_t(nk)) != nullptr;
+    if (!any_allowed) any_allowed = std::memchr(row, 0, std::size_t(nk)) != nullptr;
   }
-  if (forbidden == 0) return Coverage::all_allowed;
-  return forbidden == nq * nk ? Coverage::all_forbidden : Coverage::mixed;
+  if (!any_forbidden) return Coverage::all_allowed;
+  return any_allowed ? Coverage::mixed : Coverage::all_forbidden;
 }
 
 /// Per-thread buffers: one tile of logits and weights, the query tile's
@@ -240,8 +242,18 @@ Status query_tile(const Problem<T>& pb, index_t q0, index_t nq, Scratch<T>& w) {
       for (index_t r = 0; r < nq; ++r) {
         const bool* forbid = pb.mask + (q0 + r) * pb.T_v + k0;
         T* s = &w.S(r, 0);
-        for (index_t j = 0; j < nk; ++j)
-          if (forbid[j]) s[j] = neg_inf;
+        // Run by run (memchr finds each end): a causal row is one run.
+        const void* base = forbid;
+        index_t j = 0;
+        while (j < nk) {
+          const void* f = std::memchr(static_cast<const char*>(base) + j, 1, std::size_t(nk - j));
+          if (!f) break;
+          const index_t a = static_cast<const char*>(f) - static_cast<const char*>(base);
+          const void* g = std::memchr(static_cast<const char*>(base) + a, 0, std::size_t(nk - a));
+          const index_t b = g ? static_cast<const char*>(g) - static_cast<const char*>(base) : nk;
+          for (index_t k = a; k < b; ++k) s[k] = neg_inf;
+          j = b;
+        }
       }
     // The scale in a pass of its own: a product fused into the subtraction
     // of the max (FMA contraction) could make s_j c - m positive.
