@@ -38,4 +38,13 @@ if(ATTNLAB_BUILD_TESTS)
       -DWORK_DIR=${PROJECT_BINARY_DIR}/example-own-kernel
       -P ${PROJECT_SOURCE_DIR}/cmake/run_example.cmake)
   set_tests_properties(example/own_kernel_against_installed_package PROPERTIES TIMEOUT 600)
+  # Two consumers of the installed attnlab::attn, built with and without
+  # -march=native (cmake/abi_consumer/): one Eigen ABI across the boundary.
+  add_test(NAME lib/installed_package_consumers
+    COMMAND ${CMAKE_COMMAND}
+      -DBUILD_DIR=${PROJECT_BINARY_DIR}
+      -DSOURCE_DIR=${PROJECT_SOURCE_DIR}/cmake/abi_consumer
+      -DWORK_DIR=${PROJECT_BINARY_DIR}/abi-consumers
+      -P ${PROJECT_SOURCE_DIR}/cmake/run_example.cmake)
+  set_tests_properties(lib/installed_package_consumers PROPERTIES TIMEOUT 600)
 endif()

@@ -5,12 +5,29 @@
 
 namespace attn {
 
-/// Tile sizes of attention_tiled: rows of Q per query tile and rows of K, V
-/// per key tile. Both must be >= 1; a size larger than T_q (or T_v) means one
-/// tile, and a size that does not divide T leaves a shorter last tile.
+/// Tile sizes and threads of attention_tiled: rows of Q per query tile and
+/// rows of K, V per key tile. Both must be >= 1; a size larger than T_q (or
+/// T_v) means one tile, and a size that does not divide T leaves a shorter
+/// last tile. The defaults (128 x 256) keep one tile of logits and weights
+/// and the tiles of Q, K, V in a core's L2 cache for d <= 128 in double
+/// (about 1 MiB); see PERFORMANCE.md.
+///
+/// threads: the number of OpenMP threads that share the query tiles; 0 (the
+/// default) = omp_get_max_threads(), i.e. every core unless OMP_NUM_THREADS
+/// says otherwise; < 0 is a ShapeError. Problems below about 10^6
+/// multiply-adds (T_q T_v (d_k + d_v) < 2^20) run on one thread. The result
+/// does not depend on it (each query tile is computed by one thread in one
+/// fixed order).
+///
+/// skip_forbidden_tiles: a key tile that the mask forbids for every query
+/// row of the tile (e.g. above the diagonal of a causal mask) adds exactly
+/// nothing and is skipped, not computed. Switching it off changes neither
+/// the result nor the errors, only the time; it exists to test that.
 struct TileSizes {
-  Index query = 64;
-  Index key = 64;
+  Index query = 128;
+  Index key = 256;
+  int threads = 0;
+  bool skip_forbidden_tiles = true;
 };
 
 /// Output of the tiled form: O (T_q x d_v) and, per query row,
@@ -37,23 +54,50 @@ struct TiledAttentionResult {
 /// row leaves that row untouched (no exp(-Inf - -Inf)). At the end
 /// O_i = acc_i / l_i and logsumexp_i = m_i + log l_i.
 ///
-/// Extra memory: O(T_q * d_v) for the accumulator (which is O itself), O(T_q)
-/// for m and l, and O(tiles.query * tiles.key) for one tile of logits and
-/// weights. Arithmetic: the same O(T_q T_v (d_k + d_v)) as the naive form.
+/// How it is computed: the tile of logits is one matrix product
+/// Q_tile K_tile^T (Eigen's GEMM), scaled by 1/sqrt(d_k) (a reciprocal and a
+/// product, reference/TOLERANCE.md step (1)); the weights use a vectorised
+/// exp within 0.70 ulp (double) and 0.51 ulp (float)
+/// measured (TOLERANCE.md step (3)) and are set to exactly 0 at
+/// forbidden entries; the accumulator is updated by a second product
+/// P_tile V_tile. Query tiles are shared among tiles.threads OpenMP threads
+/// (dynamic schedule); each is computed by one thread from its first to its
+/// last key tile, so the result is the same, bit for bit, for any thread
+/// count. A key tile the mask forbids wholly for the query tile is skipped
+/// (a causal mask skips about half the work). The kernel is compiled for
+/// the baseline x86-64, AVX2+FMA and AVX-512 and picked at run time for the
+/// CPU (attention_tiled_kernel() names it); results on CPUs with different
+/// vector widths may differ in the last bits, all within the error bound.
+///
+/// Extra memory, per thread: one tile of logits and one of weights
+/// (2 tiles.query tiles.key scalars), the query tile's accumulator
+/// (tiles.query d_v), its running max and sum (2 tiles.query), and Eigen's
+/// GEMM packing buffers (about (tiles.query + tiles.key) d scalars);
+/// besides the result (T_q d_v + T_q). Nothing grows like T_q T_v.
+/// Arithmetic: the same 2 T_q T_v (d_k + d_v) flops as the naive form, about
+/// half of it under a causal mask.
 ///
 /// Q: T_q x d_k, K: T_v x d_k, V: T_v x d_v, mask: T_q x T_v (true = forbidden)
 /// or std::nullopt. A logit that is -Inf (overflow of a finite product) is
 /// forbidden, as in masked_softmax.
-/// Throws, like attention: ShapeError (tile size < 1, d_k mismatch, K and V
-/// with different row counts, mask shape, d_k == 0); NonFiniteInputError
-/// (NaN/Inf in Q, K, V; a logit that is NaN or +Inf, reported as "S" with its
-/// row and column: the first met in tile order, which may differ from the
-/// naive form's row-major order when there are several); FullyMaskedRowError
-/// for the lowest query row with no allowed key (also T_v = 0 with T_q > 0),
-/// raised after every tile has been seen. T_q = 0 gives an empty result.
+/// Throws, like attention: ShapeError (tile size < 1, threads < 0, d_k
+/// mismatch, K and V with different row counts, mask shape, d_k == 0);
+/// NonFiniteInputError (NaN/Inf in Q, K, V; a logit that is NaN or +Inf,
+/// reported as "S" with its row and column: the first met in tile order,
+/// query tile by query tile, which may differ from the naive form's
+/// row-major order when there are several; logits that can overflow are
+/// checked in every tile, skipped ones included); FullyMaskedRowError for the
+/// lowest query row with no allowed key (also T_v = 0 with T_q > 0), raised
+/// after every tile has been seen. T_q = 0 gives an empty result.
+/// std::bad_alloc if a thread's buffers cannot be allocated.
 template <class T>
 TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
                                         const std::optional<Mask>& mask, TileSizes tiles = {});
+
+/// The kernel attention_tiled runs on this CPU: "avx512", "avx2" or
+/// "baseline" (the environment variable ATTNLAB_TILED_ISA = baseline or
+/// avx2 lowers the choice, for tests; it is read once).
+const char* attention_tiled_kernel();
 
 extern template TiledAttentionResult<float> attention_tiled(const Matrix<float>&,
                                                             const Matrix<float>&,

@@ -1,0 +1,208 @@
+// Benchmarks of attn::attention (naive) and attn::attention_tiled against a
+// GEMM ceiling of the same flop count, float and double, T in {256, 1024,
+// 4096, 16384}, d in {64, 128}, unmasked and causal (PERFORMANCE.md).
+//
+// Counters: GFLOPs = useful flops / second, with 4 T_q T_v d flops unmasked
+// and 4 d (allowed pairs) under a causal mask (the tiled kernel skips the
+// wholly forbidden key tiles); peak_MiB = the most heap live during one call
+// above what was live before it (heap_meter.hpp), outputs included. The naive
+// form is skipped where its two T x T buffers (S and A) would exceed
+// --naive_cap_mib (default 1024); its memory is then reported as the size of
+// those buffers (counter peak_MiB_documented). A summary of ratios goes to
+// stderr at the end, so that --benchmark_format=json stays parseable; with
+// --benchmark_repetitions=N it uses the median of the N.
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <tuple>
+
+#include "attn/attn.hpp"
+#include "ceiling.hpp"
+#include "heap_meter.hpp"
+
+namespace {
+
+using attn::Index;
+
+double naive_cap_mib = 1024;
+
+struct Key {
+  std::string type;
+  Index T, d;
+  bool causal;
+  std::string impl;
+  bool operator<(const Key& o) const {
+    return std::tie(type, T, d, causal, impl) < std::tie(o.type, o.T, o.d, o.causal, o.impl);
+  }
+};
+struct Figure {
+  double seconds = 0, gflops = 0, peak_mib = 0;
+};
+std::map<Key, Figure> figures;
+
+template <class T>
+attn::Matrix<T> random_matrix(Index rows, Index cols, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  attn::Matrix<T> M(rows, cols);
+  for (Index i = 0; i < M.size(); ++i) M.data()[i] = static_cast<T>(dist(rng));
+  return M;
+}
+
+double useful_flops(Index T, Index d, bool causal) {
+  const double pairs = causal ? double(T) * double(T + 1) / 2 : double(T) * double(T);
+  return 4.0 * d * pairs;
+}
+
+template <class T>
+const char* type_name() {
+  return sizeof(T) == 4 ? "float" : "double";
+}
+
+template <class T>
+void ceiling(const T* Q, const T* K, const T* V, T* O, Index n, Index d, int threads) {
+  const std::string isa = attn::attention_tiled_kernel();
+  const Index block = 128;
+#if defined(ATTNLAB_BENCH_HAVE_AVX512)
+  if (isa == "avx512") return attn::bench::ceiling_avx512(Q, K, V, O, n, n, d, block, threads);
+#endif
+#if defined(ATTNLAB_BENCH_HAVE_AVX2)
+  if (isa == "avx2") return attn::bench::ceiling_avx2(Q, K, V, O, n, n, d, block, threads);
+#endif
+  attn::bench::ceiling_baseline(Q, K, V, O, n, n, d, block, threads);
+}
+
+/// impl: 0 naive, 1 tiled, 2 GEMM ceiling.
+template <class T>
+void BM_attention(benchmark::State& state, int impl, Index n, Index d, bool causal) {
+  const int threads = omp_get_max_threads();
+  const double naive_mib = 2.0 * double(n) * double(n) * sizeof(T) / (1 << 20);
+  if (impl == 0 && naive_mib > naive_cap_mib) {
+    state.SkipWithError(("naive skipped: S and A need " + std::to_string(int(naive_mib)) +
+                         " MiB > cap").c_str());
+    figures[{type_name<T>(), n, d, causal, "naive"}] = {0, 0, naive_mib};
+    return;
+  }
+  const auto Q = random_matrix<T>(n, d, 1), K = random_matrix<T>(n, d, 2),
+             V = random_matrix<T>(n, d, 3);
+  std::optional<attn::Mask> mask;
+  if (causal) mask = attn::causal_mask(n, n);
+  attn::Matrix<T> O_ceiling(n, d);
+  double peak = 0;
+  for (auto _ : state) {
+    attn::bench::heap_reset_peak();
+    const std::size_t before = attn::bench::heap_live();
+    if (impl == 0) {
+      auto r = attn::attention<T>(Q, K, V, mask);
+      benchmark::DoNotOptimize(r.O.data());
+    } else if (impl == 1) {
+      auto r = attn::attention_tiled<T>(Q, K, V, mask);
+      benchmark::DoNotOptimize(r.O.data());
+    } else {
+      ceiling<T>(Q.data(), K.data(), V.data(), O_ceiling.data(), n, d, threads);
+      benchmark::DoNotOptimize(O_ceiling.data());
+    }
+    peak = double(attn::bench::heap_peak() - before) / (1 << 20);
+  }
+  const double flops = impl == 2 ? useful_flops(n, d, false) : useful_flops(n, d, causal);
+  state.counters["GFLOPs"] =
+      benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["peak_MiB"] = peak;
+  state.counters["threads"] = impl == 0 ? 1 : threads;
+  if (impl == 0) state.counters["peak_MiB_documented"] = naive_mib;
+  state.SetLabel(impl == 1 ? std::string("kernel ") + attn::attention_tiled_kernel() : "");
+  // Figures for the summary: the benchmark library reports the mean over iterations.
+  Figure f;
+  f.peak_mib = peak;
+  figures[{type_name<T>(), n, d, causal, impl == 0 ? "naive" : impl == 1 ? "tiled" : "gemm"}] = f;
+}
+
+/// Records the time per iteration of every finished run, for the summary.
+class SummaryReporter : public benchmark::BenchmarkReporter {
+ public:
+  explicit SummaryReporter(benchmark::BenchmarkReporter* inner) : inner_(inner) {}
+  bool ReportContext(const Context& c) override { return inner_->ReportContext(c); }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      if (r.error_occurred) continue;
+      // With --benchmark_repetitions, the median wins (it is reported after the runs).
+      if (r.run_type == Run::RT_Aggregate && r.aggregate_name != "median") continue;
+      for (auto& [key, fig] : figures)
+        if (r.benchmark_name().rfind(name_of(key) + "/", 0) == 0) {
+          fig.seconds = r.GetAdjustedRealTime() / 1e9;  // unit: ns (default)
+          const auto g = r.counters.find("GFLOPs");
+          if (g != r.counters.end()) fig.gflops = g->second;
+        }
+    }
+    inner_->ReportRuns(runs);
+  }
+  void Finalize() override { inner_->Finalize(); }
+  static std::string name_of(const Key& k) {
+    return "attention/" + k.impl + "/" + k.type + "/T:" + std::to_string(k.T) +
+           "/d:" + std::to_string(k.d) + (k.causal ? "/causal" : "/unmasked");
+    // (the library appends /process_time/real_time)
+  }
+
+ private:
+  benchmark::BenchmarkReporter* inner_;
+};
+
+template <class T>
+void register_all() {
+  for (Index n : {256, 1024, 4096, 16384})
+    for (Index d : {64, 128})
+      for (bool causal : {false, true})
+        for (int impl : {0, 1, 2}) {
+          if (impl == 2 && causal) continue;  // the ceiling is the unmasked product
+          const Key key{type_name<T>(), n, d, causal, impl == 0 ? "naive" : impl == 1 ? "tiled" : "gemm"};
+          figures[key] = {};
+          benchmark::RegisterBenchmark(SummaryReporter::name_of(key).c_str(), BM_attention<T>, impl,
+                                       n, d, causal)
+              ->UseRealTime()
+              ->MeasureProcessCPUTime();
+        }
+}
+
+void print_summary() {
+  std::fprintf(stderr,
+               "\nsummary (kernel %s, %d threads): tiled/GEMM GFLOP/s ratio; causal/unmasked "
+               "time; tiled/naive peak memory\n",
+               attn::attention_tiled_kernel(), omp_get_max_threads());
+  std::fprintf(stderr, "%-6s %6s %4s %12s %12s %12s %10s %10s %10s\n", "type", "T", "d",
+               "tiled GF/s", "GEMM GF/s", "tiled/GEMM", "causal/un", "tiled MiB", "tiled/naive");
+  for (const char* type : {"float", "double"})
+    for (Index n : {256, 1024, 4096, 16384})
+      for (Index d : {64, 128}) {
+        const Figure t = figures[{type, n, d, false, "tiled"}];
+        const Figure tc = figures[{type, n, d, true, "tiled"}];
+        const Figure g = figures[{type, n, d, false, "gemm"}];
+        const Figure nv = figures[{type, n, d, false, "naive"}];
+        if (t.seconds == 0) continue;
+        std::fprintf(stderr, "%-6s %6ld %4ld %12.1f %12.1f %12.2f %10.2f %10.2f %10.4f\n", type,
+                     long(n), long(d), t.gflops, g.gflops, g.gflops > 0 ? t.gflops / g.gflops : 0,
+                     tc.seconds > 0 ? tc.seconds / t.seconds : 0, t.peak_mib,
+                     nv.peak_mib > 0 ? t.peak_mib / nv.peak_mib : 0);
+      }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strncmp(argv[i], "--naive_cap_mib=", 16) == 0) naive_cap_mib = std::atof(argv[i] + 16);
+  register_all<float>();
+  register_all<double>();
+  benchmark::Initialize(&argc, argv);
+  benchmark::BenchmarkReporter* display = benchmark::CreateDefaultDisplayReporter();
+  SummaryReporter reporter(display);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  print_summary();
+  benchmark::Shutdown();
+  return 0;
+}
