@@ -14,6 +14,7 @@
 #include <limits>
 #include <string>
 #include <system_error>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -65,6 +66,31 @@ inline CLI::Validator seconds(const std::string& example, const std::string& zer
         return std::string();
       },
       zero_ok ? "seconds >= 0" : "seconds > 0");
+}
+
+/// "K/N" with 1 <= K <= N <= 100000, as {K, N}; {0, 0} if malformed.
+inline std::pair<int, int> parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) return {0, 0};
+  int k = 0, n = 0;
+  const char* a = text.data();
+  const auto r1 = std::from_chars(a, a + slash, k);
+  const auto r2 = std::from_chars(a + slash + 1, a + text.size(), n);
+  if (r1.ec != std::errc() || r1.ptr != a + slash || r2.ec != std::errc() ||
+      r2.ptr != a + text.size() || k < 1 || n < 1 || k > n || n > 100000)
+    return {0, 0};
+  return {k, n};
+}
+
+/// The --shard option: "must be K/N with 1 <= K <= N, e.g. 2/8, got '0/8'".
+inline CLI::Validator shard() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (parse_shard(text).first == 0)
+          return "must be K/N with 1 <= K <= N, e.g. 2/8, got '" + text + "'";
+        return std::string();
+      },
+      "K/N");
 }
 
 /// CLI11's own failure message, but "--cases must be ..." for the

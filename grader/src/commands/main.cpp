@@ -18,7 +18,12 @@
 #include <CLI/CLI.hpp>
 
 #include "grading/batch.hpp"
+#include "grading/class_folder.hpp"
+#include "grading/scoring_rules.hpp"
+#include "report/prairielearn_json.hpp"
+#include "report/results_json.hpp"
 #include "commands/bundled.hpp"
+#include "commands/class_cli.hpp"
 #include "commands/cli_checks.hpp"
 #include "grading/grade.hpp"
 #include "attn/grader/paths.hpp"
@@ -45,11 +50,20 @@ std::chrono::milliseconds seconds_to_ms(double s, const std::string& what) {
 /// Cases of a --student run without a configuration that says otherwise.
 constexpr int kStudentCases = 20;
 
+/// The exercise every submission is graded as: --exercise, else the
+/// configuration's; empty when each is recognised.
+std::string fixed_exercise(const attn::grader::GradeOptions& options) {
+  if (!options.exercise.empty()) return options.exercise;
+  if (options.config && options.config->exercise) return *options.config->exercise;
+  return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"attnlab: grade scaled dot-product attention submissions (section 32.2)"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("attnlab ") + attn::grader::paths::version);
 
   auto* grade = app.add_subcommand(
       "grade",
@@ -140,9 +154,10 @@ int main(int argc, char** argv) {
       "teacher configuration (JSON): seed and cases of the hidden tests, points and "
       "visibility overrides, limits; never visible to a submission");
   grade->add_flag("--student", student,
-                  "a student's check: the text's examples and a quick pass of " +
-                      std::to_string(kStudentCases) + " cases per property")
-      ->excludes(config_opt);
+                  "a student's check of FILE: the text's examples and a quick pass of " +
+                      std::to_string(kStudentCases) +
+                      " cases per property (or the configuration's student_cases)");
+  (void)config_opt;
   grade->add_option("--visibility", visibility,
                     "results.json visibility of the generated tests: visible, hidden, "
                     "after_due_date, after_published (default; the text's examples are visible)")
@@ -152,6 +167,15 @@ int main(int argc, char** argv) {
   grade->add_option("--junit", junit,
                     "write JUnit XML (one testsuite per submission) to this file");
   grade->add_option("--report", report_file, "also write the text report to this file");
+  std::optional<std::string> prairielearn_json;
+  grade->add_option("--prairielearn-json", prairielearn_json,
+                    "write PrairieLearn's external-grader results.json (score 0-1, tests with "
+                    "name, points, max_points, message, output) to this file");
+  std::string shard;
+  grade->add_option("--shard", shard,
+                    "K/N: grade only the students of shard K of N (a deterministic split by "
+                    "student name; join the outputs with attnlab merge)")
+      ->check(check::shard());
   grade->add_option("--out", out_dir,
                     "folder for the reports when grading several submissions (default: "
                     "attnlab-reports): <name>.txt, <name>.results.json, <name>.junit.xml, "
@@ -168,6 +192,8 @@ int main(int argc, char** argv) {
   // "--cases must be a whole number >= 1, got '0'" (CLI11 writes "--cases: must ...").
   // attnlab mutants, attnlab demo (teaching_cli.hpp).
   const auto teaching = attn::grader::add_teaching_commands(app);
+  // attnlab merge, attnlab gradescope-zip (class_cli.hpp).
+  const auto class_commands = attn::grader::add_class_commands(app);
   app.failure_message(check::failure_message);
 
   try {
@@ -177,6 +203,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (const auto code = attn::grader::run_teaching_command(*teaching)) return *code;
+  if (const auto code = attn::grader::run_class_command(*class_commands)) return *code;
 
   // The teacher configuration is read before any submission starts.
   std::shared_ptr<const attn::grader::TeacherConfig> config;
@@ -196,9 +223,10 @@ int main(int argc, char** argv) {
   options.exercise = exercise;
   if (answers) options.answers = *answers;
   // Seed and cases: the command line, else the configuration, else the defaults.
-  if (config && !seed_opt->count() && config->seed) run.seed = *config->seed;
+  // (not for --student: the configuration's seed is the hidden tests')
+  if (config && !seed_opt->count() && config->seed && !student) run.seed = *config->seed;
   if (!cases_opt->count()) {
-    if (student) run.cases = kStudentCases;
+    if (student) run.cases = config && config->student_cases ? *config->student_cases : kStudentCases;
     else if (config && config->cases) run.cases = *config->cases;
   }
   if (config && (config->seed || config->cases) && !(seed_opt->count() && cases_opt->count()))
@@ -231,9 +259,18 @@ int main(int argc, char** argv) {
   options.launch.limits.address_space_bytes = memory_mib << 20;
   options.launch.limits.file_size_bytes = file_size_mib << 20;
 
-  bool batch = files.size() > 1 || out_dir.has_value();
-  for (const auto& f : files) batch = batch || fs::is_directory(f);
-  if (batch && (results_json || answers || report_file)) {
+  if (student && files.empty()) {
+    std::cerr << "attnlab: --student checks your own file: attnlab grade --student "
+                 "my_attention.py (without FILE, attnlab grades its bundled submissions)\n";
+    return 2;
+  }
+  // One student's upload (Gradescope, PrairieLearn): a single folder with a
+  // per-submission report file; its entry is chosen as in a class folder.
+  const bool upload = files.size() == 1 && fs::is_directory(files.front()) && !out_dir &&
+                      (results_json || prairielearn_json || report_file);
+  bool batch = !upload && (files.size() > 1 || out_dir.has_value());
+  for (const auto& f : files) batch = batch || (!upload && fs::is_directory(f));
+  if (batch && (results_json || answers || report_file || prairielearn_json)) {
     std::cerr << "attnlab: --results-json, --answers and --report go with one FILE; when "
                  "grading several, every report goes to --out\n";
     return 2;
@@ -259,6 +296,7 @@ int main(int argc, char** argv) {
   if (results_json) hide(*results_json);
   if (junit) hide(*junit);
   if (report_file) hide(*report_file);
+  if (prairielearn_json) hide(*prairielearn_json);
   options.sandbox = std::make_shared<const attn::grader::Sandbox>(
       attn::grader::Sandbox::detect(sandbox_options));
 
@@ -272,11 +310,26 @@ int main(int argc, char** argv) {
     b.out_dir = out_dir ? fs::path(*out_dir) : fs::path("attnlab-reports");
     std::vector<fs::path> paths(files.begin(), files.end());
     std::vector<std::string> ignored;
+    attn::grader::ClassInputs inputs;
     try {
-      b.inputs = attn::grader::collect_submissions(paths, b.out_dir, &ignored);
+      inputs = attn::grader::collect_class(paths, b.out_dir, fixed_exercise(options));
     } catch (const std::exception& e) {
       std::cerr << "attnlab: " << e.what() << "\n";
       return 2;
+    }
+    ignored = inputs.ignored;
+    b.inputs = std::move(inputs.inputs);
+    if (!shard.empty()) {
+      const auto [k, n] = check::parse_shard(shard);
+      std::erase_if(b.inputs, [&](const attn::grader::BatchInput& in) {
+        return !attn::grader::in_shard(in.student.empty() ? in.name : in.student, k, n);
+      });
+      std::cout << "attnlab: shard " << k << "/" << n << ": " << b.inputs.size()
+                << " file(s) of this shard's students\n";
+      if (b.inputs.empty()) {
+        std::cout << "attnlab: no student falls in shard " << shard << "; nothing to grade\n";
+        return 0;
+      }
     }
     for (const auto& i : ignored)
       std::cout << "attnlab: ignored " << i << " (not .py, .cpp, .json or executable)\n";
@@ -296,6 +349,56 @@ int main(int argc, char** argv) {
 
   options.file = files.front();
   attn::grader::ReportFiles report_files;
+  if (prairielearn_json) report_files.prairielearn = fs::path(*prairielearn_json);
+  if (upload) {
+    std::string why;
+    attn::grader::ClassInputs inputs;
+    try {
+      inputs = attn::grader::collect_upload(files.front(), fixed_exercise(options), &why);
+    } catch (const std::exception& e) {
+      std::cerr << "attnlab: " << e.what() << "\n";
+      return 2;
+    }
+    if (inputs.inputs.empty()) {
+      attn::grader::GradeResult r;
+      r.status = attn::grader::GradeResult::Status::usage_error;
+      r.exercise = fixed_exercise(options);
+      r.message = "nothing to grade in the upload: " + why +
+                  ". Upload your .py, .cpp or .ipynb file (and answers .json for F2 and F4).";
+      options.display_name = "the upload";
+      attn::grader::complete_scoring(r, options);
+      try {
+        if (results_json) attn::grader::write_results_json(*results_json, r);
+        if (prairielearn_json) attn::grader::write_prairielearn_json(*prairielearn_json, r);
+      } catch (const std::exception& e) {
+        std::cerr << "attnlab: " << e.what() << "\n";
+      }
+      std::cout << "attnlab: " << r.message << "\n";
+      return 2;
+    }
+    // The first entry (a student's upload has one per exercise; with the
+    // exercise fixed, the first of that exercise's files).
+    const attn::grader::BatchInput& in = inputs.inputs.front();
+    options.file = in.file;
+    options.display_name = in.name;
+    if (!in.exercise.empty()) options.exercise = in.exercise;
+    if (in.answers && !options.answers) options.answers = in.answers;
+    options.helpers = in.helpers;
+    std::cout << "attnlab: " << in.choice;
+    if (inputs.inputs.size() > 1)
+      std::cout << " (" << inputs.inputs.size() - 1 << " other file(s) not graded: "
+                << inputs.inputs[1].name << (inputs.inputs.size() > 2 ? ", ..." : "") << ")";
+    std::cout << "\n";
+    const auto result = attn::grader::grade_and_report(
+        options, std::cout,
+        {report_file ? std::optional<fs::path>(*report_file) : std::nullopt,
+         results_json ? std::optional<fs::path>(*results_json) : std::nullopt,
+         junit ? std::optional<fs::path>(*junit) : std::nullopt, report_files.prairielearn});
+    if (result.status == attn::grader::GradeResult::Status::usage_error ||
+        result.status == attn::grader::GradeResult::Status::infrastructure_error)
+      std::cerr << "attnlab: " << result.message << "\n";
+    return result.exit_code();
+  }
   if (results_json) report_files.results_json = fs::path(*results_json);
   if (junit) report_files.junit = fs::path(*junit);
   if (report_file) report_files.text = fs::path(*report_file);

@@ -159,7 +159,7 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
     };
     if (sandbox->active() || sandbox->drops_to_own_uid()) {
       try {
-        prepared.staged.emplace(options.file, python_harness_path());
+        prepared.staged.emplace(options.file, python_harness_path(), options.helpers);
         file = prepared.staged->path();
         launch_options.python_harness = prepared.staged->harness().string();
       } catch (const std::exception& e) {

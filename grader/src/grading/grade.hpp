@@ -28,6 +28,9 @@ struct GradeOptions {
   /// The answers file of F2 or F4 (answers.hpp); without one, that item is skipped.
   /// A .json `file` is itself an answers file, graded alone.
   std::optional<std::filesystem::path> answers;
+  /// Helper files of the submission, {file, path relative to the entry's
+  /// folder}: copied beside its private copy in the sandbox (class_folder.hpp).
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> helpers;
   attn::prop::RunConfig run;
   SubjectOptions subject;
   LaunchOptions launch;
