@@ -171,6 +171,11 @@ int main(int argc, char** argv) {
   grade->add_option("--prairielearn-json", prairielearn_json,
                     "write PrairieLearn's external-grader results.json (score 0-1, tests with "
                     "name, points, max_points, message, output) to this file");
+  std::vector<std::string> only_students;
+  grade->add_option("--students", only_students,
+                    "grade only these students of the class folder (names as in summary.csv, "
+                    "comma-separated); with --out, their rows are replaced and the others kept")
+      ->delimiter(',');
   std::string shard;
   grade->add_option("--shard", shard,
                     "K/N: grade only the students of shard K of N (a deterministic split by "
@@ -319,6 +324,17 @@ int main(int argc, char** argv) {
     }
     ignored = inputs.ignored;
     b.inputs = std::move(inputs.inputs);
+    if (!only_students.empty()) {
+      std::erase_if(b.inputs, [&](const attn::grader::BatchInput& in) {
+        const std::string& who = in.student.empty() ? in.name : in.student;
+        return std::find(only_students.begin(), only_students.end(), who) == only_students.end();
+      });
+      for (const auto& s : only_students)
+        if (std::none_of(b.inputs.begin(), b.inputs.end(), [&](const auto& in) { return in.student == s; })) {
+          std::cerr << "attnlab: no student " << s << " in " << files.front() << "\n";
+          return 2;
+        }
+    }
     if (!shard.empty()) {
       const auto [k, n] = check::parse_shard(shard);
       std::erase_if(b.inputs, [&](const attn::grader::BatchInput& in) {
