@@ -148,7 +148,9 @@ int main(int argc, char** argv) {
   grade->add_option("--python", python,
                     "Python interpreter for .py submissions (must import numpy); default: "
                     "/usr/bin/python3, then python3 on PATH");
-  grade->add_flag("--verbose,-v", verbose, "bundled mode: print every full report");
+  grade->add_flag("--verbose,-v", verbose,
+                  "the report's full header (runtime, timeout, limits, sandbox); bundled mode: "
+                  "print every full report");
   auto* config_opt = grade->add_option(
       "--config", config_file,
       "teacher configuration (JSON): seed and cases of the hidden tests, points and "
@@ -364,6 +366,7 @@ int main(int argc, char** argv) {
   }
 
   options.file = files.front();
+  options.brief_header = !verbose;
   attn::grader::ReportFiles report_files;
   if (prairielearn_json) report_files.prairielearn = fs::path(*prairielearn_json);
   if (upload) {

@@ -207,6 +207,7 @@ void fill_header(const GradeOptions& options, const std::optional<Exercise>& exe
     header.sandbox = options.sandbox->status();
     header.processes = options.sandbox->process_limit(options.slot).how;
   }
+  header.brief = options.brief_header;
 }
 
 /// Turns a launch that is not ready into the result (a compile error is

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "exercises/exercise.hpp"
+#include "report/reproduction.hpp"
 #include "protocol/untrusted_text.hpp"
 #include "sandbox/exit_status.hpp"
 
@@ -21,6 +22,21 @@ void print_item(std::ostream& os, const ScoredItem& item) {
   }
 }
 
+/// The counterexample as code to paste, in the submission's language.
+std::string paste_block(const GradeResult& r, const attn::prop::Case& c) {
+  const bool cpp = r.header.language == "C++";
+  std::string name = r.header.submission;
+  if (const auto slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
+  if (const auto dot = name.find('.'); dot != std::string::npos) name = name.substr(0, dot);
+  const std::string code = cpp ? cpp_reproduction(c, r.exercise) : python_reproduction(c, name);
+  std::string out = cpp ? "  reproduce it (C++, Eigen; compile with your file and the exercise's folder on -I):\n"
+                        : "  reproduce it (paste into Python next to your file):\n";
+  std::istringstream lines(code);
+  std::string line;
+  while (std::getline(lines, line)) out += "    " + line + "\n";
+  return out;
+}
+
 }  // namespace
 
 void print_header(std::ostream& os, const ReportHeader& h) {
@@ -30,7 +46,7 @@ void print_header(std::ostream& os, const ReportHeader& h) {
   os << "  submission:  " << h.submission << "\n";
   if (!h.recognised.empty()) os << "  recognised:  " << h.exercise << " (" << h.recognised << ")\n";
   os << "  language:    " << h.language << "\n";
-  if (!h.runtime.empty()) {
+  if (!h.runtime.empty() && !h.brief) {
     std::string label = h.runtime_label + ":";
     label.resize(std::max<std::size_t>(label.size(), 12), ' ');
     os << "  " << label << " " << h.runtime << "\n";
@@ -41,6 +57,12 @@ void print_header(std::ostream& os, const ReportHeader& h) {
   if (!h.settings_from.empty()) os << "  from " << h.settings_from;
   os << "\n";
   os << "  cases:       " << h.cases << " per property\n";
+  if (h.brief) {
+    // A sandbox that is off is a warning, never hidden.
+    if (h.sandbox.rfind("OFF", 0) == 0) os << "  sandbox:     " << h.sandbox << "\n";
+    os << "  (runtime, limits and sandbox: --verbose)\n\n";
+    return;
+  }
   if (!h.timeout.empty()) os << "  timeout:     " << h.timeout << " per case\n";
   if (!h.limits.empty()) os << "  limits:      " << h.limits << "\n";
   if (!h.processes.empty()) os << "  processes:   " << h.processes << "\n";
@@ -69,6 +91,7 @@ void record_verdict(std::ostream& os, GradeResult& r, attn::prop::Verdict v,
                     const ScoringRules& rules, double seconds) {
   ScoredItem item = score_verdict(v, rules);
   item.seconds = seconds;
+  if (!v.passed && !v.skipped && v.failure && v.counterexample) item.text += paste_block(r, *v.counterexample);
   print_item(os, item);
   os.flush();
   if (v.skipped) {
@@ -96,6 +119,16 @@ void print_summary(std::ostream& os, const GradeResult& r, const std::string& st
   if (skipped) os << ", " << skipped << " skipped (not counted)";
   os << "\nscore: " << format_points(r.score) << " / " << format_points(r.max_score)
      << " points\n";
+  bool any = false;
+  for (const auto& it : r.items) {
+    if (!it.counted || it.status == "passed") continue;
+    if (!any) os << "failed (fix these first, the reproduction of each is above):\n";
+    any = true;
+    os << "  - " << it.id << ": " << format_points(it.points) << " / "
+       << format_points(it.max_points) << " points";
+    if (it.hint) os << "  (" << it.hint->misconception << ")";
+    os << "\n";
+  }
   if (r.failed > 0 && !stderr_tail.empty()) {
     os << "\nThe submission's stderr (its prints go there; last "
        << stderr_tail.size() << " bytes):\n" << fenced(stderr_tail);
