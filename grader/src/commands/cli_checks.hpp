@@ -15,6 +15,8 @@
 #include <string>
 #include <system_error>
 #include <utility>
+#include <vector>
+#include <algorithm>
 
 #include <CLI/CLI.hpp>
 
@@ -93,12 +95,82 @@ inline CLI::Validator shard() {
       "K/N");
 }
 
+/// Levenshtein distance between a and b (insertions, deletions, substitutions).
+inline std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+/// The candidate closest to `word` if it is close enough to be a typo
+/// (distance at most 2, and less than half of the word); empty otherwise.
+inline std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_d = std::numeric_limits<std::size_t>::max();
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best_d <= 2 && 2 * best_d < word.size() ? best : std::string();
+}
+
+/// Every long option ("--seed") of `app` and its subcommands.
+inline std::vector<std::string> long_options(const CLI::App* app) {
+  std::vector<std::string> out;
+  for (const CLI::Option* o : app->get_options())
+    for (const auto& n : o->get_lnames()) out.push_back("--" + n);
+  for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; }))
+    for (const auto& n : long_options(sub)) out.push_back(n);
+  return out;
+}
+
+/// The names of `app`'s subcommands.
+inline std::vector<std::string> subcommand_names(const CLI::App* app) {
+  std::vector<std::string> out;
+  for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; }))
+    out.push_back(sub->get_name());
+  return out;
+}
+
 /// CLI11's own failure message, but "--cases must be ..." for the
-/// validators above (CLI11 writes "--cases: must be ...").
+/// validators above (CLI11 writes "--cases: must be ..."), and "did you
+/// mean --seed?" after an option that is not one (CLI11 2.1 has no
+/// suggestions of its own).
 inline std::string failure_message(const CLI::App* app, const CLI::Error& e) {
   std::string text = CLI::FailureMessage::simple(app, e);
   if (const auto at = text.find(": must be "); at != std::string::npos && at < text.find('\n'))
     text.erase(at, 1);
+  if (e.get_name() == "ExtrasError") {
+    const CLI::App* root = app;
+    while (root->get_parent()) root = root->get_parent();
+    const auto words_at = text.find(": ");
+    std::string words = words_at == std::string::npos ? "" : text.substr(words_at + 2);
+    words = words.substr(0, words.find('\n'));
+    std::string word;
+    for (std::size_t k = 0; k <= words.size(); ++k) {
+      if (k < words.size() && words[k] != ' ') {
+        word += words[k];
+        continue;
+      }
+      const std::string name = word.substr(0, word.find('='));
+      word.clear();
+      if (name.rfind("--", 0) != 0) continue;
+      if (const std::string c = closest(name, long_options(root)); !c.empty())
+        text += "did you mean " + c + " (instead of " + name + ")?\n";
+    }
+  }
   return "attnlab: " + text;
 }
 

@@ -24,6 +24,7 @@
 #include "report/results_json.hpp"
 #include "commands/bundled.hpp"
 #include "commands/class_cli.hpp"
+#include "commands/colour.hpp"
 #include "commands/cli_checks.hpp"
 #include "grading/grade.hpp"
 #include "attn/grader/paths.hpp"
@@ -203,6 +204,19 @@ int main(int argc, char** argv) {
   const auto class_commands = attn::grader::add_class_commands(app);
   app.failure_message(check::failure_message);
 
+  // An unknown command: say which one was meant (CLI11 2.1 would only say
+  // "a subcommand is required").
+  if (argc > 1 && argv[1][0] != '-') {
+    const auto names = check::subcommand_names(&app);
+    if (std::find(names.begin(), names.end(), std::string(argv[1])) == names.end()) {
+      const std::string c = check::closest(argv[1], names);
+      std::cerr << "attnlab: unknown command '" << argv[1] << "'"
+                << (c.empty() ? "" : "; did you mean '" + c + "'?") << " (commands:";
+      for (const auto& n : names) std::cerr << " " << n;
+      std::cerr << ")\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -367,6 +381,20 @@ int main(int argc, char** argv) {
 
   options.file = files.front();
   options.brief_header = !verbose;
+  // Colour on a terminal (NO_COLOR honoured); the report files stay plain.
+  std::unique_ptr<attn::grader::ColourBuf> colour;
+  std::streambuf* plain = std::cout.rdbuf();
+  if (attn::grader::colour_wanted()) {
+    colour = std::make_unique<attn::grader::ColourBuf>(plain);
+    std::cout.rdbuf(colour.get());
+  }
+  struct Restore {
+    std::streambuf* buf;
+    ~Restore() {
+      std::cout.flush();
+      std::cout.rdbuf(buf);
+    }
+  } restore{plain};
   attn::grader::ReportFiles report_files;
   if (prairielearn_json) report_files.prairielearn = fs::path(*prairielearn_json);
   if (upload) {

@@ -24,6 +24,7 @@
 #include "report/results_json.hpp"
 #include "report/scoring.hpp"
 #include "submission/submission.hpp"
+#include "submission/wrong_language.hpp"
 #include "sandbox/temp_dir.hpp"
 #include "report/text_report.hpp"
 
@@ -238,7 +239,12 @@ GradeResult grade_and_report(const GradeOptions& options, std::ostream& text,
   }
   TeeBuf tee(text.rdbuf(), copy.is_open() ? copy.rdbuf() : nullptr);
   std::ostream both(&tee);
+  if (const std::string note = wrong_language_note(options.file); !note.empty())
+    both << "attnlab: note: " << note << "\n";
   GradeResult r = grade_file(options, both);
+  if (const std::string note = wrong_language_note(options.file);
+      !note.empty() && r.status == GradeResult::Status::not_gradable)
+    r.details = "note: " + note + "\n\n" + r.details;
   both.flush();
   complete_scoring(r, options);
   if (copy.is_open() && (r.status == GradeResult::Status::usage_error ||
