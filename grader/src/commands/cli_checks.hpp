@@ -152,13 +152,13 @@ inline std::string failure_message(const CLI::App* app, const CLI::Error& e) {
   std::string text = CLI::FailureMessage::simple(app, e);
   if (const auto at = text.find(": must be "); at != std::string::npos && at < text.find('\n'))
     text.erase(at, 1);
-  if (e.get_name() == "ExtrasError") {
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
     const CLI::App* root = app;
     while (root->get_parent()) root = root->get_parent();
     const auto words_at = text.find(": ");
     std::string words = words_at == std::string::npos ? "" : text.substr(words_at + 2);
     words = words.substr(0, words.find('\n'));
-    std::string word;
+    std::string word, suggestions;
     for (std::size_t k = 0; k <= words.size(); ++k) {
       if (k < words.size() && words[k] != ' ') {
         word += words[k];
@@ -168,8 +168,9 @@ inline std::string failure_message(const CLI::App* app, const CLI::Error& e) {
       word.clear();
       if (name.rfind("--", 0) != 0) continue;
       if (const std::string c = closest(name, long_options(root)); !c.empty())
-        text += "did you mean " + c + " (instead of " + name + ")?\n";
+        suggestions += "attnlab: did you mean " + c + " (instead of " + name + ")?\n";
     }
+    text.insert(text.find('\n') == std::string::npos ? text.size() : text.find('\n') + 1, suggestions);
   }
   return "attnlab: " + text;
 }

@@ -265,8 +265,7 @@ int main(int argc, char** argv) {
   if (student) {
     options.mode = "student: the text's examples and a quick pass of " +
                    std::to_string(run.cases) +
-                   " generated cases per property, a check, not the grade (the teacher's "
-                   "grading runs more cases with its own seed)";
+                   " cases per property; a check, not the grade";
   }
   options.run = run;
   options.config = config;

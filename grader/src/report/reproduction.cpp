@@ -58,9 +58,9 @@ std::string py_mask(const std::string& name, const Mask& M) {
 
 std::string cpp_matrix(const std::string& ns, const std::string& name, const DMatrix& M) {
   std::ostringstream os;
-  os << ns << "::Matrix " << name << "(" << M.rows() << ", " << M.cols() << ");\n";
-  if (M.size() == 0) return os.str();
-  os << name << " << ";
+  os << ns << "::Matrix " << name << "(" << M.rows() << ", " << M.cols() << ");";
+  if (M.size() == 0) return os.str() + "\n";
+  os << (M.rows() == 1 ? " " : "\n") << name << " << ";
   for (Index i = 0; i < M.rows(); ++i) {
     if (i) os << ",\n" << std::string(name.size() + 4, ' ');
     for (Index j = 0; j < M.cols(); ++j) os << (j ? ", " : "") << number(M(i, j), false);
@@ -70,14 +70,14 @@ std::string cpp_matrix(const std::string& ns, const std::string& name, const DMa
 
 std::string cpp_mask(const std::string& ns, const std::string& name, const Mask& M) {
   std::ostringstream os;
-  os << ns << "::Mask " << name << "(" << M.rows() << ", " << M.cols() << ");  // true = forbidden\n";
-  if (M.size() == 0) return os.str();
-  os << name << " << ";
+  os << ns << "::Mask " << name << "(" << M.rows() << ", " << M.cols() << ");";
+  if (M.size() == 0) return os.str() + "  // true = forbidden\n";
+  os << (M.rows() == 1 ? " " : "\n") << name << " << ";
   for (Index i = 0; i < M.rows(); ++i) {
     if (i) os << ",\n" << std::string(name.size() + 4, ' ');
     for (Index j = 0; j < M.cols(); ++j) os << (j ? ", " : "") << (M(i, j) ? "true" : "false");
   }
-  return os.str() + ";\n";
+  return os.str() + ";  // true = forbidden\n";
 }
 
 }  // namespace
@@ -147,8 +147,9 @@ std::string cpp_reproduction(const Case& c, const std::string& exercise) {
   for (char& ch : ns) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   const auto h = headers.find(exercise);
   std::ostringstream os;
-  os << "#include <iostream>\n#include <limits>\n#include \""
-     << (h == headers.end() ? "attention.hpp" : h->second) << "\"\n\nint main() {\n";
+  const bool finite = c.Q.allFinite() && c.K.allFinite() && c.V.allFinite() && c.S.allFinite();
+  os << (finite ? "#include <iostream>\n" : "#include <iostream>\n#include <limits>\n") << "#include \""
+     << (h == headers.end() ? "attention.hpp" : h->second) << "\"\nint main() {\n";
   std::ostringstream body;
   switch (c.op) {
     case Operation::softmax_rows:

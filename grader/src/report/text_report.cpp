@@ -2,6 +2,7 @@
 #include "report/text_report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "exercises/exercise.hpp"
@@ -29,12 +30,39 @@ std::string paste_block(const GradeResult& r, const attn::prop::Case& c) {
   if (const auto slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
   if (const auto dot = name.find('.'); dot != std::string::npos) name = name.substr(0, dot);
   const std::string code = cpp ? cpp_reproduction(c, r.exercise) : python_reproduction(c, name);
-  std::string out = cpp ? "  reproduce it (C++, Eigen; compile with your file and the exercise's folder on -I):\n"
-                        : "  reproduce it (paste into Python next to your file):\n";
+  std::string out = cpp ? "  reproduce it (C++, Eigen; compile with your file, -I the exercise's folder):\n"
+                        : "  reproduce it (paste into Python beside your file):\n";
   std::istringstream lines(code);
   std::string line;
   while (std::getline(lines, line)) out += "    " + line + "\n";
   return out;
+}
+
+/// `text` (a failing verdict) with its input matrices replaced by `paste`,
+/// placed right under the "counterexample ..." line; `text` + `paste` if
+/// that line is not there.
+std::string inputs_as_code(const std::string& text, const std::string& paste) {
+  std::istringstream in(text);
+  std::string line, out;
+  bool found = false, skipping = false;
+  while (std::getline(in, line)) {
+    if (skipping) {
+      const bool matrix_row = line.rfind("    ", 0) == 0;
+      const bool input_header = line.size() > 2 && line.rfind("  ", 0) == 0 &&
+                                (std::isupper(static_cast<unsigned char>(line[2])) ||
+                                 line.rfind("  mask", 0) == 0 || line.rfind("  params", 0) == 0);
+      if (matrix_row || input_header) continue;
+      skipping = false;
+    }
+    out += line + "\n";
+    if (!found && (line.rfind("  counterexample after", 0) == 0 ||
+                   line.rfind("  on the text's example", 0) == 0)) {
+      found = true;
+      skipping = true;
+      out += paste;
+    }
+  }
+  return found ? out : text + paste;
 }
 
 }  // namespace
@@ -51,7 +79,7 @@ void print_header(std::ostream& os, const ReportHeader& h) {
     label.resize(std::max<std::size_t>(label.size(), 12), ' ');
     os << "  " << label << " " << h.runtime << "\n";
   }
-  if (!h.entry.empty()) os << "  entry:       " << h.entry << "\n";
+  if (!h.entry.empty() && !h.brief) os << "  entry:       " << h.entry << "\n";
   if (!h.mode.empty()) os << "  mode:        " << h.mode << "\n";
   os << "  seed:        " << h.seed << "  (replay: --seed " << h.seed << ")";
   if (!h.settings_from.empty()) os << "  from " << h.settings_from;
@@ -91,8 +119,16 @@ void record_verdict(std::ostream& os, GradeResult& r, attn::prop::Verdict v,
                     const ScoringRules& rules, double seconds) {
   ScoredItem item = score_verdict(v, rules);
   item.seconds = seconds;
-  if (!v.passed && !v.skipped && v.failure && v.counterexample) item.text += paste_block(r, *v.counterexample);
-  print_item(os, item);
+  if (!v.passed && !v.skipped && v.failure && v.counterexample) {
+    const std::string paste = paste_block(r, *v.counterexample);
+    // On screen (the short header), the inputs are shown once, as the code to paste.
+    ScoredItem shown = item;
+    shown.text = r.header.brief ? inputs_as_code(item.text, paste) : item.text + paste;
+    item.text += paste;
+    print_item(os, shown);
+  } else {
+    print_item(os, item);
+  }
   os.flush();
   if (v.skipped) {
     // not applicable, or not given: neither passed nor failed, not counted
