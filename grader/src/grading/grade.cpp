@@ -153,7 +153,11 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
     if (const std::uint64_t bytes = options.launch.limits.address_space_bytes; bytes > 0)
       prepared.cgroup = MemoryCgroup::create(bytes, &prepared.no_cgroup_why);
     std::shared_ptr<MemoryCgroup> cgroup = prepared.cgroup;
-    launch_options.wrap = [sandbox, slot, cgroup](Command& c) {
+    // With helper files, every command runs in the private copy's folder, so
+    // the sandbox shows that folder (the helpers beside the file) too.
+    auto helpers_folder = std::make_shared<std::filesystem::path>();
+    launch_options.wrap = [sandbox, slot, cgroup, helpers_folder](Command& c) {
+      if (!helpers_folder->empty() && c.cwd.empty()) c.cwd = helpers_folder->string();
       sandbox->apply(c, slot);
       if (cgroup) c.cgroup_procs = cgroup->procs_file();
     };
@@ -161,6 +165,7 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
       try {
         prepared.staged.emplace(options.file, python_harness_path(), options.helpers);
         file = prepared.staged->path();
+        if (!options.helpers.empty()) *helpers_folder = prepared.staged->folder();
         launch_options.python_harness = prepared.staged->harness().string();
       } catch (const std::exception& e) {
         result.status = GradeResult::Status::usage_error;
