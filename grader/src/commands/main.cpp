@@ -17,6 +17,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "exercises/exercise.hpp"
 #include "grading/batch.hpp"
 #include "grading/class_folder.hpp"
 #include "grading/scoring_rules.hpp"
@@ -174,6 +175,10 @@ int main(int argc, char** argv) {
   grade->add_option("--prairielearn-json", prairielearn_json,
                     "write PrairieLearn's external-grader results.json (score 0-1, tests with "
                     "name, points, max_points, message, output) to this file");
+  std::string only_property;
+  grade->add_option("--property", only_property,
+                    "grade this property only (e.g. row_stochastic; the report lists them), for a "
+                    "quick retry of the one that failed");
   std::vector<std::string> only_students;
   grade->add_option("--students", only_students,
                     "grade only these students of the class folder (names as in summary.csv, "
@@ -269,6 +274,22 @@ int main(int argc, char** argv) {
   }
   options.run = run;
   options.config = config;
+  if (!only_property.empty()) {
+    std::vector<std::string> known = {attn::grader::kAnswersItem};
+    for (const auto& ids : {attn::grader::exercise_ids(), attn::grader::library_exercise_ids()})
+      for (const auto& ex : ids)
+        for (const auto& p : attn::grader::exercise_properties(ex))
+          if (std::find(known.begin(), known.end(), p.id) == known.end()) known.push_back(p.id);
+    if (std::find(known.begin(), known.end(), only_property) == known.end()) {
+      const std::string c = check::closest(only_property, known);
+      std::cerr << "attnlab: no property " << only_property
+                << (c.empty() ? "" : "; did you mean " + c + "?") << " (properties:";
+      for (const auto& k : known) std::cerr << " " << k;
+      std::cerr << ")\n";
+      return 2;
+    }
+    options.only_property = only_property;
+  }
   options.generated_visibility = visibility;
   options.subject.call_timeout = seconds_to_ms(timeout_s, "--timeout");
   options.subject.startup_timeout =

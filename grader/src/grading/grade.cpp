@@ -286,6 +286,7 @@ void run_properties(const GradeOptions& options, const Exercise& exercise, Proce
   const ScoringRules rules =
       scoring_rules(exercise, options.config.get(), options.generated_visibility);
   for (const auto& p : exercise.properties) {
+    if (!options.only_property.empty() && p.id != options.only_property) continue;  // --property
     const auto t0 = std::chrono::steady_clock::now();
     // A property cut short by a cap or the time budget shows its real
     // failure, or says it was not run (guarded_run.hpp), never a
@@ -306,7 +307,7 @@ void run_properties(const GradeOptions& options, const Exercise& exercise, Proce
     record_verdict(report, result, std::move(v), rules, seconds_since(t0));
   }
   subject.stop();
-  if (exercise.has_answers) {
+  if (exercise.has_answers && (options.only_property.empty() || options.only_property == kAnswersItem)) {
     record_verdict(report, result, check_answers(exercise, options.answers), rules);
   }
 }

@@ -52,6 +52,8 @@ struct GradeOptions {
   /// grading) and where the seed and case count come from.
   std::string mode;
   std::string settings_from;
+  /// Grade only this property (--property; "answers": the answers item); empty: all.
+  std::string only_property;
   /// The text report's short header (report_header.hpp: ReportHeader::brief).
   bool brief_header = false;
 };
