@@ -155,7 +155,7 @@ void write_demo(std::ostream& out, const DemoData& d, const std::string& format)
   if (d.name == "scaling")
     out << "\nWith d_k = " << in.d_k << " a dot product of N(0, 1) entries has variance " << in.d_k
         << " (standard deviation " << fixed(std::sqrt(double(in.d_k)), 1)
-        << "): unscaled, each row's softmax puts almost all its weight on one key (low\n"
+        << "):\nunscaled, each row's softmax puts almost all its weight on one key (low\n"
            "entropy, largest weight near 1) and its gradient all but vanishes; dividing by\n"
            "sqrt(d_k) brings the logits back to variance 1 (Lemma 1, section 32.2.3).\n";
   else

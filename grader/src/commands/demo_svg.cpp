@@ -46,7 +46,7 @@ void write_demo_svg(const std::filesystem::path& file, const DemoData& d) {
   const int cell = std::clamp(480 / std::max<int>(1, static_cast<int>(T)), 12, 56);
   const bool numbers = cell >= 40;
   const int grid = cell * static_cast<int>(T);
-  const int left = 70, top = 90, sums = 90, gap = 60;
+  const int left = 70, top = 104, sums = 90, gap = 60;
   const int panel_w = grid + sums;
   const int width = left + static_cast<int>(d.panels.size()) * (panel_w + gap) + 40;
   const int height = top + grid + 110;
@@ -106,13 +106,13 @@ void write_demo_svg(const std::filesystem::path& file, const DemoData& d) {
     << "<rect x=\"" << left << "\" y=\"" << by << "\" width=\"200\" height=\"12\" fill=\"url(#w)\" stroke=\"#999\"/>\n"
     << "<text x=\"" << left << "\" y=\"" << by + 28 << "\" font-size=\"11\">0</text>\n"
     << "<text x=\"" << left + 200 << "\" y=\"" << by + 28 << "\" font-size=\"11\" text-anchor=\"end\">1</text>\n"
-    << "<text x=\"" << left + 215 << "\" y=\"" << by + 10 << "\" font-size=\"11\">weight;</text>\n";
+    << "<text x=\"" << left + 215 << "\" y=\"" << by + 10 << "\" font-size=\"11\">weight</text>\n";
   if (d.name == "masking")
     s << "<rect x=\"" << left + 270 << "\" y=\"" << by << "\" width=\"12\" height=\"12\" fill=\"#d9d9d9\"/>"
       << "<path d=\"M" << left + 272 << " " << by + 2 << " L" << left + 280 << " " << by + 10 << " M"
       << left + 280 << " " << by + 2 << " L" << left + 272 << " " << by + 10
       << "\" stroke=\"#b22222\"/>\n<text x=\"" << left + 288 << "\" y=\"" << by + 10
-      << "\" font-size=\"11\">forbidden; row sums in red are not 1</text>\n";
+      << "\" font-size=\"11\">forbidden (row sums in red are not 1)</text>\n";
   s << "</svg>\n";
   std::ofstream out(file);
   if (!out) throw std::runtime_error("cannot write " + file.string());
