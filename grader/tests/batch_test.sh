@@ -71,14 +71,15 @@ assert summary["counts"] == {"graded": 6, "not gradable": 2, "error": 0}, summar
 
 with open(os.path.join(out, "summary.csv"), newline="") as f:
     table = list(csv.DictReader(f))
-assert len(table) == 8, len(table)
+assert len(table) == 8, len(table)  # one row per student: 7 loose files and the folder group/
 header = list(table[0].keys())
-assert header[:5] == ["file", "exercise", "status", "score", "max_score"], header
-assert "row_stochastic" in header and header[-1] == "note", header
-by_file = {t["file"]: t for t in table}
-assert by_file["post_softmax_mask.py"]["row_stochastic"] == "0"
+assert header[:6] == ["student", "score", "max_score", "status", "exercises", "files"], header
+assert "F3:row_stochastic (2)" in header and header[-1] == "note", header
+by_file = {t["files"]: t for t in table}
+assert by_file["post_softmax_mask.py"]["F3:row_stochastic (2)"] == "0"
 assert by_file["compile_error.cpp"]["status"] == "not gradable"
 assert float(by_file["attention.cpp"]["score"]) == rows["attention.cpp"]["max_score"]
+assert by_file["group/attention.py"]["student"] == "group"
 
 doc = xml.dom.minidom.parse(junit)
 suites = doc.getElementsByTagName("testsuite")

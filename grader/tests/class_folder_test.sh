@@ -25,6 +25,9 @@ mkdir -p "$class/variants"
 cp "$src"/exercises/F4/post_softmax_mask.py "$src"/exercises/F4/post_softmax_mask.cpp "$class/variants/"
 count=$(find "$class" -type f | wc -l)
 [ "$count" -ge 20 ] || fail "only $count submissions in the class folder"
+# Each folder is a student: its code files are graded, its answers file is
+# paired with the first code file of its exercise (not a row of its own).
+count=$(find "$class" -type f \( -name '*.py' -o -name '*.cpp' \) | wc -l)
 
 out="$tmp/reports"
 "$attnlab" grade "$class" --cases 20 --jobs 2 --out "$out" > "$tmp/stdout.txt" 2>&1

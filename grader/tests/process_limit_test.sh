@@ -5,7 +5,7 @@
 # not root). Where the limit cannot hold (root without a working sandbox) the
 # report says "not enforced" and this test is skipped (exit 77).
 set -u
-out=$("$1" grade "$2" --cases 3 --max-processes 32 --sandbox-uid 64200 2>&1)
+out=$("$1" grade "$2" --cases 3 --max-processes 32 --sandbox-uid 64200 --verbose 2>&1)
 code=$?
 printf '%s\n' "$out"
 if printf '%s\n' "$out" | grep -q "processes: *not enforced"; then

@@ -9,6 +9,7 @@
 #include <pugixml.hpp>
 
 #include "grading/batch.hpp"
+#include "grading/gradebook.hpp"
 #include "exercises/exercise.hpp"
 #include "report/junit_report.hpp"
 #include "attn/grader/paths.hpp"
@@ -299,12 +300,21 @@ TEST_CASE("summary rows and CSV", "[reports]") {
   CHECK(row.status == "graded");
   REQUIRE(row.points.size() == 2);  // the skipped item is not a column value
   attn::grader::TempDir dir("attnlab-test-");
-  attn::grader::write_summary_csv(dir.path() / "s.csv", {row});
-  std::ifstream in(dir.path() / "s.csv");
+  attn::grader::Gradebook book;
+  book.submissions = {row};
+  book.submissions[0].student = "dir";
+  book.submissions[0].graded_at = "2026-01-01T00:00:00Z";
+  book.submissions[0].version = "0.1.0";
+  book.students = attn::grader::student_rows(book.submissions);
+  attn::grader::write_gradebook(dir.path(), book);
+  std::ifstream in(dir.path() / "summary.csv");
   std::string header, line;
   std::getline(in, header);
   std::getline(in, line);
-  CHECK(header == "file,exercise,status,score,max_score,x,y,note");
-  CHECK(line == "\"dir/a,b.py\",F3,graded,3,5,3,0,1 failed");
+  CHECK(header ==
+        "student,score,max_score,status,exercises,files,F3:x (3),F3:y (2),misconceptions,"
+        "graded_at,attnlab_version,note");
+  CHECK(line == "dir,3,5,graded,F3,\"dir/a,b.py\",3,0,,2026-01-01T00:00:00Z,0.1.0,"
+                "\"dir/a,b.py: 1 failed\"");
   CHECK(attn::grader::report_stem("dir/.hidden/a.py") == "dir___hidden__a.py");
 }

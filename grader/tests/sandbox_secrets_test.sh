@@ -34,7 +34,7 @@ sandbox_on() {
 
 for f in reads_secrets.py reads_secrets.cpp; do
   out="$tmp/$f.txt"
-  "$attnlab" grade "$tmp/subs/$f" --config "$config" > "$out" 2>&1
+  "$attnlab" grade "$tmp/subs/$f" --config "$config" --verbose > "$out" 2>&1
   code=$?
   cat "$out"
   sandbox_on "$out"
@@ -49,7 +49,7 @@ done
 
 for f in includes_solution.cpp includes_solution_abs.cpp; do
   out="$tmp/$f.txt"
-  "$attnlab" grade "$tmp/subs/$f" > "$out" 2>&1
+  "$attnlab" grade "$tmp/subs/$f" --verbose > "$out" 2>&1
   code=$?
   cat "$out"
   sandbox_on "$out"

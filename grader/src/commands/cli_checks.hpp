@@ -14,6 +14,9 @@
 #include <limits>
 #include <string>
 #include <system_error>
+#include <utility>
+#include <vector>
+#include <algorithm>
 
 #include <CLI/CLI.hpp>
 
@@ -67,12 +70,108 @@ inline CLI::Validator seconds(const std::string& example, const std::string& zer
       zero_ok ? "seconds >= 0" : "seconds > 0");
 }
 
+/// "K/N" with 1 <= K <= N <= 100000, as {K, N}; {0, 0} if malformed.
+inline std::pair<int, int> parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) return {0, 0};
+  int k = 0, n = 0;
+  const char* a = text.data();
+  const auto r1 = std::from_chars(a, a + slash, k);
+  const auto r2 = std::from_chars(a + slash + 1, a + text.size(), n);
+  if (r1.ec != std::errc() || r1.ptr != a + slash || r2.ec != std::errc() ||
+      r2.ptr != a + text.size() || k < 1 || n < 1 || k > n || n > 100000)
+    return {0, 0};
+  return {k, n};
+}
+
+/// The --shard option: "must be K/N with 1 <= K <= N, e.g. 2/8, got '0/8'".
+inline CLI::Validator shard() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (parse_shard(text).first == 0)
+          return "must be K/N with 1 <= K <= N, e.g. 2/8, got '" + text + "'";
+        return std::string();
+      },
+      "K/N");
+}
+
+/// Levenshtein distance between a and b (insertions, deletions, substitutions).
+inline std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+/// The candidate closest to `word` if it is close enough to be a typo
+/// (distance at most 2, and less than half of the word); empty otherwise.
+inline std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_d = std::numeric_limits<std::size_t>::max();
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best_d <= 2 && 2 * best_d < word.size() ? best : std::string();
+}
+
+/// Every long option ("--seed") of `app` and its subcommands.
+inline std::vector<std::string> long_options(const CLI::App* app) {
+  std::vector<std::string> out;
+  for (const CLI::Option* o : app->get_options())
+    for (const auto& n : o->get_lnames()) out.push_back("--" + n);
+  for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; }))
+    for (const auto& n : long_options(sub)) out.push_back(n);
+  return out;
+}
+
+/// The names of `app`'s subcommands.
+inline std::vector<std::string> subcommand_names(const CLI::App* app) {
+  std::vector<std::string> out;
+  for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; }))
+    out.push_back(sub->get_name());
+  return out;
+}
+
 /// CLI11's own failure message, but "--cases must be ..." for the
-/// validators above (CLI11 writes "--cases: must be ...").
+/// validators above (CLI11 writes "--cases: must be ..."), and "did you
+/// mean --seed?" after an option that is not one (CLI11 2.1 has no
+/// suggestions of its own).
 inline std::string failure_message(const CLI::App* app, const CLI::Error& e) {
   std::string text = CLI::FailureMessage::simple(app, e);
   if (const auto at = text.find(": must be "); at != std::string::npos && at < text.find('\n'))
     text.erase(at, 1);
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    const CLI::App* root = app;
+    while (root->get_parent()) root = root->get_parent();
+    const auto words_at = text.find(": ");
+    std::string words = words_at == std::string::npos ? "" : text.substr(words_at + 2);
+    words = words.substr(0, words.find('\n'));
+    std::string word, suggestions;
+    for (std::size_t k = 0; k <= words.size(); ++k) {
+      if (k < words.size() && words[k] != ' ') {
+        word += words[k];
+        continue;
+      }
+      const std::string name = word.substr(0, word.find('='));
+      word.clear();
+      if (name.rfind("--", 0) != 0) continue;
+      if (const std::string c = closest(name, long_options(root)); !c.empty())
+        suggestions += "attnlab: did you mean " + c + " (instead of " + name + ")?\n";
+    }
+    text.insert(text.find('\n') == std::string::npos ? text.size() : text.find('\n') + 1, suggestions);
+  }
   return "attnlab: " + text;
 }
 

@@ -17,8 +17,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include "exercises/exercise.hpp"
 #include "grading/batch.hpp"
+#include "grading/class_folder.hpp"
+#include "grading/scoring_rules.hpp"
+#include "report/prairielearn_json.hpp"
+#include "report/results_json.hpp"
 #include "commands/bundled.hpp"
+#include "commands/class_cli.hpp"
+#include "commands/colour.hpp"
 #include "commands/cli_checks.hpp"
 #include "grading/grade.hpp"
 #include "attn/grader/paths.hpp"
@@ -45,11 +52,20 @@ std::chrono::milliseconds seconds_to_ms(double s, const std::string& what) {
 /// Cases of a --student run without a configuration that says otherwise.
 constexpr int kStudentCases = 20;
 
+/// The exercise every submission is graded as: --exercise, else the
+/// configuration's; empty when each is recognised.
+std::string fixed_exercise(const attn::grader::GradeOptions& options) {
+  if (!options.exercise.empty()) return options.exercise;
+  if (options.config && options.config->exercise) return *options.config->exercise;
+  return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"attnlab: grade scaled dot-product attention submissions (section 32.2)"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("attnlab ") + attn::grader::paths::version);
 
   auto* grade = app.add_subcommand(
       "grade",
@@ -134,15 +150,18 @@ int main(int argc, char** argv) {
   grade->add_option("--python", python,
                     "Python interpreter for .py submissions (must import numpy); default: "
                     "/usr/bin/python3, then python3 on PATH");
-  grade->add_flag("--verbose,-v", verbose, "bundled mode: print every full report");
+  grade->add_flag("--verbose,-v", verbose,
+                  "the report's full header (runtime, timeout, limits, sandbox); bundled mode: "
+                  "print every full report");
   auto* config_opt = grade->add_option(
       "--config", config_file,
       "teacher configuration (JSON): seed and cases of the hidden tests, points and "
       "visibility overrides, limits; never visible to a submission");
   grade->add_flag("--student", student,
-                  "a student's check: the text's examples and a quick pass of " +
-                      std::to_string(kStudentCases) + " cases per property")
-      ->excludes(config_opt);
+                  "a student's check of FILE: the text's examples and a quick pass of " +
+                      std::to_string(kStudentCases) +
+                      " cases per property (or the configuration's student_cases)");
+  (void)config_opt;
   grade->add_option("--visibility", visibility,
                     "results.json visibility of the generated tests: visible, hidden, "
                     "after_due_date, after_published (default; the text's examples are visible)")
@@ -152,6 +171,24 @@ int main(int argc, char** argv) {
   grade->add_option("--junit", junit,
                     "write JUnit XML (one testsuite per submission) to this file");
   grade->add_option("--report", report_file, "also write the text report to this file");
+  std::optional<std::string> prairielearn_json;
+  grade->add_option("--prairielearn-json", prairielearn_json,
+                    "write PrairieLearn's external-grader results.json (score 0-1, tests with "
+                    "name, points, max_points, message, output) to this file");
+  std::string only_property;
+  grade->add_option("--property", only_property,
+                    "grade this property only (e.g. row_stochastic; the report lists them), for a "
+                    "quick retry of the one that failed");
+  std::vector<std::string> only_students;
+  grade->add_option("--students", only_students,
+                    "grade only these students of the class folder (names as in summary.csv, "
+                    "comma-separated); with --out, their rows are replaced and the others kept")
+      ->delimiter(',');
+  std::string shard;
+  grade->add_option("--shard", shard,
+                    "K/N: grade only the students of shard K of N (a deterministic split by "
+                    "student name; join the outputs with attnlab merge)")
+      ->check(check::shard());
   grade->add_option("--out", out_dir,
                     "folder for the reports when grading several submissions (default: "
                     "attnlab-reports): <name>.txt, <name>.results.json, <name>.junit.xml, "
@@ -168,8 +205,23 @@ int main(int argc, char** argv) {
   // "--cases must be a whole number >= 1, got '0'" (CLI11 writes "--cases: must ...").
   // attnlab mutants, attnlab demo (teaching_cli.hpp).
   const auto teaching = attn::grader::add_teaching_commands(app);
+  // attnlab merge, attnlab gradescope-zip (class_cli.hpp).
+  const auto class_commands = attn::grader::add_class_commands(app);
   app.failure_message(check::failure_message);
 
+  // An unknown command: say which one was meant (CLI11 2.1 would only say
+  // "a subcommand is required").
+  if (argc > 1 && argv[1][0] != '-') {
+    const auto names = check::subcommand_names(&app);
+    if (std::find(names.begin(), names.end(), std::string(argv[1])) == names.end()) {
+      const std::string c = check::closest(argv[1], names);
+      std::cerr << "attnlab: unknown command '" << argv[1] << "'"
+                << (c.empty() ? "" : "; did you mean '" + c + "'?") << " (commands:";
+      for (const auto& n : names) std::cerr << " " << n;
+      std::cerr << ")\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -177,6 +229,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (const auto code = attn::grader::run_teaching_command(*teaching)) return *code;
+  if (const auto code = attn::grader::run_class_command(*class_commands)) return *code;
 
   // The teacher configuration is read before any submission starts.
   std::shared_ptr<const attn::grader::TeacherConfig> config;
@@ -196,9 +249,10 @@ int main(int argc, char** argv) {
   options.exercise = exercise;
   if (answers) options.answers = *answers;
   // Seed and cases: the command line, else the configuration, else the defaults.
-  if (config && !seed_opt->count() && config->seed) run.seed = *config->seed;
+  // (not for --student: the configuration's seed is the hidden tests')
+  if (config && !seed_opt->count() && config->seed && !student) run.seed = *config->seed;
   if (!cases_opt->count()) {
-    if (student) run.cases = kStudentCases;
+    if (student) run.cases = config && config->student_cases ? *config->student_cases : kStudentCases;
     else if (config && config->cases) run.cases = *config->cases;
   }
   if (config && (config->seed || config->cases) && !(seed_opt->count() && cases_opt->count()))
@@ -216,11 +270,26 @@ int main(int argc, char** argv) {
   if (student) {
     options.mode = "student: the text's examples and a quick pass of " +
                    std::to_string(run.cases) +
-                   " generated cases per property, a check, not the grade (the teacher's "
-                   "grading runs more cases with its own seed)";
+                   " cases per property; a check, not the grade";
   }
   options.run = run;
   options.config = config;
+  if (!only_property.empty()) {
+    std::vector<std::string> known = {attn::grader::kAnswersItem};
+    for (const auto& ids : {attn::grader::exercise_ids(), attn::grader::library_exercise_ids()})
+      for (const auto& ex : ids)
+        for (const auto& p : attn::grader::exercise_properties(ex))
+          if (std::find(known.begin(), known.end(), p.id) == known.end()) known.push_back(p.id);
+    if (std::find(known.begin(), known.end(), only_property) == known.end()) {
+      const std::string c = check::closest(only_property, known);
+      std::cerr << "attnlab: no property " << only_property
+                << (c.empty() ? "" : "; did you mean " + c + "?") << " (properties:";
+      for (const auto& k : known) std::cerr << " " << k;
+      std::cerr << ")\n";
+      return 2;
+    }
+    options.only_property = only_property;
+  }
   options.generated_visibility = visibility;
   options.subject.call_timeout = seconds_to_ms(timeout_s, "--timeout");
   options.subject.startup_timeout =
@@ -231,9 +300,18 @@ int main(int argc, char** argv) {
   options.launch.limits.address_space_bytes = memory_mib << 20;
   options.launch.limits.file_size_bytes = file_size_mib << 20;
 
-  bool batch = files.size() > 1 || out_dir.has_value();
-  for (const auto& f : files) batch = batch || fs::is_directory(f);
-  if (batch && (results_json || answers || report_file)) {
+  if (student && files.empty()) {
+    std::cerr << "attnlab: --student checks your own file: attnlab grade --student "
+                 "my_attention.py (without FILE, attnlab grades its bundled submissions)\n";
+    return 2;
+  }
+  // One student's upload (Gradescope, PrairieLearn): a single folder with a
+  // per-submission report file; its entry is chosen as in a class folder.
+  const bool upload = files.size() == 1 && fs::is_directory(files.front()) && !out_dir &&
+                      (results_json || prairielearn_json || report_file);
+  bool batch = !upload && (files.size() > 1 || out_dir.has_value());
+  for (const auto& f : files) batch = batch || (!upload && fs::is_directory(f));
+  if (batch && (results_json || answers || report_file || prairielearn_json)) {
     std::cerr << "attnlab: --results-json, --answers and --report go with one FILE; when "
                  "grading several, every report goes to --out\n";
     return 2;
@@ -259,6 +337,7 @@ int main(int argc, char** argv) {
   if (results_json) hide(*results_json);
   if (junit) hide(*junit);
   if (report_file) hide(*report_file);
+  if (prairielearn_json) hide(*prairielearn_json);
   options.sandbox = std::make_shared<const attn::grader::Sandbox>(
       attn::grader::Sandbox::detect(sandbox_options));
 
@@ -272,11 +351,37 @@ int main(int argc, char** argv) {
     b.out_dir = out_dir ? fs::path(*out_dir) : fs::path("attnlab-reports");
     std::vector<fs::path> paths(files.begin(), files.end());
     std::vector<std::string> ignored;
+    attn::grader::ClassInputs inputs;
     try {
-      b.inputs = attn::grader::collect_submissions(paths, b.out_dir, &ignored);
+      inputs = attn::grader::collect_class(paths, b.out_dir, fixed_exercise(options));
     } catch (const std::exception& e) {
       std::cerr << "attnlab: " << e.what() << "\n";
       return 2;
+    }
+    ignored = inputs.ignored;
+    b.inputs = std::move(inputs.inputs);
+    if (!only_students.empty()) {
+      std::erase_if(b.inputs, [&](const attn::grader::BatchInput& in) {
+        const std::string& who = in.student.empty() ? in.name : in.student;
+        return std::find(only_students.begin(), only_students.end(), who) == only_students.end();
+      });
+      for (const auto& s : only_students)
+        if (std::none_of(b.inputs.begin(), b.inputs.end(), [&](const auto& in) { return in.student == s; })) {
+          std::cerr << "attnlab: no student " << s << " in " << files.front() << "\n";
+          return 2;
+        }
+    }
+    if (!shard.empty()) {
+      const auto [k, n] = check::parse_shard(shard);
+      std::erase_if(b.inputs, [&](const attn::grader::BatchInput& in) {
+        return !attn::grader::in_shard(in.student.empty() ? in.name : in.student, k, n);
+      });
+      std::cout << "attnlab: shard " << k << "/" << n << ": " << b.inputs.size()
+                << " file(s) of this shard's students\n";
+      if (b.inputs.empty()) {
+        std::cout << "attnlab: no student falls in shard " << shard << "; nothing to grade\n";
+        return 0;
+      }
     }
     for (const auto& i : ignored)
       std::cout << "attnlab: ignored " << i << " (not .py, .cpp, .json or executable)\n";
@@ -295,7 +400,72 @@ int main(int argc, char** argv) {
   }
 
   options.file = files.front();
+  options.brief_header = !verbose;
+  // Colour on a terminal (NO_COLOR honoured); the report files stay plain.
+  std::unique_ptr<attn::grader::ColourBuf> colour;
+  std::streambuf* plain = std::cout.rdbuf();
+  if (attn::grader::colour_wanted()) {
+    colour = std::make_unique<attn::grader::ColourBuf>(plain);
+    std::cout.rdbuf(colour.get());
+  }
+  struct Restore {
+    std::streambuf* buf;
+    ~Restore() {
+      std::cout.flush();
+      std::cout.rdbuf(buf);
+    }
+  } restore{plain};
   attn::grader::ReportFiles report_files;
+  if (prairielearn_json) report_files.prairielearn = fs::path(*prairielearn_json);
+  if (upload) {
+    std::string why;
+    attn::grader::ClassInputs inputs;
+    try {
+      inputs = attn::grader::collect_upload(files.front(), fixed_exercise(options), &why);
+    } catch (const std::exception& e) {
+      std::cerr << "attnlab: " << e.what() << "\n";
+      return 2;
+    }
+    if (inputs.inputs.empty()) {
+      attn::grader::GradeResult r;
+      r.status = attn::grader::GradeResult::Status::usage_error;
+      r.exercise = fixed_exercise(options);
+      r.message = "nothing to grade in the upload: " + why +
+                  ". Upload your .py, .cpp or .ipynb file (and answers .json for F2 and F4).";
+      options.display_name = "the upload";
+      attn::grader::complete_scoring(r, options);
+      try {
+        if (results_json) attn::grader::write_results_json(*results_json, r);
+        if (prairielearn_json) attn::grader::write_prairielearn_json(*prairielearn_json, r);
+      } catch (const std::exception& e) {
+        std::cerr << "attnlab: " << e.what() << "\n";
+      }
+      std::cout << "attnlab: " << r.message << "\n";
+      return 2;
+    }
+    // The first entry (a student's upload has one per exercise; with the
+    // exercise fixed, the first of that exercise's files).
+    const attn::grader::BatchInput& in = inputs.inputs.front();
+    options.file = in.file;
+    options.display_name = in.name;
+    if (!in.exercise.empty()) options.exercise = in.exercise;
+    if (in.answers && !options.answers) options.answers = in.answers;
+    options.helpers = in.helpers;
+    std::cout << "attnlab: " << in.choice;
+    if (inputs.inputs.size() > 1)
+      std::cout << " (" << inputs.inputs.size() - 1 << " other file(s) not graded: "
+                << inputs.inputs[1].name << (inputs.inputs.size() > 2 ? ", ..." : "") << ")";
+    std::cout << "\n";
+    const auto result = attn::grader::grade_and_report(
+        options, std::cout,
+        {report_file ? std::optional<fs::path>(*report_file) : std::nullopt,
+         results_json ? std::optional<fs::path>(*results_json) : std::nullopt,
+         junit ? std::optional<fs::path>(*junit) : std::nullopt, report_files.prairielearn});
+    if (result.status == attn::grader::GradeResult::Status::usage_error ||
+        result.status == attn::grader::GradeResult::Status::infrastructure_error)
+      std::cerr << "attnlab: " << result.message << "\n";
+    return result.exit_code();
+  }
   if (results_json) report_files.results_json = fs::path(*results_json);
   if (junit) report_files.junit = fs::path(*junit);
   if (report_file) report_files.text = fs::path(*report_file);

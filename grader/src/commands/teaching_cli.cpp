@@ -7,9 +7,12 @@
 #include <iostream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "commands/cli_checks.hpp"
 #include "commands/demo.hpp"
+#include "commands/demo_data.hpp"
+#include "commands/demo_svg.hpp"
 #include "commands/mutants.hpp"
 #include "attn/grader/paths.hpp"
 
@@ -30,6 +33,11 @@ struct TeachingCommands {
   bool verbose = false;
   // attnlab demo
   std::string demo_name;
+  std::string demo_format = "text";
+  std::optional<std::string> demo_svg;
+  DemoInputs demo_inputs;
+  bool demo_custom = false;  ///< an input option was given
+  std::vector<CLI::Option*> demo_input_options;
 };
 
 std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
@@ -73,6 +81,26 @@ std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
       "Teaching demonstrations for a lecture: `attnlab demo` lists them, `attnlab demo "
       "masking` shows why masking after the softmax fails (F4, Lemma 2).");
   t->demo->add_option("NAME", t->demo_name, "the demonstration (omit for the list)");
+  t->demo->add_option("--format", t->demo_format,
+                      "text, or the numbers as csv or json (masking, scaling)")
+      ->check(CLI::IsMember({"text", "csv", "json"}))
+      ->capture_default_str();
+  t->demo->add_option("--svg", t->demo_svg,
+                      "also draw the weights as an SVG heatmap (masking, scaling): forbidden "
+                      "cells crossed, row sums beside");
+  t->demo_input_options = {
+      t->demo->add_option("--size", t->demo_inputs.size, "T_q = T_v of the random example")
+          ->capture_default_str()
+          ->check(check::whole_number(1, 64)),
+      t->demo->add_option("--mask", t->demo_inputs.mask, "the mask of the masking demonstration")
+          ->capture_default_str()
+          ->check(CLI::IsMember({"causal", "padding", "none"})),
+      t->demo->add_option("--d-k", t->demo_inputs.d_k, "d_k of the random Q and K")
+          ->capture_default_str()
+          ->check(check::whole_number(1, 4096)),
+      t->demo->add_option("--seed", t->demo_inputs.seed, "seed of the random Q and K")
+          ->capture_default_str()
+          ->check(check::whole_number(0))};
   return t;
 }
 
@@ -82,8 +110,38 @@ std::optional<int> run_teaching_command(const TeachingCommands& t) {
       list_demos(std::cout);
       return 0;
     }
-    const int code = run_demo(t.demo_name, std::cout);
-    return code;
+    bool custom = t.demo_format != "text" || t.demo_svg.has_value();
+    for (const CLI::Option* o : t.demo_input_options) custom = custom || o->count() > 0;
+    const bool takes_inputs = t.demo_name == "masking" || t.demo_name == "scaling";
+    if (custom && !takes_inputs) {
+      std::cerr << "attnlab: only the masking and scaling demonstrations take --format, --svg, "
+                   "--size, --mask, --d-k and --seed\n";
+      return 2;
+    }
+    try {
+      if (!takes_inputs) return run_demo(t.demo_name, std::cout);
+      const DemoData data = demo_data(t.demo_name, t.demo_inputs);
+      if (t.demo_format != "text") {
+        write_demo(std::cout, data, t.demo_format);
+      } else {
+        // The text's own example first (unless inputs were given), then the random one.
+        bool inputs_given = false;
+        for (const CLI::Option* o : t.demo_input_options) inputs_given = inputs_given || o->count() > 0;
+        if (!inputs_given) {
+          run_demo(t.demo_name, std::cout);
+          std::cout << "\n";
+        }
+        write_demo(std::cout, data, "text");
+      }
+      if (t.demo_svg) {
+        write_demo_svg(*t.demo_svg, data);
+        std::cerr << "attnlab: wrote " << *t.demo_svg << "\n";
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "attnlab: " << e.what() << "\n";
+      return 2;
+    }
+    return 0;
   }
   if (t.mutants && t.mutants->parsed()) {
     MutantsOptions o;

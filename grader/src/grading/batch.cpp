@@ -1,6 +1,8 @@
 // Grading many submissions in parallel, one forked grader per submission.
 #include "grading/batch.hpp"
+#include "grading/gradebook.hpp"
 #include "grading/scoring_rules.hpp"
+#include "attn/grader/paths.hpp"
 
 #include <signal.h>
 #include <sys/prctl.h>
@@ -18,9 +20,11 @@
 #include <nlohmann/json.hpp>
 
 #include "report/junit_report.hpp"
+#include "report/prairielearn_json.hpp"
 #include "report/results_json.hpp"
 #include "report/scoring.hpp"
 #include "submission/submission.hpp"
+#include "submission/wrong_language.hpp"
 #include "sandbox/temp_dir.hpp"
 #include "report/text_report.hpp"
 
@@ -83,46 +87,6 @@ std::string first_error_line(const std::string& s) {
   return first_line(s);
 }
 
-nlohmann::ordered_json row_to_json(const SummaryRow& r) {
-  nlohmann::ordered_json points = nlohmann::ordered_json::object(),
-                         max_points = nlohmann::ordered_json::object();
-  nlohmann::ordered_json order = nlohmann::ordered_json::array();
-  for (const auto& [id, p] : r.points) {
-    points[id] = p.first;
-    max_points[id] = p.second;
-    order.push_back(id);
-  }
-  return nlohmann::ordered_json{
-      {"file", r.file},           {"exercise", r.exercise},   {"status", r.status},
-      {"score", r.score},         {"max_score", r.max_score}, {"points", points},
-      {"max_points", max_points}, {"items", order},           {"note", r.note},
-      {"exit_code", r.exit_code}, {"report", r.report}};
-}
-
-SummaryRow row_from_json(const nlohmann::json& j) {
-  SummaryRow r;
-  r.file = j.at("file").get<std::string>();
-  r.exercise = j.at("exercise").get<std::string>();
-  r.status = j.at("status").get<std::string>();
-  r.score = j.at("score").get<double>();
-  r.max_score = j.at("max_score").get<double>();
-  for (const auto& id : j.at("items")) {
-    const std::string k = id.get<std::string>();
-    r.points.push_back({k, {j.at("points").at(k).get<double>(), j.at("max_points").at(k).get<double>()}});
-  }
-  r.note = j.at("note").get<std::string>();
-  r.exit_code = j.at("exit_code").get<int>();
-  r.report = j.at("report").get<std::string>();
-  return r;
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 /// Runs in the forked child: grades input k and leaves its row in rows_dir.
 [[noreturn]] void child_main(const BatchOptions& options, std::size_t k, int slot,
                              const fs::path& rows_dir, pid_t parent) {
@@ -135,6 +99,10 @@ std::string csv_field(const std::string& s) {
     o.file = in.file;
     o.display_name = in.name;
     o.slot = slot;
+    if (!in.exercise.empty()) o.exercise = in.exercise;
+    if (in.answers) o.answers = in.answers;
+    o.helpers = in.helpers;
+    const auto start = Clock::now();
     const std::string stem = report_stem(in.name);
     std::ofstream text(options.out_dir / (stem + ".txt"));
     ReportFiles files;
@@ -154,11 +122,16 @@ std::string csv_field(const std::string& s) {
       text << "attnlab: " << row.note << "\n";
     }
     row.report = stem + ".txt";
+    row.student = in.student.empty() ? in.name : in.student;
+    row.choice = in.choice;
+    row.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    row.graded_at = utc_now();
+    row.version = paths::version;
     text.close();
     const fs::path tmp = rows_dir / (std::to_string(k) + ".json.tmp");
     {
       std::ofstream out(tmp);
-      out << dump_json(row_to_json(row));
+      out << dump_json(summary_row_json(row));
     }
     fs::rename(tmp, rows_dir / (std::to_string(k) + ".json"));
     code = row.exit_code;
@@ -200,7 +173,10 @@ std::vector<BatchInput> collect_submissions(const std::vector<fs::path>& paths,
     std::string unique = name;
     for (int k = 2; names.count(unique); ++k) unique = name + "~" + std::to_string(k);
     names.insert(unique);
-    out.push_back({file, unique});
+    BatchInput in;
+    in.file = file;
+    in.name = unique;
+    out.push_back(std::move(in));
   };
   std::error_code ec;
   const std::optional<fs::path> excluded =
@@ -263,7 +239,12 @@ GradeResult grade_and_report(const GradeOptions& options, std::ostream& text,
   }
   TeeBuf tee(text.rdbuf(), copy.is_open() ? copy.rdbuf() : nullptr);
   std::ostream both(&tee);
+  if (const std::string note = wrong_language_note(options.file); !note.empty())
+    both << "attnlab: note: " << note << "\n";
   GradeResult r = grade_file(options, both);
+  if (const std::string note = wrong_language_note(options.file);
+      !note.empty() && r.status == GradeResult::Status::not_gradable)
+    r.details = "note: " + note + "\n\n" + r.details;
   both.flush();
   complete_scoring(r, options);
   if (copy.is_open() && (r.status == GradeResult::Status::usage_error ||
@@ -271,6 +252,11 @@ GradeResult grade_and_report(const GradeOptions& options, std::ostream& text,
     copy << "attnlab: " << r.message << "\n";
   try {
     if (files.results_json) write_results_json(*files.results_json, r);
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab: " << e.what() << "\n";
+  }
+  try {
+    if (files.prairielearn) write_prairielearn_json(*files.prairielearn, r);
   } catch (const std::exception& e) {
     std::cerr << "attnlab: " << e.what() << "\n";
   }
@@ -292,8 +278,14 @@ SummaryRow summary_row(const std::string& name, const GradeResult& r) {
     case GradeResult::Status::graded:
       row.status = "graded";
       row.score = r.score;
-      for (const auto& it : r.items)
+      for (const auto& it : r.items) {
         if (it.counted) row.points.push_back({it.id, {it.points, it.max_points}});
+        // The misconception diagnosed from the failure's shape (not a property's generic hint).
+        if (it.hint && it.hint->from_shape &&
+            std::find(row.misconceptions.begin(), row.misconceptions.end(), it.hint->key) ==
+                row.misconceptions.end())
+          row.misconceptions.push_back(it.hint->key);
+      }
       if (r.failed > 0) row.note = std::to_string(r.failed) + " failed";
       break;
     case GradeResult::Status::not_gradable:
@@ -310,51 +302,6 @@ SummaryRow summary_row(const std::string& name, const GradeResult& r) {
   return row;
 }
 
-void write_summary_csv(const fs::path& file, const std::vector<SummaryRow>& rows) {
-  std::vector<std::string> items;
-  for (const auto& r : rows)
-    for (const auto& [id, _] : r.points)
-      if (std::find(items.begin(), items.end(), id) == items.end()) items.push_back(id);
-  std::ofstream out(file);
-  if (!out) throw std::runtime_error("cannot write " + file.string());
-  out << "file,exercise,status,score,max_score";
-  for (const auto& id : items) out << "," << csv_field(id);
-  out << ",note\n";
-  for (const auto& r : rows) {
-    out << csv_field(r.file) << "," << csv_field(r.exercise) << "," << csv_field(r.status) << ","
-        << format_points(r.score) << "," << format_points(r.max_score);
-    for (const auto& id : items) {
-      out << ",";
-      for (const auto& [k, p] : r.points)
-        if (k == id) out << format_points(p.first);
-    }
-    out << "," << csv_field(r.note) << "\n";
-  }
-  if (!out) throw std::runtime_error("cannot write " + file.string());
-}
-
-void write_summary_json(const fs::path& file, const std::vector<SummaryRow>& rows,
-                        const GradeOptions& base) {
-  nlohmann::ordered_json j;
-  j["attnlab"] = "summary/1";
-  j["seed"] = base.run.seed;
-  j["cases"] = base.run.cases;
-  nlohmann::ordered_json subs = nlohmann::ordered_json::array();
-  std::map<std::string, int> counts = {{"graded", 0}, {"not gradable", 0}, {"error", 0}};
-  for (const auto& r : rows) {
-    nlohmann::ordered_json row = row_to_json(r);
-    row.erase("items");
-    row.erase("exit_code");
-    subs.push_back(std::move(row));
-    ++counts[r.status];
-  }
-  j["counts"] = counts;
-  j["submissions"] = std::move(subs);
-  std::ofstream out(file);
-  if (!out) throw std::runtime_error("cannot write " + file.string());
-  out << dump_json(j);
-}
-
 int grade_batch(const BatchOptions& options, std::ostream& progress) {
   std::error_code ec;
   fs::create_directories(options.out_dir, ec);
@@ -364,6 +311,8 @@ int grade_batch(const BatchOptions& options, std::ostream& progress) {
   }
   const std::size_t n = options.inputs.size();
   const int jobs = std::max(1, options.jobs);
+  const auto batch_start = Clock::now();
+  std::string overview;
   TempDir rows_dir("attnlab-batch-");
   std::vector<SummaryRow> rows(n);
 
@@ -393,8 +342,11 @@ int grade_batch(const BatchOptions& options, std::ostream& progress) {
       const pid_t pid = fork();
       if (pid == 0) child_main(options, next, slot, rows_dir.path(), parent);
       if (pid < 0) {
-        rows[next] = SummaryRow{options.inputs[next].name, "", "error", 0, 0, {},
-                                "cannot fork a grader process", 2, ""};
+        rows[next] = SummaryRow{};
+        rows[next].file = options.inputs[next].name;
+        rows[next].student = options.inputs[next].student;
+        rows[next].status = "error";
+        rows[next].note = "cannot fork a grader process";
         ++next;
         ++done;
         continue;
@@ -424,9 +376,12 @@ int grade_batch(const BatchOptions& options, std::ostream& progress) {
     try {
       std::ifstream in(row_file);
       if (!in) throw std::runtime_error("no result");
-      row = row_from_json(nlohmann::json::parse(in));
+      row = summary_row_from_json(nlohmann::json::parse(in));
     } catch (const std::exception&) {
       row.file = options.inputs[k].name;
+      row.student = options.inputs[k].student.empty() ? row.file : options.inputs[k].student;
+      row.graded_at = utc_now();
+      row.version = paths::version;
       row.status = "error";
       row.exit_code = 2;
       row.report = report_stem(options.inputs[k].name) + ".txt";
@@ -440,14 +395,21 @@ int grade_batch(const BatchOptions& options, std::ostream& progress) {
     running.erase(it);
     ++done;
     progress << "[" << done << "/" << n << "] " << row.file << ": " << describe_status(row) << "\n";
+    if (!row.choice.empty()) progress << "        " << row.choice << "\n";
     progress.flush();
   }
 
   int worst = 0;
   for (const auto& r : rows) worst = std::max(worst, r.exit_code);
   try {
-    write_summary_csv(options.out_dir / "summary.csv", rows);
-    write_summary_json(options.out_dir / "summary.json", rows, options.base);
+    Gradebook fresh;
+    fresh.submissions = rows;
+    fresh.seed = options.base.run.seed;
+    fresh.cases = options.base.run.cases;
+    fresh.elapsed_seconds = std::chrono::duration<double>(Clock::now() - batch_start).count();
+    const Gradebook book = update_gradebook(read_gradebook(options.out_dir), fresh);
+    write_gradebook(options.out_dir, book);
+    overview = overview_text(book);
     if (options.junit) {
       std::vector<fs::path> parts;
       for (const auto& in : options.inputs)
@@ -462,14 +424,21 @@ int grade_batch(const BatchOptions& options, std::ostream& progress) {
   std::size_t width = 4;
   for (const auto& r : rows) width = std::max(width, r.file.size());
   progress << "\n";
+  std::size_t listed = 0;
   for (const auto& r : rows) {
+    if (++listed > 100) {
+      progress << "  ... and " << rows.size() - 100 << " more (summary.csv)\n";
+      break;
+    }
     std::string f = r.file;
     f.resize(width, ' ');
     progress << "  " << f << "  " << (r.exercise.empty() ? "--" : r.exercise) << "  "
              << describe_status(r) << "\n";
   }
-  progress << "\nsummary: " << (options.out_dir / "summary.csv").string() << ", "
-           << (options.out_dir / "summary.json").string();
+  progress << "\n" << overview;
+  progress << "\ngradebook: " << (options.out_dir / "summary.csv").string() << ", "
+           << (options.out_dir / "summary.json").string() << ", "
+           << (options.out_dir / "summary.txt").string();
   if (options.junit) progress << "; JUnit: " << options.junit->string();
   progress << "\n";
   return worst;

@@ -6,9 +6,9 @@
 // cannot disturb another's), up to `jobs` at a time. Per submission, DIR
 // gets <name>.txt (the text report), <name>.results.json (Gradescope) and
 // <name>.junit.xml, where <name> is the submission's path below its folder
-// with '/' written as "__". Then DIR gets summary.csv and summary.json: one
-// row per submission with file, exercise, status (graded / not gradable /
-// error), score, max_score and the points of every item.
+// with '/' written as "__". Then DIR gets the gradebook (gradebook.hpp:
+// summary.csv, summary.json, summary.txt), updated if DIR already had one.
+// Which files are a student's submission: class_folder.hpp.
 
 #include <filesystem>
 #include <functional>
@@ -26,6 +26,17 @@ namespace attn::grader {
 struct BatchInput {
   std::filesystem::path file;
   std::string name;  ///< "alice.py", "group1/bob.cpp"
+  /// The student it belongs to (class_folder.hpp): the folder's name, or
+  /// the file's for a loose file; empty: the name.
+  std::string student;
+  /// The exercise it is graded as; empty: recognised (or --exercise).
+  std::string exercise;
+  /// Its answers file (F2, F4), paired by the class folder rules.
+  std::optional<std::filesystem::path> answers;
+  /// Helper files copied beside it: {file, path relative to the entry's folder}.
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> helpers;
+  /// What was chosen and why, one line ("entry attention.py; helpers: util.py").
+  std::string choice;
 };
 
 /// The submissions among `paths`: files as given; folders walked
@@ -48,6 +59,7 @@ struct ReportFiles {
   std::optional<std::filesystem::path> text;          ///< a copy of the text report
   std::optional<std::filesystem::path> results_json;  ///< Gradescope
   std::optional<std::filesystem::path> junit;
+  std::optional<std::filesystem::path> prairielearn;  ///< PrairieLearn's results.json
 };
 
 /// Grades one submission (grade_file), writing the text report to `text`
@@ -68,17 +80,16 @@ struct SummaryRow {
   std::string note;  ///< why, when not graded (one line)
   int exit_code = 2;
   std::string report;  ///< the text report's file name in the output folder
+  std::string student;  ///< whose it is (class_folder.hpp); empty: file
+  std::vector<std::string> misconceptions;  ///< diagnosed misconception keys of its failures
+  double seconds = 0;     ///< wall-clock time of its grading (compile included)
+  std::string graded_at;  ///< UTC, ISO 8601
+  std::string version;    ///< attnlab's version
+  std::string choice;     ///< which files were taken, and why (BatchInput::choice)
 };
 
 SummaryRow summary_row(const std::string& name, const GradeResult& r);
 
-/// summary.csv: file, exercise, status, score, max_score, one column per item
-/// (points earned; empty when the item was not graded), note.
-void write_summary_csv(const std::filesystem::path& file, const std::vector<SummaryRow>& rows);
-/// summary.json: {"submissions": [{file, exercise, status, score, max_score,
-/// points: {item: earned}, max_points: {item: possible}, note, report}], ...}.
-void write_summary_json(const std::filesystem::path& file, const std::vector<SummaryRow>& rows,
-                        const GradeOptions& base);
 
 struct BatchOptions {
   std::vector<BatchInput> inputs;

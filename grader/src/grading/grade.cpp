@@ -154,14 +154,19 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
     if (const std::uint64_t bytes = options.launch.limits.address_space_bytes; bytes > 0)
       prepared.cgroup = MemoryCgroup::create(bytes, &prepared.no_cgroup_why);
     std::shared_ptr<MemoryCgroup> cgroup = prepared.cgroup;
-    launch_options.wrap = [sandbox, slot, cgroup](Command& c) {
+    // With helper files, every command runs in the private copy's folder, so
+    // the sandbox shows that folder (the helpers beside the file) too.
+    auto helpers_folder = std::make_shared<std::filesystem::path>();
+    launch_options.wrap = [sandbox, slot, cgroup, helpers_folder](Command& c) {
+      if (!helpers_folder->empty() && c.cwd.empty()) c.cwd = helpers_folder->string();
       sandbox->apply(c, slot);
       if (cgroup) c.cgroup_procs = cgroup->procs_file();
     };
     if (sandbox->active() || sandbox->drops_to_own_uid()) {
       try {
-        prepared.staged.emplace(options.file, python_harness_path());
+        prepared.staged.emplace(options.file, python_harness_path(), options.helpers);
         file = prepared.staged->path();
+        if (!options.helpers.empty()) *helpers_folder = prepared.staged->folder();
         launch_options.python_harness = prepared.staged->harness().string();
       } catch (const std::exception& e) {
         result.status = GradeResult::Status::usage_error;
@@ -208,6 +213,7 @@ void fill_header(const GradeOptions& options, const std::optional<Exercise>& exe
     header.sandbox = options.sandbox->status();
     header.processes = options.sandbox->process_limit(options.slot).how;
   }
+  header.brief = options.brief_header;
 }
 
 /// Turns a launch that is not ready into the result (a compile error is
@@ -329,6 +335,7 @@ void run_properties(const GradeOptions& options, const Exercise& exercise, Proce
       scoring_rules(exercise, options.config.get(), options.generated_visibility);
   std::vector<Graded> graded;
   for (const auto& p : exercise.properties) {
+    if (!options.only_property.empty() && p.id != options.only_property) continue;  // --property
     const auto t0 = std::chrono::steady_clock::now();
     // A property cut short by a cap or the time budget shows its real
     // failure, or says it was not run (guarded_run.hpp), never a
@@ -353,7 +360,7 @@ void run_properties(const GradeOptions& options, const Exercise& exercise, Proce
     record_verdict(report, result, std::move(graded[k].verdict), rules, graded[k].seconds,
                    diagnoses[k] ? &*diagnoses[k] : nullptr);
   }
-  if (exercise.has_answers) {
+  if (exercise.has_answers && (options.only_property.empty() || options.only_property == kAnswersItem)) {
     record_verdict(report, result, check_answers(exercise, options.answers), rules);
   }
 }

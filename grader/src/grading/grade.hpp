@@ -28,6 +28,9 @@ struct GradeOptions {
   /// The answers file of F2 or F4 (answers.hpp); without one, that item is skipped.
   /// A .json `file` is itself an answers file, graded alone.
   std::optional<std::filesystem::path> answers;
+  /// Helper files of the submission, {file, path relative to the entry's
+  /// folder}: copied beside its private copy in the sandbox (class_folder.hpp).
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> helpers;
   attn::prop::RunConfig run;
   SubjectOptions subject;
   LaunchOptions launch;
@@ -49,6 +52,10 @@ struct GradeOptions {
   /// grading) and where the seed and case count come from.
   std::string mode;
   std::string settings_from;
+  /// Grade only this property (--property; "answers": the answers item); empty: all.
+  std::string only_property;
+  /// The text report's short header (report_header.hpp: ReportHeader::brief).
+  bool brief_header = false;
 };
 
 /// The properties that grade `exercise` (load_exercise(exercise).properties).

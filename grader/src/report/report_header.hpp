@@ -29,6 +29,9 @@ struct ReportHeader {
   std::string sandbox;
   std::string limits;
   std::string processes;  ///< how the process-count limit holds (sandbox.hpp: ProcessLimit)
+  /// The text report's short header: submission, exercise, seed and cases;
+  /// the runtime, timeout, limits and sandbox lines only with --verbose.
+  bool brief = false;
 };
 
 }  // namespace attn::grader

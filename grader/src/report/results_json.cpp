@@ -1,6 +1,7 @@
 // Gradescope's results.json.
 #include "report/results_json.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -61,6 +62,22 @@ std::string summary_output(const GradeResult& r) {
   return os.str();
 }
 
+/// The top-level visibility: the least visible of the counted tests (a
+/// score made of hidden tests would give them away); "hidden" tests count
+/// as "after_published" (the total is shown once the grades are). Visible
+/// when there are no tests (a submission that is not gradable says why).
+std::string top_visibility(const GradeResult& r) {
+  static const char* order[] = {"visible", "after_due_date", "after_published"};
+  int worst = 0;
+  for (const auto& it : r.items) {
+    if (!it.counted) continue;
+    const std::string v = it.visibility == "hidden" ? "after_published" : it.visibility;
+    for (int k = 0; k < 3; ++k)
+      if (v == order[k]) worst = std::max(worst, k);
+  }
+  return r.status == GradeResult::Status::graded ? order[worst] : "visible";
+}
+
 }  // namespace
 
 nlohmann::ordered_json diagnosis_extra_data(const ScoredItem& it) {
@@ -105,8 +122,9 @@ nlohmann::ordered_json results_json(const GradeResult& r) {
   j["output"] = summary_output(r);
   j["output_format"] = "text";
   j["test_output_format"] = "text";
-  j["visibility"] = "visible";
+  j["visibility"] = top_visibility(r);
   j["stdout_visibility"] = "hidden";
+  j["execution_time"] = static_cast<int>(r.seconds + 0.5);  // Gradescope: whole seconds
   nlohmann::ordered_json tests = nlohmann::ordered_json::array();
   if (r.status == GradeResult::Status::graded) {
     for (const auto& it : r.items) {

@@ -2,9 +2,11 @@
 #include "report/text_report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "exercises/exercise.hpp"
+#include "report/reproduction.hpp"
 #include "protocol/untrusted_text.hpp"
 #include "sandbox/exit_status.hpp"
 
@@ -21,6 +23,48 @@ void print_item(std::ostream& os, const ScoredItem& item) {
   }
 }
 
+/// The counterexample as code to paste, in the submission's language.
+std::string paste_block(const GradeResult& r, const attn::prop::Case& c) {
+  const bool cpp = r.header.language == "C++";
+  std::string name = r.header.submission;
+  if (const auto slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
+  if (const auto dot = name.find('.'); dot != std::string::npos) name = name.substr(0, dot);
+  const std::string code = cpp ? cpp_reproduction(c, r.exercise) : python_reproduction(c, name);
+  std::string out = cpp ? "  reproduce it (C++, Eigen; compile with your file, -I the exercise's folder):\n"
+                        : "  reproduce it (paste into Python beside your file):\n";
+  std::istringstream lines(code);
+  std::string line;
+  while (std::getline(lines, line)) out += "    " + line + "\n";
+  return out;
+}
+
+/// `text` (a failing verdict) with its input matrices replaced by `paste`,
+/// placed right under the "counterexample ..." line; `text` + `paste` if
+/// that line is not there.
+std::string inputs_as_code(const std::string& text, const std::string& paste) {
+  std::istringstream in(text);
+  std::string line, out;
+  bool found = false, skipping = false;
+  while (std::getline(in, line)) {
+    if (skipping) {
+      const bool matrix_row = line.rfind("    ", 0) == 0;
+      const bool input_header = line.size() > 2 && line.rfind("  ", 0) == 0 &&
+                                (std::isupper(static_cast<unsigned char>(line[2])) ||
+                                 line.rfind("  mask", 0) == 0 || line.rfind("  params", 0) == 0);
+      if (matrix_row || input_header) continue;
+      skipping = false;
+    }
+    out += line + "\n";
+    if (!found && (line.rfind("  counterexample after", 0) == 0 ||
+                   line.rfind("  on the text's example", 0) == 0)) {
+      found = true;
+      skipping = true;
+      out += paste;
+    }
+  }
+  return found ? out : text + paste;
+}
+
 }  // namespace
 
 void print_header(std::ostream& os, const ReportHeader& h) {
@@ -30,17 +74,23 @@ void print_header(std::ostream& os, const ReportHeader& h) {
   os << "  submission:  " << h.submission << "\n";
   if (!h.recognised.empty()) os << "  recognised:  " << h.exercise << " (" << h.recognised << ")\n";
   os << "  language:    " << h.language << "\n";
-  if (!h.runtime.empty()) {
+  if (!h.runtime.empty() && !h.brief) {
     std::string label = h.runtime_label + ":";
     label.resize(std::max<std::size_t>(label.size(), 12), ' ');
     os << "  " << label << " " << h.runtime << "\n";
   }
-  if (!h.entry.empty()) os << "  entry:       " << h.entry << "\n";
+  if (!h.entry.empty() && !h.brief) os << "  entry:       " << h.entry << "\n";
   if (!h.mode.empty()) os << "  mode:        " << h.mode << "\n";
   os << "  seed:        " << h.seed << "  (replay: --seed " << h.seed << ")";
   if (!h.settings_from.empty()) os << "  from " << h.settings_from;
   os << "\n";
   os << "  cases:       " << h.cases << " per property\n";
+  if (h.brief) {
+    // A sandbox that is off is a warning, never hidden.
+    if (h.sandbox.rfind("OFF", 0) == 0) os << "  sandbox:     " << h.sandbox << "\n";
+    os << "  (runtime, limits and sandbox: --verbose)\n\n";
+    return;
+  }
   if (!h.timeout.empty()) os << "  timeout:     " << h.timeout << " per case\n";
   if (!h.limits.empty()) os << "  limits:      " << h.limits << "\n";
   if (!h.processes.empty()) os << "  processes:   " << h.processes << "\n";
@@ -69,7 +119,16 @@ void record_verdict(std::ostream& os, GradeResult& r, attn::prop::Verdict v,
                     const ScoringRules& rules, double seconds, const FailureDiagnosis* diagnosis) {
   ScoredItem item = score_verdict(v, rules, diagnosis);
   item.seconds = seconds;
-  print_item(os, item);
+  if (!v.passed && !v.skipped && v.failure && v.counterexample) {
+    const std::string paste = paste_block(r, *v.counterexample);
+    // On screen (the short header), the inputs are shown once, as the code to paste.
+    ScoredItem shown = item;
+    shown.text = r.header.brief ? inputs_as_code(item.text, paste) : item.text + paste;
+    item.text += paste;
+    print_item(os, shown);
+  } else {
+    print_item(os, item);
+  }
   os.flush();
   if (v.skipped) {
     // not applicable, or not given: neither passed nor failed, not counted
@@ -96,6 +155,16 @@ void print_summary(std::ostream& os, const GradeResult& r, const std::string& st
   if (skipped) os << ", " << skipped << " skipped (not counted)";
   os << "\nscore: " << format_points(r.score) << " / " << format_points(r.max_score)
      << " points\n";
+  bool any = false;
+  for (const auto& it : r.items) {
+    if (!it.counted || it.status == "passed") continue;
+    if (!any) os << "failed (fix these first, the reproduction of each is above):\n";
+    any = true;
+    os << "  - " << it.id << ": " << format_points(it.points) << " / "
+       << format_points(it.max_points) << " points";
+    if (it.hint) os << "  (" << it.hint->misconception << ")";
+    os << "\n";
+  }
   if (r.failed > 0 && !stderr_tail.empty()) {
     os << "\nThe submission's stderr (its prints go there; last "
        << stderr_tail.size() << " bytes):\n" << fenced(stderr_tail);

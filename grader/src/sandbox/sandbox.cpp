@@ -93,7 +93,9 @@ std::uint64_t count_user_tasks(uid_t uid) {
   return tasks;
 }
 
-StagedSubmission::StagedSubmission(const fs::path& original, const fs::path& harness)
+StagedSubmission::StagedSubmission(
+    const fs::path& original, const fs::path& harness,
+    const std::vector<std::pair<fs::path, fs::path>>& helpers)
     : dir_("attnlab-submission-") {
   fs::permissions(dir_.path(), fs::perms(0711), fs::perm_options::replace);
   file_ = dir_.path() / original.filename();
@@ -102,6 +104,16 @@ StagedSubmission::StagedSubmission(const fs::path& original, const fs::path& har
   fs::permissions(file_,
                   exec ? fs::perms(0755) : fs::perms(0644),
                   fs::perm_options::replace);
+  for (const auto& [src, rel] : helpers) {
+    const fs::path dest = (dir_.path() / rel).lexically_normal();
+    const auto inside = dest.lexically_relative(dir_.path());
+    if (rel.is_absolute() || inside.empty() || *inside.begin() == ".." || dest == file_) continue;
+    fs::create_directories(dest.parent_path());
+    for (fs::path d = dest.parent_path(); d != dir_.path(); d = d.parent_path())
+      fs::permissions(d, fs::perms(0755), fs::perm_options::replace);
+    fs::copy_file(src, dest, fs::copy_options::overwrite_existing);
+    fs::permissions(dest, fs::perms(0644), fs::perm_options::replace);
+  }
   if (!harness.empty()) {
     // A name the submission's own file cannot take (it keeps its name).
     harness_ = dir_.path() / ".attnlab-harness" / harness.filename();

@@ -128,8 +128,11 @@ class StagedSubmission {
   /// so a submission run as the sandbox's uid reads its copies and nothing
   /// of the checkout. Throws std::system_error /
   /// std::filesystem::filesystem_error if it cannot copy.
-  explicit StagedSubmission(const std::filesystem::path& original,
-                            const std::filesystem::path& harness = {});
+  /// `helpers` ({file, path relative to the copy's folder}) are copied
+  /// too, read-only; one whose path leaves the folder is skipped.
+  explicit StagedSubmission(
+      const std::filesystem::path& original, const std::filesystem::path& harness = {},
+      const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& helpers = {});
 
   const std::filesystem::path& path() const { return file_; }
   const std::filesystem::path& folder() const { return dir_.path(); }

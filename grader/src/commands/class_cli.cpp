@@ -1,0 +1,191 @@
+// attnlab merge and attnlab gradescope-zip (see class_cli.hpp).
+#include "commands/class_cli.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attn/grader/paths.hpp"
+#include "grading/gradebook.hpp"
+#include "grading/teacher_config.hpp"
+#include "report/results_json.hpp"
+#include "sandbox/run_command.hpp"
+#include "sandbox/temp_dir.hpp"
+
+namespace attn::grader {
+
+namespace fs = std::filesystem;
+
+struct ClassCommands {
+  CLI::App* merge = nullptr;
+  std::vector<std::string> merge_inputs;
+  std::string merge_out;
+
+  CLI::App* zip = nullptr;
+  std::string zip_config;
+  std::string zip_exercise;
+  std::string zip_out = "autograder.zip";
+};
+
+namespace {
+
+/// Copies every report file of `book`'s submissions from `from` to `to`.
+void copy_reports(const Gradebook& book, const fs::path& from, const fs::path& to) {
+  for (const auto& s : book.submissions) {
+    if (s.report.empty()) continue;
+    const std::string stem = s.report.substr(0, s.report.size() - 4);  // "<stem>.txt"
+    for (const std::string ext : {".txt", ".results.json", ".junit.xml"}) {
+      std::error_code ec;
+      if (fs::exists(from / (stem + ext), ec))
+        fs::copy_file(from / (stem + ext), to / (stem + ext), fs::copy_options::overwrite_existing, ec);
+    }
+  }
+}
+
+/// `attnlab merge`: later inputs win for a student graded in several.
+int run_merge(const ClassCommands& c) {
+  const fs::path out(c.merge_out);
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) {
+    std::cerr << "attnlab: cannot create " << out.string() << ": " << ec.message() << "\n";
+    return 2;
+  }
+  Gradebook merged;
+  try {
+    for (const auto& in : c.merge_inputs) {
+      if (!fs::exists(fs::path(in) / "summary.json")) {
+        std::cerr << "attnlab: " << in << " has no summary.json (is it an --out folder of attnlab grade?)\n";
+        return 2;
+      }
+      const Gradebook part = read_gradebook(in);
+      if (fs::weakly_canonical(in, ec) != fs::weakly_canonical(out, ec)) copy_reports(part, in, out);
+      merged = merged.submissions.empty() && merged.elapsed_seconds == 0 ? part
+                                                                        : update_gradebook(merged, part);
+    }
+    write_gradebook(out, merged);
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab: " << e.what() << "\n";
+    return 2;
+  }
+  std::cout << "attnlab: merged " << c.merge_inputs.size() << " gradebook(s): "
+            << merged.students.size() << " students into " << out.string() << "\n\n"
+            << overview_text(merged);
+  return 0;
+}
+
+/// The setup.sh of the autograder zip: unpack attnlab's sources and run the
+/// README's two install steps (scripts/install-deps, scripts/build).
+std::string setup_sh() {
+  return R"(#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder image.
+# It installs attnlab from the sources in this zip with the README's steps.
+set -euo pipefail
+cd /autograder/source
+mkdir -p attnlab
+tar -xzf attnlab-src.tar.gz -C attnlab
+apt-get update
+attnlab/scripts/install-deps
+attnlab/scripts/build
+chmod 600 /autograder/source/attnlab-config.json
+)";
+}
+
+/// `attnlab gradescope-zip`: run_autograder, setup.sh, the configuration
+/// (with the exercise fixed) and attnlab's sources, zipped with zip(1).
+int run_zip(const ClassCommands& c) {
+  std::string exercise = c.zip_exercise;
+  for (char& ch : exercise) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  nlohmann::ordered_json config;
+  try {
+    (void)read_teacher_config(c.zip_config);  // refuses what `grade --config` would refuse
+    std::ifstream in(c.zip_config);
+    config = nlohmann::ordered_json::parse(in);
+    config["exercise"] = exercise;
+    // The configuration with the exercise fixed must still be valid.
+    (void)parse_teacher_config(config.dump(), c.zip_config);
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab: " << e.what() << "\n";
+    return 2;
+  }
+  const fs::path src(paths::source_dir);
+  TempDir stage("attnlab-gradescope-");
+  const fs::path dir = stage.path();
+  try {
+    fs::copy_file(src / "grader/examples/run_autograder", dir / "run_autograder");
+    fs::permissions(dir / "run_autograder", fs::perms(0755), fs::perm_options::replace);
+    std::ofstream(dir / "setup.sh") << setup_sh();
+    fs::permissions(dir / "setup.sh", fs::perms(0755), fs::perm_options::replace);
+    std::ofstream(dir / "attnlab-config.json") << dump_json(config);
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab: cannot stage the autograder: " << e.what() << "\n";
+    return 2;
+  }
+  Command tar;
+  tar.argv = {"tar", "-czf", (dir / "attnlab-src.tar.gz").string(), "--exclude-vcs",
+              "--exclude=./build", "--exclude=./build-*", "--exclude=./attnlab-reports", "-C",
+              src.string(), "."};
+  tar.limits.address_space_bytes = 0;
+  tar.limits.file_size_bytes = 0;
+  tar.limits.cpu_seconds = 0;
+  const fs::path out = fs::absolute(c.zip_out);
+  std::error_code ec;
+  fs::remove(out, ec);
+  Command zip;
+  zip.argv = {"zip", "-q", "-r", out.string(), "run_autograder", "setup.sh", "attnlab-config.json",
+              "attnlab-src.tar.gz"};
+  zip.cwd = dir.string();
+  zip.limits = tar.limits;
+  for (const Command* cmd : {&tar, &zip}) {
+    const CommandResult r = run_command(*cmd, std::chrono::minutes(5));
+    if (!r.succeeded()) {
+      std::cerr << "attnlab: " << cmd->argv[0] << " failed"
+                << (r.started ? "" : " to start (Debian: apt-get install zip)") << ": " << r.output
+                << "\n";
+      return 2;
+    }
+  }
+  std::cout << "attnlab: wrote " << out.string() << " (exercise " << exercise
+            << "): run_autograder, setup.sh, attnlab-config.json, attnlab-src.tar.gz\n"
+            << "Upload it as the assignment's autograder (Configure Autograder > Zip file "
+               "upload); Gradescope runs setup.sh once, then run_autograder per submission.\n";
+  return 0;
+}
+
+}  // namespace
+
+std::shared_ptr<ClassCommands> add_class_commands(CLI::App& app) {
+  auto c = std::make_shared<ClassCommands>();
+  c->merge = app.add_subcommand(
+      "merge",
+      "Join the gradebooks (summary.json and the reports) of several `attnlab grade --out` "
+      "folders, e.g. the shards of --shard K/N, into one: a student graded in several takes "
+      "the row of the last one given.");
+  c->merge->add_option("OUT", c->merge_inputs, "the --out folders to join")->required();
+  c->merge->add_option("-o,--output", c->merge_out, "the merged folder")->required();
+  c->zip = app.add_subcommand(
+      "gradescope-zip",
+      "Build a Gradescope autograder zip: setup.sh (installs attnlab from the sources in the "
+      "zip), run_autograder (grades /autograder/submission) and your configuration with the "
+      "exercise fixed.");
+  c->zip->add_option("--config", c->zip_config, "your teacher configuration (JSON)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  c->zip->add_option("--exercise", c->zip_exercise, "the exercise of the assignment")
+      ->required()
+      ->check(CLI::IsMember({"F1", "F2", "F3", "F4", "T1", "M1", "C1"}, CLI::ignore_case));
+  c->zip->add_option("-o,--output", c->zip_out, "the zip to write")->capture_default_str();
+  return c;
+}
+
+std::optional<int> run_class_command(const ClassCommands& c) {
+  if (c.merge && c.merge->parsed()) return run_merge(c);
+  if (c.zip && c.zip->parsed()) return run_zip(c);
+  return std::nullopt;
+}
+
+}  // namespace attn::grader

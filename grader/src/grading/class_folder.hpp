@@ -1,0 +1,63 @@
+#pragma once
+// A class to grade: `attnlab grade CLASS_DIR`. Each folder directly in
+// CLASS_DIR is one student (its name is the folder's); each file directly in
+// it is a student of its own (named by the file, as before). Inside a
+// student's folder (walked recursively, hidden entries skipped):
+//
+// - an entry is a code file (.py, .cpp/.cc/.cxx, .ipynb, an executable)
+//   whose exercise is recognised (submission/recognise.hpp: the function,
+//   namespace or header it defines, or a `# exercise:` line); a Jupyter
+//   notebook counts by its code cells (submission/notebook.hpp);
+// - an answers file (.json with "exercise") is paired with the entry of its
+//   exercise (F4 answers also take an entry recognised as F3: F4 has F3's
+//   signature), and graded alone only when no entry takes it;
+// - every other code file is a helper: copied beside the entry (so
+//   `import helpers` works in the sandbox), never a row of its own;
+// - with the exercise fixed (--exercise or the configuration), the entries
+//   are the files of that exercise; if none is recognised, the only code
+//   file (or the first in name order, with a note) is graded.
+//
+// Several entries of one exercise are all graded; the gradebook counts the
+// best of them (gradebook.hpp). Every choice is written in `choice`, which
+// the report and the progress line show.
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grading/batch.hpp"
+#include "sandbox/temp_dir.hpp"
+
+namespace attn::grader {
+
+/// The students of a class, ready for grade_batch.
+struct ClassInputs {
+  std::vector<BatchInput> inputs;    ///< one per graded entry (a student may have several)
+  std::vector<std::string> ignored;  ///< files of no kind attnlab reads
+  /// Python made from notebooks lives here while grading runs.
+  std::shared_ptr<TempDir> converted;
+};
+
+/// Collects the students of `paths`: a folder is a class folder (as above),
+/// a file is a student of its own. `exclude` (the report folder) is skipped.
+/// `exercise` (empty: recognised per file) fixes the exercise of every
+/// entry. Throws std::invalid_argument for a path that does not exist and
+/// std::system_error if the notebook folder cannot be made.
+ClassInputs collect_class(const std::vector<std::filesystem::path>& paths,
+                          const std::optional<std::filesystem::path>& exclude,
+                          const std::string& exercise);
+
+/// One student's upload (Gradescope's /autograder/submission, a PrairieLearn
+/// /grade/student): the same rules for a single folder whose name is not the
+/// student's. Returns its entries (empty if it holds no code and no answers
+/// file; `why` then says what it holds). Throws as collect_class.
+ClassInputs collect_upload(const std::filesystem::path& folder, const std::string& exercise,
+                           std::string* why);
+
+/// Student `name` is in shard `k` of `n` (1 <= k <= n): FNV-1a of the name
+/// modulo n equals k - 1. Deterministic across machines and runs.
+bool in_shard(const std::string& name, int k, int n);
+
+}  // namespace attn::grader

@@ -1,0 +1,361 @@
+// The class gradebook: student rows, regrading, merging (see gradebook.hpp).
+#include "grading/gradebook.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "report/results_json.hpp"
+#include "report/scoring.hpp"
+
+namespace attn::grader {
+namespace {
+
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string student_of(const SummaryRow& r) { return r.student.empty() ? r.file : r.student; }
+
+int status_rank(const std::string& s) { return s == "graded" ? 0 : s == "not gradable" ? 1 : 2; }
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+/// Columns in a fixed order: by exercise, then in each exercise's report order.
+std::vector<std::pair<std::string, double>> columns_of(const Gradebook& book) {
+  std::map<std::string, std::vector<std::pair<std::string, double>>> by_exercise;
+  for (const auto& s : book.submissions)
+    for (const auto& [id, p] : s.points) {
+      auto& cols = by_exercise[s.exercise];
+      const std::string key = s.exercise + ":" + id;
+      if (std::none_of(cols.begin(), cols.end(), [&](const auto& c) { return c.first == key; }))
+        cols.push_back({key, p.second});
+    }
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& [_, cols] : by_exercise) out.insert(out.end(), cols.begin(), cols.end());
+  return out;
+}
+
+ojson student_json(const StudentRow& r) {
+  ojson points = ojson::object(), max_points = ojson::object();
+  for (const auto& [k, p] : r.points) {
+    points[k] = p.first;
+    max_points[k] = p.second;
+  }
+  return ojson{{"student", r.student},       {"status", r.status},
+               {"score", r.score},           {"max_score", r.max_score},
+               {"exercises", r.exercises},   {"files", r.files},
+               {"points", points},           {"max_points", max_points},
+               {"misconceptions", r.misconceptions},
+               {"graded_at", r.graded_at},   {"attnlab_version", r.version},
+               {"note", r.note},             {"exit_code", r.exit_code}};
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string fixed(double x, int digits) {
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  os.precision(digits);
+  os << x;
+  return os.str();
+}
+
+}  // namespace
+
+std::string utc_now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string gradebook_column(const std::string& key, double max_points) {
+  return key + " (" + format_points(max_points) + ")";
+}
+
+ojson summary_row_json(const SummaryRow& r) {
+  ojson points = ojson::object(), max_points = ojson::object();
+  ojson order = ojson::array();
+  for (const auto& [id, p] : r.points) {
+    points[id] = p.first;
+    max_points[id] = p.second;
+    order.push_back(id);
+  }
+  return ojson{{"file", r.file},           {"student", student_of(r)},
+               {"exercise", r.exercise},   {"status", r.status},
+               {"score", r.score},         {"max_score", r.max_score},
+               {"points", points},         {"max_points", max_points},
+               {"items", order},           {"misconceptions", r.misconceptions},
+               {"seconds", r.seconds},     {"graded_at", r.graded_at},
+               {"attnlab_version", r.version}, {"choice", r.choice},
+               {"note", r.note},           {"exit_code", r.exit_code},
+               {"report", r.report}};
+}
+
+SummaryRow summary_row_from_json(const nlohmann::json& j) {
+  SummaryRow r;
+  r.file = j.at("file").get<std::string>();
+  r.student = j.value("student", r.file);
+  r.exercise = j.at("exercise").get<std::string>();
+  r.status = j.at("status").get<std::string>();
+  r.score = j.at("score").get<double>();
+  r.max_score = j.at("max_score").get<double>();
+  for (const auto& id : j.at("items")) {
+    const std::string k = id.get<std::string>();
+    r.points.push_back({k, {j.at("points").at(k).get<double>(), j.at("max_points").at(k).get<double>()}});
+  }
+  if (j.contains("misconceptions"))
+    r.misconceptions = j["misconceptions"].get<std::vector<std::string>>();
+  r.seconds = j.value("seconds", 0.0);
+  r.graded_at = j.value("graded_at", "");
+  r.version = j.value("attnlab_version", "");
+  r.choice = j.value("choice", "");
+  r.note = j.at("note").get<std::string>();
+  r.exit_code = j.at("exit_code").get<int>();
+  r.report = j.at("report").get<std::string>();
+  return r;
+}
+
+std::vector<StudentRow> student_rows(const std::vector<SummaryRow>& submissions) {
+  std::map<std::string, std::vector<const SummaryRow*>> by_student;
+  for (const auto& s : submissions) by_student[student_of(s)].push_back(&s);
+  std::vector<StudentRow> out;
+  for (const auto& [name, subs] : by_student) {
+    // Per exercise, the best file (the first of equals, in name order).
+    std::map<std::string, const SummaryRow*> best;
+    std::vector<std::string> order;
+    for (const SummaryRow* s : subs) {
+      auto it = best.find(s->exercise);
+      if (it == best.end()) {
+        best[s->exercise] = s;
+        order.push_back(s->exercise);
+      } else if (s->score > it->second->score ||
+                 (s->score == it->second->score &&
+                  status_rank(s->status) < status_rank(it->second->status))) {
+        it->second = s;
+      }
+    }
+    StudentRow row;
+    row.student = name;
+    row.status = "graded";
+    std::set<std::string> seen;
+    for (const auto& ex : order) {
+      const SummaryRow& s = *best[ex];
+      if (!ex.empty()) row.exercises.push_back(ex);
+      row.files.push_back(s.file);
+      row.score += s.score;
+      row.max_score += s.max_score;
+      for (const auto& [id, p] : s.points) row.points[ex + ":" + id] = p;
+      for (const auto& m : s.misconceptions)
+        if (seen.insert(m).second) row.misconceptions.push_back(m);
+      if (status_rank(s.status) > status_rank(row.status)) row.status = s.status;
+      row.exit_code = std::max(row.exit_code, s.exit_code);
+      if (!s.note.empty()) row.note += (row.note.empty() ? "" : "; ") + s.file + ": " + s.note;
+      row.graded_at = std::max(row.graded_at, s.graded_at);
+      if (row.version.empty()) row.version = s.version;
+    }
+    if (subs.size() > order.size())
+      row.note += (row.note.empty() ? "" : "; ") + std::to_string(subs.size() - order.size()) +
+                  " other file(s) of the same exercise not counted (the best one counts)";
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+Gradebook update_gradebook(const Gradebook& base, const Gradebook& fresh) {
+  std::set<std::string> regraded;
+  for (const auto& s : fresh.submissions) regraded.insert(student_of(s));
+  Gradebook out;
+  out.seed = fresh.seed;
+  out.cases = fresh.cases;
+  out.elapsed_seconds = base.elapsed_seconds + fresh.elapsed_seconds;
+  for (const auto& s : base.submissions)
+    if (!regraded.count(student_of(s))) out.submissions.push_back(s);
+  out.submissions.insert(out.submissions.end(), fresh.submissions.begin(), fresh.submissions.end());
+  std::stable_sort(out.submissions.begin(), out.submissions.end(),
+                   [](const SummaryRow& a, const SummaryRow& b) {
+                     return std::make_pair(student_of(a), a.file) < std::make_pair(student_of(b), b.file);
+                   });
+  out.students = student_rows(out.submissions);
+  return out;
+}
+
+Gradebook read_gradebook(const fs::path& out_dir) {
+  Gradebook book;
+  const fs::path file = out_dir / "summary.json";
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return book;
+  try {
+    std::ifstream in(file);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    for (const auto& s : j.at("submissions")) book.submissions.push_back(summary_row_from_json(s));
+    if (j.contains("overview")) book.elapsed_seconds = j["overview"].value("elapsed_seconds", 0.0);
+    book.seed = j.value("seed", std::uint64_t{0});
+    book.cases = j.value("cases", 0);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error("cannot read the gradebook " + file.string() + ": " + e.what() +
+                             " (move it away to start a new one)");
+  }
+  book.students = student_rows(book.submissions);
+  return book;
+}
+
+ojson gradebook_overview(const Gradebook& book) {
+  ojson o;
+  // Score histogram: percent of the maximum, ten bins (100 % in the last).
+  std::vector<int> bins(10, 0);
+  int students_scored = 0;
+  for (const auto& s : book.students) {
+    if (s.max_score <= 0) continue;
+    ++students_scored;
+    const int b = std::min(9, static_cast<int>(std::floor(10.0 * s.score / s.max_score)));
+    ++bins[static_cast<std::size_t>(std::max(0, b))];
+  }
+  ojson hist = ojson::array();
+  for (int k = 0; k < 10; ++k)
+    hist.push_back(ojson{{"from_percent", 10 * k}, {"to_percent", k == 9 ? 100 : 10 * k + 10},
+                         {"students", bins[static_cast<std::size_t>(k)]}});
+  o["students"] = book.students.size();
+  o["score_histogram"] = hist;
+  // Pass rate per property (over the students whose counted file was graded on it).
+  ojson rates = ojson::object();
+  for (const auto& [key, max] : columns_of(book)) {
+    int graded = 0, passed = 0;
+    for (const auto& s : book.students)
+      if (auto it = s.points.find(key); it != s.points.end()) {
+        ++graded;
+        passed += it->second.first >= it->second.second;
+      }
+    rates[key] = ojson{{"passed", passed}, {"graded", graded},
+                       {"rate", graded ? static_cast<double>(passed) / graded : 0.0}};
+  }
+  o["pass_rate"] = rates;
+  // Diagnosed misconceptions, by the number of students showing them.
+  std::map<std::string, int> count;
+  for (const auto& s : book.students)
+    for (const auto& m : s.misconceptions) ++count[m];
+  std::vector<std::pair<std::string, int>> common(count.begin(), count.end());
+  std::stable_sort(common.begin(), common.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  ojson mis = ojson::array();
+  for (const auto& [k, n] : common) mis.push_back(ojson{{"misconception", k}, {"students", n}});
+  o["misconceptions"] = mis;
+  std::vector<double> secs;
+  for (const auto& s : book.submissions) secs.push_back(s.seconds);
+  o["submissions"] = book.submissions.size();
+  o["elapsed_seconds"] = book.elapsed_seconds;
+  o["median_seconds_per_submission"] = median(secs);
+  return o;
+}
+
+std::string overview_text(const Gradebook& book) {
+  const ojson o = gradebook_overview(book);
+  std::ostringstream os;
+  os << "class overview: " << book.students.size() << " student"
+     << (book.students.size() == 1 ? "" : "s") << ", " << book.submissions.size() << " file"
+     << (book.submissions.size() == 1 ? "" : "s") << " graded\n";
+  os << "score histogram (percent of the maximum):\n";
+  int most = 1;
+  for (const auto& b : o["score_histogram"]) most = std::max(most, b["students"].get<int>());
+  for (const auto& b : o["score_histogram"]) {
+    const int n = b["students"].get<int>();
+    std::string label = std::to_string(b["from_percent"].get<int>()) + "-" +
+                        std::to_string(b["to_percent"].get<int>()) + "%";
+    label.resize(8, ' ');
+    os << "  " << label << std::string(static_cast<std::size_t>((40 * n + most - 1) / most), '#')
+       << (n ? " " : "") << n << "\n";
+  }
+  os << "pass rate per property:\n";
+  for (const auto& [key, r] : o["pass_rate"].items())
+    os << "  " << key << ": " << r["passed"].get<int>() << " / " << r["graded"].get<int>() << " ("
+       << fixed(100.0 * r["rate"].get<double>(), 0) << "%)\n";
+  if (!o["misconceptions"].empty()) {
+    os << "most common diagnosed misconceptions:\n";
+    int shown = 0;
+    for (const auto& m : o["misconceptions"]) {
+      if (++shown > 10) break;
+      os << "  " << m["misconception"].get<std::string>() << ": " << m["students"].get<int>()
+         << " student" << (m["students"].get<int>() == 1 ? "" : "s") << "\n";
+    }
+  }
+  os << "time: " << fixed(book.elapsed_seconds, 1) << " s elapsed, median "
+     << fixed(o["median_seconds_per_submission"].get<double>(), 2) << " s per file\n";
+  return os.str();
+}
+
+void write_gradebook(const fs::path& out_dir, const Gradebook& book) {
+  const auto columns = columns_of(book);
+  {
+    const fs::path file = out_dir / "summary.csv";
+    std::ofstream out(file);
+    if (!out) throw std::runtime_error("cannot write " + file.string());
+    out << "student,score,max_score,status,exercises,files";
+    for (const auto& [key, max] : columns) out << "," << csv_field(gradebook_column(key, max));
+    out << ",misconceptions,graded_at,attnlab_version,note\n";
+    for (const auto& s : book.students) {
+      out << csv_field(s.student) << "," << format_points(s.score) << ","
+          << format_points(s.max_score) << "," << csv_field(s.status) << ","
+          << csv_field(join(s.exercises, " ")) << "," << csv_field(join(s.files, " "));
+      for (const auto& [key, max] : columns) {
+        out << ",";
+        if (auto it = s.points.find(key); it != s.points.end()) out << format_points(it->second.first);
+      }
+      out << "," << csv_field(join(s.misconceptions, " ")) << "," << s.graded_at << ","
+          << csv_field(s.version) << "," << csv_field(s.note) << "\n";
+    }
+    if (!out) throw std::runtime_error("cannot write " + file.string());
+  }
+  {
+    ojson j;
+    j["attnlab"] = "summary/2";
+    j["seed"] = book.seed;
+    j["cases"] = book.cases;
+    ojson students = ojson::array(), subs = ojson::array();
+    std::map<std::string, int> counts = {{"graded", 0}, {"not gradable", 0}, {"error", 0}};
+    for (const auto& s : book.students) students.push_back(student_json(s));
+    for (const auto& r : book.submissions) {
+      subs.push_back(summary_row_json(r));
+      ++counts[r.status];
+    }
+    j["counts"] = counts;
+    j["students"] = std::move(students);
+    j["submissions"] = std::move(subs);
+    j["overview"] = gradebook_overview(book);
+    const fs::path file = out_dir / "summary.json", tmp = out_dir / "summary.json.tmp";
+    {
+      std::ofstream out(tmp);
+      if (!out) throw std::runtime_error("cannot write " + tmp.string());
+      out << dump_json(j);
+      if (!out) throw std::runtime_error("cannot write " + tmp.string());
+    }
+    fs::rename(tmp, file);
+  }
+  std::ofstream txt(out_dir / "summary.txt");
+  txt << overview_text(book);
+  if (!txt) throw std::runtime_error("cannot write " + (out_dir / "summary.txt").string());
+}
+
+}  // namespace attn::grader

@@ -1,0 +1,33 @@
+#pragma once
+// PrairieLearn's external-grader results (written to
+// /grade/results/results.json; reference: PrairieLearn's
+// docs/externalGrading.md, "Grading results"):
+//
+//   {"gradable": true, "score": 0.8, "message": "...", "output": "...",
+//    "tests": [{"name": "row_stochastic", "description": "<the statement>",
+//               "points": 0, "max_points": 2, "message": "<one line>",
+//               "output": "<verdict, counterexample, hint>"}, ...]}
+//
+// score is the fraction of the points (0 to 1). A submission that is not
+// gradable (it does not compile, does not load) is "gradable": false with
+// the reason in "format_errors", so PrairieLearn neither scores it nor
+// counts the attempt. A grader error (usage, infrastructure) is gradable
+// with score 0 and the reason in "message": the student sees it.
+// PrairieLearn has no per-test visibility: hidden tests are left out of
+// "tests" until published (their points still count in "score").
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "report/grade_result.hpp"
+
+namespace attn::grader {
+
+nlohmann::ordered_json prairielearn_json(const GradeResult& r);
+
+/// Writes prairielearn_json(r) to `file` (its folder is created). Throws
+/// std::runtime_error if it cannot be written.
+void write_prairielearn_json(const std::filesystem::path& file, const GradeResult& r);
+
+}  // namespace attn::grader

@@ -1,0 +1,182 @@
+// Counterexamples as code to paste (see reproduction.hpp).
+#include "report/reproduction.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+namespace attn::grader {
+namespace {
+
+using attn::prop::Case;
+using attn::prop::DMatrix;
+using attn::prop::Operation;
+
+/// The shortest text that reads back as exactly x ("1.0", "-0.5", "1e-300").
+std::string number(double x, bool python) {
+  if (std::isnan(x)) return python ? "np.nan" : "std::numeric_limits<double>::quiet_NaN()";
+  if (std::isinf(x)) {
+    const std::string inf = python ? "np.inf" : "std::numeric_limits<double>::infinity()";
+    return x < 0 ? "-" + inf : inf;
+  }
+  char buf[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  std::string s = buf;
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string py_matrix(const std::string& name, const DMatrix& M) {
+  std::ostringstream os;
+  os << name << " = np.array([";
+  for (Index i = 0; i < M.rows(); ++i) {
+    os << (i ? ",\n" + std::string(name.size() + 13, ' ') : "") << "[";
+    for (Index j = 0; j < M.cols(); ++j) os << (j ? ", " : "") << number(M(i, j), true);
+    os << "]";
+  }
+  os << "])";
+  if (M.rows() == 0 || M.cols() == 0) os << ".reshape(" << M.rows() << ", " << M.cols() << ")";
+  return os.str() + "\n";
+}
+
+std::string py_mask(const std::string& name, const Mask& M) {
+  std::ostringstream os;
+  os << name << " = np.array([";
+  for (Index i = 0; i < M.rows(); ++i) {
+    os << (i ? ", " : "") << "[";
+    for (Index j = 0; j < M.cols(); ++j) os << (j ? ", " : "") << (M(i, j) ? "True" : "False");
+    os << "]";
+  }
+  return os.str() + "])  # True = forbidden\n";
+}
+
+std::string cpp_matrix(const std::string& ns, const std::string& name, const DMatrix& M) {
+  std::ostringstream os;
+  os << ns << "::Matrix " << name << "(" << M.rows() << ", " << M.cols() << ");";
+  if (M.size() == 0) return os.str() + "\n";
+  os << (M.rows() == 1 ? " " : "\n") << name << " << ";
+  for (Index i = 0; i < M.rows(); ++i) {
+    if (i) os << ",\n" << std::string(name.size() + 4, ' ');
+    for (Index j = 0; j < M.cols(); ++j) os << (j ? ", " : "") << number(M(i, j), false);
+  }
+  return os.str() + ";\n";
+}
+
+std::string cpp_mask(const std::string& ns, const std::string& name, const Mask& M) {
+  std::ostringstream os;
+  os << ns << "::Mask " << name << "(" << M.rows() << ", " << M.cols() << ");";
+  if (M.size() == 0) return os.str() + "  // true = forbidden\n";
+  os << (M.rows() == 1 ? " " : "\n") << name << " << ";
+  for (Index i = 0; i < M.rows(); ++i) {
+    if (i) os << ",\n" << std::string(name.size() + 4, ' ');
+    for (Index j = 0; j < M.cols(); ++j) os << (j ? ", " : "") << (M(i, j) ? "true" : "false");
+  }
+  return os.str() + ";  // true = forbidden\n";
+}
+
+}  // namespace
+
+std::string python_reproduction(const Case& c, const std::string& module) {
+  std::ostringstream os;
+  os << "import numpy as np\n";
+  const std::string mod = module.empty() ? "attention" : module;
+  switch (c.op) {
+    case Operation::softmax_rows:
+      os << "from " << mod << " import softmax_rows\n" << py_matrix("S", c.S)
+         << "A = softmax_rows(S)\nprint(A, A.sum(axis=1))\n";
+      break;
+    case Operation::masked_softmax:
+      os << "from " << mod << " import masked_softmax\n" << py_matrix("S", c.S)
+         << (c.mask ? py_mask("mask", *c.mask) : "mask = None\n")
+         << "A = masked_softmax(S, mask)\nprint(A, A.sum(axis=1))\n";
+      break;
+    case Operation::attention:
+      os << "from " << mod << " import scaled_dot_product_attention\n" << py_matrix("Q", c.Q)
+         << py_matrix("K", c.K) << py_matrix("V", c.V)
+         << (c.mask ? py_mask("mask", *c.mask) : "mask = None\n")
+         << "O, A = scaled_dot_product_attention(Q, K, V, mask)\nprint(A, A.sum(axis=1))\nprint(O)\n";
+      break;
+    case Operation::attention_tiled:
+      os << "from " << mod << " import attention_tiled\n" << py_matrix("Q", c.Q)
+         << py_matrix("K", c.K) << py_matrix("V", c.V)
+         << (c.mask ? py_mask("mask", *c.mask) : "mask = None\n")
+         << "O, logsumexp = attention_tiled(Q, K, V, mask, " << c.tile_q << ", " << c.tile_k
+         << ")\nprint(O, logsumexp)\n";
+      break;
+    case Operation::multi_head_attention: {
+      os << "from " << mod << " import multi_head_attention\n" << py_matrix("X", c.X);
+      std::string wq, wk, wv;
+      for (std::size_t h = 0; h < c.heads.size(); ++h) {
+        const std::string k = std::to_string(h + 1);
+        os << py_matrix("W_Q" + k, c.heads[h].W_Q) << py_matrix("W_K" + k, c.heads[h].W_K)
+           << py_matrix("W_V" + k, c.heads[h].W_V);
+        wq += (h ? ", W_Q" : "W_Q") + k;
+        wk += (h ? ", W_K" : "W_K") + k;
+        wv += (h ? ", W_V" : "W_V") + k;
+      }
+      os << py_matrix("W_O", c.W_O) << (c.mask ? py_mask("mask", *c.mask) : "mask = None\n")
+         << "O = multi_head_attention(X, [" << wq << "], [" << wk << "], [" << wv
+         << "], W_O, mask)\nprint(O)\n";
+      break;
+    }
+    case Operation::causal_mask:
+      os << "from " << mod << " import causal_mask\nprint(causal_mask(" << c.mask_shape.T_q << ", "
+         << c.mask_shape.T_v << ", \"" << (c.mask_shape.bottom_right ? "bottom_right" : "top_left")
+         << "\"))  # True = forbidden\n";
+      break;
+    case Operation::padding_mask:
+      os << "from " << mod << " import padding_mask\nprint(padding_mask(" << c.mask_shape.T_q << ", "
+         << c.mask_shape.T_v << ", " << c.mask_shape.key_length << "))  # True = forbidden\n";
+      break;
+  }
+  return os.str();
+}
+
+std::string cpp_reproduction(const Case& c, const std::string& exercise) {
+  static const std::map<std::string, std::string> headers = {
+      {"F1", "softmax_rows.hpp"}, {"F2", "masked_softmax.hpp"}, {"F3", "attention.hpp"},
+      {"F4", "masked_attention.hpp"}, {"T1", "attention_tiled.hpp"},
+      {"M1", "multi_head_attention.hpp"}, {"C1", "masks.hpp"}};
+  std::string ns = exercise;
+  for (char& ch : ns) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const auto h = headers.find(exercise);
+  std::ostringstream os;
+  const bool finite = c.Q.allFinite() && c.K.allFinite() && c.V.allFinite() && c.S.allFinite();
+  os << (finite ? "#include <iostream>\n" : "#include <iostream>\n#include <limits>\n") << "#include \""
+     << (h == headers.end() ? "attention.hpp" : h->second) << "\"\nint main() {\n";
+  std::ostringstream body;
+  switch (c.op) {
+    case Operation::softmax_rows:
+      body << cpp_matrix(ns, "S", c.S) << ns << "::Matrix A = " << ns
+           << "::softmax_rows(S);\nstd::cout << A << \"\\n\\nrow sums:\\n\" << A.rowwise().sum() << \"\\n\";\n";
+      break;
+    case Operation::masked_softmax:
+      body << cpp_matrix(ns, "S", c.S)
+           << (c.mask ? cpp_mask(ns, "mask", *c.mask) : ns + "::Mask mask(S.rows(), S.cols());\nmask.setConstant(false);\n")
+           << ns << "::Matrix A = " << ns
+           << "::masked_softmax(S, mask);\nstd::cout << A << \"\\n\\nrow sums:\\n\" << A.rowwise().sum() << \"\\n\";\n";
+      break;
+    case Operation::attention:
+      body << cpp_matrix(ns, "Q", c.Q) << cpp_matrix(ns, "K", c.K) << cpp_matrix(ns, "V", c.V);
+      if (c.mask) body << cpp_mask(ns, "mask", *c.mask);
+      body << "auto r = " << ns << "::attention(Q, K, V, " << (c.mask ? "mask" : "std::nullopt")
+           << ");\nstd::cout << r.A << \"\\n\\nrow sums:\\n\" << r.A.rowwise().sum() << \"\\n\\nO:\\n\" << r.O << \"\\n\";\n";
+      break;
+    default:
+      body << "// (this operation's C++ call: see the exercise's header; the inputs are above in the report)\n";
+      break;
+  }
+  std::istringstream lines(body.str());
+  std::string line;
+  while (std::getline(lines, line)) os << "  " << line << "\n";
+  os << "}\n";
+  return os.str();
+}
+
+}  // namespace attn::grader

@@ -1,0 +1,137 @@
+#!/bin/sh
+# class_gradebook_test.sh ATTNLAB SOURCE_DIR
+# A class folder of 22 student folders and one loose file: model solutions,
+# the F4 variant, mutants of exercises/mutants, skeletons, a solution with a
+# helper it imports, a file that only imports the solution, a notebook, an F4
+# attempt with its answers file (one row, 15 / 15). Grades it into OUT, then
+# regrades two students (whose files changed) into the same OUT and checks:
+# one row per student, the two rows updated, every other row untouched
+# (its graded_at too), the gradebook's columns named "EX:property (max)",
+# the overview (histogram, pass rates, misconceptions, timing).
+set -u
+attnlab=$1
+src=$2
+tmp=$(mktemp -d /tmp/attnlab-class-gradebook-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "class_gradebook_test: $*" >&2; exit 1; }
+
+class="$tmp/class"
+put() { mkdir -p "$class/$1"; cp "$2" "$class/$1/$3"; }
+
+# Solutions (Python and C++), each under the name a student would give it.
+put ana "$src/solutions/F1/softmax_rows.py" my_softmax.py
+put ben "$src/solutions/F2/masked_softmax.py" masked.py
+put ben "$src/solutions/F2/answers.json" answers.json
+put cleo "$src/solutions/F3/attention.py" my_attention.py
+printf 'def pretty(x):\n    return str(x)\n' > "$class/cleo/helpers.py"
+put dan "$src/solutions/F3/attention.cpp" attention.cpp
+# F4: code that looks like F3 (no exercise line) + the F4 answers: one row, 15 / 15.
+mkdir -p "$class/eva"
+grep -v '^# exercise: F4' "$src/solutions/F4/masked_attention.py" > "$class/eva/attempt.py"
+cp "$src/solutions/F4/answers.json" "$class/eva/answers.json"
+# A solution split over two files: the entry imports its helper.
+mkdir -p "$class/finn"
+sed 's/^def softmax_rows(/def stable_softmax(/' "$src/solutions/F1/softmax_rows.py" > "$class/finn/rowops.py"
+printf 'from rowops import stable_softmax\n\ndef softmax_rows(S):\n    return stable_softmax(S)\n' > "$class/finn/softmax.py"
+# A file that only imports the solution: a helper, not a row, not an error.
+put gus "$src/solutions/F3/attention.py" attention.py
+printf 'from attention import scaled_dot_product_attention\nprint(scaled_dot_product_attention)\n' > "$class/gus/run_me.py"
+# A notebook: the F1 solution in a code cell, a magic line, a markdown cell.
+/usr/bin/python3 - "$src/solutions/F1/softmax_rows.py" "$class/hana/softmax.ipynb" <<'PY'
+import json, os, sys
+code = open(sys.argv[1]).read()
+os.makedirs(os.path.dirname(sys.argv[2]), exist_ok=True)
+nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+      "cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# My softmax\n"]},
+                {"cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [],
+                 "source": ["%matplotlib inline\n", "!pip list\n"]},
+                {"cell_type": "code", "metadata": {}, "execution_count": 2, "outputs": [],
+                 "source": code.splitlines(keepends=True)}]}
+json.dump(nb, open(sys.argv[2], "w"))
+PY
+# The F4 variant, mutants and skeletons.
+put ivan "$src/exercises/F4/post_softmax_mask.py" attention.py
+n=0
+for m in f1_wrong_axis.py f1_no_max_shift.py f2_inverted_mask.py f3_no_scale.py f3_scale_twice.py \
+         f3_inverted_mask.py f3_transposed_weights.py f3_forbidden_row_nan.py; do
+  n=$((n + 1)); put "mutant$n" "$src/exercises/mutants/$m" solution.py
+done
+for ex in F1 F2 F3 F4; do put "skel_$ex" "$src/exercises/$ex/skeleton.py" skeleton.py; done
+# A loose file at the top level: a student of its own.
+cp "$src/solutions/F1/softmax_rows.py" "$class/zoe.py"
+count=$(find "$class" -mindepth 1 -maxdepth 1 -type d | wc -l)
+[ "$count" -ge 20 ] || fail "only $count student folders"
+students=$((count + 1))
+
+out="$tmp/out"
+"$attnlab" grade "$class" --cases 10 --jobs 2 --out "$out" > "$tmp/first.txt" 2>&1
+code=$?
+[ "$code" = 1 ] || { cat "$tmp/first.txt"; fail "expected exit status 1 (skeletons fail), got $code"; }
+grep -q "entry my_attention.py (defines F3); helpers: helpers.py" "$tmp/first.txt" ||
+  { cat "$tmp/first.txt"; fail "the entry choice of cleo is not reported"; }
+grep -q "class overview: $students students" "$tmp/first.txt" || { cat "$tmp/first.txt"; fail "no overview"; }
+cp "$out/summary.json" "$tmp/first.json"
+
+/usr/bin/python3 - "$out" "$students" <<'PY' || { cat "$tmp/first.txt"; fail "the first gradebook is not as expected"; }
+import csv, json, os, sys
+out, students = sys.argv[1], int(sys.argv[2])
+s = json.load(open(os.path.join(out, "summary.json")))
+rows = {r["student"]: r for r in s["students"]}
+assert len(rows) == students, sorted(rows)
+with open(os.path.join(out, "summary.csv"), newline="") as f:
+    table = list(csv.DictReader(f))
+assert len(table) == students and len({t["student"] for t in table}) == students
+header = list(table[0].keys())
+assert header[:6] == ["student", "score", "max_score", "status", "exercises", "files"], header
+assert "F3:oracle_agreement (3)" in header and "F4:answers (3)" in header, header
+assert "F1:oracle_agreement (2)" in header  # no column shared between exercises
+full = ["ana", "ben", "cleo", "dan", "eva", "finn", "gus", "hana", "zoe.py"]
+for name in full:
+    r = rows[name]
+    assert r["status"] == "graded" and r["score"] == r["max_score"] > 0, r
+assert rows["eva"]["exercises"] == ["F4"] and rows["eva"]["score"] == 15, rows["eva"]
+assert len([x for x in s["submissions"] if x["student"] == "eva"]) == 1
+assert rows["gus"]["files"] == ["gus/attention.py"], rows["gus"]
+assert rows["hana"]["files"] == ["hana/softmax.ipynb"], rows["hana"]
+for name in ["ivan"] + ["mutant%d" % k for k in range(1, 9)] + ["skel_F%d" % k for k in range(1, 5)]:
+    assert rows[name]["score"] < rows[name]["max_score"], rows[name]
+for r in rows.values():
+    assert r["graded_at"] and r["attnlab_version"], r
+o = s["overview"]
+assert sum(b["students"] for b in o["score_histogram"]) == students, o
+assert o["pass_rate"]["F4:row_stochastic"]["graded"] >= 2, o["pass_rate"]
+assert o["submissions"] == len(s["submissions"]) and o["median_seconds_per_submission"] > 0
+assert any(m["students"] >= 1 for m in o["misconceptions"]), o["misconceptions"]
+print("first grading ok")
+PY
+
+# Regrade two students whose files changed: ivan fixed his code, skel_F1 submitted at last.
+sleep 1
+cp "$src/solutions/F3/attention.py" "$class/ivan/attention.py"
+echo '# exercise: F4' >> "$class/ivan/attention.py"
+cp "$src/solutions/F1/softmax_rows.py" "$class/skel_F1/skeleton.py"
+"$attnlab" grade "$class" --students ivan,skel_F1 --cases 10 --jobs 2 --out "$out" > "$tmp/second.txt" 2>&1
+code=$?
+[ "$code" = 0 ] || { cat "$tmp/second.txt"; fail "expected exit status 0 for the two regraded, got $code"; }
+
+/usr/bin/python3 - "$tmp/first.json" "$out" "$students" <<'PY' || { cat "$tmp/second.txt"; fail "the regrade did not keep the other rows"; }
+import csv, json, os, sys
+first = json.load(open(sys.argv[1]))
+out, students = sys.argv[2], int(sys.argv[3])
+second = json.load(open(os.path.join(out, "summary.json")))
+a = {r["student"]: r for r in first["students"]}
+b = {r["student"]: r for r in second["students"]}
+assert set(a) == set(b) and len(b) == students, (sorted(a), sorted(b))
+with open(os.path.join(out, "summary.csv"), newline="") as f:
+    table = list(csv.DictReader(f))
+assert len(table) == students, len(table)
+for name in a:
+    if name in ("ivan", "skel_F1"):
+        assert b[name]["score"] == b[name]["max_score"], b[name]
+        assert b[name]["graded_at"] >= a[name]["graded_at"], (a[name], b[name])
+        assert b[name] != a[name]
+    else:
+        assert a[name] == b[name], (a[name], b[name])
+print("regrade ok")
+PY
+echo "class_gradebook_test: ok"
