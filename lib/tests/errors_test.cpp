@@ -203,3 +203,31 @@ TEST_CASE("multi-head: an overflowing output projection is refused; a head's err
     CHECK_THAT(std::string(e.what()), Catch::StartsWith("multi_head_attention: head 0: "));
   }
 }
+
+TEST_CASE("attention_tiled follows the rule for logits and does not overflow on |V| near the maximum",
+          "[errors][logits][tiled]") {
+  // Values near the largest double: attention gives the exact finite answer
+  // (a convex combination of V's rows); the tiled form must too.
+  const double big = std::numeric_limits<double>::max() / 2;
+  M V(3, 1);
+  V << big, big, big;
+  const auto naive = attn::attention<double>(M::Zero(2, 2), M::Zero(3, 2), V);
+  attn::TileSizes tiles;
+  tiles.query = 1;
+  tiles.key = 1;
+  const auto tiled = attn::attention_tiled<double>(M::Zero(2, 2), M::Zero(3, 2), V, std::nullopt, tiles);
+  CHECK(std::isfinite(naive.O(0, 0)));
+  CHECK(tiled.O(0, 0) == Approx(naive.O(0, 0)).epsilon(1e-15));
+  CHECK(std::isfinite(tiled.O(1, 0)));
+  // The same overflow decisions as attention.
+  M K(2, 2);
+  K << -1e200, -1e200, -1e200, -1e200;
+  CHECK_THROWS_AS(attn::attention_tiled<double>(one_query(1e200), K, M::Ones(2, 1), std::nullopt),
+                  attn::NonFiniteInputError);
+  M K2(2, 2);
+  K2 << 1e200, 1e200, 1, 1;
+  attn::Mask mask = attn::Mask::Constant(1, 2, false);
+  mask(0, 0) = true;
+  const auto r = attn::attention_tiled<double>(one_query(1e200), K2, (M(2, 1) << 5, 7).finished(), mask);
+  CHECK(r.O(0, 0) == 7.0);
+}
