@@ -1,6 +1,6 @@
 #!/bin/sh
 # class_gradebook_test.sh ATTNLAB SOURCE_DIR
-# A class folder of 22 student folders and one loose file: model solutions,
+# A class folder of 22 student folders, two archives and one loose file: model solutions,
 # the F4 variant, mutants of exercises/mutants, skeletons, a solution with a
 # helper it imports, a file that only imports the solution, a notebook, an F4
 # attempt with its answers file (one row, 15 / 15). Grades it into OUT, then
@@ -57,11 +57,17 @@ for m in f1_wrong_axis.py f1_no_max_shift.py f2_inverted_mask.py f3_no_scale.py 
   n=$((n + 1)); put "mutant$n" "$src/exercises/mutants/$m" solution.py
 done
 for ex in F1 F2 F3 F4; do put "skel_$ex" "$src/exercises/$ex/skeleton.py" skeleton.py; done
+# Archives: a .zip holding a folder, a .tar.gz holding the files.
+mkdir -p "$tmp/zipped/quinn" "$tmp/tarred"
+cp "$src/solutions/F2/masked_softmax.py" "$tmp/zipped/quinn/masked.py"
+(cd "$tmp/zipped" && /usr/bin/python3 -c "import zipfile; z = zipfile.ZipFile('$class/quinn.zip', 'w'); z.write('quinn/masked.py'); z.close()")
+cp "$src/solutions/F3/attention.py" "$tmp/tarred/attention.py"
+tar -czf "$class/rosa.tar.gz" -C "$tmp/tarred" attention.py
 # A loose file at the top level: a student of its own.
 cp "$src/solutions/F1/softmax_rows.py" "$class/zoe.py"
 count=$(find "$class" -mindepth 1 -maxdepth 1 -type d | wc -l)
 [ "$count" -ge 20 ] || fail "only $count student folders"
-students=$((count + 1))
+students=$((count + 3))  # and the two archives and the loose file
 
 out="$tmp/out"
 "$attnlab" grade "$class" --cases 10 --jobs 2 --out "$out" > "$tmp/first.txt" 2>&1
@@ -85,7 +91,7 @@ header = list(table[0].keys())
 assert header[:6] == ["student", "score", "max_score", "status", "exercises", "files"], header
 assert "F3:oracle_agreement (3)" in header and "F4:answers (3)" in header, header
 assert "F1:oracle_agreement (2)" in header  # no column shared between exercises
-full = ["ana", "ben", "cleo", "dan", "eva", "finn", "gus", "hana", "zoe.py"]
+full = ["ana", "ben", "cleo", "dan", "eva", "finn", "gus", "hana", "zoe.py", "quinn", "rosa"]
 for name in full:
     r = rows[name]
     assert r["status"] == "graded" and r["score"] == r["max_score"] > 0, r

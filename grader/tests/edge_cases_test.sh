@@ -35,7 +35,7 @@ echo "notes" > "$tmp/class/notes.txt"
 code=$?
 cat "$tmp/batch.txt"
 [ "$code" = 0 ] || fail "a folder: expected exit status 0, got $code"
-grep -q "^SOL.PY,F3,graded" "$tmp/reports/summary.csv" || fail "summary.csv has no graded row for SOL.PY"
+grep -q "^SOL.PY,12,12,graded,F3," "$tmp/reports/summary.csv" || fail "summary.csv has no graded row for SOL.PY"
 grep -q "ignored .*notes.txt" "$tmp/batch.txt" || fail "notes.txt was not listed as ignored"
 
 # An empty folder: a usage error that says so.

@@ -64,7 +64,7 @@ done
 mkdir -p "$tmp/none/submission"
 ATTNLAB="$attnlab" SUBMISSION_DIR="$tmp/none/submission" RESULTS="$tmp/none/results.json" \
   CONFIG="$tmp/config.json" bash "$ex/run_autograder" > /dev/null 2>&1 || fail "run_autograder without a file failed"
-grep -q "no .py or .cpp file was uploaded" "$tmp/none/results.json" || fail "results.json without a file does not say why"
+grep -q "no .py, .cpp or .ipynb file was uploaded" "$tmp/none/results.json" || fail "results.json without a file does not say why"
 
 # The CI example: valid YAML; its grading step runs as written.
 mkdir -p "$tmp/ci/submissions"

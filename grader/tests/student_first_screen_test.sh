@@ -24,7 +24,7 @@ grep -q 'from my_attention import scaled_dot_product_attention' "$tmp/py40.txt" 
 grep -q 'O, A = scaled_dot_product_attention(Q, K, V, mask)' "$tmp/py40.txt" || fail "no call to paste"
 grep -q 'hint: ' "$tmp/py40.txt" || { cat "$tmp/py.txt"; fail "no hint in the first 40 lines"; }
 grep -q 'sandbox: *bubblewrap' "$tmp/py.txt" && fail "the sandbox details are not behind --verbose"
-grep -q '(runtime, limits and sandbox: --verbose)' "$tmp/py.txt" || fail "the header does not say where the details are"
+grep -q '(more with --verbose: runtime, limits, sandbox)' "$tmp/py.txt" || fail "the header does not say where the details are"
 grep -q "$(printf '\033')" "$tmp/py.txt" && fail "colour codes despite NO_COLOR"
 grep -A3 '^failed (fix these first' "$tmp/py.txt" | grep -q -- '- row_stochastic: 0 / 3 points' ||
   { tail -n 12 "$tmp/py.txt"; fail "no closing list of the failed properties with their points"; }

@@ -255,7 +255,8 @@ int main(int argc, char** argv) {
     if (student) run.cases = config && config->student_cases ? *config->student_cases : kStudentCases;
     else if (config && config->cases) run.cases = *config->cases;
   }
-  if (config && (config->seed || config->cases) && !(seed_opt->count() && cases_opt->count()))
+  if (config && !student && (config->seed || config->cases) &&
+      !(seed_opt->count() && cases_opt->count()))
     options.settings_from = "the teacher configuration";
   if (config) {
     const auto& l = config->limits;
@@ -430,8 +431,8 @@ int main(int argc, char** argv) {
       attn::grader::GradeResult r;
       r.status = attn::grader::GradeResult::Status::usage_error;
       r.exercise = fixed_exercise(options);
-      r.message = "nothing to grade in the upload: " + why +
-                  ". Upload your .py, .cpp or .ipynb file (and answers .json for F2 and F4).";
+      r.message = "nothing to grade: no .py, .cpp or .ipynb file was uploaded (the upload: " + why +
+                  "). Upload your .py, .cpp or .ipynb file (and answers .json for F2 and F4).";
       options.display_name = "the upload";
       attn::grader::complete_scoring(r, options);
       try {

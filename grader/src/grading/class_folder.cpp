@@ -2,12 +2,15 @@
 #include "grading/class_folder.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <map>
 #include <set>
 #include <stdexcept>
 
+#include "sandbox/run_command.hpp"
 #include "submission/notebook.hpp"
 #include "submission/recognise.hpp"
 #include "submission/submission.hpp"
@@ -23,6 +26,16 @@ bool hidden_name(const fs::path& p) {
 }
 
 bool is_code(const fs::path& p) { return is_notebook(p) || detect_language(p).has_value(); }
+
+/// ".zip", ".tar.gz", ".tgz", ".tar" (any case): a student's archive; its name without them.
+std::optional<std::string> archive_stem(const fs::path& p) {
+  std::string name = p.filename().string(), lower = name;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const std::string ext : {".tar.gz", ".tgz", ".zip", ".tar"})
+    if (lower.size() > ext.size() && lower.compare(lower.size() - ext.size(), ext.size(), ext) == 0)
+      return name.substr(0, name.size() - ext.size());
+  return std::nullopt;
+}
 
 /// Every file below `dir` in name order, hidden entries and `excluded` skipped.
 std::vector<fs::path> files_below(const fs::path& dir, const std::optional<fs::path>& excluded) {
@@ -181,6 +194,39 @@ class Collector {
     out_.inputs.push_back(std::move(in));
   }
 
+ /// An archive (.zip with unzip, .tar/.tar.gz with tar): unpacked into a
+  /// folder of the run's temporary folder, then a student folder named
+  /// `name`. False (and a note in `ignored`) if it cannot be unpacked.
+  bool archive(const fs::path& file, const std::string& name, const std::optional<fs::path>& excluded) {
+    try {
+      if (!out_.converted) out_.converted = std::make_shared<TempDir>("attnlab-notebooks-");
+      const fs::path dir = out_.converted->path() / ("archive-" + std::to_string(++converted_));
+      fs::create_directories(dir);
+      Command c;
+      const bool zip = file.extension() == ".zip" || file.extension() == ".ZIP";
+      // unzip and GNU tar refuse members with ".." or absolute paths by default.
+      c.argv = zip ? std::vector<std::string>{"unzip", "-q", "-o", fs::absolute(file).string(), "-d", dir.string()}
+                   : std::vector<std::string>{"tar", "-xf", fs::absolute(file).string(), "-C", dir.string()};
+      c.limits.address_space_bytes = std::uint64_t{1} << 30;
+      c.limits.file_size_bytes = std::uint64_t{64} << 20;
+      const CommandResult r = run_command(c, std::chrono::seconds(60));
+      if (!r.succeeded()) {
+        out_.ignored.push_back(file.string() + " (cannot unpack: " + r.output.substr(0, 200) + ")");
+        return false;
+      }
+      // An archive holding one folder: that folder is the student's.
+      fs::path root = dir;
+      std::vector<fs::path> top;
+      for (const auto& e : fs::directory_iterator(dir))
+        if (!hidden_name(e.path()) && e.path().filename() != "__MACOSX") top.push_back(e.path());
+      if (top.size() == 1 && fs::is_directory(top.front())) root = top.front();
+      return student(root, name, name + "/", excluded, nullptr);
+    } catch (const std::exception& e) {
+      out_.ignored.push_back(file.string() + " (cannot unpack: " + e.what() + ")");
+      return false;
+    }
+  }
+
  private:
   /// The Python of a notebook, in a folder of its own below the run's temporary folder.
   fs::path convert(const fs::path& notebook, const std::string& name) {
@@ -248,6 +294,8 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
         if (excluded && fs::weakly_canonical(e, ec) == *excluded) continue;
         const std::string name = unique(e.filename().string());
         collect.student(e, name, name + "/", excluded, nullptr);
+      } else if (const auto stem = archive_stem(e)) {
+        collect.archive(e, unique(*stem), excluded);
       } else if (is_answers_file(e) || is_code(e)) {
         collect.loose(e, unique(e.filename().string()));
       } else {

@@ -1,7 +1,10 @@
 #pragma once
 // A class to grade: `attnlab grade CLASS_DIR`. Each folder directly in
-// CLASS_DIR is one student (its name is the folder's); each file directly in
-// it is a student of its own (named by the file, as before). Inside a
+// CLASS_DIR is one student (its name is the folder's); an archive directly in
+// it (.zip, unpacked with unzip; .tar, .tar.gz, .tgz, with tar) is a student
+// folder named without the extension (one folder inside it is taken as the
+// student's); each other file directly in it is a student of its own (named
+// by the file, as before). Inside a
 // student's folder (walked recursively, hidden entries skipped):
 //
 // - an entry is a code file (.py, .cpp/.cc/.cxx, .ipynb, an executable)

@@ -88,7 +88,7 @@ void print_header(std::ostream& os, const ReportHeader& h) {
   if (h.brief) {
     // A sandbox that is off is a warning, never hidden.
     if (h.sandbox.rfind("OFF", 0) == 0) os << "  sandbox:     " << h.sandbox << "\n";
-    os << "  (runtime, limits and sandbox: --verbose)\n\n";
+    os << "  (more with --verbose: runtime, limits, sandbox)\n\n";
     return;
   }
   if (!h.timeout.empty()) os << "  timeout:     " << h.timeout << " per case\n";
