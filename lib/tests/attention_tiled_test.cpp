@@ -251,11 +251,12 @@ TEST_CASE("tiled: a logit that overflows to -Inf is forbidden, to +Inf refused",
     REQUIRE(tiled.O.allFinite());
     CHECK((tiled.O - naive.O).cwiseAbs().maxCoeff() <= o_tolerance<double>(3, 2, V));
   }
-  // Every logit -Inf: the row has no allowed key.
+  // Every allowed logit overflows to -Inf: refused as an overflow (the rule
+  // for logits), not as a fully masked row (the mask allowed those keys).
   M K_all(2, 2);
   K_all << -1e200, 0, -1e200, 0;
   CHECK_THROWS_AS(attn::attention_tiled<double>(Q, K_all, V.topRows(2), std::nullopt),
-                  attn::FullyMaskedRowError);
+                  attn::NonFiniteInputError);
   M K_pos = K;
   K_pos(1, 0) = 1e200;  // logit +Inf
   try {

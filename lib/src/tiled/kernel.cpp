@@ -156,11 +156,16 @@ struct Scratch {
   Col<T> m, l;
 };
 
-/// The first logit of the tile, in row-major order, that is NaN or +Inf.
+/// The first allowed logit of the tile, in row-major order, that is NaN or
+/// +Inf (the rule for logits, lib/src/logit_rule.hpp: forbidden entries are
+/// never read). `mask` points at the tile's first entry, rows `stride` apart;
+/// null: no mask.
 template <class T>
-bool find_non_finite_logit(const Mat<T>& S, index_t& row, index_t& col) {
+bool find_non_finite_logit(const Mat<T>& S, const bool* mask, index_t stride, index_t& row,
+                           index_t& col) {
   for (index_t r = 0; r < S.rows(); ++r)
     for (index_t c = 0; c < S.cols(); ++c) {
+      if (mask && mask[r * stride + c]) continue;
       const T s = S(r, c);
       if (std::isnan(s) || s == std::numeric_limits<T>::infinity()) {
         row = r;
@@ -218,15 +223,16 @@ Status query_tile(const Problem<T>& pb, index_t q0, index_t nq, Scratch<T>& w) {
   for (index_t k0 = 0; k0 < pb.T_v; k0 += pb.tile_k) {
     const index_t nk = pb.tile_k < pb.T_v - k0 ? pb.tile_k : pb.T_v - k0;
     const Coverage cov = coverage(pb.mask, pb.T_v, q0, nq, k0, nk);
-    // A wholly forbidden tile adds exactly nothing; it is computed only when
-    // a logit could overflow (its NaN/+Inf must still be reported).
-    if (cov == Coverage::all_forbidden && pb.skip_forbidden_tiles && !pb.check_logits) continue;
+    // A wholly forbidden tile adds exactly nothing, and its logits are never
+    // read (the rule for logits), so it is not computed.
+    if (cov == Coverage::all_forbidden && pb.skip_forbidden_tiles) continue;
     const ConstMap<T> Kt(pb.K + k0 * pb.d_k, nk, pb.d_k);
     w.S.resize(nq, nk);
     w.S.noalias() = Qt * Kt.transpose();  // unscaled logits Q K^T
     if (pb.check_logits) {
       index_t r = 0, j = 0;
-      if (find_non_finite_logit(w.S, r, j)) {
+      const bool* tile_mask = pb.mask ? pb.mask + q0 * pb.T_v + k0 : nullptr;
+      if (find_non_finite_logit(w.S, tile_mask, pb.T_v, r, j)) {
         Status st;
         st.kind = Status::non_finite_logit;
         st.row = q0 + r;
