@@ -228,10 +228,14 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
   for (std::size_t k = 0; k < answers.size(); ++k)
     departs[k] = !agrees(answers[k], safe_predict(def, b.cases[k], declared), b.cases[k],
                          subject.returns_weights());
-  auto determined = [](const DMatrix& tol) {
+  // An entry is determined when its tolerance is a number, or when the
+  // model's value there is NaN (0/0 is a definite prediction).
+  auto determined = [](const DMatrix& tol, const DMatrix& value) {
     for (Index i = 0; i < tol.rows(); ++i)
       for (Index j = 0; j < tol.cols(); ++j)
-        if (!std::isnan(tol(i, j))) return true;
+        if (!std::isnan(tol(i, j)) ||
+            (i < value.rows() && j < value.cols() && std::isnan(value(i, j))))
+          return true;
     return tol.size() == 0;
   };
   auto claims_every_departure = [&](const Model& m) {
@@ -239,7 +243,7 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
       if (!departs[k]) continue;
       const Prediction p = safe_predict(m, b.cases[k], declared);
       if (p.no_claim) continue;
-      if (p.may_refuse || !p.has_answer || (determined(p.tol_A) && determined(p.tol_O))) return true;
+      if (p.may_refuse || !p.has_answer || (determined(p.tol_A, p.answer.A) && determined(p.tol_O, p.answer.O))) return true;
     }
     return false;
   };

@@ -253,12 +253,17 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
     for (Index i = 0; i < T_q; ++i)
       for (Index j = 0; j < T_v; ++j)
         if (used(i, j)) P(i, j) = 0;
+  // Columns the column-normalising mistake divides 0 by 0 in: what the code
+  // does there (NaN, or 0 after nan_to_num) is not determined by the mistake.
+  std::vector<Index> undetermined_cols;
   if (k.norm == Norm::column) {
     for (Index j = 0; j < T_v; ++j) {
       double z = 0;
       for (Index i = 0; i < T_q; ++i) z = r(z + P(i, j));
       z = r(z + k.eps);
-      for (Index i = 0; i < T_q; ++i) A(i, j) = r(P(i, j) / z);
+      const bool empty = !(z > 0);  // 0/0, or NaN from a column with nothing allowed
+      if (empty) undetermined_cols.push_back(j);
+      for (Index i = 0; i < T_q; ++i) A(i, j) = empty ? 0.0 : r(P(i, j) / z);
     }
     for (Index i = 0; i < T_q; ++i) Z[std::size_t(i)] = row_sum(P, i);
   } else if (k.norm == Norm::global) {
@@ -292,6 +297,8 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
     for (Index j = 0; j < T_v; ++j)
       out.tol_A(i, j) = times(rel[std::size_t(i)], std::abs(A(i, j))) +
                         (real(i, j) ? 0.0 : double(T_v + 2) * smallest_normal(a));
+  for (const Index j : undetermined_cols)
+    for (Index i = 0; i < T_q; ++i) out.tol_A(i, j) = kInf;  // any finite value; NaN does not match
   // Outputs.
   if (in.V) {
     const DMatrix& V = *in.V;
