@@ -124,7 +124,8 @@ TEST_CASE("results.json of the F4 variant: partial credit, verdict text and hint
       CHECK(out.find("<- row") != std::string::npos);               // the marked row
       CHECK(out.find("worst entry") != std::string::npos);          // expected vs actual
       CHECK(out.find("seed 20261129 replays") != std::string::npos);
-      CHECK(out.find("the mask is applied after the softmax") != std::string::npos);
+      CHECK(out.find("diagnosis: misconception post_softmax_mask") != std::string::npos);
+      CHECK(t.at("extra_data").at("misconceptions") == nlohmann::json::array({"post_softmax_mask"}));
     }
   }
   CHECK(saw_row_stochastic);
@@ -153,7 +154,7 @@ TEST_CASE("JUnit XML parses back, with a failure per failing property", "[report
       ++failures;
       if (std::string(tc.attribute("name").value()).rfind("row_stochastic", 0) == 0) {
         row_stochastic = true;
-        CHECK(std::string(f.attribute("message").value()).find("hint: the mask is applied after the softmax") != std::string::npos);
+        CHECK(std::string(f.attribute("message").value()).find("diagnosis: misconception post_softmax_mask") != std::string::npos);
         CHECK(std::string(f.text().get()).find("<- row") != std::string::npos);
       }
     }

@@ -22,7 +22,7 @@ grep -q '^\[FAIL\] ' "$tmp/py40.txt" || { cat "$tmp/py.txt"; fail "no failed pro
 grep -q 'Q = np.array(\[\[' "$tmp/py40.txt" || { cat "$tmp/py.txt"; fail "no NumPy counterexample in the first 40 lines"; }
 grep -q 'from my_attention import scaled_dot_product_attention' "$tmp/py40.txt" || fail "the paste block does not import the student's file"
 grep -q 'O, A = scaled_dot_product_attention(Q, K, V, mask)' "$tmp/py40.txt" || fail "no call to paste"
-grep -q 'hint: ' "$tmp/py40.txt" || { cat "$tmp/py.txt"; fail "no hint in the first 40 lines"; }
+grep -Eq '(diagnosis|hint): ' "$tmp/py40.txt" || { cat "$tmp/py.txt"; fail "no diagnosis or hint in the first 40 lines"; }
 grep -q 'sandbox: *bubblewrap' "$tmp/py.txt" && fail "the sandbox details are not behind --verbose"
 grep -q '(more with --verbose: runtime, limits, sandbox)' "$tmp/py.txt" || fail "the header does not say where the details are"
 grep -q "$(printf '\033')" "$tmp/py.txt" && fail "colour codes despite NO_COLOR"
@@ -42,5 +42,5 @@ grep -q '^\[FAIL\] ' "$tmp/cpp40.txt" || { cat "$tmp/cpp.txt"; fail "C++: no fai
 grep -q 'f3::Matrix Q(' "$tmp/cpp40.txt" && grep -Eq '^ *(f3::Matrix Q\(.*\); )?Q << ' "$tmp/cpp40.txt" ||
   { cat "$tmp/cpp.txt"; fail "C++: no Eigen initializer in the first 40 lines"; }
 grep -q 'auto r = f3::attention(Q, K, V' "$tmp/cpp.txt" || fail "C++: no call to paste"
-grep -q 'hint: ' "$tmp/cpp40.txt" || { cat "$tmp/cpp.txt"; fail "C++: no hint in the first 40 lines"; }
+grep -Eq '(diagnosis|hint): ' "$tmp/cpp40.txt" || { cat "$tmp/cpp.txt"; fail "C++: no diagnosis or hint in the first 40 lines"; }
 echo "student_first_screen_test: ok"

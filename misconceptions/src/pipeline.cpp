@@ -297,6 +297,14 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
     for (Index j = 0; j < T_v; ++j)
       out.tol_A(i, j) = times(rel[std::size_t(i)], std::abs(A(i, j))) +
                         (real(i, j) ? 0.0 : double(T_v + 2) * smallest_normal(a));
+  // A stand-in for exp(-inf) is known to a few digits only: vectorised exps
+  // clamp their argument at slightly different points (Eigen's clamp gives
+  // 5.56e-309 or 5.56e-309 x (1 - 1e-3) depending on the code path).
+  if (k.exp_stand_in > 0)
+    for (Index i = 0; i < T_q; ++i)
+      for (Index j = 0; j < T_v; ++j)
+        if (A(i, j) > 0 && A(i, j) < 1e3 * k.exp_stand_in)
+          out.tol_A(i, j) = std::max(out.tol_A(i, j), 0.01 * A(i, j));
   for (const Index j : undetermined_cols)
     for (Index i = 0; i < T_q; ++i) out.tol_A(i, j) = kInf;  // any finite value; NaN does not match
   // Outputs.

@@ -90,9 +90,9 @@ TEST_CASE("edge cases: the sentinels -1e20 and float's lowest are caught on ever
       const Verdict v = run_property(exact_zeros(Operation::attention), s, cfg);
       REQUIRE_FALSE(v.passed);
       REQUIRE(v.counterexample);
-      // The counterexample is an edge case: one query, three keys, the level that matters.
-      CHECK(v.counterexample->Q.rows() == 1);
-      CHECK(v.counterexample->tags.at(0).rfind("edge: ", 0) == 0);
+      // Caught by a random case (shrunk) or, when those miss it, by an edge
+      // case: one query, three keys, the level that matters.
+      if (v.counterexample->tags.at(0).rfind("edge: ", 0) == 0) CHECK(v.counterexample->Q.rows() == 1);
     }
   }
 }
