@@ -4,6 +4,7 @@
 // misconception the answers show is the diagnosis stage's to say
 // (diagnosis_stage.hpp): one shrunk counterexample fits many mistakes.
 #include "diagnosis/feedback.hpp"
+#include "diagnosis/diagnosis_text.hpp"
 
 #include <map>
 #include <sstream>
@@ -228,21 +229,7 @@ std::optional<Hint> diagnose(const Verdict& v) {
 std::string format_hint(const Hint& h, const std::string& indent, std::size_t width) {
   std::string text = "hint: " + h.misconception + ". " + h.advice;
   if (!h.cites.empty()) text += " (" + h.cites + ")";
-  std::istringstream words(text);
-  std::string word, line, out;
-  const std::string continuation = indent + "      ";
-  bool first = true;
-  while (words >> word) {
-    const std::string& lead = first ? indent : continuation;
-    if (!line.empty() && lead.size() + line.size() + 1 + word.size() > width) {
-      out += lead + line + "\n";
-      line.clear();
-      first = false;
-    }
-    line += (line.empty() ? "" : " ") + word;
-  }
-  if (!line.empty()) out += (first ? indent : continuation) + line + "\n";
-  return out;
+  return wrap_paragraph(text, indent, width);
 }
 
 }  // namespace attn::grader
