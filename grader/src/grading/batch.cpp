@@ -34,16 +34,6 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-bool is_submission_file(const fs::path& p) {
-  // detect_language: .py, .cpp... in any case, or an executable file.
-  return is_answers_file(p) || detect_language(p).has_value();
-}
-
-bool hidden_name(const fs::path& p) {
-  const std::string n = p.filename().string();
-  return (!n.empty() && n[0] == '.') || n == "__pycache__";
-}
-
 /// Writes its text to two streams (the report to stdout and to a file).
 class TeeBuf : public std::streambuf {
  public:
@@ -162,53 +152,6 @@ std::string report_stem(const std::string& name) {
     }
   }
   return stem.empty() ? std::string("submission") : stem;
-}
-
-std::vector<BatchInput> collect_submissions(const std::vector<fs::path>& paths,
-                                            const std::optional<fs::path>& exclude,
-                                            std::vector<std::string>* ignored) {
-  std::vector<BatchInput> out;
-  std::set<std::string> names;
-  auto add = [&](const fs::path& file, std::string name) {
-    std::string unique = name;
-    for (int k = 2; names.count(unique); ++k) unique = name + "~" + std::to_string(k);
-    names.insert(unique);
-    BatchInput in;
-    in.file = file;
-    in.name = unique;
-    out.push_back(std::move(in));
-  };
-  std::error_code ec;
-  const std::optional<fs::path> excluded =
-      exclude ? std::optional<fs::path>(fs::weakly_canonical(*exclude, ec)) : std::nullopt;
-  for (const auto& p : paths) {
-    if (!fs::exists(p, ec)) throw std::invalid_argument("no such file or folder: " + p.string());
-    if (!fs::is_directory(p, ec)) {
-      add(p, p.lexically_normal().string());
-      continue;
-    }
-    std::vector<fs::path> files;
-    auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
-    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      const fs::path& e = it->path();
-      const bool dir = it->is_directory(ec);
-      if (hidden_name(e) || (dir && excluded && fs::weakly_canonical(e, ec) == *excluded)) {
-        if (dir) it.disable_recursion_pending();
-        continue;
-      }
-      if (it->is_regular_file(ec)) files.push_back(e);
-    }
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files) {
-      const std::string name = f.lexically_relative(p).generic_string();
-      if (is_submission_file(f)) {
-        add(f, name);
-      } else if (ignored) {
-        ignored->push_back((p / name).string());
-      }
-    }
-  }
-  return out;
 }
 
 std::string no_submission_message(const std::vector<fs::path>& paths,

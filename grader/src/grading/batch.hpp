@@ -39,16 +39,7 @@ struct BatchInput {
   std::string choice;
 };
 
-/// The submissions among `paths`: files as given; folders walked
-/// recursively in name order, skipping hidden entries and `exclude` (the
-/// report folder), taking .py, .cpp/.cc/.cxx/.C, .json (in any case) and executable files.
-/// Other files are listed in `ignored`. Throws std::invalid_argument for a
-/// path that does not exist.
-std::vector<BatchInput> collect_submissions(const std::vector<std::filesystem::path>& paths,
-                                            const std::optional<std::filesystem::path>& exclude,
-                                            std::vector<std::string>* ignored = nullptr);
-
-/// Why collect_submissions found nothing in `paths`, in a sentence for the
+/// Why nothing to grade was found in `paths`, in a sentence for the
 /// user: "the folder subs/ is empty", or that its files are none of the
 /// kinds graded (`ignored`: the files it skipped).
 std::string no_submission_message(const std::vector<std::filesystem::path>& paths,
