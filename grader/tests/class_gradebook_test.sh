@@ -1,8 +1,9 @@
 #!/bin/sh
 # class_gradebook_test.sh ATTNLAB SOURCE_DIR
-# A class folder of 22 student folders, two archives and one loose file: model solutions,
+# A class folder of 23 student folders, two archives and one loose file: model solutions,
 # the F4 variant, mutants of exercises/mutants, skeletons, a solution with a
-# helper it imports, a file that only imports the solution, a notebook, an F4
+# helper it imports, a C++ solution split over a helper .cpp and its
+# header, a file that only imports the solution, a notebook, an F4
 # attempt with its answers file (one row, 15 / 15). Grades it into OUT, then
 # regrades two students (whose files changed) into the same OUT and checks:
 # one row per student, the two rows updated, every other row untouched
@@ -33,6 +34,8 @@ cp "$src/solutions/F4/answers.json" "$class/eva/answers.json"
 mkdir -p "$class/finn"
 sed 's/^def softmax_rows(/def stable_softmax(/' "$src/solutions/F1/softmax_rows.py" > "$class/finn/rowops.py"
 printf 'from rowops import stable_softmax\n\ndef softmax_rows(S):\n    return stable_softmax(S)\n' > "$class/finn/softmax.py"
+# A C++ solution split over three files: the entry, a helper .cpp and its header.
+cp -r "$src/grader/tests/data/class/jade" "$class/jade"
 # A file that only imports the solution: a helper, not a row, not an error.
 put gus "$src/solutions/F3/attention.py" attention.py
 printf 'from attention import scaled_dot_product_attention\nprint(scaled_dot_product_attention)\n' > "$class/gus/run_me.py"
@@ -75,6 +78,8 @@ code=$?
 [ "$code" = 1 ] || { cat "$tmp/first.txt"; fail "expected exit status 1 (skeletons fail), got $code"; }
 grep -q "entry my_attention.py (defines F3); helpers: helpers.py" "$tmp/first.txt" ||
   { cat "$tmp/first.txt"; fail "the entry choice of cleo is not reported"; }
+grep -q "entry attention.cpp (defines F3); helpers: row_softmax.cpp, test_row_softmax.cpp, row_softmax.hpp" "$tmp/first.txt" ||
+  { cat "$tmp/first.txt"; fail "the entry choice of jade is not reported"; }
 grep -q "class overview: $students students" "$tmp/first.txt" || { cat "$tmp/first.txt"; fail "no overview"; }
 cp "$out/summary.json" "$tmp/first.json"
 
@@ -91,7 +96,7 @@ header = list(table[0].keys())
 assert header[:6] == ["student", "score", "max_score", "status", "exercises", "files"], header
 assert "F3:oracle_agreement (3)" in header and "F4:answers (3)" in header, header
 assert "F1:oracle_agreement (2)" in header  # no column shared between exercises
-full = ["ana", "ben", "cleo", "dan", "eva", "finn", "gus", "hana", "zoe.py", "quinn", "rosa"]
+full = ["ana", "ben", "cleo", "dan", "eva", "finn", "gus", "hana", "jade", "zoe.py", "quinn", "rosa"]
 for name in full:
     r = rows[name]
     assert r["status"] == "graded" and r["score"] == r["max_score"] > 0, r

@@ -1,9 +1,10 @@
 #!/bin/sh
-# outside_test.sh ATTNLAB FILE KEY|fault|none [CASES]
+# outside_test.sh ATTNLAB FILE KEY[,KEY...]|fault|none [CASES]
 # Grades code written elsewhere (grader/tests/data/outside/) and checks the
-# diagnosis in results.json: every failed test names KEY or nothing (a wrong
-# name fails the test); "fault": no test names any key and one diagnosis is a
-# fault or "raises on every call"; "none": no key anywhere.
+# diagnosis in results.json: every failed test names one of the KEYs or
+# nothing (a wrong name fails the test), and some failed test names one (the
+# mistake is recognised); "fault": no test names any key and one diagnosis is
+# a fault or "raises on every call"; "none": no key anywhere.
 set -u
 attnlab=$1 file=$2 want=$3 cases=${4:-100}
 tmp=$(mktemp -d) || exit 2
@@ -27,9 +28,11 @@ if want == "fault":
 elif want == "none":
     assert not named, named
 else:
-    wrong = named - {want}
+    allowed = set(want.split(","))
+    wrong = named - allowed
     assert not wrong, "wrong name(s) %s (expected %s or nothing)" % (sorted(wrong), want)
-for bad in ("inverted" if want == "fault" else None, "not divided by sqrt" if want == "wrong_scale" else None):
+    assert named, "the mistake was not recognised (expected %s): %s" % (want, report[-3000:])
+for bad in ("inverted" if want == "fault" else None, "not divided by sqrt" if want.startswith("wrong_scale") else None):
     if bad: assert bad not in report, "the report says %r" % bad
 print("ok")
 PY

@@ -310,4 +310,39 @@ std::optional<Failure> require_refusal(const Outcome& o, const std::string& expe
   return f;
 }
 
+std::optional<std::string> non_finite_input(const Case& c) {
+  auto scan = [](const char* name, const DMatrix& M, bool minus_inf_ok) -> std::optional<std::string> {
+    for (Index i = 0; i < M.rows(); ++i)
+      for (Index j = 0; j < M.cols(); ++j) {
+        const double x = M(i, j);
+        if (std::isfinite(x) || (minus_inf_ok && x == -std::numeric_limits<double>::infinity()))
+          continue;
+        std::ostringstream os;
+        os << name << "(" << i << ", " << j << ") = " << x;
+        return os.str();
+      }
+    return std::nullopt;
+  };
+  if (auto w = scan("Q", c.Q, false)) return w;
+  if (auto w = scan("K", c.K, false)) return w;
+  if (auto w = scan("V", c.V, false)) return w;
+  if (auto w = scan("X", c.X, false)) return w;
+  return scan("S", c.S, true);
+}
+
+std::optional<Failure> check_non_finite_answer(const Outcome& o, const std::string& what) {
+  if (o.kind == Outcome::Kind::refusal) return std::nullopt;
+  Failure f;
+  f.outcome = o;
+  if (o.kind == Outcome::Kind::fault) {
+    f.summary = "failed on the input " + what + " instead of refusing it: " + o.message;
+    return f;
+  }
+  const bool reached = !o.A.allFinite() || !o.O.allFinite() || !o.logsumexp.allFinite();
+  if (reached) return std::nullopt;
+  f.summary = "answered only finite values for the input " + what +
+              ": the bad value was swallowed (refuse it, or let it reach the answer as NaN)";
+  return f;
+}
+
 }  // namespace attn::prop::detail

@@ -104,6 +104,19 @@ std::optional<Failure> require_specific_refusal(
     Subject& s, const Outcome& o, const std::string& expected_type, const std::string& why,
     const Case& valid, const std::string& valid_what = "the valid case it was made from");
 
+/// "Q(0, 0) = nan" when c holds a NaN or Inf input (NaN or Inf in Q, K, V
+/// or X; NaN or +Inf in S; -Inf in S means forbidden, not a bad input);
+/// nullopt when every input is valid. The generators make only valid cases;
+/// the fixed edge cases (edge_cases.hpp) make such inputs on purpose.
+std::optional<std::string> non_finite_input(const Case& c);
+
+/// For a case with a NaN or Inf input (`what`, from non_finite_input): a
+/// refusal passes, and so does a result with NaN or Inf somewhere in what it
+/// returns (the bad value reached the answer); a result whose entries are all
+/// finite swallowed it and fails, as does a fault (section 32.2.7: inputs are
+/// finite, and a NaN must not vanish into a plausible answer).
+std::optional<Failure> check_non_finite_answer(const Outcome& o, const std::string& what);
+
 /// Attaches the outcome to a failure (for the report).
 std::optional<Failure> with_outcome(std::optional<Failure> f, const Outcome& o);
 

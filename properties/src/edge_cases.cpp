@@ -1,4 +1,4 @@
-// The fixed edge cases run before the random ones (edge_cases.hpp).
+// The fixed edge cases, run after the random ones pass (edge_cases.hpp).
 #include "edge_cases.hpp"
 
 #include <cstdio>
@@ -55,6 +55,34 @@ Case lowest_logits_case(Operation op, double level, const Precision& p) {
   return c;
 }
 
+/// A NaN and an Inf input, each on a case with no mask whose other entries
+/// are small integers: a NaN at Q(0, 0) (or S(0, 1)) and +Inf at V(1, 0) (or
+/// S(1, 0)). The answer must refuse or carry the bad value into the
+/// answer (oracle_agreement, check_non_finite_answer).
+std::vector<Case> non_finite_cases(Operation op) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Case base;
+  base.op = op;
+  if (op == Operation::attention) {
+    base.Q.resize(2, 2);
+    base.Q << 1, 0, 0, 1;
+    base.K.resize(2, 2);
+    base.K << 1, 1, 0, 1;
+    base.V.resize(2, 1);
+    base.V << 1, 2;
+  } else {
+    base.S.resize(2, 2);
+    base.S << 0, 1, 2, 0;
+    if (op == Operation::masked_softmax) base.mask = Mask::Constant(2, 2, false);
+  }
+  Case with_nan = base, with_inf = base;
+  (op == Operation::attention ? with_nan.Q(0, 0) : with_nan.S(0, 1)) = nan;
+  (op == Operation::attention ? with_inf.V(1, 0) : with_inf.S(1, 0)) = kInf;
+  with_nan.tags = {"edge: a NaN input"};
+  with_inf.tags = {"edge: an Inf input"};
+  return {with_nan, with_inf};
+}
+
 }  // namespace
 
 std::vector<Case> edge_cases(const Property& p, const GenConfig& gc) {
@@ -70,6 +98,9 @@ std::vector<Case> edge_cases(const Property& p, const GenConfig& gc) {
     if (v > lowest(prec)) out.push_back(lowest_logits_case(op, v, prec));
   }
   out.push_back(lowest_logits_case(op, lowest(prec), prec));
+  if (p.id == "oracle_agreement") {
+    for (Case& c : non_finite_cases(op)) out.push_back(std::move(c));
+  }
   if (op == Operation::softmax_rows || op == Operation::masked_softmax) {
     Case f2;
     f2.op = op;

@@ -1,7 +1,9 @@
 #pragma once
-// The fixed edge cases a property runs before its random ones (like
-// Hypothesis's explicit examples), so the regimes real bugs need are reached
-// on every seed, not by luck (private to properties/src; runner.cpp).
+// The fixed edge cases a property runs on every seed (like Hypothesis's
+// explicit examples), so the regimes real bugs need are reached, not by
+// luck (private to properties/src; runner.cpp). They run once the random
+// cases pass: a random failure keeps its shrunk counterexample, and the edge
+// cases, already small, decide only what the random ones missed.
 
 #include <vector>
 
@@ -17,6 +19,9 @@ namespace attn::prop::detail {
 ///    sentinel for -inf (-1e4, -1e9, -1e20, float's lowest...) or a finite
 ///    floor for the running maximum gets weight or underflows to 0/0, and a
 ///    forbidden logit of 0 wins a maximum taken over every key;
+///  - a NaN and an Inf input (oracle_agreement only): the answer must refuse
+///    or carry the bad value into what it returns (a finite answer swallowed
+///    it; check_util.hpp, check_non_finite_answer);
 ///  - -inf in S at forbidden positions, the text's F2 matrix
 ///    (reference/include/attn/ref/textbook.hpp) for softmax_rows and
 ///    masked_softmax.

@@ -23,6 +23,8 @@ Property oracle_agreement(Operation op) {
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::any); };
   p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);
+    // A NaN or Inf input (a fixed edge case): refused, or reaching the answer.
+    if (auto what = detail::non_finite_input(c)) return detail::check_non_finite_answer(o, *what);
     // Record how close each output comes to its bound (bound_stats.hpp).
     return detail::check_answer(s, c, o, [&](const char* name, double ratio, Index entries) {
       std::string where = std::string(name) + " of " + operation_name(c.op) + " in " + s.precision().name;

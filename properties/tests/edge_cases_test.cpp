@@ -1,7 +1,8 @@
-// The fixed edge cases run before the random ones (properties/src/edge_cases.hpp):
+// The fixed edge cases (properties/src/edge_cases.hpp, run after the random ones pass):
 // reached on every seed at the default case count, passed by the library in
 // float and double, and a finite sentinel for -inf (-1e20, float's lowest)
-// caught by exact_zeros on every seed.
+// caught by exact_zeros on every seed; a NaN or Inf input refused or carried
+// into the answer, never swallowed.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -94,5 +95,52 @@ TEST_CASE("edge cases: the sentinels -1e20 and float's lowest are caught on ever
       // case: one query, three keys, the level that matters.
       if (v.counterexample->tags.at(0).rfind("edge: ", 0) == 0) CHECK(v.counterexample->Q.rows() == 1);
     }
+  }
+}
+
+namespace {
+
+/// Replaces every NaN or Inf input by 0 and then answers correctly (the
+/// habit of np.nan_to_num on the inputs): it swallows bad inputs.
+class SwallowSubject : public Subject {
+ public:
+  std::string name() const override { return "swallow"; }
+  Precision precision() const override { return {}; }
+  bool supports(Operation op) const override { return op == Operation::attention; }
+  Outcome run(const Case& c) override {
+    Case clean = c;
+    for (DMatrix* M : {&clean.Q, &clean.K, &clean.V})
+      *M = M->unaryExpr([](double x) { return std::isfinite(x) ? x : 0.0; });
+    return lib_.run(clean);
+  }
+
+ private:
+  LibSubject<double> lib_;
+};
+
+}  // namespace
+
+TEST_CASE("edge cases: a NaN or Inf input is refused or reaches the answer; swallowed, it fails",
+          "[edge]") {
+  for (const auto seed : kSeeds) {
+    INFO("seed " << seed);
+    RunConfig cfg;
+    cfg.seed = seed;
+    cfg.cases = default_case_count();
+    LibSubject<double> lib;  // refuses with NonFiniteInputError
+    const Verdict v = run_property(oracle_agreement(Operation::attention), lib, cfg);
+    CHECK(v.passed);
+    CHECK(v.regimes.count("edge: a NaN input") == 1);
+    CHECK(v.regimes.count("edge: an Inf input") == 1);
+    // No input checks at all: the NaN and Inf propagate into O and A.
+    FillSubject plain(-std::numeric_limits<double>::infinity());
+    CHECK(run_property(oracle_agreement(Operation::attention), plain, cfg).passed);
+    SwallowSubject swallow;
+    const Verdict w = run_property(oracle_agreement(Operation::attention), swallow, cfg);
+    REQUIRE_FALSE(w.passed);
+    REQUIRE(w.counterexample);
+    CHECK(w.counterexample->tags.at(0) == "edge: a NaN input");
+    REQUIRE(w.failure);
+    CHECK(w.failure->summary.find("swallowed") != std::string::npos);
   }
 }

@@ -46,10 +46,25 @@ AttentionResult attention(const Matrix& Q, const Matrix& K, const Matrix& V,
   Matrix A = Matrix::Zero(T_q, T_v);
   for (Eigen::Index i = 0; i < T_q; ++i) {
     double row_max = -std::numeric_limits<double>::infinity();
-    for (Eigen::Index j = 0; j < T_v; ++j)
-      if (!forbidden(i, j)) row_max = std::max(row_max, S(i, j));
-    if (row_max == -std::numeric_limits<double>::infinity()) {
+    bool any_allowed = false;
+    for (Eigen::Index j = 0; j < T_v; ++j) {
+      if (forbidden(i, j)) continue;
+      any_allowed = true;
+      // The rule for logits (docs/ARCHITECTURE.md): an allowed logit that
+      // overflows to +inf (or is NaN) is refused; one that overflows to -inf
+      // gets weight 0, unless every allowed logit of the row does.
+      if (std::isnan(S(i, j)) || S(i, j) == std::numeric_limits<double>::infinity()) {
+        throw std::domain_error("logit S(" + std::to_string(i) + ", " + std::to_string(j) +
+                                ") overflows to +inf");
+      }
+      row_max = std::max(row_max, S(i, j));
+    }
+    if (!any_allowed) {
       throw std::domain_error("query row " + std::to_string(i) + " has every key forbidden");
+    }
+    if (row_max == -std::numeric_limits<double>::infinity()) {
+      throw std::domain_error("every allowed logit of query row " + std::to_string(i) +
+                              " overflows to -inf");
     }
     double sum = 0.0;
     for (Eigen::Index j = 0; j < T_v; ++j) {

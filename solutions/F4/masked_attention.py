@@ -46,7 +46,15 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
         return np.zeros((0, d_v)), np.zeros((0, T_v))
 
     S = Q @ K.T / np.sqrt(d_k)  # Lemma 1
+    # The rule for logits (docs/ARCHITECTURE.md): only allowed entries are
+    # read; an allowed logit that overflows to +inf (or is NaN) is refused; one
+    # that overflows to -inf gets weight 0, unless its whole row does.
+    if (np.isnan(S) | (S == np.inf))[~forbidden].any():
+        raise ValueError("a logit overflows to +inf")
     S = np.where(forbidden, -np.inf, S)  # THE FIX: mask the logits, before the softmax
+    lost = np.flatnonzero(np.isneginf(S).all(axis=1))
+    if lost.size:
+        raise ValueError("every allowed logit of query row %d overflows to -inf" % lost[0])
     E = np.exp(S - S.max(axis=1, keepdims=True))  # the maximum is over allowed keys
     A = E / E.sum(axis=1, keepdims=True)
     return A @ V, A

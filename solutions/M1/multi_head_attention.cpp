@@ -28,8 +28,19 @@ Matrix head_output(const Matrix& Q, const Matrix& K, const Matrix& V,
   Matrix weights(T, K.rows());
   for (Eigen::Index i = 0; i < T; ++i) {
     double row_max = -std::numeric_limits<double>::infinity();
-    for (Eigen::Index j = 0; j < K.rows(); ++j)
-      if (!(mask && (*mask)(i, j))) row_max = std::max(row_max, logits(i, j));
+    for (Eigen::Index j = 0; j < K.rows(); ++j) {
+      if (mask && (*mask)(i, j)) continue;
+      // The rule for logits (docs/ARCHITECTURE.md): an allowed logit that
+      // overflows to +inf (or is NaN) is refused; one that overflows to -inf
+      // gets weight 0, unless every allowed logit of the row does.
+      if (std::isnan(logits(i, j)) || logits(i, j) == std::numeric_limits<double>::infinity())
+        throw std::domain_error("logit S(" + std::to_string(i) + ", " + std::to_string(j) +
+                                ") overflows to +inf");
+      row_max = std::max(row_max, logits(i, j));
+    }
+    if (row_max == -std::numeric_limits<double>::infinity())  // rows wholly forbidden are refused above
+      throw std::domain_error("every allowed logit of query row " + std::to_string(i) +
+                              " overflows to -inf");
     double sum = 0;
     for (Eigen::Index j = 0; j < K.rows(); ++j) {
       weights(i, j) = (mask && (*mask)(i, j)) ? 0.0 : std::exp(logits(i, j) - row_max);

@@ -15,7 +15,17 @@ import numpy as np
 
 def _head(Q, K, V, forbidden):
     """One head's outputs O_i (T x d_v) for its projections Q, K, V."""
-    logits = np.where(forbidden, -np.inf, Q @ K.T / np.sqrt(Q.shape[1]))
+    logits = Q @ K.T / np.sqrt(Q.shape[1])
+    # The rule for logits (docs/ARCHITECTURE.md): only allowed entries are
+    # read; an allowed logit that overflows to +inf (or is NaN) is refused; one
+    # that overflows to -inf gets weight 0, unless its whole row does (rows
+    # with every key forbidden are refused before any head runs).
+    if (np.isnan(logits) | (logits == np.inf))[~forbidden].any():
+        raise ValueError("a logit overflows to +inf")
+    logits = np.where(forbidden, -np.inf, logits)
+    lost = np.flatnonzero(np.isneginf(logits).all(axis=1))
+    if lost.size:
+        raise ValueError("every allowed logit of query row %d overflows to -inf" % lost[0])
     weights = np.exp(logits - logits.max(axis=1, keepdims=True))
     weights /= weights.sum(axis=1, keepdims=True)
     return weights @ V

@@ -8,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "attention_tiled.hpp"
 
@@ -19,6 +20,24 @@ constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 
 bool forbidden(const std::optional<Mask>& mask, Eigen::Index i, Eigen::Index j) {
   return mask && (*mask)(i, j);
+}
+
+/// The rule for logits (docs/ARCHITECTURE.md): an allowed logit that
+/// overflows to +inf (or is NaN) is refused; one that overflows to -inf gets
+/// weight 0 (exp(-inf) = 0), unless every allowed logit of the row does.
+void refuse_plus_inf(double s, Eigen::Index i, Eigen::Index j) {
+  if (std::isnan(s) || s == -kMinusInf)
+    throw std::domain_error("logit S(" + std::to_string(i) + ", " + std::to_string(j) +
+                            ") overflows to +inf");
+}
+
+/// Called once a row is done: `m` is its running maximum over the allowed keys.
+void refuse_empty_row(double m, bool any_allowed, Eigen::Index i) {
+  if (!any_allowed)
+    throw std::domain_error("query row " + std::to_string(i) + " has every key forbidden");
+  if (m == kMinusInf)
+    throw std::domain_error("every allowed logit of query row " + std::to_string(i) +
+                            " overflows to -inf");
 }
 
 void check_shapes(const Matrix& Q, const Matrix& K, const Matrix& V,
@@ -42,6 +61,7 @@ TiledResult attention_tiled(const Matrix& Q, const Matrix& K, const Matrix& V,
   Matrix acc = Matrix::Zero(T_q, V.cols());
   Eigen::VectorXd m = Eigen::VectorXd::Constant(T_q, kMinusInf);
   Eigen::VectorXd l = Eigen::VectorXd::Zero(T_q);
+  std::vector<bool> any_allowed(std::size_t(T_q), false);
   for (Eigen::Index q0 = 0; q0 < T_q; q0 += tile_q) {
     const Eigen::Index q1 = std::min(q0 + tile_q, T_q);
     for (Eigen::Index k0 = 0; k0 < T_v; k0 += tile_k) {
@@ -50,9 +70,13 @@ TiledResult attention_tiled(const Matrix& Q, const Matrix& K, const Matrix& V,
       for (Eigen::Index r = 0; r < q1 - q0; ++r) {
         const Eigen::Index i = q0 + r;
         double tile_max = kMinusInf;
-        for (Eigen::Index j = k0; j < k1; ++j)
-          if (!forbidden(mask, i, j)) tile_max = std::max(tile_max, S(r, j - k0));
-        if (tile_max == kMinusInf) continue;  // no allowed key here: the row is unchanged
+        for (Eigen::Index j = k0; j < k1; ++j) {
+          if (forbidden(mask, i, j)) continue;
+          any_allowed[i] = true;
+          refuse_plus_inf(S(r, j - k0), i, j);
+          tile_max = std::max(tile_max, S(r, j - k0));
+        }
+        if (tile_max == kMinusInf) continue;  // no allowed finite logit here: the row is unchanged
         const double m_new = std::max(m(i), tile_max);
         const double rescale = std::exp(m(i) - m_new);  // 0 on the row's first allowed tile
         l(i) *= rescale;
@@ -67,9 +91,7 @@ TiledResult attention_tiled(const Matrix& Q, const Matrix& K, const Matrix& V,
       }
     }
   }
-  for (Eigen::Index i = 0; i < T_q; ++i)
-    if (m(i) == kMinusInf)
-      throw std::domain_error("query row " + std::to_string(i) + " has every key forbidden");
+  for (Eigen::Index i = 0; i < T_q; ++i) refuse_empty_row(m(i), any_allowed[std::size_t(i)], i);
   TiledResult r;
   r.O = acc.array().colwise() / l.array();
   r.logsumexp = m.array() + l.array().log();
@@ -83,10 +105,14 @@ AttentionResult attention(const Matrix& Q, const Matrix& K, const Matrix& V,
   Matrix A = Matrix::Zero(S.rows(), S.cols());
   for (Eigen::Index i = 0; i < S.rows(); ++i) {
     double row_max = kMinusInf;
-    for (Eigen::Index j = 0; j < S.cols(); ++j)
-      if (!forbidden(mask, i, j)) row_max = std::max(row_max, S(i, j));
-    if (row_max == kMinusInf)
-      throw std::domain_error("query row " + std::to_string(i) + " has every key forbidden");
+    bool any_allowed = false;
+    for (Eigen::Index j = 0; j < S.cols(); ++j) {
+      if (forbidden(mask, i, j)) continue;
+      any_allowed = true;
+      refuse_plus_inf(S(i, j), i, j);
+      row_max = std::max(row_max, S(i, j));
+    }
+    refuse_empty_row(row_max, any_allowed, i);
     for (Eigen::Index j = 0; j < S.cols(); ++j)
       if (!forbidden(mask, i, j)) A(i, j) = std::exp(S(i, j) - row_max);
     A.row(i) /= A.row(i).sum();

@@ -82,27 +82,37 @@ def attention_tiled(Q, K, V, mask, tile_q, tile_k):
     acc = np.zeros((T_q, d_v))
     m = np.full(T_q, -np.inf)
     l = np.zeros(T_q)
+    seen = np.zeros(T_q, dtype=bool)  # row i has an allowed key
     for q0 in range(0, T_q, tile_q):
         q1 = min(q0 + tile_q, T_q)
         for k0 in range(0, T_v, tile_k):
             k1 = min(k0 + tile_k, T_v)
             S = Q[q0:q1] @ K[k0:k1].T / scale
             allowed = ~forbidden[q0:q1, k0:k1]
-            if not np.isfinite(S[allowed]).all():
-                raise ValueError("a logit overflows")
+            # The rule for logits: +inf (or NaN) at an allowed entry is
+            # refused; -inf from an overflow gets weight 0 (exp(-inf) = 0).
+            if (np.isnan(S) | (S == np.inf))[allowed].any():
+                raise ValueError("a logit overflows to +inf")
             P = np.zeros_like(S)
             for r in range(q1 - q0):
                 i = q0 + r
                 if not allowed[r].any():
                     continue  # a wholly forbidden tile for this row adds nothing
-                m_new = max(m[i], S[r][allowed[r]].max())
+                seen[i] = True
+                tile_max = S[r][allowed[r]].max()
+                if tile_max == -np.inf:
+                    continue  # every allowed logit here overflowed to -inf: weight 0
+                m_new = max(m[i], tile_max)
                 rescale = np.exp(m[i] - m_new)  # exp(-inf) = 0 on the first allowed tile
                 P[r] = np.where(allowed[r], np.exp(np.where(allowed[r], S[r], 0.0) - m_new), 0.0)
                 l[i] = rescale * l[i] + P[r].sum()
                 acc[i] *= rescale
                 m[i] = m_new
             acc[q0:q1] += P @ V[k0:k1]
-    empty = np.flatnonzero(np.isneginf(m))
+    empty = np.flatnonzero(~seen)
     if empty.size:
         raise ValueError("query row %d has every key forbidden" % empty[0])
+    lost = np.flatnonzero(np.isneginf(m))
+    if lost.size:
+        raise ValueError("every allowed logit of query row %d overflows to -inf" % lost[0])
     return acc / l[:, None], m + np.log(l)

@@ -60,6 +60,12 @@ bool pairs_with(const std::string& code, const std::string& answers) {
   return code == answers || (code == "F3" && answers == "F4");
 }
 
+/// A C++ header a student's .cpp files may include.
+bool is_cpp_header(const fs::path& f) {
+  const std::string x = f.extension().string();
+  return x == ".hpp" || x == ".h" || x == ".hh" || x == ".hxx";
+}
+
 struct Candidate {
   fs::path file;      ///< as found (the notebook itself for a notebook)
   fs::path graded;    ///< what is graded (the Python made from a notebook)
@@ -76,7 +82,7 @@ class Collector {
   /// reports ("alice/"). Returns false if it holds nothing gradable.
   bool student(const fs::path& dir, const std::string& student, const std::string& prefix,
                const std::optional<fs::path>& excluded, std::string* why) {
-    std::vector<Candidate> code, answers;
+    std::vector<Candidate> code, answers, headers;
     std::vector<std::string> others;
     for (const auto& f : files_below(dir, excluded)) {
       const std::string rel = f.lexically_relative(dir).generic_string();
@@ -87,6 +93,10 @@ class Collector {
           continue;
         }
         others.push_back(rel);  // a .json that is not an answers file: a data file
+        continue;
+      }
+      if (is_cpp_header(f)) {  // never an entry; staged beside the entry for #include "..."
+        headers.push_back({f, f, rel, ""});
         continue;
       }
       if (!is_code(f)) {
@@ -148,7 +158,11 @@ class Collector {
         if (in.exercise.empty() && !e->explicit_line) in.exercise = paired->exercise;
       }
       std::string helpers;
-      for (const auto& c : code) {
+      std::vector<const Candidate*> others_of_entry;
+      for (const auto& c : code) others_of_entry.push_back(&c);
+      for (const auto& h : headers) others_of_entry.push_back(&h);
+      for (const Candidate* cp : others_of_entry) {
+        const Candidate& c = *cp;
         if (&c == e) continue;
         const fs::path rel = c.file.lexically_relative(e->file.parent_path());
         if (rel.empty() || *rel.begin() == "..") continue;  // above the entry: not importable

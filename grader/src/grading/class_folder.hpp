@@ -14,8 +14,10 @@
 // - an answers file (.json with "exercise") is paired with the entry of its
 //   exercise (F4 answers also take an entry recognised as F3: F4 has F3's
 //   signature), and graded alone only when no entry takes it;
-// - every other code file is a helper: copied beside the entry (so
-//   `import helpers` works in the sandbox), never a row of its own;
+// - every other code file, and every C++ header (.hpp, .h, .hh, .hxx), is a
+//   helper: copied beside the entry (so `import helpers` and
+//   `#include "util.hpp"` work in the sandbox), never a row of its own; a
+//   C++ entry's helper .cpp files are compiled and linked with it;
 // - with the exercise fixed (--exercise or the configuration), the entries
 //   are the files of that exercise; if none is recognised, the only code
 //   file (or the first in name order, with a note) is graded.

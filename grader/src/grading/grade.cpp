@@ -6,6 +6,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <set>
 
 #include "exercises/answers.hpp"
 #include "sandbox/budget_subject.hpp"
@@ -133,11 +137,22 @@ struct Prepared {
   /// The staged copy's path replaced by the submission's name (compiler
   /// messages and commands must not show the grader's temporary folders).
   std::string shown(std::string text, const std::string& name) const {
-    if (staged) text = replace_all(std::move(text), staged->path().string(), name);
+    if (staged) {
+      text = replace_all(std::move(text), staged->path().string(), name);
+      text = replace_all(std::move(text), staged->folder().string() + "/", "");  // helpers
+    }
     // Nor the checkout's location: its folders are named from its root.
     return replace_all(std::move(text), std::string(paths::source_dir) + "/", "<attnlab>/");
   }
 };
+
+/// The C++ file defines a main() function (read as text, never compiled).
+bool defines_main(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  static const std::regex main_function(R"(\bint\s+main\s*\()");
+  return std::regex_search(text, main_function);
+}
 
 /// Copies the submission into the sandbox (if any) and prepares it to speak
 /// the protocol: the Python harness, a C++ build, or the executable itself.
@@ -174,6 +189,17 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
         return false;
       }
     }
+  }
+  // A C++ entry's helper sources (a class folder's other .cpp files), where
+  // the entry is: in the private copy when there is one. Not linked: a file
+  // of an exercise (another entry) and a file with its own main() (the
+  // student's test driver), which would not link with the harness.
+  for (const auto& [src, rel] : options.helpers) {
+    static const std::set<std::string> cpp_sources = {".cpp", ".cc", ".cxx", ".c++"};
+    if (!cpp_sources.count(rel.extension().string()) || defines_main(src) ||
+        recognise_exercise(src).status == Recognition::Status::recognised)
+      continue;
+    launch_options.cpp_helper_sources.push_back(prepared.staged ? prepared.staged->folder() / rel : src);
   }
   prepared.launch = prepare_submission(file, launch_options);
   prepared.launch.message = prepared.shown(prepared.launch.message, shown);

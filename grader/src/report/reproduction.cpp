@@ -168,8 +168,35 @@ std::string cpp_reproduction(const Case& c, const std::string& exercise) {
       body << "auto r = " << ns << "::attention(Q, K, V, " << (c.mask ? "mask" : "std::nullopt")
            << ");\nstd::cout << r.A << \"\\n\\nrow sums:\\n\" << r.A.rowwise().sum() << \"\\n\\nO:\\n\" << r.O << \"\\n\";\n";
       break;
-    default:
-      body << "// (this operation's C++ call: see the exercise's header; the inputs are above in the report)\n";
+    case Operation::attention_tiled:
+      body << cpp_matrix(ns, "Q", c.Q) << cpp_matrix(ns, "K", c.K) << cpp_matrix(ns, "V", c.V);
+      if (c.mask) body << cpp_mask(ns, "mask", *c.mask);
+      body << "auto r = " << ns << "::attention_tiled(Q, K, V, " << (c.mask ? "mask" : "std::nullopt")
+           << ", " << c.tile_q << ", " << c.tile_k
+           << ");\nstd::cout << \"O:\\n\" << r.O << \"\\n\\nlogsumexp:\\n\" << r.logsumexp << \"\\n\";\n";
+      break;
+    case Operation::multi_head_attention: {
+      body << cpp_matrix(ns, "X", c.X) << "std::vector<" << ns << "::HeadWeights> heads;\n";
+      for (std::size_t h = 0; h < c.heads.size(); ++h) {
+        const std::string i = std::to_string(h);
+        body << "{\n" << cpp_matrix(ns, "W_Q" + i, c.heads[h].W_Q) << cpp_matrix(ns, "W_K" + i, c.heads[h].W_K)
+             << cpp_matrix(ns, "W_V" + i, c.heads[h].W_V) << "heads.push_back({W_Q" << i << ", W_K" << i
+             << ", W_V" << i << "});\n}\n";
+      }
+      body << cpp_matrix(ns, "W_O", c.W_O);
+      if (c.mask) body << cpp_mask(ns, "mask", *c.mask);
+      body << ns << "::Matrix O = " << ns << "::multi_head_attention(X, heads, W_O, "
+           << (c.mask ? "mask" : "std::nullopt") << ");\nstd::cout << O << \"\\n\";\n";
+      break;
+    }
+    case Operation::causal_mask:
+      body << "std::cout << " << ns << "::causal_mask(" << c.mask_shape.T_q << ", " << c.mask_shape.T_v
+           << ", " << ns << "::Alignment::" << (c.mask_shape.bottom_right ? "bottom_right" : "top_left")
+           << ") << \"\\n\";  // 1 = forbidden\n";
+      break;
+    case Operation::padding_mask:
+      body << "std::cout << " << ns << "::padding_mask(" << c.mask_shape.T_q << ", " << c.mask_shape.T_v
+           << ", " << c.mask_shape.key_length << ") << \"\\n\";  // 1 = forbidden\n";
       break;
   }
   std::istringstream lines(body.str());

@@ -120,7 +120,8 @@ std::string trim_diagnostics(const std::string& text, std::size_t max_lines,
 
 CppBuild build_cpp_submission(const std::filesystem::path& source,
                               const std::filesystem::path& workdir,
-                              const CppToolchain& toolchain) {
+                              const CppToolchain& toolchain,
+                              const std::vector<std::filesystem::path>& helper_sources) {
   CppBuild build;
 
   Command version;
@@ -147,7 +148,6 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
     return build;
   }
 
-  const auto object = (workdir / "submission.o").string();
   const auto executable = (workdir / "submission").string();
 
   // The interface headers, copied beside the build (see CppToolchain::interface_headers).
@@ -171,7 +171,8 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
 
   // Two forms of the compile command: as the student would type it (shown in
   // reports) and as it runs, with the staged headers.
-  auto compile_command = [&](const std::string& exercise_dir) {
+  auto compile_command = [&](const std::filesystem::path& source, const std::string& object,
+                             const std::string& exercise_dir) {
     Command c;
     c.argv = {toolchain.compiler};
     c.argv.insert(c.argv.end(), toolchain.flags.begin(), toolchain.flags.end());
@@ -185,23 +186,37 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
     c.argv.insert(c.argv.end(), {"-c", std::filesystem::absolute(source).string(), "-o", object});
     return c;
   };
-  const std::string shown_compile = compile_command(toolchain.interface_dir).display();
-  Command compile = compile_command(interface_dir);
+  // The entry, then the student's helper .cpp files (one object each).
+  std::vector<Command> steps;
+  std::vector<std::string> shown;
   Command link;
   // --whole-archive: the harness's main is always linked, so a submission
   // that defines its own main() gets "multiple definition of `main'" (and
   // link_error_hint's plain words) instead of silently replacing the harness.
-  link.argv = {toolchain.compiler, "-o", executable, object, "-Wl,--whole-archive",
-               toolchain.harness_library, "-Wl,--no-whole-archive"};
+  link.argv = {toolchain.compiler, "-o", executable};
+  std::vector<std::filesystem::path> sources = {source};
+  sources.insert(sources.end(), helper_sources.begin(), helper_sources.end());
+  for (std::size_t k = 0; k < sources.size(); ++k) {
+    const std::string object =
+        (workdir / (k == 0 ? std::string("submission.o") : "helper" + std::to_string(k) + ".o")).string();
+    shown.push_back(compile_command(sources[k], object, toolchain.interface_dir).display());
+    steps.push_back(compile_command(sources[k], object, interface_dir));
+    link.argv.push_back(object);
+  }
+  link.argv.insert(link.argv.end(), {"-Wl,--whole-archive", toolchain.harness_library,
+                                     "-Wl,--no-whole-archive"});
+  steps.push_back(link);
+  shown.push_back(link.display());
 
-  for (Command* step : {&compile, &link}) {
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    Command* step = &steps[k];
     step->merge_stderr = true;
     step->grader_tool = true;
     step->cwd = workdir.string();
     step->limits.cpu_seconds = 0;  // the wall-clock timeout bounds it
     step->limits.file_size_bytes = std::uint64_t{512} << 20;
     // As the student would type it: the checkout's headers, no sandbox.
-    build.command = step == &compile ? shown_compile : step->display();
+    build.command = shown[k];
     if (toolchain.wrap) toolchain.wrap(*step);
     const CommandResult r = run_command(*step, toolchain.timeout);
     if (!r.started) {
@@ -219,7 +234,7 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
       build.status = CppBuild::Status::not_gradable;
       // The compiler's words (which quote the submission) fenced; the grader's own hint not.
       build.diagnostics = fenced(trim_diagnostics(r.output));
-      if (step == &link) {
+      if (k + 1 == steps.size()) {  // the link
         if (const std::string hint = link_error_hint(r.output, toolchain); !hint.empty())
           build.diagnostics = hint + "\n" + build.diagnostics;
       }

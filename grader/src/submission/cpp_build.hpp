@@ -1,6 +1,7 @@
 #pragma once
-// Building a C++ submission: compile the one file against the exercise's
-// header, link it with the prebuilt harness (which holds main and the protocol).
+// Building a C++ submission: compile the file (and the student's helper .cpp
+// files) against the exercise's header, link them with the prebuilt harness
+// (which holds main and the protocol).
 
 #include <chrono>
 #include <filesystem>
@@ -59,12 +60,14 @@ struct CppBuild {
 };
 
 /// Copies the interface headers to `workdir`/include, compiles `source`
-/// into `workdir`/submission.o and links it with the harness into
-/// `workdir`/submission, each step within toolchain.timeout.
+/// into `workdir`/submission.o and each of `helper_sources` (the student's
+/// other .cpp files) into its own object, and links them with the harness
+/// into `workdir`/submission, each step within toolchain.timeout.
 /// Never throws for a bad submission; throws std::system_error only if
 /// processes cannot be created.
 CppBuild build_cpp_submission(const std::filesystem::path& source,
-                              const std::filesystem::path& workdir, const CppToolchain& toolchain);
+                              const std::filesystem::path& workdir, const CppToolchain& toolchain,
+                              const std::vector<std::filesystem::path>& helper_sources = {});
 
 /// One line above a failed link's messages saying what they mean in the
 /// student's terms, or "" when nothing is recognised: the file defines

@@ -72,7 +72,7 @@ Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch la
   toolchain.wrap = options.wrap;
   CppBuild build;
   try {
-    build = build_cpp_submission(file, launch.workdir->path(), toolchain);
+    build = build_cpp_submission(file, launch.workdir->path(), toolchain, options.cpp_helper_sources);
   } catch (const std::exception& e) {
     launch.status = Launch::Status::infrastructure_error;
     launch.message = std::string("cannot run the compiler: ") + e.what();

@@ -41,6 +41,9 @@ struct LaunchOptions {
   std::function<void(Command&)> wrap;
   /// The Python harness to run; empty: python_harness_path().
   std::string python_harness;
+  /// C++: the student's other source files (.cpp, .cc, .cxx), compiled and
+  /// linked with the entry (a class folder's helpers).
+  std::vector<std::filesystem::path> cpp_helper_sources;
 };
 
 struct Launch {
