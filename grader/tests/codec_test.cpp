@@ -140,7 +140,7 @@ TEST_CASE("a matrix that is not rectangular or not an array of rows is refused",
   CHECK_THROWS_WITH(decode_matrix(json::parse("[[1,\"x\"]]"), "A"), Catch::Contains("A[0][1]"));
 }
 
-TEST_CASE("masks round-trip; only true and false are entries", "[codec]") {
+TEST_CASE("masks round-trip, only true and false are entries", "[codec]") {
   RowMask m(2, 3);
   m << false, true, true, false, false, true;
   CHECK(encode_mask(m).dump() == "[[false,true,true],[false,false,true]]");

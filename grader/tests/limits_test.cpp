@@ -222,7 +222,7 @@ TEST_CASE("report: a malformed reply's text stays inside its verdict block", "[l
   CHECK(block_indented(text));
 }
 
-TEST_CASE("report: worst entries in the shortest form; NaN said plainly", "[limits]") {
+TEST_CASE("report: worst entries in the shortest form, NaN said plainly", "[limits]") {
   Verdict v;
   v.property_id = "answers";
   v.title = "the buggy row sum";

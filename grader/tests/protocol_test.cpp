@@ -78,7 +78,7 @@ TEST_CASE("a well-formed result becomes a result", "[protocol]") {
   CHECK(o.A(1, 2) == 0.5);
 }
 
-TEST_CASE("an error reply becomes a refusal; a fault reply a fault", "[protocol]") {
+TEST_CASE("an error reply becomes a refusal, a fault reply a fault", "[protocol]") {
   const Case c = small_case();
   const Outcome r = parse_reply(
       R"({"v":1,"id":3,"ok":false,"error":{"type":"ValueError","message":"row 0 is fully masked"}})",

@@ -181,7 +181,7 @@ TEST_CASE("NaN in an input names the matrix, the entry, its shape and the functi
   }
 }
 
-TEST_CASE("multi-head: an overflowing output projection is refused; a head's errors name the head",
+TEST_CASE("multi-head: an overflowing output projection is refused, a head's errors name the head",
           "[errors][multi_head]") {
   attn::MultiHeadWeights<double> w;
   w.heads.push_back({M::Identity(2, 2), M::Identity(2, 2), M::Identity(2, 2)});

@@ -229,12 +229,13 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     departs[k] = !agrees(answers[k], safe_predict(def, b.cases[k], declared), b.cases[k],
                          subject.returns_weights());
   // An entry is determined when its tolerance is a number, or when the
-  // model's value there is NaN (0/0 is a definite prediction).
+  // model's value there is NaN (0/0 is a definite prediction), unless the
+  // model leaves it open (kAnyAnswer).
   auto determined = [](const DMatrix& tol, const DMatrix& value) {
     for (Index i = 0; i < tol.rows(); ++i)
       for (Index j = 0; j < tol.cols(); ++j)
-        if (!std::isnan(tol(i, j)) ||
-            (i < value.rows() && j < value.cols() && std::isnan(value(i, j))))
+        if (tol(i, j) != detail::kAnyAnswer &&
+            (!std::isnan(tol(i, j)) || (i < value.rows() && j < value.cols() && std::isnan(value(i, j)))))
           return true;
     return tol.size() == 0;
   };

@@ -35,6 +35,22 @@ inline std::function<std::vector<Model>(Operation)> single(std::string key, Knob
   return [key, k](Operation) { return std::vector<Model>{knob_model(key, {}, k)}; };
 }
 
+/// The two members of an underflow-prone mistake (no_max_shift, global_max,
+/// max_floor): a row whose exponentials all underflow divides 0 by 0 (NaN),
+/// or is guarded to weights 0 (Knobs::zero_sum_guard, llm.c's
+/// `expsum == 0 ? 0 : 1 / expsum`). `params` name the member; the guard is
+/// added as the parameter "0/0 gives".
+inline std::vector<Model> with_and_without_guard(const std::string& key, std::vector<Param> params,
+                                                 Knobs k) {
+  std::vector<Param> plain = params, guarded = std::move(params);
+  plain.push_back({"0/0 gives", 0, "NaN"});
+  guarded.push_back({"0/0 gives", 1, "0 (guarded)"});
+  std::vector<Model> v = {knob_model(key, plain, k)};
+  k.zero_sum_guard = true;
+  v.push_back(knob_model(key, guarded, k));
+  return v;
+}
+
 // One registration function per family file.
 void add_masking_families(std::vector<Family>& out);
 void add_scale_families(std::vector<Family>& out);

@@ -16,7 +16,7 @@ void add_softmax_families(std::vector<Family>& out) {
                        "for large logits and underflows (0/0) for very negative ones.",
                        "Shift invariance and the stable softmax, section 32.2.4",
                        "max_floor (only the underflow side), global_max (rows of different scale)",
-                       kValueOps, single("no_max_shift", k)));
+                       kValueOps, [k](Operation) { return with_and_without_guard("no_max_shift", {}, k); }));
   k = Knobs{};
   k.shift = Shift::global_max;
   out.push_back(family("global_max",
@@ -24,7 +24,7 @@ void add_softmax_families(std::vector<Family>& out) {
                        "a row far below the largest one underflows to 0/0.",
                        "Stable softmax, section 32.2.4 (per-row maximum)",
                        "no_max_shift (overflow), global_normaliser (one sum for every row)",
-                       kValueOps, single("global_max", k)));
+                       kValueOps, [k](Operation) { return with_and_without_guard("global_max", {}, k); }));
   k = Knobs{};
   k.shift = Shift::global_max;
   k.norm = Norm::global;
@@ -47,7 +47,8 @@ void add_softmax_families(std::vector<Family>& out) {
   out.push_back(family(
       "max_floor",
       "The running maximum starts from a finite floor (-10000.0f as in llm.c, -1e9...) instead "
-      "of -inf, so a row whose logits are all below the floor underflows to 0/0.",
+      "of -inf, so a row whose logits are all below the floor underflows to 0/0 (or, guarded, "
+      "to weights 0).",
       "Stable softmax, section 32.2.4; llm.c's softmax_forward seeds maxval = -10000.0f",
       "the floor is fitted; rows of logits just below each candidate floor tell them apart",
       kValueOps, [](Operation) {
@@ -59,7 +60,8 @@ void add_softmax_families(std::vector<Family>& out) {
           Knobs k;
           k.shift = Shift::floor;
           k.floor = f;
-          v.push_back(knob_model("max_floor", {{"floor", f, t}}, k));
+          for (Model& m : with_and_without_guard("max_floor", {{"floor", f, t}}, k))
+            v.push_back(std::move(m));
         }
         return v;
       }));

@@ -278,7 +278,8 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
     for (Index i = 0; i < T_q; ++i) {
       const double z = r(row_sum(P, i) + k.eps);
       Z[std::size_t(i)] = z;
-      for (Index j = 0; j < T_v; ++j) A(i, j) = r(P(i, j) / z);
+      const bool guarded = k.zero_sum_guard && z == 0;
+      for (Index j = 0; j < T_v; ++j) A(i, j) = guarded ? 0.0 : r(P(i, j) / z);
     }
   }
   if (k.mask == MaskUse::post_zero || k.mask == MaskUse::multiplicative)
@@ -306,7 +307,7 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
         if (A(i, j) > 0 && A(i, j) < 1e3 * k.exp_stand_in)
           out.tol_A(i, j) = std::max(out.tol_A(i, j), 0.01 * A(i, j));
   for (const Index j : undetermined_cols)
-    for (Index i = 0; i < T_q; ++i) out.tol_A(i, j) = kInf;  // any finite value; NaN does not match
+    for (Index i = 0; i < T_q; ++i) out.tol_A(i, j) = kAnyAnswer;
   // Outputs.
   if (in.V) {
     const DMatrix& V = *in.V;
@@ -328,6 +329,9 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
             double(T_v + 2) * smallest_normal(a) * vmag;
       }
   }
+  // The outputs too are undetermined when a column is: O = A V carries a
+  // NaN there into every row, a guard's 0 into none.
+  if (!undetermined_cols.empty()) out.tol_O.setConstant(kAnyAnswer);
   out.A = A;
   out.lse.assign(std::size_t(T_q), 0.0);
   out.tol_lse.assign(std::size_t(T_q), 0.0);

@@ -42,6 +42,10 @@ struct Knobs {
   double floor = 0;
   Norm norm = Norm::row;
   double eps = 0;
+  /// A row whose normaliser underflowed to 0 (every exponential 0, the row
+  /// not wholly forbidden) gets weights 0 instead of 0/0 = NaN: the guard
+  /// `inv = sum == 0 ? 0 : 1 / sum` of C code (llm.c's softmax_forward).
+  bool zero_sum_guard = false;
   /// exp(x) below this stand-in value is replaced by it (0: none): a
   /// vectorised exp that clamps its argument (exp(-inf) = 5.56e-309 in double).
   double exp_stand_in = 0;

@@ -20,6 +20,10 @@ bool close(const DMatrix& x, const DMatrix& y, const DMatrix& tol, const DMatrix
   for (Index i = 0; i < x.rows(); ++i)
     for (Index j = 0; j < x.cols(); ++j) {
       const double a = x(i, j), b = y(i, j);
+      // An entry a model leaves undetermined (kAnyAnswer) takes anything.
+      if ((tol.size() && tol(i, j) == kAnyAnswer) ||
+          (tol2 && tol2->size() && (*tol2)(i, j) == kAnyAnswer))
+        continue;
       if (std::isnan(a) || std::isnan(b)) {
         if (std::isnan(a) != std::isnan(b)) return false;
         continue;

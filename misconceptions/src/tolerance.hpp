@@ -22,6 +22,13 @@ namespace attn::mis::detail {
 
 inline constexpr double kTolFactor = 4.0;
 
+/// A tolerance that marks an entry the model leaves undetermined: any answer
+/// there agrees, NaN or a number (what code does at a 0/0 that the mistake
+/// causes, e.g. a column with nothing allowed under wrong_axis, is not the
+/// mistake's: NaN, or 0 after a guard). Such an entry never tells two models
+/// apart and never counts as a claim.
+inline constexpr double kAnyAnswer = -1.0;
+
 /// Relative tolerance of a row's weights (see above); n = terms summed.
 double row_relative_tolerance(double u, double W, double E, double n);
 

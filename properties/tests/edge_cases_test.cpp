@@ -120,7 +120,7 @@ class SwallowSubject : public Subject {
 
 }  // namespace
 
-TEST_CASE("edge cases: a NaN or Inf input is refused or reaches the answer; swallowed, it fails",
+TEST_CASE("edge cases: a NaN or Inf input is refused or reaches the answer, and swallowed it fails",
           "[edge]") {
   for (const auto seed : kSeeds) {
     INFO("seed " << seed);

@@ -152,6 +152,20 @@ std::optional<Hint> from_outcome(const Verdict& v) {
   // The case the answer is to (a metamorphic property's related case), else the counterexample.
   const Case& c = f.answered ? *f.answered : *v.counterexample;
 
+  const bool refusal_property = v.property_id == "fully_forbidden_refused" ||
+                                v.property_id == "dk_mismatch_refused" ||
+                                v.property_id == "non_finite_refused" ||
+                                v.property_id == "shape_mismatch_refused";
+  // A refusal property whose faulty case was refused, but whose valid case
+  // (the same one made valid: Failure::answered) came back wrong: the
+  // property's own hint ("... is not refused") would be false.
+  if (refusal_property && f.answered && o.kind == Outcome::Kind::result) {
+    return hint("valid_case_wrong", "the refusal is right, but the valid case is answered wrongly",
+                "The faulty input was refused as it should be; the valid case it was made from "
+                "(above) is answered with values that differ from the definition. Fix the "
+                "values first: the other failing properties show where they go wrong.",
+                "definition, section 32.2.2", false);
+  }
   if (o.kind == Outcome::Kind::fault) {
     if (o.message.find("timed out") != std::string::npos) {
       return hint("timeout", "the submission does not answer in time",
@@ -176,11 +190,9 @@ std::optional<Hint> from_outcome(const Verdict& v) {
                 "grader/PROTOCOL.md");
   }
   if (o.kind == Outcome::Kind::refusal) {
-    const bool should_answer = v.property_id != "fully_forbidden_refused" &&
-                               v.property_id != "dk_mismatch_refused" &&
-                               v.property_id != "non_finite_refused" &&
-                               v.property_id != "shape_mismatch_refused";
-    if (!should_answer) return std::nullopt;
+    // The faulty case refused is what a refusal property asks; its valid
+    // case refused (Failure::answered) is a refused valid input.
+    if (refusal_property && !f.answered) return std::nullopt;
     if (o.error_type == "NotImplementedError") {
       return hint("not_implemented", "the function is not implemented yet",
                   "It raised NotImplementedError: the skeleton's body is still there. Write the "

@@ -140,6 +140,7 @@ struct Prepared {
     if (staged) {
       text = replace_all(std::move(text), staged->path().string(), name);
       text = replace_all(std::move(text), staged->folder().string() + "/", "");  // helpers
+      text = replace_all(std::move(text), staged->folder().string(), ".");
     }
     // Nor the checkout's location: its folders are named from its root.
     return replace_all(std::move(text), std::string(paths::source_dir) + "/", "<attnlab>/");
@@ -201,6 +202,8 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
       continue;
     launch_options.cpp_helper_sources.push_back(prepared.staged ? prepared.staged->folder() / rel : src);
   }
+  if (!options.helpers.empty())
+    launch_options.cpp_helper_folder = prepared.staged ? prepared.staged->folder() : std::filesystem::absolute(options.file).parent_path();
   prepared.launch = prepare_submission(file, launch_options);
   prepared.launch.message = prepared.shown(prepared.launch.message, shown);
   prepared.launch.build_command = prepared.shown(prepared.launch.build_command, shown);

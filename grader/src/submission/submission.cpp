@@ -69,6 +69,7 @@ Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch la
     return launch;
   }
   toolchain.timeout = options.compile_timeout;
+  if (!options.cpp_helper_folder.empty()) toolchain.include_dirs.push_back(options.cpp_helper_folder.string());
   toolchain.wrap = options.wrap;
   CppBuild build;
   try {

@@ -44,6 +44,10 @@ struct LaunchOptions {
   /// C++: the student's other source files (.cpp, .cc, .cxx), compiled and
   /// linked with the entry (a class folder's helpers).
   std::vector<std::filesystem::path> cpp_helper_sources;
+  /// C++: the folder holding the entry and its helpers (headers included),
+  /// put on the include path so `#include "util.hpp"` resolves in the
+  /// sandbox; empty when the entry has no helpers.
+  std::filesystem::path cpp_helper_folder;
 };
 
 struct Launch {

@@ -1,9 +1,11 @@
-// Fills forbidden logits with -1e9 and exponentiates without subtracting the
-// row maximum (a textbook formula typed in directly): very negative logits
-// underflow to 0/0. Expected: no_max_shift and/or finite_fill, or no key.
+// The textbook formula typed in directly: forbidden logits -inf, then
+// exp(S) / sum exp(S) without subtracting the row maximum, so large logits
+// overflow (Inf/Inf) and very negative ones underflow (0/0).
+// Expected: no_max_shift, or no key.
 #include "attention.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace f3 {
@@ -17,11 +19,15 @@ AttentionResult attention(const Matrix& Q, const Matrix& K, const Matrix& V,
     for (Eigen::Index i = 0; i < S.rows(); ++i) {
       if (mask->row(i).all()) throw std::domain_error("every key masked");
       for (Eigen::Index j = 0; j < S.cols(); ++j)
-        if ((*mask)(i, j)) S(i, j) = -1e9;
+        if ((*mask)(i, j)) S(i, j) = -std::numeric_limits<double>::infinity();
     }
   }
-  Matrix E = S.array().exp().matrix();
-  Matrix A = E.array().colwise() / E.rowwise().sum().array();
+  Matrix A(S.rows(), S.cols());
+  for (Eigen::Index i = 0; i < S.rows(); ++i) {
+    double sum = 0;
+    for (Eigen::Index j = 0; j < S.cols(); ++j) sum += (A(i, j) = std::exp(S(i, j)));
+    for (Eigen::Index j = 0; j < S.cols(); ++j) A(i, j) /= sum;
+  }
   return {A * V, A};
 }
 
