@@ -3,6 +3,7 @@
 # (--list) and writes one add_test per property to OUTPUT.
 # Variables: EXECUTABLE, TARGET, WORKING_DIRECTORY, ONLY (ids to keep, or
 # empty), EXTRA_ARGS (--cases/--seed), OUTPUT; lists joined with ','.
+cmake_minimum_required(VERSION 3.22)
 string(REPLACE "," ";" ONLY "${ONLY}")
 string(REPLACE "," ";" EXTRA_ARGS "${EXTRA_ARGS}")
 execute_process(COMMAND ${EXECUTABLE} --list
