@@ -4,6 +4,7 @@
 # output must list each of those tests and exactly EXPECT_COUNT tests (the
 # ctests attnlab_add_property_tests registered, one per property), and with
 # EXPECT_SKIPPED that many of them skipped.
+cmake_minimum_required(VERSION 3.22)
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 function(run)

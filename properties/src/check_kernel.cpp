@@ -86,7 +86,7 @@ CheckSummary run_check(Subject& kernel, const CheckOptions& options) {
   cfg.cases = options.cases > 0 ? options.cases : default_case_count();
   const Precision precision = kernel.precision();
   out << "attnlab check: " << kernel.name() << ", precision " << precision.name << ", "
-      << plural(int(list.size()), "property") << ", " << cfg.cases
+      << list.size() << (list.size() == 1 ? " property, " : " properties, ") << cfg.cases
       << " cases each, seed " << cfg.seed << "\n";
 
   JunitSuite suite;
@@ -103,7 +103,9 @@ CheckSummary run_check(Subject& kernel, const CheckOptions& options) {
     suite.cases.push_back(testcase_of(v, cls, seconds));
     if (v.skipped) {
       ++summary.skipped;
-      out << "[SKIP] " << v.property_id << ": " << (v.error.empty() ? "not applicable" : v.error) << "\n";
+      std::string why = v.error.empty() ? std::string("not applicable") : v.error;
+      if (why.rfind("skipped: ", 0) == 0) why.erase(0, 9);
+      out << "[SKIP] " << v.property_id << ": " << why << "\n";
     } else if (v.passed) {
       ++summary.passed;
       out << "[PASS] " << v.property_id << ": " << v.title << " (" << plural(v.cases, "case") << ")\n";
