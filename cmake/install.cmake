@@ -1,8 +1,11 @@
 # `cmake --install` puts an exported CMake package, so another project can
 #   find_package(attnlab REQUIRED)
-#   target_link_libraries(my_tests PRIVATE attnlab::properties)
-# and run the whole property list on its own attention kernel by wrapping it
-# as an attn::prop::Subject (see examples/own_kernel/).
+#   target_link_libraries(check_my_kernel PRIVATE attnlab::properties)
+#   attnlab_add_property_tests(TARGET check_my_kernel)
+# and run the whole property list on its own attention kernel, one ctest per
+# property (attn::prop::kernel_subject and check_kernel_main; see
+# examples/own_kernel/). grader/CMakeLists.txt installs the attnlab binary,
+# its harnesses, the exercises, the bundled solutions and PROTOCOL.md.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -27,7 +30,11 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/attnlabConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/attnlabConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/attnlabConfig.cmake ${PROJECT_BINARY_DIR}/attnlabConfigVersion.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/attnlabPropertyTests.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/attnlabDiscoverPropertyTests.cmake
   DESTINATION ${ATTNLAB_CMAKE_DIR})
+# attnlab_add_property_tests in this build too.
+include(${PROJECT_SOURCE_DIR}/cmake/attnlabPropertyTests.cmake)
 
 # The example project, built against a fresh install of this build (ctest).
 if(ATTNLAB_BUILD_TESTS)
@@ -36,6 +43,11 @@ if(ATTNLAB_BUILD_TESTS)
       -DBUILD_DIR=${PROJECT_BINARY_DIR}
       -DSOURCE_DIR=${PROJECT_SOURCE_DIR}/examples/own_kernel
       -DWORK_DIR=${PROJECT_BINARY_DIR}/example-own-kernel
+      # One ctest per kernel property (catalog.hpp, kernel_properties()); the
+      # two about the weights A are skipped: my_attention returns O only.
+      "-DEXPECT_TESTS=check_my_kernel.textbook_example;check_my_kernel.score_shape;check_my_kernel.dk_mismatch_refused;check_my_kernel.row_stochastic;check_my_kernel.exact_zeros;check_my_kernel.fully_forbidden_refused;check_my_kernel.oracle_agreement;check_my_kernel.shift_invariance;check_my_kernel.permutation_equivariance;check_my_kernel.masked_equals_deleted;check_my_kernel.uniform_when_tied;check_my_kernel.scale_off;check_my_kernel.shape_mismatch_refused"
+      -DEXPECT_COUNT=13
+      -DEXPECT_SKIPPED=2
       -P ${PROJECT_SOURCE_DIR}/cmake/run_example.cmake)
   set_tests_properties(example/own_kernel_against_installed_package PROPERTIES TIMEOUT 600)
   # Two consumers of the installed attnlab::attn, built with and without

@@ -1,5 +1,10 @@
 # Installs the build in BUILD_DIR into a fresh prefix under WORK_DIR, then
 # configures, builds and tests the example project in SOURCE_DIR against it.
+# With EXPECT_TESTS (names, ';'-separated) and EXPECT_COUNT: ctest's JUnit
+# output must list each of those tests and exactly EXPECT_COUNT tests (the
+# ctests attnlab_add_property_tests registered, one per property), and with
+# EXPECT_SKIPPED that many of them skipped.
+cmake_minimum_required(VERSION 3.22)
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 function(run)
@@ -12,4 +17,26 @@ run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${prefix}
     -DCMAKE_BUILD_TYPE=RelWithDebInfo)
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
-run(${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/build --output-on-failure)
+set(junit ${WORK_DIR}/ctest-junit.xml)
+run(${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/build --output-on-failure --output-junit ${junit})
+if(DEFINED EXPECT_COUNT)
+  file(READ ${junit} xml)
+  string(REGEX MATCHALL "<testcase name=\"[^\"]*\"" cases "${xml}")
+  list(LENGTH cases count)
+  if(NOT count EQUAL EXPECT_COUNT)
+    message(FATAL_ERROR "ctest ran ${count} tests, expected ${EXPECT_COUNT}: ${cases}")
+  endif()
+  foreach(name IN LISTS EXPECT_TESTS)
+    if(NOT "<testcase name=\"${name}\"" IN_LIST cases)
+      message(FATAL_ERROR "ctest's JUnit output has no test ${name}: ${cases}")
+    endif()
+  endforeach()
+  if(DEFINED EXPECT_SKIPPED)
+    string(REGEX MATCHALL "<skipped" skipped "${xml}")
+    list(LENGTH skipped n_skipped)
+    if(NOT n_skipped EQUAL EXPECT_SKIPPED)
+      message(FATAL_ERROR "${n_skipped} tests skipped, expected ${EXPECT_SKIPPED}")
+    endif()
+  endif()
+  message(STATUS "ctest listed ${count} tests, ${EXPECT_SKIPPED} skipped, as expected")
+endif()

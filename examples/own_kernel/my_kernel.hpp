@@ -1,10 +1,11 @@
 #pragma once
-// "Your" attention kernel: flat row-major float buffers, nothing from attnlab.
-#include <vector>
+// "Your" attention kernel: Eigen float matrices, nothing from attnlab.
+#include <Eigen/Core>
 
-/// O (t_q x d_v) = softmax(Q K^T / sqrt(d_k)) V with forbidden[i * t_v + j]
-/// excluding key j for query i (true = forbidden). Throws std::invalid_argument
-/// if a row has no allowed key.
-std::vector<float> my_attention(const std::vector<float>& Q, const std::vector<float>& K,
-                                const std::vector<float>& V, const std::vector<bool>& forbidden,
-                                int t_q, int t_v, int d_k, int d_v);
+using BoolMatrix = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic>;
+
+/// O (t_q x d_v) = softmax(Q K^T / sqrt(d_k)) V for Q (t_q x d_k), K (t_v x d_k),
+/// V (t_v x d_v); (*forbidden)(i, j) true excludes key j for query i (nullptr: none).
+/// Throws std::invalid_argument if the shapes do not fit or a row has no allowed key.
+Eigen::MatrixXf my_attention(const Eigen::MatrixXf& Q, const Eigen::MatrixXf& K,
+                             const Eigen::MatrixXf& V, const BoolMatrix* forbidden);

@@ -4,8 +4,9 @@
 // with the verdict text (counterexample, worst entry, seed, hint) as its
 // body, a skipped one <skipped/>. A submission that is not gradable (or
 // that the grader could not grade) is one <testcase> with an <error>.
-// Written with pugixml; text from a submission (stderr, error messages) is
-// made valid XML 1.0 first (xml_safe).
+// Rendered as attn::prop::JunitSuite values and written by the project's one
+// JUnit writer (properties/, attn/prop/junit.hpp, pugixml); text from a
+// submission (stderr, error messages) is made valid XML 1.0 there (xml_safe).
 
 #include <filesystem>
 #include <string>
