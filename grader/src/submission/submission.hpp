@@ -41,6 +41,9 @@ struct LaunchOptions {
   std::function<void(Command&)> wrap;
   /// The Python harness to run; empty: python_harness_path().
   std::string python_harness;
+  /// The Python function to call instead of the exercise's names
+  /// (`attnlab check --entry`; the harness's --entry); empty: the exercise's.
+  std::string python_entry;
 };
 
 struct Launch {
