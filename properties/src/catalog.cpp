@@ -26,9 +26,11 @@ const char* fully_forbidden_name(FullyForbidden f) {
 
 std::vector<Property> kernel_properties(FullyForbidden fully_forbidden) {
   std::vector<Property> list = attention_properties();
-  for (Property& p : list)
+  for (Property& p : list) {
     if (p.id == "fully_forbidden_refused")
       p = fully_forbidden_refused(Operation::attention, "", fully_forbidden);
+    if (p.id == "textbook_example") p = textbook_example(/*within_bound=*/true);
+  }
   for (Property p : {shift_invariance(), permutation_equivariance(), masked_equals_deleted(),
                      uniform_when_tied(), scale_off(), shape_mismatch_refused()})
     list.push_back(std::move(p));
