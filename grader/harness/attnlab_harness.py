@@ -1,7 +1,14 @@
 #!/usr/bin/env python3
 """attnlab harness for Python submissions (grader/PROTOCOL.md, attnlab-protocol/1).
 
-Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4|T1|M1|C1] SUBMISSION.py
+Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4|T1|M1|C1]
+                                  [--entry NAME] SUBMISSION.py
+
+--entry NAME answers with the function NAME instead of the exercise's
+names (`attnlab check --entry`). For the op attention the function may
+return the pair (O, A) or O alone; with --entry the harness learns which by
+calling it once on a 1 x 1 input before the hello, and says it there
+("weights": false for O alone).
 
 Loads SUBMISSION.py by path, finds its entry function and answers the
 grader's requests, one JSON line in, one JSON line out. Before any code of
@@ -75,6 +82,9 @@ OPS = {
     "M1": ["multi_head_attention"],
     "C1": ["causal_mask", "padding_mask"],
 }
+
+# False when the kernel returns O alone (learned by probe_weights, --entry).
+RETURNS_WEIGHTS = True
 
 _FROM_STRING = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
@@ -196,6 +206,10 @@ def answer_attention(fn, req):
         result = fn(Q, K, V, mask)
     except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
         return refusal(e)
+    if not RETURNS_WEIGHTS:  # a kernel that returns O only (hello "weights": false)
+        if isinstance(result, (tuple, list)) and len(result) == 2:
+            raise Fault("the function returned a pair, but returned O alone for the 1 x 1 probe")
+        return {"ok": True, "O": encode_matrix(as_matrix(result, "O"))}
     if not isinstance(result, (tuple, list)) or len(result) != 2:
         raise Fault("the function returned %s, expected the pair (O, A)" % type(result).__name__)
     O = as_matrix(result[0], "O")
@@ -325,7 +339,21 @@ def answer(fn, req, companion=None):
     return answer_softmax(fn, req, with_mask=True)
 
 
-def load_submission(path, exercise):
+def probe_weights(fn):
+    """True if the attention kernel fn returns a pair (O, A), False if it
+    returns O alone: one call on Q = K = [[0]], V = [[1]], no mask. A kernel
+    that raises here is taken to return the pair (its answers then say)."""
+    import numpy as np
+
+    try:
+        result = fn(np.zeros((1, 1)), np.zeros((1, 1)), np.ones((1, 1)), None)
+    except Exception:  # noqa: BLE001  (the cases will show the error)
+        traceback.print_exc(file=sys.stderr)
+        return True
+    return isinstance(result, (tuple, list)) and len(result) == 2
+
+
+def load_submission(path, exercise, entry=None):
     """Imports the file; returns (function, its name(s), the companion
     function (COMPANION_ENTRY_POINTS) or None). Raises on failure."""
     directory = os.path.dirname(os.path.abspath(path))
@@ -349,7 +377,7 @@ def load_submission(path, exercise):
             "the submission defines none of %s" % ", ".join(n + "()" for n in names)
         )
 
-    fn, name = find(ENTRY_POINTS[exercise])
+    fn, name = find([entry] if entry else ENTRY_POINTS[exercise])
     companion = None
     if exercise in COMPANION_ENTRY_POINTS:
         companion, companion_name = find(COMPANION_ENTRY_POINTS[exercise])
@@ -360,6 +388,8 @@ def load_submission(path, exercise):
 def main():
     parser = argparse.ArgumentParser(description="attnlab harness for Python submissions")
     parser.add_argument("--exercise", default="F3", choices=sorted(ENTRY_POINTS))
+    parser.add_argument("--entry", default=None,
+                        help="the function to call (attnlab check --entry)")
     parser.add_argument("submission")
     args = parser.parse_args()
     faulthandler.enable(file=sys.stderr)
@@ -369,7 +399,11 @@ def main():
         import numpy as np
 
         hello["runtime"] = "CPython %s, NumPy %s" % (platform.python_version(), np.__version__)
-        fn, entry, companion = load_submission(args.submission, args.exercise)
+        fn, entry, companion = load_submission(args.submission, args.exercise, args.entry)
+        if args.entry and "attention" in OPS[args.exercise] and args.exercise != "T1":
+            global RETURNS_WEIGHTS
+            RETURNS_WEIGHTS = probe_weights(fn)
+            hello["weights"] = RETURNS_WEIGHTS
     except Exception as e:  # noqa: BLE001  (SyntaxError, ImportError...: not gradable)
         traceback.print_exc(file=sys.stderr)
         hello.update(ok=False, error={"type": type(e).__name__, "message": str(e)})

@@ -1,5 +1,8 @@
 #include "attn/prop/catalog.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace attn::prop {
 
 std::vector<Property> attention_properties() {
@@ -12,12 +15,57 @@ std::vector<Property> attention_properties() {
           oracle_agreement(Operation::attention)};
 }
 
-std::vector<Property> kernel_properties() {
+const char* fully_forbidden_name(FullyForbidden f) {
+  switch (f) {
+    case FullyForbidden::error: return "error";
+    case FullyForbidden::nan: return "nan";
+    case FullyForbidden::zeros: return "zeros";
+  }
+  return "error";
+}
+
+std::vector<Property> kernel_properties(FullyForbidden fully_forbidden) {
   std::vector<Property> list = attention_properties();
+  for (Property& p : list) {
+    if (p.id == "fully_forbidden_refused")
+      p = fully_forbidden_refused(Operation::attention, "", fully_forbidden);
+    if (p.id == "textbook_example") p = textbook_example(/*within_bound=*/true);
+  }
   for (Property p : {shift_invariance(), permutation_equivariance(), masked_equals_deleted(),
                      uniform_when_tied(), scale_off(), shape_mismatch_refused()})
     list.push_back(std::move(p));
   return list;
+}
+
+std::vector<Property> kernel_properties_for(Operation op, FullyForbidden fully_forbidden) {
+  switch (op) {
+    case Operation::attention:
+      return kernel_properties(fully_forbidden);
+    case Operation::softmax_rows:
+    case Operation::masked_softmax: {
+      std::vector<Property> list = {row_stochastic(op), exact_zeros(op),
+                                    fully_forbidden_refused(op, "", fully_forbidden),
+                                    shift_invariance(op), permutation_equivariance(op),
+                                    oracle_agreement(op)};
+      if (op == Operation::masked_softmax) {
+        list.push_back(masked_equals_deleted(op));
+        list.push_back(shape_mismatch_refused(op));
+      }
+      return list;
+    }
+    case Operation::attention_tiled:
+      return {tiled_equals_naive(), oracle_agreement(op),
+              fully_forbidden_refused(op, "", fully_forbidden), masked_equals_deleted(op),
+              shift_invariance(op), permutation_equivariance(op), scale_off(op),
+              shape_mismatch_refused(op)};
+    case Operation::multi_head_attention:
+      return {oracle_agreement(op), heads_in_order(),
+              fully_forbidden_refused(op, "", fully_forbidden)};
+    default:
+      break;
+  }
+  throw std::invalid_argument(std::string("attnlab check does not take the operation ") +
+                              operation_name(op));
 }
 
 std::vector<Property> multi_head_properties(std::string expected_error) {

@@ -32,6 +32,7 @@
 #include "sandbox/sandbox.hpp"
 #include "grading/teacher_config.hpp"
 #include "commands/teaching_cli.hpp"
+#include "commands/check_cli.hpp"
 
 namespace {
 
@@ -207,6 +208,8 @@ int main(int argc, char** argv) {
   const auto teaching = attn::grader::add_teaching_commands(app);
   // attnlab merge, attnlab gradescope-zip (class_cli.hpp).
   const auto class_commands = attn::grader::add_class_commands(app);
+  // attnlab check (check_cli.hpp).
+  const auto check_command = attn::grader::add_check_command(app);
   app.failure_message(check::failure_message);
 
   // An unknown command: say which one was meant (CLI11 2.1 would only say
@@ -230,6 +233,7 @@ int main(int argc, char** argv) {
   }
   if (const auto code = attn::grader::run_teaching_command(*teaching)) return *code;
   if (const auto code = attn::grader::run_class_command(*class_commands)) return *code;
+  if (const auto code = attn::grader::run_check_command(*check_command)) return *code;
 
   // The teacher configuration is read before any submission starts.
   std::shared_ptr<const attn::grader::TeacherConfig> config;

@@ -138,4 +138,28 @@ Exercise load_exercise(const std::string& id) {
   return e;
 }
 
+Exercise kernel_exercise(Operation op, attn::prop::FullyForbidden fully_forbidden) {
+  const char* id = op == Operation::attention              ? "F3"
+                   : op == Operation::masked_softmax       ? "F2"
+                   : op == Operation::softmax_rows         ? "F1"
+                   : op == Operation::attention_tiled      ? "T1"
+                   : op == Operation::multi_head_attention ? "M1"
+                                                            : nullptr;
+  if (!id) {
+    throw std::invalid_argument(std::string("attnlab check does not take the operation ") +
+                                attn::prop::operation_name(op));
+  }
+  // The interface (harness, C++ header, entry names) of that exercise, the
+  // kernel's property list instead of its graded one.
+  Exercise e = load_exercise(id);
+  e.title = std::string("kernel check, operation ") + attn::prop::operation_name(op);
+  e.section = "every property of the text that applies to " +
+              std::string(attn::prop::operation_name(op));
+  e.properties = attn::prop::kernel_properties_for(op, fully_forbidden);
+  e.points.clear();
+  for (const auto& p : e.properties) e.points[p.id] = 1;
+  e.has_answers = false;
+  return e;
+}
+
 }  // namespace attn::grader

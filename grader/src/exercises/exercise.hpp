@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "attn/prop/case.hpp"
+#include "attn/prop/catalog.hpp"
 #include "attn/prop/property.hpp"
 
 namespace attn::grader {
@@ -66,5 +67,16 @@ std::vector<std::string> exercise_ids();
 /// - C1, the masks causal_mask(T_q, T_v, alignment) and padding_mask(T_q, T_v,
 ///   key_length) (exercises/C1/README.md), Python or C++ (namespace c1).
 std::vector<std::string> library_exercise_ids();
+
+/// The pseudo-exercise `attnlab check` runs on a kernel of operation `op`:
+/// every property that applies to it (attn::prop::kernel_properties_for,
+/// with the kernel's convention for a fully forbidden row), 1 point each
+/// (check shows no points). Its id is the exercise whose harness and C++
+/// interface serve `op` (attention F3, masked_softmax F2, softmax_rows F1,
+/// attention_tiled T1, multi_head_attention M1). Throws
+/// std::invalid_argument for an operation check does not take.
+Exercise kernel_exercise(attn::prop::Operation op,
+                         attn::prop::FullyForbidden fully_forbidden =
+                             attn::prop::FullyForbidden::error);
 
 }  // namespace attn::grader

@@ -83,6 +83,12 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 bool choose_exercise(const GradeOptions& options, std::optional<Exercise>& exercise,
                      bool& from_hello, GradeResult& result) {
   from_hello = false;
+  if (options.kernel) {
+    exercise = *options.kernel;
+    result.exercise = options.kernel->id;
+    result.recognised_by = options.kernel->title;
+    return true;
+  }
   if (!options.exercise.empty()) return load(options.exercise, exercise, result);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(options.file, ec)) {

@@ -15,6 +15,7 @@
 #include "report/grade_result.hpp"
 #include "grading/teacher_config.hpp"
 #include "submission/submission.hpp"
+#include "exercises/exercise.hpp"
 #include "attn/prop/property.hpp"
 
 namespace attn::grader {
@@ -56,6 +57,9 @@ struct GradeOptions {
   std::string only_property;
   /// The text report's short header (report_header.hpp: ReportHeader::brief).
   bool brief_header = false;
+  /// Run this exercise instead of choosing one (`attnlab check`: a kernel's
+  /// property list, exercises/exercise.hpp kernel_exercise); unset: choose.
+  std::optional<Exercise> kernel;
 };
 
 /// The properties that grade `exercise` (load_exercise(exercise).properties).

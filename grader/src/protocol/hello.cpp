@@ -46,6 +46,10 @@ Hello read_hello(std::string_view line) {
   h.runtime = optional_string(j, "runtime");
   h.exercise = optional_string(j, "exercise");
   h.entry = optional_string(j, "entry");
+  if (auto it = j.find("weights"); it != j.end()) {
+    if (!it->is_boolean()) throw ProtocolError("hello: \"weights\" is not true or false");
+    h.weights = it->get<bool>();
+  }
   if (auto it = j.find("ops"); it != j.end()) {
     if (!it->is_array()) throw ProtocolError("hello: \"ops\" is not an array");
     for (const auto& op : *it) {

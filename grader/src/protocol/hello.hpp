@@ -17,6 +17,10 @@ struct Hello {
   std::string exercise;  ///< "F3"
   std::string entry;     ///< the function that answers, "scaled_dot_product_attention"
   std::vector<std::string> ops;  ///< operation names it answers ("attention")
+  /// "weights": false says the kernel returns O only, no weights A (op
+  /// attention; `attnlab check`): its replies then carry no "A" and the
+  /// properties about A are skipped. Default true.
+  bool weights = true;
   std::string error_type;
   std::string error_message;
 };

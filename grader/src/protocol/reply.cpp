@@ -59,7 +59,7 @@ std::string shape_problem(const Matrix& m, const char* name, Index rows, Index c
 }
 
 Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::Case& c,
-                     bool& paired) {
+                     bool& paired, bool weights) {
   nlohmann::json reply;
   try {
     reply = nlohmann::json::parse(line);
@@ -97,6 +97,11 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
   if (c.op == attn::prop::Operation::attention) {
     const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_v = c.V.cols();
     RowMatrix O = decode_matrix(member(reply, "O"), "O", d_v);
+    if (!weights) {  // a kernel that returns O only (the hello's "weights": false)
+      if (std::string why = shape_problem(O, "O", T_q, d_v, "T_q x d_v"); !why.empty())
+        throw WrongShape(why, std::move(O), RowMatrix());
+      return Outcome::make_result(std::move(O), RowMatrix());
+    }
     RowMatrix A = decode_matrix(member(reply, "A"), "A", T_v);
     std::string why = shape_problem(O, "O", T_q, d_v, "T_q x d_v");
     if (why.empty()) why = shape_problem(A, "A", T_q, T_v, "T_q x T_v");
@@ -149,13 +154,13 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
 }  // namespace
 
 Outcome parse_reply(std::string_view line, std::int64_t id, const attn::prop::Case& c,
-                    bool* paired) {
+                    bool* paired, bool weights) {
   bool is_paired = false;
   Outcome o;
   // The reply on a line of its own, indented under the message (as the
   // stderr excerpt of a crash is).
   try {
-    o = decode_reply(line, id, c, is_paired);
+    o = decode_reply(line, id, c, is_paired, weights);
   } catch (const WrongShape& e) {
     o = Outcome::make_fault("malformed reply: " + untrusted_text(e.what(), kMaxMessageBytes) +
                             "\n  reply: " + excerpt(line));

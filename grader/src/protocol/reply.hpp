@@ -23,7 +23,10 @@ namespace attn::grader {
 /// Never throws. When `paired` is given it is set to whether the line is a
 /// JSON object with the right "v" and "id", i.e. the reply to this request
 /// (then a fault is about the answer, and the channel is still in step).
+/// `weights` false (the hello's "weights": false): an attention reply
+/// carries O only, and A is left empty.
 attn::prop::Outcome parse_reply(std::string_view line, std::int64_t id,
-                                const attn::prop::Case& c, bool* paired = nullptr);
+                                const attn::prop::Case& c, bool* paired = nullptr,
+                                bool weights = true);
 
 }  // namespace attn::grader

@@ -209,7 +209,7 @@ Outcome ProcessSubject::run(const attn::prop::Case& c) {
   switch (r.status) {
     case LineResult::Status::line: {
       bool paired = false;
-      Outcome o = parse_reply(r.text, id, c, &paired);
+      Outcome o = parse_reply(r.text, id, c, &paired, hello_.weights);
       if (o.kind != Outcome::Kind::fault) return o;
       // The reply to this request, with an answer that cannot be used (a
       // wrong shape, None): the process is fine and answers the next case.

@@ -76,6 +76,8 @@ class ProcessSubject : public attn::prop::Subject {
   }
   /// The operations the hello listed (before start(): attention only).
   bool supports(attn::prop::Operation op) const override;
+  /// False when the hello said "weights": false (a kernel returning O only).
+  bool returns_weights() const override { return hello_.weights; }
   /// Sends c and waits for the reply. Never throws: transport trouble is a fault.
   attn::prop::Outcome run(const attn::prop::Case& c) override;
 

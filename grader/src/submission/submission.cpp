@@ -43,8 +43,12 @@ Launch prepare_python(const fs::path& file, const LaunchOptions& options, Launch
   launch.runtime += ", Python " + py.python_version + ", NumPy " + py.numpy_version;
   launch.command.argv = {py.path, "-B",
                          options.python_harness.empty() ? python_harness_path() : options.python_harness,
-                         "--exercise", options.exercise,
-                         fs::absolute(file).string()};
+                         "--exercise", options.exercise};
+  if (!options.python_entry.empty()) {
+    launch.command.argv.push_back("--entry");
+    launch.command.argv.push_back(options.python_entry);
+  }
+  launch.command.argv.push_back(fs::absolute(file).string());
   launch.status = Launch::Status::ready;
   return launch;
 }

@@ -48,6 +48,9 @@ struct LaunchOptions {
   /// put on the include path so `#include "util.hpp"` resolves in the
   /// sandbox; empty when the entry has no helpers.
   std::filesystem::path cpp_helper_folder;
+  /// The Python function to call instead of the exercise's names
+  /// (`attnlab check --entry`; the harness's --entry); empty: the exercise's.
+  std::string python_entry;
 };
 
 struct Launch {

@@ -17,9 +17,23 @@ Property dk_mismatch_refused(std::string expected_error = "");
 Property row_stochastic(Operation op = Operation::attention);
 // Lemma 2 (32.2.4): A_ij == 0.0 bit-exactly wherever mask(i, j) is true.
 Property exact_zeros(Operation op = Operation::attention);
-// Lemma 2 hypothesis / 32.2.4: a query row with every key forbidden is refused.
+/// What a kernel answers for a query row whose every key is forbidden (the
+/// softmax is undefined there, Lemma 2 excludes it). The text's rule, kept by
+/// the library and every exercise, is an error; other kernels document
+/// another answer (`attnlab check --fully-forbidden`): NaN (PyTorch before
+/// 2.5) or zeros (flash-attention, PyTorch from 2.5 on).
+enum class FullyForbidden { error, nan, zeros };
+/// "error", "nan", "zeros".
+const char* fully_forbidden_name(FullyForbidden f);
+
+// Lemma 2 hypothesis / 32.2.4: a query row with every key forbidden is refused
+// (`convention` error). With the convention nan or zeros, the row's outputs
+// (and weights, when returned) must instead be all NaN, or all exactly 0.0,
+// and the other rows must still agree with the oracle within the bound; the
+// property's id is then "fully_forbidden_nan" or "fully_forbidden_zeros".
 Property fully_forbidden_refused(Operation op = Operation::attention,
-                                 std::string expected_error = "");
+                                 std::string expected_error = "",
+                                 FullyForbidden convention = FullyForbidden::error);
 // An expected_error names the error type a refusal must have ("ShapeError");
 // empty accepts any refusal (students raise whatever their language offers).
 
@@ -45,8 +59,10 @@ Property tiled_equals_naive();
 // Definition (32.2.2): O and A agree with the high-precision oracle within the bound.
 Property oracle_agreement(Operation op = Operation::attention);
 // 32.2.6 / 32.2.7: the text's two-token example, with and without the causal
-// mask, at the text's absolute tolerance 1e-4 (a fixed case, not generated).
-Property textbook_example();
+// mask, at the text's absolute tolerance 1e-4 (a fixed case, not generated);
+// `within_bound` (a kernel's check): against the oracle within the error
+// bound of the subject's declared precision instead.
+Property textbook_example(bool within_bound = false);
 
 // Section 32.2.5: with W_O = I, column block i of multi-head O is head i's output.
 Property heads_in_order();
@@ -68,8 +84,18 @@ std::vector<Property> multi_head_properties(std::string expected_error = "");
 std::vector<Property> attention_properties();
 
 /// For someone else's attention kernel in CI: the attention properties plus
-/// the metamorphic ones; refusals of any error type.
-std::vector<Property> kernel_properties();
+/// the metamorphic ones; refusals of any error type; a fully forbidden row
+/// held to `fully_forbidden` (the kernel's documented convention); the
+/// text's worked examples within the error bound (textbook_example(true)).
+std::vector<Property> kernel_properties(FullyForbidden fully_forbidden = FullyForbidden::error);
+
+/// The kernel properties for any operation `attnlab check` takes
+/// (attention: kernel_properties(); masked_softmax and softmax_rows: those
+/// of F2 and F1 with the metamorphic ones; attention_tiled: T1's;
+/// multi_head_attention: M1's). Throws std::invalid_argument for an
+/// operation that builds a mask.
+std::vector<Property> kernel_properties_for(Operation op,
+                                            FullyForbidden fully_forbidden = FullyForbidden::error);
 
 /// The whole list for the library's attention (and any strict kernel): the
 /// attention properties, the metamorphic ones, and typed refusals

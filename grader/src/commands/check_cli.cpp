@@ -1,0 +1,279 @@
+// `attnlab check KERNEL` (check_cli.hpp): the kernel's properties through
+// the grader's own pieces (grade_file with a kernel pseudo-exercise: the
+// submission's preparation, ProcessSubject, the time budget, the diagnosis
+// stage, the JUnit writer), reported as pass/fail without points.
+#include "commands/check_cli.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "attn/prop/catalog.hpp"
+#include "commands/cli_checks.hpp"
+#include "exercises/exercise.hpp"
+#include "grading/grade.hpp"
+#include "report/junit_report.hpp"
+#include "submission/recognise.hpp"
+#include "submission/submission.hpp"
+
+namespace attn::grader {
+
+namespace fs = std::filesystem;
+using attn::prop::FullyForbidden;
+using attn::prop::Operation;
+
+struct CheckCommand {
+  CLI::App* app = nullptr;
+  std::string kernel;
+  std::string op;  ///< empty: recognised from the file, else attention
+  std::string entry;
+  std::string only_property;
+  std::string fully_forbidden = "error";
+  std::string precision = "float64";
+  attn::prop::RunConfig run;
+  double timeout_s = 10.0;
+  std::optional<std::string> python;
+  std::optional<std::string> junit;
+  std::optional<std::string> report;
+};
+
+namespace {
+
+/// The operations check takes, by their protocol names.
+const std::vector<Operation>& check_operations() {
+  static const std::vector<Operation> ops = {
+      Operation::attention, Operation::masked_softmax, Operation::softmax_rows,
+      Operation::attention_tiled, Operation::multi_head_attention};
+  return ops;
+}
+
+std::optional<Operation> operation_named(const std::string& name) {
+  for (Operation op : check_operations())
+    if (name == attn::prop::operation_name(op)) return op;
+  return std::nullopt;
+}
+
+/// The operation of a file without --op: the exercise its function names
+/// say (recognise.hpp), else attention.
+Operation recognised_operation(const fs::path& file, const std::string& entry, std::string& how) {
+  if (entry.empty()) {
+    const Recognition rec = recognise_exercise(file);
+    if (rec.status == Recognition::Status::recognised) {
+      how = "recognised: " + rec.how;
+      try {
+        return load_exercise(rec.exercise).op;
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  how = "the default; --op names another";
+  return Operation::attention;
+}
+
+/// One line per property, and for a failure the verdict's text (the shrunk
+/// counterexample, the worst entry, the seed) with the diagnosis and hint.
+void print_check_report(std::ostream& os, const GradeResult& r, const std::string& intro) {
+  os << intro;
+  int passed = 0, failed = 0, skipped = 0;
+  for (std::size_t k = 0; k < r.items.size(); ++k) {
+    const ScoredItem& item = r.items[k];
+    const attn::prop::Verdict* v = k < r.verdicts.size() ? &r.verdicts[k] : nullptr;
+    if (item.status == "passed") {
+      ++passed;
+      os << "PASS  " << item.id;
+      if (v) os << " (" << v->cases << (v->generated ? " cases" : " fixed cases") << ")";
+      os << "\n";
+    } else if (item.status == "skipped") {
+      ++skipped;
+      os << "SKIP  " << item.id << ": " << item.summary << "\n";
+    } else {
+      ++failed;
+      os << "FAIL  " << item.id << ": " << item.summary << "\n";
+      // The verdict's text (counterexample, worst entry, seed) and the
+      // diagnosis; not its first line (said above), nor the student's hint
+      // and the reproduction in an exercise's function names.
+      std::istringstream text(item.text);
+      int n = 0;
+      for (std::string line; std::getline(text, line); ++n) {
+        const std::size_t start = line.find_first_not_of(' ');
+        const std::string body = start == std::string::npos ? "" : line.substr(start);
+        if (body.rfind("hint:", 0) == 0 || body.rfind("reproduce it", 0) == 0) break;
+        if (n == 0 && body.rfind("[", 0) == 0) continue;     // "[FAIL] id: title"
+        if (n <= 1 && body == item.summary) continue;         // said on the FAIL line
+        os << "    " << line << "\n";
+      }
+    }
+  }
+  os << "\n" << passed << " passed, " << failed << " failed";
+  if (skipped) os << ", " << skipped << " skipped";
+  os << (failed ? "" : (passed ? ": every property holds" : "")) << "\n";
+}
+
+}  // namespace
+
+std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
+  namespace check = cli;
+  auto c = std::make_shared<CheckCommand>();
+  c->run.cases = attn::prop::default_case_count();
+  c->app = app.add_subcommand(
+      "check",
+      "Check KERNEL (a Python file defining the function, a C++ file defining the F3 "
+      "interface, or an executable speaking attnlab-protocol/1) against every property "
+      "that applies to its operation: pass/fail, no points.\n"
+      "Exit status: 0 every property passed, 1 a property failed or the kernel did not "
+      "load, 2 usage or infrastructure error.");
+  c->app->add_option("KERNEL", c->kernel, "the kernel: .py, .cpp, or an executable")->required();
+  std::string ops;
+  for (Operation op : check_operations()) ops += std::string(ops.empty() ? "" : ", ") + attn::prop::operation_name(op);
+  c->app->add_option("--op", c->op,
+                     "the kernel's operation (" + ops +
+                         "); default: recognised from the file's function names, else "
+                         "attention");
+  c->app->add_option("--entry", c->entry,
+                     "the Python function to check (default: the operation's usual names, "
+                     "e.g. scaled_dot_product_attention or attention)");
+  c->app->add_option("--property", c->only_property, "run this property only");
+  c->app->add_option("--fully-forbidden", c->fully_forbidden,
+                     "the kernel's documented answer for a query row with every key forbidden: "
+                     "error (the text's rule), nan (PyTorch before 2.5) or zeros "
+                     "(flash-attention, PyTorch 2.5 on)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"error", "nan", "zeros"}));
+  c->app->add_option("--seed", c->run.seed, "seed of the generated cases (replays a run)")
+      ->capture_default_str()
+      ->check(check::whole_number(0));
+  c->app->add_option("--cases", c->run.cases, "cases per property")
+      ->capture_default_str()
+      ->check(check::whole_number(1, 100000000));
+  c->app->add_option("--timeout", c->timeout_s, "seconds allowed per case")
+      ->capture_default_str()
+      ->check(check::seconds("2.5"));
+  c->app->add_option("--python", c->python,
+                     "Python interpreter for a .py kernel (must import numpy and whatever the "
+                     "kernel imports); default: /usr/bin/python3, then python3 on PATH");
+  c->app->add_option("--junit", c->junit, "write JUnit XML (one testcase per property) to this file");
+  c->app->add_option("--report", c->report, "also write the text report to this file");
+  return c;
+}
+
+std::optional<int> run_check_command(const CheckCommand& c) {
+  if (!c.app || !c.app->parsed()) return std::nullopt;
+  GradeOptions options;
+  options.file = c.kernel;
+  std::error_code ec;
+  if (!fs::is_regular_file(options.file, ec)) {
+    std::cerr << "attnlab: no such file: " << c.kernel << "\n";
+    return 2;
+  }
+  std::string how;
+  Operation op = Operation::attention;
+  if (!c.op.empty()) {
+    const auto named = operation_named(c.op);
+    if (!named) {
+      std::vector<std::string> names;
+      for (Operation o : check_operations()) names.push_back(attn::prop::operation_name(o));
+      const std::string near = cli::closest(c.op, names);
+      std::cerr << "attnlab: check takes no operation " << c.op
+                << (near.empty() ? "" : "; did you mean " + near + "?") << " (operations:";
+      for (const auto& n : names) std::cerr << " " << n;
+      std::cerr << ")\n";
+      return 2;
+    }
+    op = *named;
+    how = "--op";
+  } else {
+    op = recognised_operation(options.file, c.entry, how);
+  }
+  const FullyForbidden ff = c.fully_forbidden == "nan"     ? FullyForbidden::nan
+                            : c.fully_forbidden == "zeros" ? FullyForbidden::zeros
+                                                           : FullyForbidden::error;
+  try {
+    options.kernel = kernel_exercise(op, ff);
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab: " << e.what() << "\n";
+    return 2;
+  }
+  if (!c.only_property.empty()) {
+    std::vector<std::string> known;
+    for (const auto& p : options.kernel->properties) known.push_back(p.id);
+    if (std::find(known.begin(), known.end(), c.only_property) == known.end()) {
+      const std::string near = cli::closest(c.only_property, known);
+      std::cerr << "attnlab: no property " << c.only_property << " for operation "
+                << attn::prop::operation_name(op)
+                << (near.empty() ? "" : "; did you mean " + near + "?") << " (properties:";
+      for (const auto& k : known) std::cerr << " " << k;
+      std::cerr << ")\n";
+      return 2;
+    }
+    options.only_property = c.only_property;
+  }
+  if (!c.entry.empty() && detect_language(options.file) != Language::python) {
+    std::cerr << "attnlab: --entry picks a Python function; a C++ kernel defines the F3 "
+                 "interface (f3::attention, README 'Checking your own kernel') and an "
+                 "executable says its entry in its hello\n";
+    return 2;
+  }
+  options.run = c.run;
+  // PRECISION: the declared precision goes here. grade's --precision and
+  // --accumulate (and the hello's "precision") are wired through the same
+  // function of commands/ when they land; until then every kernel is held
+  // to float64.
+  if (c.precision != "float64") {
+    std::cerr << "attnlab: only float64 is declared so far\n";
+    return 2;
+  }
+  options.subject.call_timeout =
+      std::chrono::milliseconds(static_cast<long long>(std::llround(c.timeout_s * 1000.0)));
+  if (options.subject.call_timeout.count() == 0) options.subject.call_timeout = std::chrono::milliseconds(1);
+  options.subject.startup_timeout =
+      std::max(options.subject.startup_timeout, options.subject.call_timeout);
+  options.launch.python = c.python;
+  options.launch.python_entry = c.entry;
+  // One's own kernel, not a student's: no sandbox, no address-space limit
+  // (PyTorch and JAX reserve far more than they use), the other limits kept.
+  options.launch.limits.address_space_bytes = 0;
+  options.submission_timeout = std::chrono::milliseconds(0);
+  options.brief_header = true;
+
+  std::ostringstream graded;  // grade's own report: not shown (it speaks of points)
+  GradeResult result = grade_file(options, graded);
+  std::ostringstream report;
+  report << "attnlab check " << c.kernel << "\n"
+         << "operation: " << attn::prop::operation_name(op) << " (" << how << ")";
+  if (!result.header.entry.empty()) report << "; entry: " << result.header.entry;
+  report << "\nprecision: " << c.precision << "; fully forbidden row: " << c.fully_forbidden
+         << "; seed " << c.run.seed << ", " << c.run.cases << " cases per property\n";
+  if (!result.header.runtime.empty()) report << "runtime: " << result.header.runtime << "\n";
+  report << "\n";
+  if (result.status == GradeResult::Status::graded) {
+    print_check_report(report, result, "");
+  } else if (result.status == GradeResult::Status::not_gradable) {
+    report << "the kernel " << result.not_gradable_headline << ":\n"
+           << result.details << (result.details.empty() || result.details.back() == '\n' ? "" : "\n");
+    if (!result.command.empty()) report << "command: " << result.command << "\n";
+  }
+  std::cout << report.str();
+  if (result.status == GradeResult::Status::usage_error ||
+      result.status == GradeResult::Status::infrastructure_error)
+    std::cerr << "attnlab: " << result.message << "\n";
+  try {
+    if (c.report) {
+      std::ofstream out(*c.report);
+      out << report.str();
+      if (!out) throw std::runtime_error("cannot write " + *c.report);
+    }
+    if (c.junit) write_junit(*c.junit, result);
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab: " << e.what() << "\n";
+    return 2;
+  }
+  return result.exit_code();
+}
+
+}  // namespace attn::grader

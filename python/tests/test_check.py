@@ -1,0 +1,85 @@
+"""The client on real kernels: NumPy always, PyTorch where it imports."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import attnlab_check  # noqa: E402  (from the checkout)
+
+import kernels  # noqa: E402
+
+CASES = 30
+needs_torch = pytest.mark.skipif(kernels.torch is None, reason="torch is not installed")
+
+
+def precision_flag_available():
+    """attnlab check takes --precision (issue 11, point 1) once it is merged."""
+    out = subprocess.run([attnlab_check.find_attnlab(), "check", "--help"],
+                         stdout=subprocess.PIPE, universal_newlines=True).stdout
+    return "--precision" in out
+
+
+def test_numpy_kernel_passes():
+    result = attnlab_check.check(kernels.numpy_attention, cases=CASES)
+    assert "13 passed, 0 failed" in result.report
+
+
+def test_missing_scale_fails_with_the_report():
+    with pytest.raises(AssertionError) as failure:
+        attnlab_check.check(kernels.numpy_attention_no_scale, cases=CASES)
+    assert "FAIL  scale_off" in str(failure.value)
+    assert "seed" in failure.value.report
+
+
+def test_unknown_property_is_a_usage_error():
+    with pytest.raises(attnlab_check.AttnlabError) as error:
+        attnlab_check.check(kernels.numpy_attention, prop="no_such_property")
+    assert "no property no_such_property" in str(error.value)
+
+
+def test_lambda_is_refused():
+    with pytest.raises(attnlab_check.AttnlabError):
+        attnlab_check.check(lambda Q, K, V, mask: Q)
+
+
+@needs_torch
+def test_torch_sdpa_float64_passes():
+    result = attnlab_check.check(kernels.torch_attention, cases=CASES,
+                                 fully_forbidden=kernels.torch_fully_forbidden())
+    assert "0 failed" in result.report
+
+
+@needs_torch
+def test_torch_sdpa_mask_inverted_fails_with_inverted_mask():
+    with pytest.raises(attnlab_check.PropertyFailure) as failure:
+        attnlab_check.check(kernels.torch_attention_mask_inverted, cases=CASES,
+                            fully_forbidden=kernels.torch_fully_forbidden())
+    assert "misconception inverted_mask" in failure.value.report
+
+
+@needs_torch
+def test_torch_fully_forbidden_convention_is_held():
+    # PyTorch does not raise for a fully forbidden row: held to the text's rule, it fails.
+    with pytest.raises(attnlab_check.PropertyFailure) as failure:
+        attnlab_check.check(kernels.torch_attention, cases=CASES, prop="fully_forbidden_refused")
+    assert "FAIL  fully_forbidden_refused" in failure.value.report
+
+
+@needs_torch
+def test_torch_float32_held_to_float64_fails():
+    # Without a declared precision a float32 kernel is held to the float64 bound.
+    with pytest.raises(attnlab_check.PropertyFailure) as failure:
+        attnlab_check.check(kernels.torch_attention_float32, cases=CASES,
+                            fully_forbidden=kernels.torch_fully_forbidden(),
+                            prop="oracle_agreement")
+    assert "FAIL  oracle_agreement" in failure.value.report
+
+
+@needs_torch
+@pytest.mark.skipif(not precision_flag_available(),
+                    reason="attnlab check has no --precision yet (issue 11, point 1)")
+def test_torch_sdpa_float32_passes():
+    attnlab_check.check(kernels.torch_attention_float32, precision="float32", cases=CASES,
+                        fully_forbidden=kernels.torch_fully_forbidden())
