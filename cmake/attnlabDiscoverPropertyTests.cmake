@@ -2,11 +2,11 @@
 # (cmake/attnlabPropertyTests.cmake): asks the program for its properties
 # (--list) and writes one add_test per property to OUTPUT.
 # Variables: EXECUTABLE, TARGET, WORKING_DIRECTORY, ONLY (ids to keep, or
-# empty), EXTRA_ARGS (--cases/--seed), OUTPUT; lists joined with ','.
+# empty), EXTRA_ARGS (--cases/--seed/--fully-forbidden, also given to --list), OUTPUT; lists joined with ','.
 cmake_minimum_required(VERSION 3.22)
 string(REPLACE "," ";" ONLY "${ONLY}")
 string(REPLACE "," ";" EXTRA_ARGS "${EXTRA_ARGS}")
-execute_process(COMMAND ${EXECUTABLE} --list
+execute_process(COMMAND ${EXECUTABLE} --list ${EXTRA_ARGS}
   WORKING_DIRECTORY ${WORKING_DIRECTORY}
   RESULT_VARIABLE rc OUTPUT_VARIABLE listed ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)

@@ -1,4 +1,5 @@
-# attnlab_add_property_tests(TARGET <target> [PROPERTIES <id>...] [CASES <n>] [SEED <s>])
+# attnlab_add_property_tests(TARGET <target> [PROPERTIES <id>...] [CASES <n>] [SEED <s>]
+#                            [FULLY_FORBIDDEN error|nan|zeros])
 #
 # Registers one ctest per attnlab property, named <target>.<property id>,
 # each running the check program <target> (a main() that calls
@@ -15,13 +16,15 @@
 # program does not list fails the build. CASES and SEED are passed on
 # (--cases, --seed); without CASES the program's default holds (100 cases,
 # scaled by the environment variable ATTNLAB_CASES_SCALE when ctest runs).
+# FULLY_FORBIDDEN is the kernel's documented answer for a query row with
+# every key forbidden (--fully-forbidden; default error, the text's rule).
 #
 # Shipped in the installed package (find_package(attnlab) includes it) and
 # used in this build too.
 set(_ATTNLAB_PROPERTY_TESTS_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/attnlabDiscoverPropertyTests.cmake)
 
 function(attnlab_add_property_tests)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "TARGET;CASES;SEED" "PROPERTIES")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "TARGET;CASES;SEED;FULLY_FORBIDDEN" "PROPERTIES")
   if(NOT arg_TARGET)
     message(FATAL_ERROR "attnlab_add_property_tests: TARGET <target> is required")
   endif()
@@ -38,6 +41,9 @@ function(attnlab_add_property_tests)
   endif()
   if(DEFINED arg_SEED)
     list(APPEND extra --seed ${arg_SEED})
+  endif()
+  if(DEFINED arg_FULLY_FORBIDDEN)
+    list(APPEND extra --fully-forbidden ${arg_FULLY_FORBIDDEN})
   endif()
   list(JOIN extra "," extra)
   list(JOIN arg_PROPERTIES "," only)

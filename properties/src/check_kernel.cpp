@@ -51,13 +51,12 @@ JunitTestcase testcase_of(const Verdict& v, const std::string& cls, double secon
 
 }  // namespace
 
-std::vector<Property> applicable_properties(const Subject& kernel) {
-  std::vector<Property> list;
-  if (kernel.supports(Operation::attention)) list = kernel_properties();
-  if (kernel.supports(Operation::attention_tiled)) list.push_back(tiled_equals_naive());
-  if (kernel.supports(Operation::multi_head_attention))
-    for (Property& p : multi_head_properties()) list.push_back(std::move(p));
-  return list;
+std::vector<Property> applicable_properties(const Subject& kernel, FullyForbidden fully_forbidden) {
+  for (const Operation op : {Operation::attention, Operation::attention_tiled,
+                             Operation::multi_head_attention, Operation::masked_softmax,
+                             Operation::softmax_rows})
+    if (kernel.supports(op)) return kernel_properties_for(op, fully_forbidden);
+  return {};
 }
 
 namespace detail {
@@ -65,7 +64,7 @@ namespace detail {
 CheckSummary run_check(Subject& kernel, const CheckOptions& options) {
   std::ostream& out = options.out ? *options.out : std::cout;
   CheckSummary summary;
-  std::vector<Property> list = applicable_properties(kernel);
+  std::vector<Property> list = applicable_properties(kernel, options.fully_forbidden);
   if (!options.property.empty()) {
     std::vector<Property> one;
     for (Property& p : list)

@@ -24,14 +24,24 @@ int check_kernel_main(int argc, const char* const* argv, Subject& kernel) {
       ->check(CLI::Range(1, 100000000));
   app.add_option("--seed", options.seed, "seed of the generated cases (replays a run)")
       ->capture_default_str();
+  std::string fully_forbidden = "error";
+  app.add_option("--fully-forbidden", fully_forbidden,
+                 "the kernel's answer for a query row with every key forbidden: error (the "
+                 "text's rule), nan (PyTorch before 2.5) or zeros (flash-attention)")
+      ->check(CLI::IsMember({"error", "nan", "zeros"}))
+      ->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
+  options.fully_forbidden = fully_forbidden == "nan"     ? FullyForbidden::nan
+                            : fully_forbidden == "zeros" ? FullyForbidden::zeros
+                                                         : FullyForbidden::error;
   if (list) {
-    for (const Property& p : applicable_properties(kernel)) std::cout << p.id << "\n";
+    for (const Property& p : applicable_properties(kernel, options.fully_forbidden))
+      std::cout << p.id << "\n";
     return 0;
   }
   const detail::CheckSummary s = detail::run_check(kernel, options);

@@ -195,3 +195,38 @@ TEST_CASE("junit_xml: counts, order of elements, XML-safe text") {
   CHECK(std::string(b.last_child().name()) == "system-out");
   CHECK(std::string(b.child("failure").attribute("message").value()) == "bad\\x01value");
 }
+
+TEST_CASE("check_kernel holds a kernel to its documented answer for a fully forbidden row") {
+  // The library's attention, but a row with every key forbidden gives zeros
+  // (flash-attention's convention) instead of an error.
+  KernelSubject zeros = kernel_subject<double>(
+      "zeros for a fully forbidden row",
+      [](const auto& Q, const auto& K, const auto& V, const std::optional<attn::Mask>& mask) {
+        if (!mask) return attn::attention<double>(Q, K, V, mask);
+        attn::Mask m = *mask;
+        std::vector<attn::Index> empty;
+        for (attn::Index i = 0; i < m.rows(); ++i)
+          if (m.row(i).all()) {
+            empty.push_back(i);
+            m.row(i).setConstant(false);
+          }
+        auto r = attn::attention<double>(Q, K, V, m);
+        for (const attn::Index i : empty) {
+          r.O.row(i).setZero();
+          r.A.row(i).setZero();
+        }
+        return r;
+      });
+  std::ostringstream out;
+  CheckOptions o;
+  o.cases = 30;
+  o.out = &out;
+  o.property = "fully_forbidden_refused";
+  CHECK(check_kernel(zeros, o) == 1);  // the text's rule: an error
+  o.fully_forbidden = FullyForbidden::zeros;
+  o.property = "fully_forbidden_zeros";
+  CHECK(check_kernel(zeros, o) == 0);
+  o.fully_forbidden = FullyForbidden::nan;
+  o.property = "fully_forbidden_nan";
+  CHECK(check_kernel(zeros, o) == 1);
+}

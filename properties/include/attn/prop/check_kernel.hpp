@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "attn/prop/property.hpp"
+#include "attn/prop/catalog.hpp"
 #include "attn/prop/subject.hpp"
 
 namespace attn::prop {
@@ -28,16 +29,20 @@ struct CheckOptions {
   std::string junit_path;
   /// Where the report goes; nullptr: std::cout.
   std::ostream* out = nullptr;
+  /// The kernel's documented answer for a query row whose every key is
+  /// forbidden (an error, as the text says; NaN as PyTorch before 2.5;
+  /// zeros as flash-attention and later PyTorch): the property checks it.
+  FullyForbidden fully_forbidden = FullyForbidden::error;
 };
 
-/// The properties check_kernel runs on `kernel`, in report order:
-/// kernel_properties() (the attention properties, the metamorphic ones,
-/// refusals of any error type) when the kernel supports
-/// Operation::attention; plus tiled_equals_naive when it supports
-/// Operation::attention_tiled; plus multi_head_properties() when it
-/// supports Operation::multi_head_attention. The properties about the
-/// weights A are listed too; they are skipped when the kernel returns O only.
-std::vector<Property> applicable_properties(const Subject& kernel);
+/// The properties check_kernel runs on `kernel`, in report order: those of
+/// kernel_properties_for(op, fully_forbidden) (catalog.hpp; the same list
+/// `attnlab check` runs) for the first operation it supports of attention,
+/// attention_tiled, multi_head_attention, masked_softmax, softmax_rows. The
+/// properties about the weights A are listed too; they are skipped when the
+/// kernel returns O only.
+std::vector<Property> applicable_properties(const Subject& kernel,
+                                            FullyForbidden fully_forbidden = FullyForbidden::error);
 
 /// Runs the properties (all that apply, or options.property) on `kernel`
 /// and prints one line per property to options.out ("PASS", "SKIP", or
