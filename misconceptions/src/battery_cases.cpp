@@ -43,12 +43,12 @@ Mask mask_from(std::initializer_list<std::initializer_list<int>> rows) {
 /// Rounds M's entries to the declared type (exact for a float subject);
 /// false if a finite entry does not fit (overflows).
 bool fit_to(DMatrix& M, const Precision& p) {
-  if (!p.is_float) return true;
+  if (p.storage == attn::prop::NumberFormat::float64) return true;
   for (Index i = 0; i < M.rows(); ++i)
     for (Index j = 0; j < M.cols(); ++j) {
       const double x = M(i, j);
       if (!std::isfinite(x)) continue;
-      const double r = double(float(x));
+      const double r = p.round(x);
       if (!std::isfinite(r)) return false;
       M(i, j) = r;
     }
@@ -66,7 +66,9 @@ bool fit_to(Case& c, const Precision& p) {
 /// a row at each level tells the fills above it from those below.
 std::vector<double> levels(const Precision& p) {
   std::vector<double> v = {-10, -1000, -2e4, -1e6, -2e9, -1e15, -2e25, -2e35};
-  if (!p.is_float) {
+  // Only the levels the storage type holds (float16 stops below 65504).
+  std::erase_if(v, [&](double x) { return -x > p.largest_finite(); });
+  if (p.storage == attn::prop::NumberFormat::float64) {
     v.push_back(-1e100);
     v.push_back(-1e305);
   }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <set>
@@ -59,9 +60,10 @@ std::vector<Model> candidate_models(Operation op, const Precision& declared) {
   std::vector<Model> v = {correct_model()};
   for (const Family* f : families_for(op))
     for (Model& m : f->members(op)) {
-      // float32 "low precision" is the declared precision of a float subject.
-      if (m.key == "low_precision" && declared.is_float && !m.params.empty() &&
-          m.params[0].value == 24)
+      // "Low precision" in the declared accumulation type (or a wider one) is
+      // no mistake: float32 for a float subject or a 16-bit one accumulating in float32.
+      if (m.key == "low_precision" && !m.params.empty() &&
+          unit_roundoff(arith_of(declared)) >= std::ldexp(1.0, -int(m.params[0].value)))
         continue;
       v.push_back(std::move(m));
     }

@@ -39,7 +39,17 @@ double round_to(Arith a, double x) {
   return x;
 }
 
-Arith arith_of(const Precision& p) { return p.is_float ? Arith::float32 : Arith::float64; }
+Arith arith_of(const Precision& p) { return arith_of(p.accumulate); }
+
+Arith arith_of(ref::NumberFormat f) {
+  switch (f) {
+    case ref::NumberFormat::float64: return Arith::float64;
+    case ref::NumberFormat::float32: return Arith::float32;
+    case ref::NumberFormat::float16: return Arith::float16;
+    case ref::NumberFormat::bfloat16: return Arith::bfloat16;
+  }
+  return Arith::float64;
+}
 
 const char* arith_name(Arith a) {
   switch (a) {

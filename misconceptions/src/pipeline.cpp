@@ -627,6 +627,38 @@ Prediction predict(const Case& c, const Knobs& k, const Precision& declared) {
       }
     }
   }
+  // A declared storage type narrower than the accumulation type (bfloat16
+  // accumulating in float32): the weights P are stored before P V, and A and O
+  // are returned in it. The model rounds its float32 A and O once; a kernel's
+  // differ from them by at most 4 storage roundings for A (P, a normaliser
+  // summed from the stored P, and the final rounding on both sides) and 3
+  // for O relative to sum |A| |V| (TOLERANCE.md (3')-(6')), plus the
+  // underflows. No safety factor here: the tolerance must stay inside the
+  // property's bound (2 x 3 roundings for A), or the definition would fit
+  // every answer the bound rejects.
+  if (!k.narrow && declared.storage != declared.accumulate) {
+    const Arith s = arith_of(declared.storage);
+    const double u_s = unit_roundoff(s), tiny = smallest_normal(s);
+    for (Index i = 0; i < res.A.rows(); ++i)
+      for (Index j = 0; j < res.A.cols(); ++j) {
+        const double x = res.A(i, j);
+        res.A(i, j) = round_to(s, x);
+        if (res.tol_A.size() && std::isfinite(res.tol_A(i, j)))
+          res.tol_A(i, j) += 4 * u_s * std::abs(x) + 3 * u_s * tiny;
+      }
+    for (Index i = 0; i < res.O.rows(); ++i)
+      for (Index l = 0; l < res.O.cols(); ++l) {
+        const double x = res.O(i, l);
+        res.O(i, l) = round_to(s, x);
+        if (!res.tol_O.size() || !std::isfinite(res.tol_O(i, l))) continue;
+        double mag = 0;
+        if (c.op != Operation::multi_head_attention && res.A.size() && res.A.cols() == c.V.rows())
+          for (Index j = 0; j < c.V.rows(); ++j) mag += std::abs(res.A(i, j) * c.V(j, l));
+        else
+          mag = std::abs(x);
+        res.tol_O(i, l) += 3 * u_s * std::max(mag, std::abs(x)) + 2 * u_s * tiny;
+      }
+  }
   pr.may_refuse = any_full && k.full_row == FullRow::either;
   pr.has_answer = true;
   Outcome o = Outcome::make_result(res.O, DMatrix());

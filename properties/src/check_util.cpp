@@ -73,7 +73,7 @@ std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Sub
 }
 
 ref::PrecisionModel precision_model(const Precision& p) {
-  return p.is_float ? ref::PrecisionModel::for_float() : ref::PrecisionModel::for_double();
+  return p.model();
 }
 
 Expected expected_for(const Case& c, const Precision& p) {

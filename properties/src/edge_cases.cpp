@@ -12,19 +12,19 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-/// x rounded to the subject's type (exact inputs for a float subject).
-double in_type(double x, const Precision& p) {
-  return p.is_float ? static_cast<double>(static_cast<float>(x)) : x;
-}
+/// x rounded to the subject's storage type (exact inputs; -Inf past its range).
+double in_type(double x, const Precision& p) { return p.round(x); }
 
-double lowest(const Precision& p) {
-  return p.is_float ? static_cast<double>(std::numeric_limits<float>::lowest())
-                    : std::numeric_limits<double>::lowest();
-}
+/// The lowest finite value of the subject's storage type.
+double lowest(const Precision& p) { return -p.largest_finite(); }
 
 /// "-2e+09" style text for a tag.
 std::string level_text(double level, const Precision& p) {
-  if (level == lowest(p)) return std::string("the lowest finite ") + p.name;
+  if (level == lowest(p))
+    return std::string("the lowest finite ") +
+           (p.storage == NumberFormat::float16 || p.storage == NumberFormat::bfloat16
+                ? ref::format_name(p.storage)
+                : p.name.c_str());
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0e", level);
   return buf;

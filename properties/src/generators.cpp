@@ -145,7 +145,11 @@ rc::Gen<MaskKind> mask_kind_gen(MaskPolicy policy, bool tiled) {
 
 /// Scale factor of the large-logit regime: logits reach about +-700 or more in
 /// double and beyond +-88 in float, where exp overflows without the max shift.
-double large_scale(const GenConfig& cfg) { return cfg.precision.is_float ? 4.0 : 16.0; }
+/// float16 and bfloat16 storage take float's scale: their logits are summed in float32
+/// (or wider), and inputs up to 16 (logits up to 64) stay finite in float16.
+double large_scale(const GenConfig& cfg) {
+  return cfg.precision.storage == NumberFormat::float64 ? 16.0 : 4.0;
+}
 
 /// The mask part of a case: kind, padding length, random bits, forbidden row.
 struct MaskDraw {
@@ -193,13 +197,13 @@ void apply_mask(Case& c, const MaskDraw& m, Index T_q, Index T_v, MaskPolicy pol
 }  // namespace
 
 void round_to_precision(Case& c, const Precision& p) {
-  if (!p.is_float) return;
+  if (p.storage == NumberFormat::float64) return;
   std::vector<DMatrix*> all = {&c.Q, &c.K, &c.V, &c.S, &c.X, &c.W_O};
   for (HeadProjections& h : c.heads)
     for (DMatrix* M : {&h.W_Q, &h.W_K, &h.W_V}) all.push_back(M);
   for (DMatrix* M : all)
     for (Index i = 0; i < M->rows(); ++i)
-      for (Index j = 0; j < M->cols(); ++j) (*M)(i, j) = double(float((*M)(i, j)));
+      for (Index j = 0; j < M->cols(); ++j) (*M)(i, j) = p.round((*M)(i, j));
 }
 
 namespace {
@@ -373,8 +377,12 @@ rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
                   // Q <= -2^15 and K >= 2^15 entrywise: every logit is below
                   // -2^30 sqrt(d_k), about -1.07e9, where a finite stand-in
                   // for -inf (-1e4, -1e9) is no longer "very negative".
-                  c.Q = -(c.Q.array().abs() + 1.0) * 0x1p15;
-                  c.K = (c.K.array().abs() + 1.0) * 0x1p15;
+                  // In float16 (largest finite 65504) the factor |x| + 1 in [1, 5]
+                  // becomes |x| / 8 + 1 in [1, 1.5]: entries up to 49152, logits still
+                  // below -2^30 sqrt(d_k).
+                  const double shrink = cfg.precision.storage == NumberFormat::float16 ? 0.125 : 1.0;
+                  c.Q = -(c.Q.array().abs() * shrink + 1.0) * 0x1p15;
+                  c.K = (c.K.array().abs() * shrink + 1.0) * 0x1p15;
                 }
                 if (r == Regime::row_scales)
                   for (Index i = 0; i < s.T_q; ++i) c.Q.row(i) *= std::ldexp(1.0, std::get<5>(m)[std::size_t(i)]);
@@ -383,7 +391,12 @@ rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
                 // Logits: reals in [-4, 4], or scaled up to about +-1000 (double) / +-250 (float).
                 if (r == Regime::large_logits) c.S *= big * big;
                 if (r == Regime::zero_query) c.S.setZero();
-                if (r == Regime::hugely_negative) c.S = -(c.S.array().abs() + 1.0) * 0x1p30;
+                // float16 cannot hold -1e9: its logits go to the lowest finite value
+                // region instead, -(|x| / 8 + 1) 2^15 (exp of the gap still underflows).
+                if (r == Regime::hugely_negative)
+                  c.S = cfg.precision.storage == NumberFormat::float16
+                            ? DMatrix(-(c.S.array().abs() * 0.125 + 1.0) * 0x1p15)
+                            : DMatrix(-(c.S.array().abs() + 1.0) * 0x1p30);
                 if (r == Regime::tied_keys)
                   for (Index j = 1; j < s.T_v; ++j) c.S.col(j) = c.S.col(0);
                 if (r == Regime::row_scales)

@@ -29,6 +29,10 @@ Property scale_off(Operation op) {
             Q.col(r) = c.Q.col(r % d_old);
             K.col(r) = c.K.col(r % d_old);
           }
+          // Q sqrt(d_k) must stay finite in the storage type (float16 stops at
+          // 65504): halve Q (exactly) until it does.
+          while (Q.size() && Q.cwiseAbs().maxCoeff() * double(root) > cfg.precision.largest_finite() / 2)
+            Q *= 0.5;
           c.Q = Q;
           c.K = K;
           c.tags.push_back("scale off: d_k = " + std::to_string(d_k));
@@ -43,12 +47,15 @@ Property scale_off(Operation op) {
     round_to_precision(scaled, s.precision());
     const Outcome o = s.run(scaled);
     if (auto f = detail::require_answer(o, scaled, s)) return f;
-    // The unscaled definition: S_ij = sum_r Q_ir K_jr, no division.
+    // The unscaled definition: S_ij = sum_r Q_ir K_jr, no division, with Q the
+    // scaled Q sent divided by sqrt(d_k) exactly (c.Q itself unless rounding
+    // the scaled Q to a 16-bit storage type changed it).
     ref::RealMatrix S(c.Q.rows(), c.K.rows());
     for (Index i = 0; i < c.Q.rows(); ++i)
       for (Index j = 0; j < c.K.rows(); ++j) {
         ref::Real dot = 0;
-        for (Index r = 0; r < c.Q.cols(); ++r) dot += ref::Real(c.Q(i, r)) * ref::Real(c.K(j, r));
+        for (Index r = 0; r < c.Q.cols(); ++r)
+          dot += ref::Real(scaled.Q(i, r)) / ref::Real(root) * ref::Real(c.K(j, r));
         S(i, j) = dot;
       }
     ref::BoolMatrix allowed = ref::BoolMatrix::Constant(c.Q.rows(), c.K.rows(), true);

@@ -3,6 +3,8 @@
 // of the oracle comparisons and the largest observed error/bound ratio.
 // The figures in reference/TOLERANCE.md come from
 //   build/properties/attnlab_deep_run --cases 25000
+// and, for the emulated float16 and bfloat16 kernels (properties/testing/),
+//   build/properties/attnlab_deep_run --emulated bfloat16 --emulated float16 --cases 12500
 // Exit code: 0 no property failed, 1 a property failed.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -14,6 +16,8 @@
 #include "attn/prop/bound_stats.hpp"
 #include "attn/prop/catalog.hpp"
 #include "attn/prop/lib_subject.hpp"
+#include "attn/ref/number_format.hpp"
+#include "emulated_kernels.hpp"
 
 using namespace attn::prop;
 
@@ -25,12 +29,12 @@ std::vector<Property> properties_for(Operation op) {
                                                : library_properties(op);
 }
 
-template <class T>
-bool run_all(Operation op, const RunConfig& cfg, long long& total_cases) {
-  LibSubject<T> subject;
+/// Runs op's list on one subject and prints the largest error/bound ratio.
+bool run_all(Subject& subject, Operation op, const std::vector<Property>& list, const RunConfig& cfg,
+             long long& total_cases) {
   bool ok = true;
   reset_bound_stats();
-  for (const Property& p : properties_for(op)) {
+  for (const Property& p : list) {
     const Verdict v = run_property(p, subject, cfg);
     total_cases += v.cases;
     std::cout << operation_name(op) << " <" << subject.precision().name << "> ";
@@ -45,6 +49,22 @@ bool run_all(Operation op, const RunConfig& cfg, long long& total_cases) {
   return ok;
 }
 
+template <class T>
+bool run_all(Operation op, const RunConfig& cfg, long long& total_cases) {
+  LibSubject<T> subject;
+  return run_all(subject, op, properties_for(op), cfg, total_cases);
+}
+
+/// The emulated kernel's list: the library's, without textbook_example (the
+/// text's 1e-4 on its printed decimals, beyond a 16-bit type's 3 digits).
+bool run_emulated(attn::ref::NumberFormat f, Operation op, const RunConfig& cfg, long long& total_cases) {
+  attn::prop::testing::EmulatedSubject subject(f);
+  std::vector<Property> list;
+  for (Property& p : library_properties(op))
+    if (p.id != "textbook_example") list.push_back(std::move(p));
+  return run_all(subject, op, list, cfg, total_cases);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -57,14 +77,28 @@ int main(int argc, char** argv) {
   app.add_option("--op", only,
                  "run only these operations (attention, attention_tiled, multi_head_attention); "
                  "default: all")
-      ->check(CLI::IsMember({"attention", "attention_tiled", "multi_head_attention"}));
+      ->check(CLI::IsMember({"attention", "attention_tiled", "multi_head_attention", "masked_softmax", "softmax_rows"}));
+  std::vector<std::string> emulated;
+  app.add_option("--emulated", emulated,
+                 "instead of the library, run the emulated kernels storing in these types "
+                 "(float16, bfloat16; float32 accumulation) on attention, attention_tiled, "
+                 "masked_softmax and softmax_rows")
+      ->check(CLI::IsMember({"float16", "bfloat16"}));
   CLI11_PARSE(app, argc, argv);
 
   const auto start = std::chrono::steady_clock::now();
   long long total = 0;
   bool ok = true;
+  for (const std::string& name : emulated)
+    for (Operation op : {Operation::attention, Operation::attention_tiled, Operation::masked_softmax,
+                         Operation::softmax_rows}) {
+      if (!only.empty() && std::find(only.begin(), only.end(), operation_name(op)) == only.end())
+        continue;
+      ok = run_emulated(*attn::ref::parse_format(name), op, cfg, total) && ok;
+    }
   for (Operation op :
        {Operation::attention, Operation::attention_tiled, Operation::multi_head_attention}) {
+    if (!emulated.empty()) break;
     if (!only.empty() && std::find(only.begin(), only.end(), operation_name(op)) == only.end())
       continue;
     ok = run_all<double>(op, cfg, total) && ok;

@@ -5,8 +5,25 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace attn::ref {
+
+PrecisionModel PrecisionModel::for_formats(NumberFormat storage, NumberFormat accumulate) {
+  if (!format_covers(accumulate, storage))
+    throw std::invalid_argument(std::string("PrecisionModel::for_formats: accumulation type ") +
+                                format_name(accumulate) + " does not cover storage type " +
+                                format_name(storage));
+  PrecisionModel p{format_unit_roundoff(accumulate), format_smallest_normal(accumulate), 0};
+  if (storage != accumulate) {
+    p.storage_roundoff = format_unit_roundoff(storage);
+    // Gradual underflow (IEEE 754's default): rounding into the subnormal
+    // range loses at most half its spacing, u * realmin (TOLERANCE.md (3')).
+    p.storage_underflow = format_unit_roundoff(storage) * format_smallest_normal(storage);
+  }
+  return p;
+}
 
 double gamma(double n, double u) {
   const double nu = n * u;
@@ -21,6 +38,8 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
                          std::ptrdiff_t i, const std::vector<double>& e, double lse,
                          const PrecisionModel& p, DMatrix& EA) {
   const double u = p.unit_roundoff;
+  // (3') and (5'): the extra rounding to a narrower storage type (0 without one).
+  const double v = p.storage_roundoff, eta = p.storage_underflow;
   const std::ptrdiff_t T_v = S.cols;
   // m = max over allowed exact logits; t_j = s_j - m <= 0; W = max |t_j|.
   bool any = false;
@@ -46,6 +65,8 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
     if (p.online_rescales > 0) tau += u * (W + 2.0 * p.online_rescales);
     tau_max = std::max(tau_max, tau);
     rho[std::size_t(j)] = std::expm1(tau) * (1 + 2 * u) + 2 * u;
+    // (3') P_j rounded to the storage type before the sum and P V.
+    if (v > 0) rho[std::size_t(j)] += v * (1 + rho[std::size_t(j)]);
     // An infinite relative error makes the weighted sum infinite even where the
     // exact weight rounds to 0 in double (0 * inf would give NaN).
     rho_weighted += std::isinf(rho[std::size_t(j)]) ? rho[std::size_t(j)]
@@ -53,7 +74,9 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
     rho_max = std::max(rho_max, rho[std::size_t(j)]);
   }
   // (4) the normaliser Z: weighted perturbation plus n - 1 additions.
-  const double rho_Z = rho_weighted + gamma(double(std::max<std::ptrdiff_t>(n - 1, 0)), u) * (1 + rho_max);
+  // (4') each stored P_j may have underflowed by eta; the exact Z is >= 1.
+  const double rho_Z = rho_weighted + gamma(double(std::max<std::ptrdiff_t>(n - 1, 0)), u) * (1 + rho_max) +
+                       double(n) * eta;
   // (5) each weight: p_j / Z with one more rounding (or two, via a reciprocal).
   const double underflow = double(n + 1) * p.smallest_normal;
   for (std::ptrdiff_t j = 0; j < T_v; ++j) {
@@ -63,16 +86,21 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
     }
     const double a = static_cast<double>(A(i, j));
     // Past rho_Z >= 1/2 the analysis says nothing useful: any weight in [0, 1] is allowed.
-    const double r = rho_Z < 0.5 ? (1 + rho[std::size_t(j)]) * (1 + 2 * u) / (1 - rho_Z) - 1
+    // (5') the weight rounded to the storage type: one more (1 + v), and
+    // underflows of P_j / Z (at most 2 eta, Z >= 1/2) and of the rounding (eta).
+    const double r = rho_Z < 0.5 ? (1 + rho[std::size_t(j)]) * (1 + 2 * u) * (1 + v) / (1 - rho_Z) - 1
                                  : std::numeric_limits<double>::infinity();
-    EA(i, j) = std::isinf(r) ? 1.0 : std::min(kSafetyFactor * (a * r + underflow), 1.0);
+    EA(i, j) = std::isinf(r) ? 1.0 : std::min(kSafetyFactor * (a * r + underflow + 3 * eta), 1.0);
   }
   // (7) logsumexp = m + log Z. log-sum-exp is 1-Lipschitz in the max norm, so
   // perturbed arguments move it by at most tau_max; the computed max cancels;
   // then the exponentials (2u), the sum, the log and the final addition.
   const double log_Z = lse - static_cast<double>(m);
   const double g = gamma(double(std::max<std::ptrdiff_t>(n - 1, 0)), u);
-  return kSafetyFactor * (tau_max + 2 * u + g + 2 * u * std::abs(log_Z) + u * std::abs(lse));
+  // (7') a normaliser summed from the stored P_j: log(1 + theta), theta <= v + n eta.
+  const double theta = v + double(n) * eta;
+  return kSafetyFactor * (tau_max + 2 * u + g + 2 * u * std::abs(log_Z) + u * std::abs(lse) +
+                          theta / (1 - theta));
 }
 
 }  // namespace
@@ -113,7 +141,9 @@ AttentionBound attention_error_bound(const DMatrix& Q, const DMatrix& K, const D
         carried += ea * v;
         magnitude += (static_cast<double>(exact.A(i, j)) + ea) * v;
       }
-      b.O(i, l) = kSafetyFactor * (carried + g_sum * magnitude) * (1 + 2 * double(T_v) * u);
+      // (6') O rounded to the storage type: v |o| + eta, |o| <= (1 + g_sum) magnitude.
+      b.O(i, l) = kSafetyFactor * ((carried + g_sum * magnitude) * (1 + 2 * double(T_v) * u) +
+                                   (p.storage_roundoff * (1 + g_sum) * magnitude + p.storage_underflow));
     }
   }
   return b;
@@ -135,7 +165,11 @@ AttentionBound softmax_error_bound(const ExactSoftmax& exact, const PrecisionMod
 double row_sum_bound(std::ptrdiff_t T_v, const PrecisionModel& p) {
   const double u = p.unit_roundoff;
   const double g = gamma(double(std::max<std::ptrdiff_t>(T_v - 1, 0)), u);
-  return kSafetyFactor * (2 * u + g) / (1 - g);
+  // With a storage type: A_j = fl_s(fl(P_j / Z)) with P_j itself stored, so
+  // (1 + v)^2 more per term and 2 eta of underflow per entry (0 without one).
+  const double v = p.storage_roundoff;
+  const double extra = (1 + 2 * u) * v * (2 + v) / (1 - g) + 2 * double(T_v) * p.storage_underflow;
+  return kSafetyFactor * ((2 * u + g) / (1 - g) + extra);
 }
 
 }  // namespace attn::ref

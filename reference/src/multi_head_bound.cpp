@@ -13,7 +13,11 @@ HeadBound head_output_bound(const DMatrix& X_q, const DMatrix& X_kv, const DMatr
   using Index = std::ptrdiff_t;
   const Index T_q = X_q.rows(), T_v = X_kv.rows(), d = X_q.cols();
   const Index d_k = W_Q.cols(), d_v = W_V.cols();
-  const double u = p.unit_roundoff;
+  // With a narrower storage type (the projections, the weights and the head
+  // outputs may be stored in it) every step is bounded in that type's
+  // roundoff and underflow: coarser than the single-head model, never below it.
+  const double u = std::max(p.unit_roundoff, p.storage_roundoff);
+  const double realmin = std::max(p.smallest_normal, p.storage_underflow);
   const DMatrix MQ = X_q.cwiseAbs() * W_Q.cwiseAbs();
   const DMatrix MK = X_kv.cwiseAbs() * W_K.cwiseAbs();
   const DMatrix MV = X_kv.cwiseAbs() * W_V.cwiseAbs();
@@ -35,7 +39,7 @@ HeadBound head_output_bound(const DMatrix& X_q, const DMatrix& X_kv, const DMatr
     const double c_O = (1 + g_n) * (1 + eta) * (1 + g_d) - 1;
     // Underflowed exponentials: (n + 1) realmin per weight, through |V^| and the sum.
     const double underflow =
-        double(T_v) * double(T_v + 1) * p.smallest_normal * (1 + g_n) * (1 + g_d);
+        double(T_v) * double(T_v + 1) * realmin * (1 + g_n) * (1 + g_d);
     for (Index l = 0; l < d_v; ++l) {
       double mu = 0;
       for (Index j = 0; j < T_v; ++j)
@@ -60,7 +64,7 @@ DMatrix multi_head_error_bound(const DMatrix& X_q, const DMatrix& X_kv,
     E_C.middleCols(i * d_v, d_v) = b.E;
     mu_C.middleCols(i * d_v, d_v) = b.mu;
   }
-  const double g_O = gamma(double(h * d_v), p.unit_roundoff);
+  const double g_O = gamma(double(h * d_v), std::max(p.unit_roundoff, p.storage_roundoff));
   const DMatrix E = E_C + g_O * (mu_C + E_C);
   // E |W_O|, with 0 * Inf = 0: where a head's analysis gave up (an infinite
   // entry of E), only the outputs that W_O actually draws from it are unbounded.

@@ -3,6 +3,7 @@
 // submission's preparation, ProcessSubject, the time budget, the diagnosis
 // stage, the JUnit writer), reported as pass/fail without points.
 #include "commands/check_cli.hpp"
+#include "commands/precision_options.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -35,7 +36,7 @@ struct CheckCommand {
   std::string entry;
   std::string only_property;
   std::string fully_forbidden = "error";
-  std::string precision = "float64";
+  PrecisionChoice precision;  ///< --precision, --accumulate (precision_options.hpp)
   attn::prop::RunConfig run;
   double timeout_s = 10.0;
   std::optional<std::string> python;
@@ -139,6 +140,7 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
                      "the Python function to check (default: the operation's usual names, "
                      "e.g. scaled_dot_product_attention or attention)");
   c->app->add_option("--property", c->only_property, "run this property only");
+  add_precision_options(*c->app, c->precision);
   c->app->add_option("--fully-forbidden", c->fully_forbidden,
                      "the kernel's documented answer for a query row with every key forbidden: "
                      "error (the text's rule), nan (PyTorch before 2.5) or zeros "
@@ -220,14 +222,8 @@ std::optional<int> run_check_command(const CheckCommand& c) {
     return 2;
   }
   options.run = c.run;
-  // PRECISION: the declared precision goes here. grade's --precision and
-  // --accumulate (and the hello's "precision") are wired through the same
-  // function of commands/ when they land; until then every kernel is held
-  // to float64.
-  if (c.precision != "float64") {
-    std::cerr << "attnlab: only float64 is declared so far\n";
-    return 2;
-  }
+  // The declared precision: the command line over the hello over float64.
+  options.subject.precision = c.precision.request();
   options.subject.call_timeout =
       std::chrono::milliseconds(static_cast<long long>(std::llround(c.timeout_s * 1000.0)));
   if (options.subject.call_timeout.count() == 0) options.subject.call_timeout = std::chrono::milliseconds(1);
@@ -247,7 +243,8 @@ std::optional<int> run_check_command(const CheckCommand& c) {
   report << "attnlab check " << c.kernel << "\n"
          << "operation: " << attn::prop::operation_name(op) << " (" << how << ")";
   if (!result.header.entry.empty()) report << "; entry: " << result.header.entry;
-  report << "\nprecision: " << c.precision << "; fully forbidden row: " << c.fully_forbidden
+  report << "\nprecision: " << (result.header.precision.empty() ? "float64" : result.header.precision)
+         << "; fully forbidden row: " << c.fully_forbidden
          << "; seed " << c.run.seed << ", " << c.run.cases << " cases per property\n";
   if (!result.header.runtime.empty()) report << "runtime: " << result.header.runtime << "\n";
   report << "\n";

@@ -26,6 +26,7 @@
 #include "commands/bundled.hpp"
 #include "commands/class_cli.hpp"
 #include "commands/colour.hpp"
+#include "commands/precision_options.hpp"
 #include "commands/cli_checks.hpp"
 #include "grading/grade.hpp"
 #include "attn/grader/paths.hpp"
@@ -99,6 +100,8 @@ int main(int argc, char** argv) {
   int jobs = std::max(1u, std::thread::hardware_concurrency());
   bool no_sandbox = false;
   std::uint32_t sandbox_uid = 64100;
+  attn::grader::PrecisionChoice precision;
+  attn::grader::add_precision_options(*grade, precision);
 
   grade->add_option("FILE", files,
                     "the submission(s), or folders of submissions; omit to grade the bundled "
@@ -297,6 +300,7 @@ int main(int argc, char** argv) {
   }
   options.generated_visibility = visibility;
   options.subject.call_timeout = seconds_to_ms(timeout_s, "--timeout");
+  options.subject.precision = precision.request();
   options.subject.startup_timeout =
       std::max(options.subject.startup_timeout, options.subject.call_timeout);
   options.submission_timeout = seconds_to_ms(submission_timeout_s, "--submission-timeout");

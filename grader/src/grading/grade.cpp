@@ -443,6 +443,7 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   }
   if (from_hello && !exercise_from_hello(options, subject, exercise, result)) return result;
   result.header.entry = subject.hello().entry;
+  result.header.precision = subject.declared_precision().describe();
   if (prepared.launch.language == Language::executable && !subject.hello().runtime.empty()) {
     result.header.runtime = subject.hello().runtime + " (as its hello says)";
   }

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attn/ref/number_format.hpp"
 #include "protocol/protocol_error.hpp"
 #include "protocol/protocol_version.hpp"
 
@@ -49,6 +50,15 @@ Hello read_hello(std::string_view line) {
   if (auto it = j.find("weights"); it != j.end()) {
     if (!it->is_boolean()) throw ProtocolError("hello: \"weights\" is not true or false");
     h.weights = it->get<bool>();
+  }
+  for (auto [key, field] : {std::pair{"precision", &h.precision}, std::pair{"accumulate", &h.accumulate}}) {
+    const std::string given = optional_string(j, key);
+    if (given.empty()) continue;
+    const auto f = attn::ref::parse_format(given);
+    if (!f)
+      throw ProtocolError(std::string("hello: \"") + key + "\" must be \"float64\", \"float32\", "
+                          "\"float16\" or \"bfloat16\", not \"" + given.substr(0, 40) + "\"");
+    *field = attn::ref::format_name(*f);
   }
   if (auto it = j.find("ops"); it != j.end()) {
     if (!it->is_array()) throw ProtocolError("hello: \"ops\" is not an array");

@@ -21,6 +21,12 @@ struct Hello {
   /// attention; `attnlab check`): its replies then carry no "A" and the
   /// properties about A are skipped. Default true.
   bool weights = true;
+  /// The declared storage type, "float64", "float32", "float16" or
+  /// "bfloat16" (aliases "double", "float", "half", "fp16", "bf16" are read
+  /// as these); empty when the hello does not say (PROTOCOL.md, "precision").
+  std::string precision;
+  /// The declared accumulation type, same names; empty when not said.
+  std::string accumulate;
   std::string error_type;
   std::string error_message;
 };
@@ -29,7 +35,8 @@ struct Hello {
 ///   {"v":1,"hello":"attnlab-protocol/1","ok":true,"ops":["attention"],...}
 /// Members other than "v", "hello", "ok" are optional ("ops" defaults to
 /// ["attention"]). Throws ProtocolError if the line is not JSON, is not a
-/// hello, or names another protocol version.
+/// hello, names another protocol version, or "precision" / "accumulate"
+/// is not one of the type names.
 Hello parse_hello(std::string_view line);
 
 }  // namespace attn::grader

@@ -35,6 +35,7 @@ JunitSuite suite_of(const GradeResult& r) {
                       {"max_score", format_points(r.max_score)}};
   if (!h.mode.empty()) suite.properties.emplace_back("mode", h.mode);
   if (!h.sandbox.empty()) suite.properties.emplace_back("sandbox", h.sandbox);
+  if (!h.precision.empty()) suite.properties.emplace_back("precision", h.precision);
 
   if (r.status == GradeResult::Status::graded) {
     for (const auto& it : r.items) {

@@ -16,6 +16,9 @@ struct ReportHeader {
   std::string runtime_label = "runtime";  ///< "interpreter", "compiler"
   std::string runtime;  ///< the interpreter or compiler used, with versions
   std::string entry;    ///< the function that answered, from the hello
+  /// The precision graded in and where it came from: "float32 (from the
+  /// hello)", "float64 (the default)" (DeclaredPrecision::describe).
+  std::string precision;
   std::uint64_t seed = 0;
   int cases = 0;
   std::string timeout;

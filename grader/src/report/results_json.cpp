@@ -55,6 +55,8 @@ std::string summary_output(const GradeResult& r) {
       break;
   }
   if (!h.mode.empty()) os << "Mode: " << h.mode << "\n";
+  if (r.status == GradeResult::Status::graded && !h.precision.empty())
+    os << "Precision: " << h.precision << "\n";
   if (r.status == GradeResult::Status::graded && generated_tests_visible(r))
     os << "Seed " << h.seed << ", " << h.cases << " cases per property (replay: --seed "
        << h.seed << " --cases " << h.cases << ")\n";

@@ -80,6 +80,7 @@ void print_header(std::ostream& os, const ReportHeader& h) {
     os << "  " << label << " " << h.runtime << "\n";
   }
   if (!h.entry.empty() && !h.brief) os << "  entry:       " << h.entry << "\n";
+  if (!h.precision.empty()) os << "  precision:   " << h.precision << "\n";
   if (!h.mode.empty()) os << "  mode:        " << h.mode << "\n";
   os << "  seed:        " << h.seed << "  (replay: --seed " << h.seed << ")";
   if (!h.settings_from.empty()) os << "  from " << h.settings_from;

@@ -51,6 +51,12 @@ ProcessSubject::ProcessSubject(std::string display_name, Command command, Subjec
       command_(std::move(command)),
       options_(options) {
   hello_.ops = {"attention"};
+  try {
+    declared_ = choose_precision(options_.precision, hello_);
+  } catch (const std::invalid_argument&) {
+    // A pair that does not fit is refused by the command line's checks first;
+    // start() reports it if it comes through here.
+  }
 }
 
 ProcessSubject::~ProcessSubject() { stop(); }
@@ -105,8 +111,13 @@ std::optional<std::string> ProcessSubject::spawn() {
         if (!h.ok) {
           why = "failed to load: " + h.error_type + ": " + h.error_message;
         } else {
-          hello_ = std::move(h);
-          return std::nullopt;
+          try {
+            declared_ = choose_precision(options_.precision, h);
+            hello_ = std::move(h);
+            return std::nullopt;
+          } catch (const std::invalid_argument& e) {
+            why = std::string("broke the protocol at start: hello: ") + e.what();
+          }
         }
       } catch (const ProtocolError& e) {
         why = std::string("broke the protocol at start: ") + e.what();

@@ -22,6 +22,7 @@
 #include "sandbox/child_process.hpp"
 #include "sandbox/command.hpp"
 #include "protocol/hello.hpp"
+#include "submission/declared_precision.hpp"
 #include "attn/prop/subject.hpp"
 
 namespace attn::grader {
@@ -52,6 +53,9 @@ struct SubjectOptions {
   std::size_t stderr_tail_bytes = 4096;
   /// Bytes of stderr quoted in a fault message.
   std::size_t stderr_in_fault_bytes = 600;
+  /// The precision asked for on the command line (--precision, --accumulate);
+  /// the hello fills what is not given (declared_precision.hpp).
+  PrecisionRequest precision;
 };
 
 class ProcessSubject : public attn::prop::Subject {
@@ -71,9 +75,11 @@ class ProcessSubject : public attn::prop::Subject {
   const Hello& hello() const { return hello_; }
 
   std::string name() const override { return display_name_; }
-  attn::prop::Precision precision() const override {
-    return attn::prop::Precision::of_double();
-  }
+  /// The chosen precision (command line, else hello, else float64); before
+  /// start(): the command line's, else float64.
+  attn::prop::Precision precision() const override { return declared_.precision; }
+  /// The chosen precision with where it came from, for the report.
+  const DeclaredPrecision& declared_precision() const { return declared_; }
   /// The operations the hello listed (before start(): attention only).
   bool supports(attn::prop::Operation op) const override;
   /// False when the hello said "weights": false (a kernel returning O only).
@@ -111,6 +117,7 @@ class ProcessSubject : public attn::prop::Subject {
   SubjectOptions options_;
   std::unique_ptr<ChildProcess> child_;
   Hello hello_;
+  DeclaredPrecision declared_;
   bool started_once_ = false;
   int restarts_ = 0;
   int timeouts_ = 0;

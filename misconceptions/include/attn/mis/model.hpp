@@ -36,8 +36,11 @@ double unit_roundoff(Arith a);
 double smallest_normal(Arith a);
 /// x rounded to the arithmetic (round to nearest even); float64 returns x.
 double round_to(Arith a, double x);
-/// The arithmetic of a declared precision (Precision::is_float -> float32).
+/// The arithmetic of a declared precision: its accumulation type (the
+/// storage type's extra roundings are modelled on top, pipeline.cpp).
 Arith arith_of(const Precision& p);
+/// The arithmetic of a format.
+Arith arith_of(ref::NumberFormat f);
 /// "float64", "float32", "float16", "bfloat16".
 const char* arith_name(Arith a);
 

@@ -3,24 +3,51 @@
 // its own process (docs/ARCHITECTURE.md, "Data flow"). Properties are written once,
 // against this interface.
 
+#include <optional>
 #include <string>
+
+#include "attn/ref/error_bound.hpp"
+#include "attn/ref/number_format.hpp"
 
 #include "attn/prop/case.hpp"
 #include "attn/prop/outcome.hpp"
 
 namespace attn::prop {
 
-/// The precision a subject declares; the error-bound model is evaluated for it.
-struct Precision {
-  /// Unit roundoff u: 2^-24 for float, 2^-53 for double.
-  double unit_roundoff = 0x1p-53;
-  /// Name for reports ("float", "double").
-  std::string name = "double";
-  /// Generators round every input to this type, so inputs are exact for the subject.
-  bool is_float = false;
+using ref::NumberFormat;
 
-  static Precision of_float() { return {0x1p-24, "float", true}; }
-  static Precision of_double() { return {0x1p-53, "double", false}; }
+/// The precision a subject declares; the error-bound model is evaluated for
+/// it (reference/TOLERANCE.md, "Storage and accumulation types").
+/// `storage`: the type of the inputs (the generators make only values exact
+/// in it), the weights P before P V, and the returned A and O.
+/// `accumulate`: the type of the logits, the row maximum, the exponentials,
+/// the sums and logsumexp; it covers the storage type (ref::format_covers).
+struct Precision {
+  NumberFormat storage = NumberFormat::float64;
+  NumberFormat accumulate = NumberFormat::float64;
+  /// Name for reports: "float", "double" for the two presets; otherwise
+  /// "float16" or "bfloat16 (accumulating in float32)".
+  std::string name = "double";
+
+  static Precision of_float() { return {NumberFormat::float32, NumberFormat::float32, "float"}; }
+  static Precision of_double() { return {NumberFormat::float64, NumberFormat::float64, "double"}; }
+  /// Storage `s`, accumulation `a` (default: float32 for float16 and
+  /// bfloat16, else `s`, as FlashAttention computes). Throws
+  /// std::invalid_argument if `a` does not cover `s` (bfloat16 storage with
+  /// float16 accumulation, any narrower accumulation).
+  static Precision of(NumberFormat s, std::optional<NumberFormat> a = std::nullopt);
+  /// The default accumulation type of a storage type.
+  static NumberFormat default_accumulate(NumberFormat s) {
+    return s == NumberFormat::float16 || s == NumberFormat::bfloat16 ? NumberFormat::float32 : s;
+  }
+  /// True if the storage type is float32 (the old "is float" flag).
+  bool stores_float32() const { return storage == NumberFormat::float32; }
+  /// Largest finite value of the storage type (inputs must stay below it).
+  double largest_finite() const { return ref::format_largest_finite(storage); }
+  /// x rounded to the storage type.
+  double round(double x) const { return ref::round_to_format(storage, x); }
+  /// The bound model for this precision.
+  ref::PrecisionModel model() const { return ref::PrecisionModel::for_formats(storage, accumulate); }
 };
 
 class Subject {

@@ -11,22 +11,38 @@
 
 #include <vector>
 
+#include "attn/ref/number_format.hpp"
 #include "attn/ref/oracle.hpp"
 
 namespace attn::ref {
 
 /// What the subject declares about its arithmetic.
 struct PrecisionModel {
-  /// Unit roundoff: 2^-24 (float) or 2^-53 (double).
+  /// Unit roundoff of the accumulation type (logits, max, exp, sums):
+  /// 2^-24 (float) or 2^-53 (double), the only type when storage = accumulation.
   double unit_roundoff = 0x1p-53;
-  /// Smallest positive normal number of the subject's type (underflow term).
+  /// Smallest positive normal number of the accumulation type (underflow term).
   double smallest_normal = 0x1p-1022;
   /// Rescalings of a running sum per row (an online softmax over key tiles
   /// does one per tile after the first); 0 for the naive algorithm.
   int online_rescales = 0;
+  /// Unit roundoff of the extra rounding to a narrower storage type (the
+  /// weights P before P V, the returned A and O): 2^-11 (float16), 2^-8
+  /// (bfloat16); 0 when the storage type is the accumulation type (a value
+  /// already in the type is not rounded again). TOLERANCE.md, "Storage and
+  /// accumulation types".
+  double storage_roundoff = 0;
+  /// Absolute error of an underflow in that rounding (gradual underflow: half
+  /// the subnormal spacing, u realmin): 2^-25 (float16), 2^-134 (bfloat16);
+  /// 0 with storage_roundoff.
+  double storage_underflow = 0;
 
   static PrecisionModel for_float() { return {0x1p-24, 0x1p-126, 0}; }
   static PrecisionModel for_double() { return {0x1p-53, 0x1p-1022, 0}; }
+  /// Inputs and outputs in `storage`, arithmetic in `accumulate` (which must
+  /// cover it: format_covers; throws std::invalid_argument otherwise).
+  /// for_formats(float32, float32) == for_float(), likewise for float64.
+  static PrecisionModel for_formats(NumberFormat storage, NumberFormat accumulate);
 };
 
 /// The one safety factor applied to every bound (TOLERANCE.md says why 2).

@@ -1,0 +1,34 @@
+#pragma once
+// The floating-point formats a subject may declare (IEEE 754-2019 binary64,
+// binary32, binary16, and bfloat16: the top 16 bits of a binary32), with
+// their constants and round-to-nearest-even into each. Used for the
+// declared precision (storage and accumulation types, reference/TOLERANCE.md
+// "Storage and accumulation types").
+
+#include <optional>
+#include <string_view>
+
+namespace attn::ref {
+
+enum class NumberFormat { float64, float32, float16, bfloat16 };
+
+/// "float64", "float32", "float16", "bfloat16".
+const char* format_name(NumberFormat f) noexcept;
+/// The format named `s`: the four names above and the aliases "double",
+/// "float", "half", "fp16", "bf16"; std::nullopt for anything else.
+std::optional<NumberFormat> parse_format(std::string_view s) noexcept;
+/// Unit roundoff: 2^-53, 2^-24, 2^-11, 2^-8.
+double format_unit_roundoff(NumberFormat f) noexcept;
+/// Smallest positive normal number: 2^-1022, 2^-126, 2^-14, 2^-126.
+double format_smallest_normal(NumberFormat f) noexcept;
+/// Largest finite value: DBL_MAX, FLT_MAX, 65504, (2 - 2^-7) 2^127.
+double format_largest_finite(NumberFormat f) noexcept;
+/// x rounded to the format, ties to even (via float32 for the 16-bit
+/// formats, which is exact for a double that is already a float32, and
+/// within one narrow ulp otherwise). Overflow gives +-Inf. Never throws.
+double round_to_format(NumberFormat f, double x) noexcept;
+/// True if every value of `narrow` is a value of `wide` and `wide`'s unit
+/// roundoff is no larger: an accumulation type must cover its storage type.
+bool format_covers(NumberFormat wide, NumberFormat narrow) noexcept;
+
+}  // namespace attn::ref
