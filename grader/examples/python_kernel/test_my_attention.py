@@ -1,4 +1,4 @@
-# pytest: my_attention against attnlab's properties (float64, the default precision).
+# pytest: my_attention against attnlab's properties, in float32.
 import os
 import sys
 
@@ -9,4 +9,4 @@ from my_attention import my_attention  # noqa: E402
 
 
 def test_my_attention():
-    check(my_attention, op="attention")
+    check(my_attention, precision="float32", op="attention")
