@@ -193,6 +193,23 @@ std::vector<Case> qkv_cases(Operation op, const Precision& p) {
     Kf << 1000, 0.5, -0.25, 1;
     add(Qf, Kf, q.matrix(4, 2), mask_from({{1, 0, 0, 0}, {1, 0, 1, 0}}), 2, "large forbidden logit");
   }
+  {  // 512 tied logits: a sum of 512 ones kept in bfloat16 (8 significant bits)
+     // stops growing at 256, so the weights come out 1/256 instead of 1/512 and
+     // O (V: 1 at even keys, 0 at odd ones) 1 instead of 1/2; float16 and
+     // wider sum them exactly. Tells a bfloat16 accumulation from the others.
+    const Index T_v = 512;
+    DMatrix Qt(1, 1), Kt = DMatrix::Zero(T_v, 1), Vt(T_v, 1);
+    Qt << 1;
+    for (Index j = 0; j < T_v; ++j) Vt(j, 0) = j % 2 == 0 ? 1 : 0;
+    add(Qt, Kt, Vt, std::nullopt, 128, "512 tied logits");
+  }
+  {  // a logit of 256 x 300 = 76800, past float16's largest finite 65504,
+     // from inputs every 16-bit type holds: a float16 computation overflows.
+    DMatrix Qh(2, 1), Kh(3, 1);
+    Qh << 256, 0.5;
+    Kh << 300, 299, -2;
+    add(Qh, Kh, q.matrix(3, 2), std::nullopt, 2, "logit past float16's range");
+  }
   add(q.matrix(2, 2), q.matrix(3, 2), q.matrix(3, 2), mask_from({{0, 1, 0}, {1, 1, 1}}), 2,
       "fully forbidden row");
   add(q.matrix(2, 3), q.matrix(3, 2), q.matrix(3, 2), std::nullopt, 2, "d_k mismatch");

@@ -124,6 +124,11 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
     b.cases.push_back(pool[best]);
     b.entries += detail::case_entries(pool[best]);
   }
+  if (std::getenv("ATTNLAB_MIS_DEBUG")) {
+    std::cerr << "battery:";
+    for (const Case& c : b.cases) std::cerr << " [" << (c.tags.empty() ? "" : c.tags[0]) << "]";
+    std::cerr << "\n";
+  }
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + 1; j < n; ++j)
       if (!done[i * n + j] && models[i].key != models[j].key)

@@ -415,8 +415,11 @@ std::string num_text(double x) {
   return s;
 }
 
-Prediction predict(const Case& c, const Knobs& k, const Precision& declared) {
-  if (builds_mask(c.op)) throw std::invalid_argument("mask builders have their own models");
+namespace {
+
+/// predict()'s computation; `declared_bound`: tolerances with the declared
+/// unit roundoff instead of the model's own (the separation tolerances).
+Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, bool declared_bound) {
   Prediction pr;
   if (non_finite_input(c)) {
     if (k.refuse_non_finite) {
@@ -449,7 +452,8 @@ Prediction predict(const Case& c, const Knobs& k, const Precision& declared) {
     }
   }
   const Arith a = k.narrow ? k.arith : declared_arith;
-  const double u_eff = std::max(unit_roundoff(a), unit_roundoff(declared_arith));
+  const double u_eff = declared_bound ? unit_roundoff(declared_arith)
+                                      : std::max(unit_roundoff(a), unit_roundoff(declared_arith));
   auto r = [a](double x) { return round_to(a, x); };
 
   HeadOut res;
@@ -688,9 +692,23 @@ Prediction predict(const Case& c, const Knobs& k, const Precision& declared) {
     std::swap(tol_A, tol_O);
   }
   pr.answer = o;
-  pr.separation_scale = unit_roundoff(declared_arith) / u_eff;
   pr.tol_A = tol_A;
   pr.tol_O = tol_O;
+  return pr;
+}
+
+}  // namespace
+
+Prediction predict(const Case& c, const Knobs& k, const Precision& declared) {
+  if (builds_mask(c.op)) throw std::invalid_argument("mask builders have their own models");
+  Prediction pr = predict_in(c, k, declared, false);
+  if (k.narrow && pr.has_answer && unit_roundoff(k.arith) > unit_roundoff(arith_of(declared))) {
+    const Prediction s = predict_in(c, k, declared, true);
+    pr.separation_tol_A = s.tol_A;
+    pr.separation_tol_O = s.tol_O;
+    pr.separation_tol_lse = s.tol_lse;
+    pr.has_separation_tol = true;
+  }
   return pr;
 }
 

@@ -15,7 +15,7 @@ double gamma_n(double n, double u) { return n * u >= 1 ? kInf : n * u / (1 - n *
 /// Entries of x and y agree within `tol` (shapes equal; NaN with NaN, an
 /// infinity with the same one). tol2 (optional, same shape) is maxed in.
 bool close(const DMatrix& x, const DMatrix& y, const DMatrix& tol, const DMatrix* tol2,
-           double factor, double scale1 = 1, double scale2 = 1) {
+           double factor) {
   if (x.rows() != y.rows() || x.cols() != y.cols()) return false;
   for (Index i = 0; i < x.rows(); ++i)
     for (Index j = 0; j < x.cols(); ++j) {
@@ -32,8 +32,8 @@ bool close(const DMatrix& x, const DMatrix& y, const DMatrix& tol, const DMatrix
         if (a != b) return false;
         continue;
       }
-      double t = tol.size() ? tol(i, j) * scale1 : 0.0;
-      if (tol2 && tol2->size()) t = std::max(t, (*tol2)(i, j) * scale2);
+      double t = tol.size() ? tol(i, j) : 0.0;
+      if (tol2 && tol2->size()) t = std::max(t, (*tol2)(i, j));
       if (!(std::abs(a - b) <= factor * t)) return false;
     }
   return true;
@@ -115,13 +115,14 @@ bool separated(const Prediction& a, const Prediction& b, const Case& c, double f
   if (b.any_finite_answer && finite_answer(a)) return false;
   if (!a.has_answer || !b.has_answer) return true;
   if (builds_mask(c.op)) return !(a.answer.mask == b.answer.mask);
-  const double sa = a.separation_scale, sb = b.separation_scale;
-  if (compares_A(c, true) && !close(a.answer.A, b.answer.A, a.tol_A, &b.tol_A, factor, sa, sb))
-    return true;
-  if (compares_O(c) && !close(a.answer.O, b.answer.O, a.tol_O, &b.tol_O, factor, sa, sb))
-    return true;
+  // A narrower model's own bound is replaced by the declared precision's.
+  auto tA = [](const Prediction& p) -> const DMatrix& { return p.has_separation_tol ? p.separation_tol_A : p.tol_A; };
+  auto tO = [](const Prediction& p) -> const DMatrix& { return p.has_separation_tol ? p.separation_tol_O : p.tol_O; };
+  auto tL = [](const Prediction& p) -> const DMatrix& { return p.has_separation_tol ? p.separation_tol_lse : p.tol_lse; };
+  if (compares_A(c, true) && !close(a.answer.A, b.answer.A, tA(a), &tA(b), factor)) return true;
+  if (compares_O(c) && !close(a.answer.O, b.answer.O, tO(a), &tO(b), factor)) return true;
   if (c.op == Operation::attention_tiled &&
-      !close(a.answer.logsumexp, b.answer.logsumexp, a.tol_lse, &b.tol_lse, factor, sa, sb))
+      !close(a.answer.logsumexp, b.answer.logsumexp, tL(a), &tL(b), factor))
     return true;
   return false;
 }

@@ -79,19 +79,27 @@ int run_merge(const ClassCommands& c) {
 }
 
 /// The setup.sh of the autograder zip: unpack attnlab's sources and run the
-/// README's two install steps (scripts/install-deps, scripts/build).
+/// README's two install steps (scripts/install-deps, scripts/build), the
+/// build without the test suite and the benchmarks (grading needs neither).
+/// AUTOGRADER (default /autograder) moves the whole layout, for trying it
+/// elsewhere (grader/tests/platforms_setup_test.sh).
 std::string setup_sh() {
   return R"(#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder image.
-# It installs attnlab from the sources in this zip with the README's steps.
+# It installs attnlab from the sources in this zip with the README's steps
+# (scripts/install-deps runs apt-get for any Debian package that is missing),
+# building only what grading needs: no test suite, no benchmarks.
+# AUTOGRADER moves the layout (default /autograder), to try it elsewhere.
 set -euo pipefail
-cd /autograder/source
+root=${AUTOGRADER:-/autograder}
+cd "$root/source"
+rm -rf attnlab
 mkdir -p attnlab
 tar -xzf attnlab-src.tar.gz -C attnlab
-apt-get update
 attnlab/scripts/install-deps
-attnlab/scripts/build
-chmod 600 /autograder/source/attnlab-config.json
+attnlab/scripts/build -DATTNLAB_BUILD_TESTS=OFF -DATTNLAB_BUILD_BENCH=OFF
+test -x attnlab/build/grader/attnlab
+chmod 600 "$root/source/attnlab-config.json"
 )";
 }
 

@@ -74,9 +74,12 @@ struct Prediction {
   /// answer.logsumexp (see tolerance.hpp). Unused for masks (exact).
   DMatrix tol_A, tol_O, tol_lse;
   /// Separation between models is judged against the error bound of the
-  /// subject's declared precision: a model computed in a narrower type
-  /// scales its tolerances by u_declared / u_model (< 1) there. 1 otherwise.
-  double separation_scale = 1.0;
+  /// subject's declared precision: a model computed in a narrower type has
+  /// these tolerances too, its same rounded computation bounded with the
+  /// declared unit roundoff (its own bound may be infinite: a bfloat16 sum
+  /// of 512 terms). Empty otherwise: tol_* serve.
+  DMatrix separation_tol_A, separation_tol_O, separation_tol_lse;
+  bool has_separation_tol = false;
 };
 
 /// A family member with its parameters fixed: predicts a case.
