@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -42,6 +44,52 @@ bool non_domain_error(const std::string& t) {
   return kinds.count(t) > 0;
 }
 
+/// Key j is forbidden for query i: the mask says so, or (the softmax
+/// operations) the logit is -inf.
+bool forbidden_at(const Case& c, Index i, Index j) {
+  if (c.mask && (*c.mask)(i, j)) return true;
+  const bool logits = c.op == Operation::softmax_rows || c.op == Operation::masked_softmax;
+  return logits && c.S(i, j) == -std::numeric_limits<double>::infinity();
+}
+
+/// Under a kernel's documented answer for a query row with every key
+/// forbidden (NaN or zeros, `attnlab check --fully-forbidden`), that answer
+/// is the definition's, and what a mistake does to such a row tells nothing
+/// about it: the case is sent without its fully forbidden query rows (rows
+/// of Q, or of S, and of the mask), or not at all where no row is left or
+/// the rows are not independent (multi-head self-attention: X is queries
+/// and keys at once). Mask builders take no rows.
+std::optional<Case> without_fully_forbidden_rows(const Case& c) {
+  if (builds_mask(c.op)) return c;
+  const bool logits = c.op == Operation::softmax_rows || c.op == Operation::masked_softmax;
+  const Index T_q = logits ? c.S.rows() : c.op == Operation::multi_head_attention ? c.X.rows() : c.Q.rows();
+  const Index T_v = logits ? c.S.cols() : c.op == Operation::multi_head_attention ? c.X.rows() : c.K.rows();
+  if (c.mask && (c.mask->rows() != T_q || c.mask->cols() != T_v)) return c;  // a shape case
+  if (!c.mask && !logits) return c;
+  std::vector<Index> keep;
+  for (Index i = 0; i < T_q; ++i) {
+    bool all = T_v > 0;
+    for (Index j = 0; j < T_v && all; ++j) all = forbidden_at(c, i, j);
+    if (!all) keep.push_back(i);
+  }
+  if (Index(keep.size()) == T_q) return c;
+  if (keep.empty() || c.op == Operation::multi_head_attention) return std::nullopt;
+  Case out = c;
+  auto rows = [&](const DMatrix& M) {
+    DMatrix R(Index(keep.size()), M.cols());
+    for (std::size_t k = 0; k < keep.size(); ++k) R.row(Index(k)) = M.row(keep[k]);
+    return R;
+  };
+  if (logits) out.S = rows(c.S); else out.Q = rows(c.Q);
+  if (c.mask) {
+    attn::Mask M(Index(keep.size()), c.mask->cols());
+    for (std::size_t k = 0; k < keep.size(); ++k) M.row(Index(k)) = c.mask->row(keep[k]);
+    out.mask = M;
+  }
+  out.tags.push_back("fully forbidden rows removed");
+  return out;
+}
+
 }  // namespace
 
 const char* verdict_name(Diagnosis::Verdict v) {
@@ -72,17 +120,25 @@ std::vector<Model> candidate_models(Operation op, const Precision& declared) {
 
 Battery build_battery(Operation op, const Precision& declared, bool returns_weights,
                       const Case* counterexample, const Options& options) {
-  (void)returns_weights;
   const std::size_t max_cases = std::min(options.max_cases, kMaxBatteryCases);
   const std::size_t max_entries = std::min(options.max_entries, kMaxBatteryEntries);
   const std::vector<Model> models = candidate_models(op, declared);
   std::vector<Case> pool;
   Battery b;
-  if (counterexample && detail::case_entries(*counterexample) <= max_entries / 4) {
-    b.cases.push_back(*counterexample);
-    b.entries += detail::case_entries(*counterexample);
+  const bool convention = options.fully_forbidden != attn::prop::FullyForbidden::error;
+  std::optional<Case> first;
+  if (counterexample) first = convention ? without_fully_forbidden_rows(*counterexample) : *counterexample;
+  if (first && detail::case_entries(*first) <= max_entries / 4) {
+    b.cases.push_back(*first);
+    b.entries += detail::case_entries(*first);
   }
-  for (Case& c : detail::candidate_cases(op, declared)) pool.push_back(std::move(c));
+  for (Case& c : detail::candidate_cases(op, declared)) {
+    if (!convention) {
+      pool.push_back(std::move(c));
+    } else if (std::optional<Case> kept = without_fully_forbidden_rows(c)) {
+      pool.push_back(std::move(*kept));
+    }
+  }
   // Predictions of every model on every case.
   auto predict_all = [&](const Case& c) {
     std::vector<Prediction> p;
@@ -95,7 +151,7 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
   auto mark = [&](const Case& c, const std::vector<Prediction>& p) {
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = i + 1; j < n; ++j)
-        if (!done[i * n + j] && separated(p[i], p[j], c, kSeparationFactor)) done[i * n + j] = 1;
+        if (!done[i * n + j] && separated(p[i], p[j], c, kSeparationFactor, returns_weights)) done[i * n + j] = 1;
   };
   for (const Case& c : b.cases) mark(c, predict_all(c));
   std::vector<std::vector<Prediction>> pool_pred;
@@ -111,7 +167,7 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = i + 1; j < n; ++j)
           if (!done[i * n + j] && separated(pool_pred[k][i], pool_pred[k][j], pool[k],
-                                            kSeparationFactor))
+                                            kSeparationFactor, returns_weights))
             ++gain;
       if (gain > best_gain) {
         best_gain = gain;
@@ -166,7 +222,7 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
   }
   auto finish = [&]() {
     d.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    d.explanation = detail::explanation(d, options.language);
+    d.explanation = detail::explanation(d, options.language, declared);
     return d;
   };
   if (d.verdict == Diagnosis::Verdict::fault) return finish();

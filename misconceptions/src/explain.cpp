@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "attn/mis/catalogue.hpp"
+#include "attn/ref/number_format.hpp"
 
 namespace attn::mis::detail {
 namespace {
@@ -148,9 +149,27 @@ std::string params_text(const Fit& f) {
   return s;
 }
 
+/// low_precision's advice for a subject that declares a storage type other
+/// than float64: what its declaration promises (reference/TOLERANCE.md,
+/// "Storage and accumulation types").
+std::string narrow_kernel_advice(const attn::prop::Precision& declared, Language lang) {
+  const std::string acc = attn::ref::format_name(declared.accumulate);
+  const std::string st = attn::ref::format_name(declared.storage);
+  if (declared.accumulate == declared.storage)
+    return lang == Language::numpy
+               ? "Keep every intermediate in " + st + " or wider (no cast to a narrower type inside)."
+               : "Keep every intermediate in " + st + " or wider (no narrower temporaries).";
+  return "The declaration is " + st + " storage accumulating in " + acc +
+         ": keep the logits Q K^T, the row maximum and the row sums in " + acc +
+         (lang == Language::numpy ? " (e.g. S = q.float() @ k.float().T in PyTorch)" : "") +
+         " and round only the inputs, the weights before P V and O to " + st +
+         "; a kernel that rounds them to " + st + " is right only if it declares --accumulate " +
+         st + ".";
+}
+
 }  // namespace
 
-std::string explanation(const Diagnosis& d, Language lang) {
+std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Precision& declared) {
   const std::string n = std::to_string(d.cases_sent);
   switch (d.verdict) {
     case Diagnosis::Verdict::fault:
@@ -181,7 +200,10 @@ std::string explanation(const Diagnosis& d, Language lang) {
     s += (i ? " Or: " : "") + std::string("[") + f.key + "] " +
          (fam ? fam->misconception : std::string()) + params_text(f);
     auto it = advice().find(f.key);
-    if (it != advice().end() && lang != Language::neutral)
+    if (f.key == "low_precision" && declared.storage != attn::prop::NumberFormat::float64 &&
+        lang != Language::neutral)
+      s += " " + narrow_kernel_advice(declared, lang);
+    else if (it != advice().end() && lang != Language::neutral)
       s += std::string(" ") + (lang == Language::numpy ? it->second.first : it->second.second);
     else if (fam && lang == Language::neutral)
       s += " (" + fam->source + ".)";

@@ -8,7 +8,8 @@
 namespace attn::mis::detail {
 
 /// A few sentences: what the battery showed and what to change, in the
-/// idiom of the submission's language.
-std::string explanation(const Diagnosis& d, Language lang);
+/// idiom of the submission's language; `declared`: the subject's declared
+/// precision (the advice for low_precision depends on it).
+std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Precision& declared);
 
 }  // namespace attn::mis::detail

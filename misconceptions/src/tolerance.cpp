@@ -100,13 +100,14 @@ bool agrees(const Outcome& s, const Prediction& p, const Case& c, bool returns_w
   return true;
 }
 
-bool separated(const Prediction& a, const Prediction& b, const Case& c, double factor) {
+bool separated(const Prediction& a, const Prediction& b, const Case& c, double factor,
+               bool returns_weights) {
   if (a.no_claim || b.no_claim) return false;
   if (a.may_refuse && b.may_refuse) return false;
   auto finite_answer = [&](const Prediction& p) {
     if (!p.has_answer) return false;
     bool fin = true;
-    if (compares_A(c, true)) fin = fin && all_finite(p.answer.A);
+    if (compares_A(c, returns_weights)) fin = fin && all_finite(p.answer.A);
     if (compares_O(c)) fin = fin && all_finite(p.answer.O);
     if (c.op == Operation::attention_tiled) fin = fin && all_finite(p.answer.logsumexp);
     return fin;
@@ -119,7 +120,8 @@ bool separated(const Prediction& a, const Prediction& b, const Case& c, double f
   auto tA = [](const Prediction& p) -> const DMatrix& { return p.has_separation_tol ? p.separation_tol_A : p.tol_A; };
   auto tO = [](const Prediction& p) -> const DMatrix& { return p.has_separation_tol ? p.separation_tol_O : p.tol_O; };
   auto tL = [](const Prediction& p) -> const DMatrix& { return p.has_separation_tol ? p.separation_tol_lse : p.tol_lse; };
-  if (compares_A(c, true) && !close(a.answer.A, b.answer.A, tA(a), &tA(b), factor)) return true;
+  if (compares_A(c, returns_weights) && !close(a.answer.A, b.answer.A, tA(a), &tA(b), factor))
+    return true;
   if (compares_O(c) && !close(a.answer.O, b.answer.O, tO(a), &tO(b), factor)) return true;
   if (c.op == Operation::attention_tiled &&
       !close(a.answer.logsumexp, b.answer.logsumexp, tL(a), &tL(b), factor))

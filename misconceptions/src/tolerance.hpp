@@ -45,7 +45,10 @@ bool agrees(const Outcome& subject, const Prediction& p, const Case& c, bool ret
 
 /// The two predictions cannot both be met by one outcome: on some compared
 /// entry they differ by more than `factor` times the larger tolerance (or in
-/// NaN/Inf pattern, shape, or refusal versus answer).
-bool separated(const Prediction& a, const Prediction& b, const Case& c, double factor);
+/// NaN/Inf pattern, shape, or refusal versus answer). A is compared only
+/// when the subject returns it (`returns_weights`): for a subject that
+/// returns O alone, two models that differ only in A are one model.
+bool separated(const Prediction& a, const Prediction& b, const Case& c, double factor,
+               bool returns_weights);
 
 }  // namespace attn::mis::detail

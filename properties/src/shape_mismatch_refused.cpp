@@ -1,6 +1,7 @@
 // Every shape mismatch is refused (Lemma 1, section 32.2.3; docs/ARCHITECTURE.md lib/
 // errors): K and V with different numbers of rows (T_v), and a mask that is
-// not T_q x T_v. (d_k mismatches have their own property.)
+// not T_q x T_v and does not broadcast to it (no 1 x T_v mask). (d_k
+// mismatches have their own property.)
 #include <sstream>
 
 #include "attn/prop/catalog.hpp"
@@ -30,7 +31,11 @@ Property shape_mismatch_refused(Operation op, std::string expected_error) {
       why << "K with " << c.K.rows() << " rows and V with " << bad.V.rows();
     } else {
       const Index T_q = detail::T_q(c), T_v = detail::T_v(c);
-      const bool wider = variant == 1 || T_q == 1 || int(c.params[1]) % 2 == 0;
+      // A mask with one row fewer than the logits, unless that leaves one row:
+      // a 1 x T_v mask broadcasts to T_q x T_v (NumPy, PyTorch), and a kernel
+      // that broadcasts it gives a definite answer; every mask here is one
+      // that no broadcasting rule fits to T_q x T_v.
+      const bool wider = variant == 1 || T_q <= 2 || int(c.params[1]) % 2 == 0;
       bad.mask = Mask::Constant(wider ? T_q : T_q - 1, wider ? T_v + delta : T_v, false);
       why << "a " << bad.mask->rows() << "x" << bad.mask->cols() << " mask for " << T_q << "x"
           << T_v << " logits";

@@ -77,3 +77,43 @@ def torch_attention_mask_inverted(Q, K, V, mask):
     q, k, v = (torch.from_numpy(x) for x in (Q, K, V))
     allowed = None if mask is None else torch.from_numpy(mask)
     return _torch_sdpa(q, k, v, allowed).numpy()
+
+
+def torch_attention_bfloat16(Q, K, V, mask):
+    """The same kernel in bfloat16 (inputs rounded to bfloat16, O back to float64)."""
+    q, k, v = (torch.from_numpy(x).bfloat16() for x in (Q, K, V))
+    allowed = None if mask is None else ~torch.from_numpy(mask)
+    return _torch_sdpa(q, k, v, allowed).double().numpy()
+
+
+def torch_attention_bfloat16_float32_accumulation(Q, K, V, mask):
+    """bfloat16 storage computed FlashAttention's way in PyTorch: bfloat16
+    inputs, logits, maximum and sums in float32, the weights rounded to
+    bfloat16 before P V (accumulated in float32), O rounded to bfloat16."""
+    q, k, v = (torch.from_numpy(x).bfloat16() for x in (Q, K, V))
+    if q.shape[1] != k.shape[1] or k.shape[0] != v.shape[0]:
+        raise ValueError("inconsistent shapes")
+    s = (q.float() @ k.float().T) / float(q.shape[1]) ** 0.5
+    if mask is not None:
+        m = torch.from_numpy(mask)
+        if m.shape != s.shape:
+            raise ValueError("the mask is not T_q x T_v")
+        s = s.masked_fill(m, float("-inf"))
+    p = torch.softmax(s, dim=-1).bfloat16()
+    return (p.float() @ v.float()).bfloat16().double().numpy()
+
+
+def numpy_attention_crops_mask(Q, K, V, mask):
+    """Right on every valid input, O only, NaN for a row with every key
+    forbidden (PyTorch before 2.5's convention); but a mask of the wrong
+    shape is cut to T_q x T_v instead of refused (a known gap, no
+    misconception of attention)."""
+    S = Q @ K.T / np.sqrt(Q.shape[1])
+    if mask is not None:
+        m = np.zeros(S.shape, dtype=bool)
+        r, c = min(mask.shape[0], S.shape[0]), min(mask.shape[1], S.shape[1])
+        m[:r, :c] = mask[:r, :c]
+        S = np.where(m, -np.inf, S)
+    with np.errstate(invalid="ignore"):
+        E = np.exp(S - S.max(axis=1, keepdims=True))
+        return (E / E.sum(axis=1, keepdims=True)) @ V

@@ -1,6 +1,5 @@
 """The client on real kernels: NumPy always, PyTorch where it imports."""
 import os
-import subprocess
 import sys
 
 import pytest
@@ -12,13 +11,6 @@ import kernels  # noqa: E402
 
 CASES = 30
 needs_torch = pytest.mark.skipif(kernels.torch is None, reason="torch is not installed")
-
-
-def precision_flag_available():
-    """attnlab check takes --precision (issue 11, point 1) once it is merged."""
-    out = subprocess.run([attnlab_check.find_attnlab(), "check", "--help"],
-                         stdout=subprocess.PIPE, universal_newlines=True).stdout
-    return "--precision" in out
 
 
 def test_numpy_kernel_passes():
@@ -78,8 +70,47 @@ def test_torch_float32_held_to_float64_fails():
 
 
 @needs_torch
-@pytest.mark.skipif(not precision_flag_available(),
-                    reason="attnlab check has no --precision yet (issue 11, point 1)")
 def test_torch_sdpa_float32_passes():
     attnlab_check.check(kernels.torch_attention_float32, precision="float32", cases=CASES,
                         fully_forbidden=kernels.torch_fully_forbidden())
+
+
+@needs_torch
+def test_torch_bfloat16_flash_style_passes():
+    # bfloat16 storage with the logits, maximum and sums in float32 and the
+    # weights rounded before P V: what --precision bfloat16 declares.
+    attnlab_check.check(kernels.torch_attention_bfloat16_float32_accumulation,
+                        precision="bfloat16", cases=CASES,
+                        fully_forbidden=kernels.torch_fully_forbidden())
+
+
+@needs_torch
+def test_torch_bfloat16_math_path_is_low_precision_unless_declared():
+    # PyTorch's own attention on bfloat16 tensors rounds the logits to
+    # bfloat16: held to float32 accumulation it fails, diagnosed
+    # low_precision (never another key); declared --accumulate bfloat16, it passes.
+    with pytest.raises(attnlab_check.PropertyFailure) as failure:
+        attnlab_check.check(kernels.torch_attention_bfloat16, precision="bfloat16", cases=100,
+                            fully_forbidden=kernels.torch_fully_forbidden(),
+                            prop="oracle_agreement")
+    report = failure.value.report
+    assert "FAIL  oracle_agreement" in report
+    assert "misconception low_precision (precision = bfloat16)" in report, report
+    assert "--accumulate bfloat16" in report and "Keep float64" not in report, report
+    attnlab_check.check(kernels.torch_attention_bfloat16, precision="bfloat16",
+                        accumulate="bfloat16", cases=100,
+                        fully_forbidden=kernels.torch_fully_forbidden())
+
+
+def test_a_gap_outside_the_catalogue_names_no_misconception():
+    # O only and NaN for a fully forbidden row, as declared, but a wrongly
+    # shaped mask is cut instead of refused: shape_mismatch_refused fails and
+    # no key is named (not transposed_output, which changes only A, nor
+    # fully_forbidden_answered, which is the declared convention).
+    with pytest.raises(attnlab_check.PropertyFailure) as failure:
+        attnlab_check.check(kernels.numpy_attention_crops_mask, cases=100, fully_forbidden="nan")
+    report = failure.value.report
+    assert "FAIL  shape_mismatch_refused" in report and "10 passed, 1 failed" in report, report
+    assert "diagnosis: no known mistake" in report, report
+    for key in ("transposed_output", "fully_forbidden_answered", "misconception "):
+        assert key not in report, report

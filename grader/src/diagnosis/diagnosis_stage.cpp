@@ -75,8 +75,9 @@ std::string diagnosis_status_name(const FailureDiagnosis& d) {
 }
 
 DiagnosisStage::DiagnosisStage(attn::prop::Subject& subject, attn::mis::Language language,
-                               DiagnosisStop stopped)
-    : subject_(subject), language_(language), stopped_(std::move(stopped)) {}
+                               DiagnosisStop stopped, attn::prop::FullyForbidden fully_forbidden)
+    : subject_(subject), language_(language), stopped_(std::move(stopped)),
+      fully_forbidden_(fully_forbidden) {}
 
 FailureDiagnosis DiagnosisStage::diagnose(const attn::prop::Verdict& v) {
   FailureDiagnosis out;
@@ -109,6 +110,7 @@ FailureDiagnosis DiagnosisStage::diagnose(const attn::prop::Verdict& v) {
   try {
     attn::mis::Options options;
     options.language = language_;
+    options.fully_forbidden = fully_forbidden_;
     out.engine = attn::mis::diagnose(subject_, c, v.property_id, options);
     out.status = FailureDiagnosis::Status::diagnosed;
     ++runs_;

@@ -59,9 +59,12 @@ class DiagnosisStage {
   /// `subject`: the submission as graded (in the grader, the time budget
   /// wrapping the ProcessSubject); `language`: the explanation's idiom;
   /// `stopped`: checked after each diagnosis (a budget that ran out during it
-  /// makes it not_run, never a fault or a misconception).
+  /// makes it not_run, never a fault or a misconception); `fully_forbidden`:
+  /// the subject's documented answer for a fully forbidden row
+  /// (attn::mis::Options::fully_forbidden).
   DiagnosisStage(attn::prop::Subject& subject, attn::mis::Language language,
-                 DiagnosisStop stopped = nullptr);
+                 DiagnosisStop stopped = nullptr,
+                 attn::prop::FullyForbidden fully_forbidden = attn::prop::FullyForbidden::error);
 
   /// Diagnoses a verdict. Passes, skips, verdicts without a counterexample
   /// (the answers item, a grader error, not run) are not_applicable. Never
@@ -78,6 +81,7 @@ class DiagnosisStage {
   attn::prop::Subject& subject_;
   attn::mis::Language language_;
   DiagnosisStop stopped_;
+  attn::prop::FullyForbidden fully_forbidden_;
   std::map<std::string, FailureDiagnosis> cache_;
   int runs_ = 0;
   std::size_t cases_ = 0;

@@ -159,6 +159,7 @@ Exercise kernel_exercise(Operation op, attn::prop::FullyForbidden fully_forbidde
   e.points.clear();
   for (const auto& p : e.properties) e.points[p.id] = 1;
   e.has_answers = false;
+  e.fully_forbidden = fully_forbidden;
   return e;
 }
 

@@ -43,6 +43,11 @@ struct Exercise {
   /// The exercise also asks for numbers, given in an answers file
   /// (answers.hpp) and graded as one more item, kAnswersItem (F2, F4).
   bool has_answers = false;
+  /// The answer expected for a query row whose every key is forbidden: the
+  /// text's error (Lemma 2) for every exercise; a kernel checked by
+  /// `attnlab check --fully-forbidden nan|zeros` keeps its own (the
+  /// properties hold it to it, the diagnosis takes it as the definition's).
+  attn::prop::FullyForbidden fully_forbidden = attn::prop::FullyForbidden::error;
 
   /// Points of every property plus, if has_answers, the answers item.
   double max_points() const;

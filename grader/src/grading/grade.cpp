@@ -337,6 +337,7 @@ struct Graded {
 /// cap cuts short says nothing), at most once per distinct counterexample.
 /// The verdicts are already final: nothing here changes one or a score.
 std::vector<std::optional<FailureDiagnosis>> diagnose_failures(const std::vector<Graded>& graded,
+                                                               const Exercise& exercise,
                                                                Language language,
                                                                ProcessSubject& subject,
                                                                BudgetSubject& budget) {
@@ -348,7 +349,7 @@ std::vector<std::optional<FailureDiagnosis>> diagnose_failures(const std::vector
     if (subject.not_run() > subject_mark) return subject.stop_reason();
     return std::nullopt;
   };
-  DiagnosisStage stage(budget, explanation_language(language), stopped);
+  DiagnosisStage stage(budget, explanation_language(language), stopped, exercise.fully_forbidden);
   for (std::size_t k = 0; k < graded.size(); ++k) {
     const attn::prop::Verdict& v = graded[k].verdict;
     if (v.passed || v.skipped) continue;
@@ -389,7 +390,7 @@ void run_properties(const GradeOptions& options, const Exercise& exercise, Proce
     }
     graded.push_back(Graded{run_guarded(p, budget, run, stopped), seconds_since(t0)});
   }
-  const auto diagnoses = diagnose_failures(graded, language, subject, budget);
+  const auto diagnoses = diagnose_failures(graded, exercise, language, subject, budget);
   subject.stop();
   for (std::size_t k = 0; k < graded.size(); ++k) {
     record_verdict(report, result, std::move(graded[k].verdict), rules, graded[k].seconds,

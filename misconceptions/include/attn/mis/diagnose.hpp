@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "attn/mis/model.hpp"
+#include "attn/prop/catalog.hpp"
 #include "attn/prop/subject.hpp"
 
 namespace attn::mis {
@@ -34,6 +35,12 @@ struct Options {
   Language language = Language::numpy;
   std::size_t max_cases = kMaxBatteryCases;      ///< at most kMaxBatteryCases
   std::size_t max_entries = kMaxBatteryEntries;  ///< at most kMaxBatteryEntries
+  /// The subject's documented answer for a query row whose every key is
+  /// forbidden (`attnlab check --fully-forbidden`). Other than `error` (the
+  /// text's rule, Lemma 2), that answer is the definition's: such rows are
+  /// taken out of the battery's cases, so fully_forbidden_answered is never
+  /// named for a kernel that keeps its own convention.
+  attn::prop::FullyForbidden fully_forbidden = attn::prop::FullyForbidden::error;
 };
 
 /// One model that reproduces the subject's answers on the whole battery.
