@@ -167,7 +167,7 @@ std::optional<Failure> compare_related(const std::string& name, const DMatrix& o
                                        const ref::RealMatrix& exact_related,
                                        const DMatrix& bound_original, const DMatrix& bound_related) {
   std::optional<WorstEntry> worst;
-  double worst_ratio = -1;
+  double worst_ratio = -1, worst_exact = 0;
   bool failed = false;
   for (Index i = 0; i < related.rows(); ++i)
     for (Index j = 0; j < related.cols(); ++j) {
@@ -186,20 +186,31 @@ std::optional<Failure> compare_related(const std::string& name, const DMatrix& o
       if (ratio > worst_ratio) {
         worst_ratio = ratio;
         worst = WorstEntry{name, i, j, b, a, err, tol};
+        worst_exact = static_cast<double>(exact_related(i, j));
       }
       if (!(err <= tol)) failed = true;
     }
   if (!failed) return std::nullopt;
   Failure f;
   std::ostringstream os;
-  // Values with enough digits to show the difference; the two answers are
-  // both the subject's, neither is the oracle's.
-  os.precision(std::isfinite(worst->actual) && std::isfinite(worst->expected) ? 12 : 3);
-  os << name << "(" << worst->row << ", " << worst->col << ") of the transformed case is "
-     << worst->actual << ", while the subject's own answer to the original case gives "
-     << worst->expected << "; the two must agree";
-  os.precision(3);
-  os << " (difference " << worst->error << ", allowed " << worst->bound << ")";
+  if (std::isnan(worst->actual) && std::isnan(worst->expected)) {
+    // NaN on both sides: not a disagreement between the two answers, but no
+    // number in either ("is nan ... gives nan; the two must agree" said nothing).
+    os.precision(3);
+    os << name << "(" << worst->row << ", " << worst->col
+       << ") is NaN in the subject's answers to both the original and the transformed case; "
+          "the oracle gives "
+       << worst_exact;
+  } else {
+    // Values with enough digits to show the difference; the two answers are
+    // both the subject's, neither is the oracle's.
+    os.precision(std::isfinite(worst->actual) && std::isfinite(worst->expected) ? 12 : 3);
+    os << name << "(" << worst->row << ", " << worst->col << ") of the transformed case is "
+       << worst->actual << ", while the subject's own answer to the original case gives "
+       << worst->expected << "; the two must agree";
+    os.precision(3);
+    os << " (difference " << worst->error << ", allowed " << worst->bound << ")";
+  }
   f.summary = os.str();
   f.worst = worst;
   f.marked_row = worst->row;

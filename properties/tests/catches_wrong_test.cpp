@@ -252,3 +252,24 @@ TEST_CASE("attention mistakes are caught by the metamorphic properties", "[mutan
     CHECK_FALSE(run(masked_equals_deleted(), s).passed);
   }
 }
+
+TEST_CASE("a metamorphic property on NaN answers says NaN on both sides and the oracle's value",
+          "[mutants]") {
+  // Answers NaN everywhere (as code without a max shift does once a logit
+  // overflows): the two answers of a metamorphic pair are both NaN, and the
+  // message must say so and give the number that was due, not "nan ... nan".
+  FnSubject s([](const Case& c) {
+    attn::Matrix<double> A = attn::Matrix<double>::Constant(
+        c.Q.rows(), c.K.rows(), std::numeric_limits<double>::quiet_NaN());
+    attn::Matrix<double> O = attn::Matrix<double>::Constant(
+        c.Q.rows(), c.V.cols(), std::numeric_limits<double>::quiet_NaN());
+    return Outcome::make_result(O, A);
+  });
+  const Verdict v = run(shift_invariance(), s);
+  REQUIRE_FALSE(v.passed);
+  REQUIRE(v.failure);
+  INFO(v.failure->summary);
+  CHECK_THAT(v.failure->summary, Catch::Contains("is NaN in the subject's answers to both"));
+  CHECK_THAT(v.failure->summary, Catch::Contains("the oracle gives"));
+  CHECK_THAT(v.failure->summary, !Catch::Contains("gives nan"));
+}
