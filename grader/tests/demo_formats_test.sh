@@ -3,7 +3,8 @@
 # attnlab demo masking|scaling on the lecturer's inputs: csv has T*T lines
 # per panel, json parses with two panels whose correct rows sum to 1 and
 # whose post-softmax rows do not (causal mask), the SVG is well-formed XML
-# with a crossed cell per forbidden entry; scaling with d_k = 64 has a lower
+# with a crossed cell per forbidden entry and no entropy for the post-softmax
+# rows (they are no distributions); scaling with d_k = 64 has a lower
 # entropy and a larger top weight unscaled; a demo without inputs refuses them.
 set -u
 attnlab=$1
@@ -25,6 +26,11 @@ right, wrong = m["panels"]
 assert all(abs(s - 1) < 1e-12 for s in right["row_sums"]), right["row_sums"]
 assert any(s < 1 - 1e-6 for s in wrong["row_sums"]), wrong["row_sums"]
 assert right["forbidden"][0][1] and not right["forbidden"][1][0]
+# Entropy is a property of a distribution: none for rows that do not sum to 1.
+assert right["mean_entropy"] is not None and right["mean_entropy"] > 0, right["mean_entropy"]
+assert wrong["mean_entropy"] is None, wrong["mean_entropy"]
+svg = open(os.path.join(tmp, "m.svg"), encoding="utf-8").read()
+assert "no entropy (rows do not sum to 1)" in svg and "← queries (rows)" in svg
 doc = xml.dom.minidom.parse(os.path.join(tmp, "m.svg"))
 crosses = [p for p in doc.getElementsByTagName("path") if p.getAttribute("stroke") == "#b22222"]
 assert len(crosses) >= 2 * 10, len(crosses)  # 10 forbidden cells per 5 x 5 causal panel

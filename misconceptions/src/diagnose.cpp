@@ -208,6 +208,8 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
   d.counterexample = counterexample;
   const Battery b = build_battery(op, declared, subject.returns_weights(), &counterexample, options);
   d.unseparated = b.unseparated;
+  if (options.fully_forbidden != attn::prop::FullyForbidden::error)
+    d.fully_forbidden_rows_left_out = attn::prop::fully_forbidden_name(options.fully_forbidden);
   std::vector<Outcome> answers;
   for (const Case& c : b.cases) {
     answers.push_back(subject.run(c));

@@ -183,9 +183,14 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
              ", valid inputs included: the code fails on every call. Run it on a small input "
              "first; no misconception can be read from these answers.";
     case Diagnosis::Verdict::consistent:
-      return "On " + n + " extra cases chosen to tell the known mistakes apart, the answers agree "
-             "with the definition within the error bound; the failure of " + d.failed_property +
-             " is not explained by a known mistake. Look at the counterexample itself.";
+      return "On " + n + " extra cases chosen to tell the known mistakes apart" +
+             (d.fully_forbidden_rows_left_out.empty()
+                  ? std::string()
+                  : " (sent without their query rows whose every key is forbidden: there the "
+                    "declared answer, " + d.fully_forbidden_rows_left_out + ", is checked by the "
+                    "property fully_forbidden_" + d.fully_forbidden_rows_left_out + " alone)") +
+             ", the answers agree with the definition within the error bound; the failure of " +
+             d.failed_property + " is not explained by a known mistake. Look at the counterexample itself.";
     case Diagnosis::Verdict::no_known_mistake:
       return "No known mistake reproduces these answers (" + n + " extra cases sent); the "
              "counterexample of " + d.failed_property + " is kept as the evidence.";

@@ -117,3 +117,18 @@ def numpy_attention_crops_mask(Q, K, V, mask):
     with np.errstate(invalid="ignore"):
         E = np.exp(S - S.max(axis=1, keepdims=True))
         return (E / E.sum(axis=1, keepdims=True)) @ V
+
+
+def numpy_attention_nan_rows(Q, K, V, mask):
+    """The definition, with NaN (not an error) for a row whose every key is
+    forbidden: PyTorch before 2.5's convention."""
+    if Q.shape[1] != K.shape[1] or K.shape[0] != V.shape[0]:
+        raise ValueError("inconsistent shapes")
+    if mask is not None and mask.shape != (Q.shape[0], K.shape[0]):
+        raise ValueError("the mask is not T_q x T_v")
+    S = Q @ K.T / np.sqrt(Q.shape[1])
+    if mask is not None:
+        S = np.where(mask, -np.inf, S)
+    with np.errstate(invalid="ignore"):
+        E = np.exp(S - S.max(axis=1, keepdims=True))
+        return (E / E.sum(axis=1, keepdims=True)) @ V

@@ -114,3 +114,15 @@ def test_a_gap_outside_the_catalogue_names_no_misconception():
     assert "diagnosis: no known mistake" in report, report
     for key in ("transposed_output", "fully_forbidden_answered", "misconception "):
         assert key not in report, report
+
+
+def test_another_convention_than_declared_is_said_plainly():
+    # NaN rows where the kernel declares zeros: fully_forbidden_zeros fails,
+    # and the diagnosis says the other rows agree, without naming a mistake.
+    attnlab_check.check(kernels.numpy_attention_nan_rows, cases=CASES, fully_forbidden="nan")
+    with pytest.raises(attnlab_check.PropertyFailure) as failure:
+        attnlab_check.check(kernels.numpy_attention_nan_rows, cases=CASES, fully_forbidden="zeros")
+    report = failure.value.report
+    assert "FAIL  fully_forbidden_zeros" in report, report
+    assert "apart from the rows with every key forbidden" in report, report
+    assert "misconception " not in report, report

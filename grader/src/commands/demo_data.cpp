@@ -36,8 +36,12 @@ Mask make_mask(const std::string& kind, Index T) {
   throw std::invalid_argument("--mask must be causal, padding or none, got '" + kind + "'");
 }
 
+/// NaN (undefined) when a row is not a distribution: the post-softmax
+/// masking panel's rows sum to less than 1.
 double mean_entropy(const M& A) {
   double total = 0;
+  for (Index i = 0; i < A.rows(); ++i)
+    if (std::fabs(A.row(i).sum() - 1.0) > 1e-9) return std::nan("");
   for (Index i = 0; i < A.rows(); ++i)
     for (Index j = 0; j < A.cols(); ++j)
       if (A(i, j) > 0) total -= A(i, j) * std::log(A(i, j));
@@ -149,9 +153,12 @@ void write_demo(std::ostream& out, const DemoData& d, const std::string& format)
   }
   out << "\n";
   for (std::size_t p = 0; p < d.panels.size(); ++p)
-    out << "  " << d.panels[p].title << ": mean row entropy " << fixed(d.entropy[p], 3)
-        << " nats (uniform: " << fixed(std::log(double(in.size)), 3) << "), mean largest weight "
-        << fixed(d.largest[p], 3) << "\n";
+    out << "  " << d.panels[p].title << ": "
+        << (std::isnan(d.entropy[p])
+                ? std::string("no entropy (its rows do not sum to 1)")
+                : "mean row entropy " + fixed(d.entropy[p], 3) + " nats (uniform: " +
+                      fixed(std::log(double(in.size)), 3) + ")")
+        << ", mean largest weight " << fixed(d.largest[p], 3) << "\n";
   if (d.name == "scaling")
     out << "\nWith d_k = " << in.d_k << " a dot product of N(0, 1) entries has variance " << in.d_k
         << " (standard deviation " << fixed(std::sqrt(double(in.d_k)), 1)

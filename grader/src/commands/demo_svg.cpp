@@ -70,7 +70,7 @@ void write_demo_svg(const std::filesystem::path& file, const DemoData& d) {
     if (p == 0)
       s << "<text x=\"" << x0 - 12 << "\" y=\"" << top + grid / 2 << "\" font-size=\"11\" fill=\"#555\" "
         << "text-anchor=\"middle\" transform=\"rotate(-90 " << x0 - 12 << " " << top + grid / 2
-        << ")\">queries (rows) →</text>\n";
+        << ")\">← queries (rows)</text>\n";
     s << "<text x=\"" << x0 + grid + 8 << "\" y=\"" << top - 6 << "\" font-size=\"11\" fill=\"#555\">row sum</text>\n";
     for (Index i = 0; i < P.A.rows(); ++i) {
       const int y = top + static_cast<int>(i) * cell;
@@ -96,7 +96,9 @@ void write_demo_svg(const std::filesystem::path& file, const DemoData& d) {
         << (off ? " font-weight=\"bold\"" : "") << ">" << fmt(sum, 3) << "</text>\n";
     }
     s << "<text x=\"" << x0 << "\" y=\"" << top + grid + 22 << "\" font-size=\"12\" fill=\"#333\">"
-      << "mean entropy " << fmt(d.entropy[p], 2) << " nats, mean largest weight "
+      << (std::isnan(d.entropy[p]) ? std::string("no entropy (rows do not sum to 1)")
+                                   : "mean entropy " + fmt(d.entropy[p], 2) + " nats")
+      << ", mean largest weight "
       << fmt(d.largest[p], 2) << "</text>\n";
   }
   // Colour bar.

@@ -63,7 +63,10 @@ std::string diagnosis_summary(const FailureDiagnosis& d) {
     case Diagnosis::Verdict::no_known_mistake:
       return "no known mistake reproduces these answers";
     case Diagnosis::Verdict::consistent:
-      return "no known mistake: on the diagnosis battery the answers agree with the definition";
+      return e.fully_forbidden_rows_left_out.empty()
+                 ? "no known mistake: on the diagnosis battery the answers agree with the definition"
+                 : "no known mistake: apart from the rows with every key forbidden, the answers "
+                   "agree with the definition on the diagnosis battery";
     case Diagnosis::Verdict::fault:
       return "fault, not a misconception" +
              (e.error_type.empty() ? std::string() : " (" + e.error_type + ")");

@@ -73,6 +73,9 @@ struct Diagnosis {
   std::size_t cases_sent = 0;
   std::size_t entries_sent = 0;
   double seconds = 0;
+  /// "nan" or "zeros" when the battery's cases were sent without their fully
+  /// forbidden query rows (Options::fully_forbidden); empty otherwise.
+  std::string fully_forbidden_rows_left_out;
   /// Pairs of candidate models (labels) the battery could not tell apart in
   /// the subject's declared precision; informational.
   std::vector<std::string> unseparated;
