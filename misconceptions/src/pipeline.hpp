@@ -32,6 +32,9 @@ enum class FullRow { refuse, either, natural, nan, zeros, uniform };
 enum class Tiled { naive, no_rescale, forbidden_tile_nan, last_tile_dropped };
 enum class Heads { ordered, reversed, one_wo };
 enum class Output { plain, A_transposed, swapped };
+/// Under truncate_dk, the width whose square root scales the logits: the
+/// common width the product used, Q's own (`d_k = Q.shape[-1]`) or K's.
+enum class DkScaleWidth { truncated, q_width, k_width };
 
 struct Knobs {
   Scale scale = Scale::sqrt_dk;
@@ -54,6 +57,7 @@ struct Knobs {
   Arith arith = Arith::float64;
   FullRow full_row = FullRow::either;
   bool truncate_dk = false;      ///< Q, K of different widths cut to the smaller
+  DkScaleWidth dk_scale_width = DkScaleWidth::truncated;  ///< (with truncate_dk)
   bool refuse_dk_mismatch = false;  ///< value models: no claim on a d_k mismatch unless set
   bool refuse_non_finite = false;   ///< value models: no claim on NaN/Inf input unless set
   bool swallow_non_finite = false;  ///< answers a non-finite input with finite values
