@@ -92,7 +92,7 @@ const std::map<std::string, Advice>& advice() {
         "forbidden weights to exactly 0 (mask.select(0, E))."}},
       {"fully_forbidden_answered",
        {"Raise an exception for a row whose every key is forbidden.",
-        "Throw (e.g. std::invalid_argument) for a row whose every key is forbidden."}},
+        "Throw (std::domain_error, naming the row) for a row whose every key is forbidden."}},
       {"dk_mismatch_accepted",
        {"Raise when Q.shape[1] != K.shape[1]; do not cut to the smaller width.",
         "Throw when Q.cols() != K.cols(); do not cut to the smaller width."}},
