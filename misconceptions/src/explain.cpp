@@ -137,15 +137,15 @@ const std::map<std::string, Advice>& advice() {
   return a;
 }
 
+/// " (fill = -1e9; also consistent with fill=-1e10, fill=-1e20)", or "".
 std::string params_text(const Fit& f) {
   std::string s;
-  for (const Param& p : f.params) s += (s.empty() ? " (" : ", ") + p.name + " = " + p.text;
-  if (!s.empty()) s += ")";
+  for (const Param& p : f.params) s += (s.empty() ? "" : ", ") + p.name + " = " + p.text;
   if (!f.also_fits.empty()) {
-    s += "; also consistent with";
-    for (const auto& a : f.also_fits) s += " " + a;
+    s += (s.empty() ? "" : "; ") + std::string("also consistent with ");
+    for (std::size_t i = 0; i < f.also_fits.size(); ++i) s += (i ? ", " : "") + f.also_fits[i];
   }
-  return s;
+  return s.empty() ? s : " (" + s + ")";
 }
 
 }  // namespace
