@@ -208,7 +208,7 @@ TEST_CASE("feedback: exact_zeros tells NaN and real forbidden weights from tiny 
   CHECK_THAT(small->misconception, Catch::Contains("small"));
 }
 
-TEST_CASE("feedback: F1's and F2's visible examples are told their own logits, not F3's",
+TEST_CASE("feedback: F1 and F2 are told their own logits, not F3's Q K^T",
           "[feedback]") {
   Case f2;
   f2.op = attn::prop::Operation::masked_softmax;
@@ -225,6 +225,10 @@ TEST_CASE("feedback: F1's and F2's visible examples are told their own logits, n
       attn::grader::diagnose(failed_with("textbook_example", f1, Outcome::make_result(DMatrix(), wrong)));
   REQUIRE(h1);
   CHECK_THAT(h1->advice, Catch::Contains("[[1, 2], [1, 0]]") && !Catch::Contains("O = A V"));
+  const auto o2 =
+      attn::grader::diagnose(failed_with("oracle_agreement", f2, Outcome::make_result(DMatrix(), wrong)));
+  REQUIRE(o2);
+  CHECK_THAT(o2->advice, !Catch::Contains("Q K^T") && !Catch::Contains("O = A V"));
   const Case f3 = masked_case();
   const auto h3 = attn::grader::diagnose(failed("textbook_example", f3, DMatrix::Constant(3, 4, 0.25)));
   REQUIRE(h3);

@@ -166,6 +166,19 @@ std::optional<Hint> textbook_hint(const Case& c) {
   return std::nullopt;
 }
 
+/// oracle_agreement for the softmax exercises (F1, F2): S is given, there
+/// is no Q K^T to scale and no O (the table's entry is the attention one).
+std::optional<Hint> logits_oracle_hint(const Case& c) {
+  if (c.op != attn::prop::Operation::softmax_rows && c.op != attn::prop::Operation::masked_softmax)
+    return std::nullopt;
+  return hint("oracle_agreement", "the values differ from the definition beyond rounding",
+              "Compare with the definition step by step on the counterexample: the forbidden "
+              "keys (mask true or S_ij = -inf) get weight 0, each row's maximum is taken over its "
+              "allowed keys and subtracted, exp, then divide by the row's sum, all in float64. "
+              "The worst entry shows where it goes wrong.",
+              "definition, section 32.2.2; reference/TOLERANCE.md", false);
+}
+
 /// What the answer puts at the forbidden keys, for exact_zeros: NaN, or a
 /// weight that is not small (the mask did not reach the logit as -inf), says
 /// more than "small but not exactly 0", which is true only of tiny weights.
@@ -292,6 +305,8 @@ std::optional<Hint> diagnose(const Verdict& v) {
     if (auto h = from_outcome(v)) return h;
     if (v.property_id == "textbook_example" && v.counterexample)
       if (auto h = textbook_hint(*v.counterexample)) return h;
+    if (v.property_id == "oracle_agreement" && v.counterexample)
+      if (auto h = logits_oracle_hint(*v.counterexample)) return h;
   }
   const auto& table = property_hints();
   if (auto it = table.find(v.property_id); it != table.end()) return it->second;
