@@ -251,7 +251,13 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
   };
   DMatrix A(T_q, T_v);
   std::vector<double> Z(std::size_t(T_q), 0.0);
-  if (k.mask == MaskUse::post_renorm)
+  // Renormalised with an epsilon, the code divides the zeroed softmax by
+  // its row sum plus eps (A / (A.sum() + eps)): the multiplicative path's
+  // last step, below; without a mask it is the plain softmax (the repair
+  // sits under `if mask is not None`). Without an epsilon, A_ij = P_ij / sum
+  // of the allowed P.
+  const bool renorm_eps = k.mask == MaskUse::post_renorm && k.mult_eps > 0 && in.mask;
+  if (k.mask == MaskUse::post_renorm && !renorm_eps)
     for (Index i = 0; i < T_q; ++i)
       for (Index j = 0; j < T_v; ++j)
         if (used(i, j)) P(i, j) = 0;
@@ -284,11 +290,11 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
       for (Index j = 0; j < T_v; ++j) A(i, j) = guarded ? 0.0 : r(P(i, j) / z);
     }
   }
-  if (k.mask == MaskUse::post_zero || k.mask == MaskUse::multiplicative)
+  if (k.mask == MaskUse::post_zero || k.mask == MaskUse::multiplicative || renorm_eps)
     for (Index i = 0; i < T_q; ++i)
       for (Index j = 0; j < T_v; ++j)
         if (used(i, j)) A(i, j) = 0;
-  if (k.mask == MaskUse::multiplicative)
+  if (k.mask == MaskUse::multiplicative || renorm_eps)
     for (Index i = 0; i < T_q; ++i) {
       const double z = r(row_sum(A, i) + k.mult_eps);
       for (Index j = 0; j < T_v; ++j) A(i, j) = r(A(i, j) / z);

@@ -16,7 +16,7 @@ enum class MaskUse {
   neg_inf,            ///< forbidden logits -inf before the softmax (definition)
   finite_fill,        ///< forbidden logits = fill
   post_zero,          ///< softmax over every key, forbidden weights zeroed after
-  post_renorm,        ///< as post_zero, then each row divided by its new sum
+  post_renorm,        ///< as post_zero, then each row divided by its new sum (+ mult_eps)
   multiplicative,     ///< softmax(S * keep) * keep / (sum + mult_eps)  (AllenNLP style)
   times_inf,          ///< S + mask * (-inf): 0 * -inf = NaN on allowed keys
   ignored,            ///< the mask is not used
@@ -40,7 +40,7 @@ struct Knobs {
   Scale scale = Scale::sqrt_dk;
   MaskUse mask = MaskUse::neg_inf;
   double fill = 0;
-  double mult_eps = 0;
+  double mult_eps = 0;  ///< multiplicative and post_renorm: epsilon in the renormalising sum
   Shift shift = Shift::row_max;
   double floor = 0;
   Norm norm = Norm::row;
