@@ -183,6 +183,58 @@ TEST_CASE("feedback: facts read from the outcome", "[feedback]") {
         "not_implemented");
 }
 
+TEST_CASE("feedback: exact_zeros tells NaN and real forbidden weights from tiny ones",
+          "[feedback]") {
+  const Case c = masked_case();
+  const DMatrix S = c.Q * c.K.transpose() * 0.5;
+  // The mask never applied (or applied to other keys): forbidden keys get real weight.
+  const DMatrix unmasked = softmax(S, [](Index, Index) { return true; });
+  const auto large = attn::grader::diagnose(failed("exact_zeros", c, unmasked));
+  REQUIRE(large);
+  CHECK(large->key == "forbidden_weight_large");
+  CHECK_THAT(large->advice, Catch::Contains("not 0") && Catch::Contains("-inf"));
+  // S + mask * (-inf): every row NaN.
+  const DMatrix nan = DMatrix::Constant(3, 4, std::numeric_limits<double>::quiet_NaN());
+  CHECK(key_of(failed_with("exact_zeros", c, Outcome::make_result(nan * c.V, nan))) ==
+        "forbidden_weights_nan");
+  // Eigen's clamped exp: forbidden weights 5.56e-309, the table's "small but not exactly 0".
+  DMatrix tiny = softmax(S, [&](Index i, Index j) { return !(*c.mask)(i, j); });
+  for (Index i = 0; i < 3; ++i)
+    for (Index j = 0; j < 4; ++j)
+      if ((*c.mask)(i, j)) tiny(i, j) = 5.56e-309;
+  const auto small = attn::grader::diagnose(failed("exact_zeros", c, tiny));
+  REQUIRE(small);
+  CHECK(small->key == "exact_zeros");
+  CHECK_THAT(small->misconception, Catch::Contains("small"));
+}
+
+TEST_CASE("feedback: F1 and F2 are told their own logits, not F3's Q K^T",
+          "[feedback]") {
+  Case f2;
+  f2.op = attn::prop::Operation::masked_softmax;
+  f2.S.resize(2, 3);
+  f2.S << 0, 2, -inf, 1, -1, 0;
+  const DMatrix wrong = DMatrix::Constant(2, 3, 1.0 / 3);
+  const auto h2 =
+      attn::grader::diagnose(failed_with("textbook_example", f2, Outcome::make_result(DMatrix(), wrong)));
+  REQUIRE(h2);
+  CHECK_THAT(h2->advice, Catch::Contains("[[0, 2, -inf], [1, -1, 0]]") && !Catch::Contains("Q K^T"));
+  Case f1 = f2;
+  f1.op = attn::prop::Operation::softmax_rows;
+  const auto h1 =
+      attn::grader::diagnose(failed_with("textbook_example", f1, Outcome::make_result(DMatrix(), wrong)));
+  REQUIRE(h1);
+  CHECK_THAT(h1->advice, Catch::Contains("[[1, 2], [1, 0]]") && !Catch::Contains("O = A V"));
+  const auto o2 =
+      attn::grader::diagnose(failed_with("oracle_agreement", f2, Outcome::make_result(DMatrix(), wrong)));
+  REQUIRE(o2);
+  CHECK_THAT(o2->advice, !Catch::Contains("Q K^T") && !Catch::Contains("O = A V"));
+  const Case f3 = masked_case();
+  const auto h3 = attn::grader::diagnose(failed("textbook_example", f3, DMatrix::Constant(3, 4, 0.25)));
+  REQUIRE(h3);
+  CHECK_THAT(h3->advice, Catch::Contains("Q K^T / sqrt(2)"));
+}
+
 TEST_CASE("feedback: AttributeError on a valid case is a refused input, never an inverted mask",
           "[feedback]") {
   Case c = masked_case();

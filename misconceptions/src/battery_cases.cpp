@@ -218,6 +218,9 @@ std::vector<Case> qkv_cases(Operation op, const Precision& p) {
     Qn(1, 0) = std::numeric_limits<double>::quiet_NaN();
     add(Qn, q.matrix(3, 2), q.matrix(3, 2), std::nullopt, 2, "NaN input");
   }
+  // K wider than Q (the case above has Q wider): with both, a truncated
+  // product's scale width (common, Q's, K's) is fitted, not guessed.
+  add(q.matrix(2, 2), q.matrix(3, 3), q.matrix(3, 2), std::nullopt, 2, "d_k mismatch, K wider");
   return out;
 }
 

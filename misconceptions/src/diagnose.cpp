@@ -313,7 +313,8 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     }
     return false;
   };
-  std::vector<Model> fitting;  // first fitting member of each family
+  // Fitting members, grouped by family (catalogue order).
+  std::vector<std::vector<Model>> groups;
   for (const Model& m : candidate_models(op, declared)) {
     if (m.key == "correct" ||
         std::find(b.like_definition.begin(), b.like_definition.end(), m.label()) !=
@@ -323,15 +324,10 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
         std::cerr << m.label() << ": like the definition on the battery, or no claim where the answers depart\n";
       continue;
     }
-    auto it = std::find_if(d.fits.begin(), d.fits.end(), [&](const Fit& f) { return f.key == m.key; });
-    if (it == d.fits.end()) {
-      d.fits.push_back(Fit{m.key, m.params, {}});
-      fitting.push_back(m);
-    } else {
-      std::string t;
-      for (const Param& p : m.params) t += (t.empty() ? "" : ", ") + p.name + "=" + p.text;
-      it->also_fits.push_back(t);
-    }
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const std::vector<Model>& v) { return v.front().key == m.key; });
+    if (g == groups.end()) groups.push_back({m});
+    else g->push_back(m);
   }
   // Specificity: when model Y's own answers lie within model X's tolerance on
   // every battery case but not the other way round, X (a wider claim, e.g. a
@@ -347,11 +343,30 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     }
     return true;
   };
+  auto wider = [&](const Model& x, const Model& y) { return explains(x, y) && !explains(y, x); };
+  // Within a family first: a member wider than another fitting member (float16
+  // around a float32 computation) is neither reported nor listed in also_fits.
+  std::vector<Model> fitting;  // the reported member of each family
+  for (const std::vector<Model>& g : groups) {
+    std::vector<const Model*> keep;
+    for (const Model& x : g)
+      if (std::none_of(g.begin(), g.end(), [&](const Model& y) { return &x != &y && wider(x, y); }))
+        keep.push_back(&x);
+    if (keep.empty()) keep.push_back(&g.front());  // (a cycle: keep the catalogue's first)
+    Fit fit{keep.front()->key, keep.front()->params, {}};
+    for (std::size_t i = 1; i < keep.size(); ++i) {
+      std::string t;
+      for (const Param& p : keep[i]->params) t += (t.empty() ? "" : ", ") + p.name + "=" + p.text;
+      fit.also_fits.push_back(t);
+    }
+    d.fits.push_back(fit);
+    fitting.push_back(*keep.front());
+  }
+  // Then across families, the same rule.
   std::vector<char> drop(fitting.size(), 0);
   for (std::size_t i = 0; i < fitting.size(); ++i)
     for (std::size_t j = 0; j < fitting.size(); ++j)
-      if (i != j && explains(fitting[i], fitting[j]) && !explains(fitting[j], fitting[i]))
-        drop[i] = 1;
+      if (i != j && wider(fitting[i], fitting[j])) drop[i] = 1;
   std::vector<Fit> kept;
   for (std::size_t i = 0; i < fitting.size(); ++i)
     if (!drop[i]) kept.push_back(d.fits[i]);

@@ -93,7 +93,7 @@ const std::map<std::string, Advice>& advice() {
         "forbidden weights to exactly 0 (mask.select(0, E))."}},
       {"fully_forbidden_answered",
        {"Raise an exception for a row whose every key is forbidden.",
-        "Throw (e.g. std::invalid_argument) for a row whose every key is forbidden."}},
+        "Throw (std::domain_error, naming the row) for a row whose every key is forbidden."}},
       {"dk_mismatch_accepted",
        {"Raise when Q.shape[1] != K.shape[1]; do not cut to the smaller width.",
         "Throw when Q.cols() != K.cols(); do not cut to the smaller width."}},
@@ -138,15 +138,15 @@ const std::map<std::string, Advice>& advice() {
   return a;
 }
 
+/// " (fill = -1e9; also consistent with fill=-1e10, fill=-1e20)", or "".
 std::string params_text(const Fit& f) {
   std::string s;
-  for (const Param& p : f.params) s += (s.empty() ? " (" : ", ") + p.name + " = " + p.text;
-  if (!s.empty()) s += ")";
+  for (const Param& p : f.params) s += (s.empty() ? "" : ", ") + p.name + " = " + p.text;
   if (!f.also_fits.empty()) {
-    s += "; also consistent with";
-    for (const auto& a : f.also_fits) s += " " + a;
+    s += (s.empty() ? "" : "; ") + std::string("also consistent with ");
+    for (std::size_t i = 0; i < f.also_fits.size(); ++i) s += (i ? ", " : "") + f.also_fits[i];
   }
-  return s;
+  return s.empty() ? s : " (" + s + ")";
 }
 
 /// low_precision's advice for a subject that declares a storage type other

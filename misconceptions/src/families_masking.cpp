@@ -21,16 +21,27 @@ void add_masking_families(std::vector<Family>& out) {
                        "Lemma 2, section 32.2.4; exercise F4 (32.2.9)",
                        "post_softmax_renormalised (rows sum to 1 there), mask_on_values (A unmasked)",
                        kMaskedOps, single("post_softmax_mask", k)));
-  k = Knobs{};
-  k.mask = MaskUse::post_renorm;
-  k.full_row = FullRow::natural;
   out.push_back(family("post_softmax_renormalised",
                        "The softmax runs over every key, the forbidden weights are zeroed and the "
                        "row renormalised: a large forbidden logit underflows the allowed weights "
-                       "(0/0) and a fully forbidden row gives NaN instead of an error.",
+                       "(0/0, or 0 with an epsilon in the new sum) and a fully forbidden row "
+                       "gives NaN (or zeros) instead of an error.",
                        "Lemma 2, section 32.2.4; exercise F4 (32.2.9)",
-                       "max_over_forbidden (refuses a fully forbidden row), multiplicative_mask",
-                       kMaskedOps, single("post_softmax_renormalised", k)));
+                       "max_over_forbidden (refuses a fully forbidden row), multiplicative_mask; "
+                       "the epsilon of A / (A.sum() + eps) is fitted",
+                       kMaskedOps, [](Operation) {
+                         std::vector<Model> v;
+                         for (double e : {0.0, 1e-13, 1e-12, 1e-10, 1e-9, 1e-8, 1e-6}) {
+                           Knobs k;
+                           k.mask = MaskUse::post_renorm;
+                           k.full_row = FullRow::natural;
+                           k.mult_eps = e;
+                           v.push_back(knob_model("post_softmax_renormalised",
+                                                  {{"epsilon", e, num_text(e)}}, k));
+                         }
+                         return v;
+                       }));
+  k = Knobs{};
   out.push_back(family(
       "finite_fill",
       "Forbidden logits are filled with a finite number (0, -1e4, -1e9, float lowest...) instead "

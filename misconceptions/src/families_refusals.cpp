@@ -29,17 +29,30 @@ void add_refusal_families(std::vector<Family>& out) {
         }
         return v;
       }));
+  out.push_back(family(
+      "dk_mismatch_accepted",
+      "Q and K of different widths are silently cut to the smaller d_k instead of refused.",
+      "Lemma 1, section 32.2.3 (Q K^T needs equal widths)",
+      "only a d_k mismatch case shows it; the width in the scale is fitted (the common one, "
+      "Q's as in d_k = Q.shape[-1] with a zip()-truncated dot product, or K's)",
+      {Operation::attention, Operation::attention_tiled}, [](Operation) {
+        std::vector<Model> v;
+        const std::pair<DkScaleWidth, const char*> widths[] = {
+            {DkScaleWidth::truncated, "1/sqrt(common width)"},
+            {DkScaleWidth::q_width, "1/sqrt(Q's width)"},
+            {DkScaleWidth::k_width, "1/sqrt(K's width)"}};
+        double n = 0;
+        for (const auto& [w, t] : widths) {
+          Knobs k;
+          k.truncate_dk = true;
+          k.dk_scale_width = w;
+          k.full_row = FullRow::refuse;
+          k.refuse_non_finite = true;
+          v.push_back(knob_model("dk_mismatch_accepted", {{"scale", n++, t}}, k));
+        }
+        return v;
+      }));
   Knobs k;
-  k.truncate_dk = true;
-  k.full_row = FullRow::refuse;
-  k.refuse_non_finite = true;
-  out.push_back(family("dk_mismatch_accepted",
-                       "Q and K of different widths are silently cut to the smaller d_k instead "
-                       "of refused.",
-                       "Lemma 1, section 32.2.3 (Q K^T needs equal widths)",
-                       "only a d_k mismatch case shows it", {Operation::attention, Operation::attention_tiled},
-                       single("dk_mismatch_accepted", k)));
-  k = Knobs{};
   k.swallow_non_finite = true;
   k.full_row = FullRow::refuse;
   k.refuse_dk_mismatch = true;

@@ -71,6 +71,7 @@ struct HeadIn {
   double V_rel = 0;            ///< relative error of V, in units of u
   std::optional<Mask> mask;
   Index d_v = 0, d_model = 0;
+  Index d_scale = 0;  ///< width in the scale (0: the width of the product)
   DMatrix logit_err;  ///< per entry, logit error in units of u (computed here for Q, K if empty)
   Operation op = Operation::attention;
   Index tile_k = 0;
@@ -102,12 +103,13 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
     for (Index i = 0; i < T_q; ++i)
       for (Index j = 0; j < T_v; ++j) S(i, j) = r((*in.S)(i, j));
   } else {
-    const Index d = std::min(in.Q.cols(), in.K.cols());
+    const Index d_prod = std::min(in.Q.cols(), in.K.cols());
+    const Index d = in.d_scale > 0 ? in.d_scale : d_prod;
     const double div = scale_divisor(k.scale, d, in.d_v, T_v, in.d_model);
     for (Index i = 0; i < T_q; ++i) {
       for (Index j = 0; j < T_v; ++j) {
         double dot = 0, mag = 0;
-        for (Index t = 0; t < d; ++t) {
+        for (Index t = 0; t < d_prod; ++t) {
           dot = r(dot + r(in.Q(i, t) * in.K(j, t)));
           mag += std::abs(in.Q(i, t) * in.K(j, t));
         }
@@ -121,7 +123,7 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
           s = r(dot / r(div));
         }
         S(i, j) = s;
-        if (own_err) err(i, j) = double(d + 4) * mag / div;
+        if (own_err) err(i, j) = double(d_prod + 4) * mag / div;
       }
     }
   }
@@ -249,7 +251,13 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
   };
   DMatrix A(T_q, T_v);
   std::vector<double> Z(std::size_t(T_q), 0.0);
-  if (k.mask == MaskUse::post_renorm)
+  // Renormalised with an epsilon, the code divides the zeroed softmax by
+  // its row sum plus eps (A / (A.sum() + eps)): the multiplicative path's
+  // last step, below; without a mask it is the plain softmax (the repair
+  // sits under `if mask is not None`). Without an epsilon, A_ij = P_ij / sum
+  // of the allowed P.
+  const bool renorm_eps = k.mask == MaskUse::post_renorm && k.mult_eps > 0 && in.mask;
+  if (k.mask == MaskUse::post_renorm && !renorm_eps)
     for (Index i = 0; i < T_q; ++i)
       for (Index j = 0; j < T_v; ++j)
         if (used(i, j)) P(i, j) = 0;
@@ -282,11 +290,11 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
       for (Index j = 0; j < T_v; ++j) A(i, j) = guarded ? 0.0 : r(P(i, j) / z);
     }
   }
-  if (k.mask == MaskUse::post_zero || k.mask == MaskUse::multiplicative)
+  if (k.mask == MaskUse::post_zero || k.mask == MaskUse::multiplicative || renorm_eps)
     for (Index i = 0; i < T_q; ++i)
       for (Index j = 0; j < T_v; ++j)
         if (used(i, j)) A(i, j) = 0;
-  if (k.mask == MaskUse::multiplicative)
+  if (k.mask == MaskUse::multiplicative || renorm_eps)
     for (Index i = 0; i < T_q; ++i) {
       const double z = r(row_sum(A, i) + k.mult_eps);
       for (Index j = 0; j < T_v; ++j) A(i, j) = r(A(i, j) / z);
@@ -560,6 +568,8 @@ Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, 
       in.d_v = c.V.cols();
       in.d_model = c.Q.cols();
       in.tile_k = c.tile_k;
+      if (k.truncate_dk && k.dk_scale_width == DkScaleWidth::q_width) in.d_scale = c.Q.cols();
+      if (k.truncate_dk && k.dk_scale_width == DkScaleWidth::k_width) in.d_scale = c.K.cols();
     }
     if (k.mask == MaskUse::ignored_in_output) {
       Knobs kA = k, kO = k;

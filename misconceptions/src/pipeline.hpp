@@ -16,7 +16,7 @@ enum class MaskUse {
   neg_inf,            ///< forbidden logits -inf before the softmax (definition)
   finite_fill,        ///< forbidden logits = fill
   post_zero,          ///< softmax over every key, forbidden weights zeroed after
-  post_renorm,        ///< as post_zero, then each row divided by its new sum
+  post_renorm,        ///< as post_zero, then each row divided by its new sum (+ mult_eps)
   multiplicative,     ///< softmax(S * keep) * keep / (sum + mult_eps)  (AllenNLP style)
   times_inf,          ///< S + mask * (-inf): 0 * -inf = NaN on allowed keys
   ignored,            ///< the mask is not used
@@ -32,12 +32,15 @@ enum class FullRow { refuse, either, natural, nan, zeros, uniform };
 enum class Tiled { naive, no_rescale, forbidden_tile_nan, last_tile_dropped };
 enum class Heads { ordered, reversed, one_wo };
 enum class Output { plain, A_transposed, swapped };
+/// Under truncate_dk, the width whose square root scales the logits: the
+/// common width the product used, Q's own (`d_k = Q.shape[-1]`) or K's.
+enum class DkScaleWidth { truncated, q_width, k_width };
 
 struct Knobs {
   Scale scale = Scale::sqrt_dk;
   MaskUse mask = MaskUse::neg_inf;
   double fill = 0;
-  double mult_eps = 0;
+  double mult_eps = 0;  ///< multiplicative and post_renorm: epsilon in the renormalising sum
   Shift shift = Shift::row_max;
   double floor = 0;
   Norm norm = Norm::row;
@@ -54,6 +57,7 @@ struct Knobs {
   Arith arith = Arith::float64;
   FullRow full_row = FullRow::either;
   bool truncate_dk = false;      ///< Q, K of different widths cut to the smaller
+  DkScaleWidth dk_scale_width = DkScaleWidth::truncated;  ///< (with truncate_dk)
   bool refuse_dk_mismatch = false;  ///< value models: no claim on a d_k mismatch unless set
   bool refuse_non_finite = false;   ///< value models: no claim on NaN/Inf input unless set
   bool swallow_non_finite = false;  ///< answers a non-finite input with finite values

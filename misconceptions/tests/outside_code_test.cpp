@@ -1,7 +1,9 @@
 // (d) Code written elsewhere, in its own style: named right or not named.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "attn/mis/diagnose.hpp"
 #include "subjects.hpp"
@@ -73,7 +75,45 @@ Outcome allennlp(const Case& c) {
   return Outcome::make_result(DMatrix(), A);
 }
 
+// Pure-Python attention with a zip()-based dot product: zip stops at the
+// shorter row, so Q and K of different widths are cut to the common width,
+// while the scale reads d_k = len(Q[0]) (Q's own width).
+Outcome zip_dot(const Case& c) {
+  const Index T_q = c.Q.rows(), T_v = c.K.rows(), w = std::min(c.Q.cols(), c.K.cols());
+  if (c.V.rows() != T_v) return Outcome::make_refusal("ValueError", "one value per key");
+  DMatrix A(T_q, T_v);
+  for (Index i = 0; i < T_q; ++i) {
+    std::vector<double> s(static_cast<std::size_t>(T_v));
+    double m = -std::numeric_limits<double>::infinity(), z = 0;
+    for (Index j = 0; j < T_v; ++j) {
+      double dot = 0;
+      for (Index t = 0; t < w; ++t) dot += c.Q(i, t) * c.K(j, t);
+      s[std::size_t(j)] = c.mask && (*c.mask)(i, j) ? -std::numeric_limits<double>::infinity()
+                                                    : dot / std::sqrt(double(c.Q.cols()));
+      if (s[std::size_t(j)] > m) m = s[std::size_t(j)];
+    }
+    if (m == -std::numeric_limits<double>::infinity())
+      return Outcome::make_refusal("ValueError", "softmax over no visible key");
+    for (Index j = 0; j < T_v; ++j) z += (A(i, j) = std::exp(s[std::size_t(j)] - m));
+    for (Index j = 0; j < T_v; ++j) A(i, j) /= z;
+  }
+  return Outcome::make_result(A * c.V, A);
+}
+
 }  // namespace
+
+TEST_CASE("a zip()-truncated dot product scaled by Q's width is dk_mismatch_accepted or not named",
+          "[outside]") {
+  FnSubject s("zip", Operation::attention, zip_dot);
+  Case c = small_case(Operation::attention);  // dk_mismatch_refused's kind of counterexample
+  c.K = DMatrix::Constant(2, 2, 0.5);
+  const Diagnosis d = attn::mis::diagnose(s, c, "dk_mismatch_refused");
+  INFO(attn::mis::to_json(d));
+  CHECK(named_only(d, "dk_mismatch_accepted"));
+  REQUIRE(d.verdict == Diagnosis::Verdict::misconception);
+  REQUIRE(d.fits[0].params.size() == 1);
+  CHECK(d.fits[0].params[0].text == "1/sqrt(Q's width)");
+}
 
 TEST_CASE("a NumPy tutorial's attention (masked_fill -1e9) is finite_fill or not named", "[outside]") {
   FnSubject s("tutorial", Operation::attention, tutorial);

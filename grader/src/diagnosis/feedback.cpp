@@ -6,6 +6,9 @@
 #include "diagnosis/feedback.hpp"
 #include "diagnosis/diagnosis_text.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <utility>
@@ -145,12 +148,86 @@ std::pair<Index, Index> query_key_counts(const Case& c) {
   return {c.S.rows(), c.S.cols()};
 }
 
+/// The visible example's hint for the exercise of the case's operation: F1
+/// and F2 print their own logits (the table's entry is F3's and F4's).
+std::optional<Hint> textbook_hint(const Case& c) {
+  if (c.op == attn::prop::Operation::softmax_rows)
+    return hint("textbook_example", "the text's worked example comes out differently",
+                "Redo it by hand: the logits S = (1/sqrt 2) [[1, 2], [1, 0]] of the two-token "
+                "example give A = [[0.3302, 0.6698], [0.6698, 0.3302]]: exp of each entry minus "
+                "its row maximum, divided by the row's sum.",
+                "section 32.2.6; exercise F1, 32.2.8", false);
+  if (c.op == attn::prop::Operation::masked_softmax)
+    return hint("textbook_example", "the text's worked example comes out differently",
+                "Redo task 2 of F2 by hand: S = [[0, 2, -inf], [1, -1, 0]] gives A = [[0.1192, "
+                "0.8808, 0], [0.6652, 0.0900, 0.2447]], the softmax of each row over its allowed "
+                "keys; with S[0, 2] = 3 forbidden by the mask instead, A must be the same.",
+                "section 32.2.8 (F2), solution 32.2.9", false);
+  return std::nullopt;
+}
+
+/// oracle_agreement for the softmax exercises (F1, F2): S is given, there
+/// is no Q K^T to scale and no O (the table's entry is the attention one).
+std::optional<Hint> logits_oracle_hint(const Case& c) {
+  if (c.op != attn::prop::Operation::softmax_rows && c.op != attn::prop::Operation::masked_softmax)
+    return std::nullopt;
+  return hint("oracle_agreement", "the values differ from the definition beyond rounding",
+              "Compare with the definition step by step on the counterexample: the forbidden "
+              "keys (mask true or S_ij = -inf) get weight 0, each row's maximum is taken over its "
+              "allowed keys and subtracted, exp, then divide by the row's sum, all in float64. "
+              "The worst entry shows where it goes wrong.",
+              "definition, section 32.2.2; reference/TOLERANCE.md", false);
+}
+
+/// What the answer puts at the forbidden keys, for exact_zeros: NaN, or a
+/// weight that is not small (the mask did not reach the logit as -inf), says
+/// more than "small but not exactly 0", which is true only of tiny weights.
+std::optional<Hint> forbidden_weights_hint(const Case& c, const Outcome& o) {
+  if (o.kind != Outcome::Kind::result || o.A.size() == 0) return std::nullopt;
+  const auto [T_q, T_v] = query_key_counts(c);
+  if (o.A.rows() != T_q || o.A.cols() != T_v) return std::nullopt;
+  const bool logits_op = c.op == attn::prop::Operation::softmax_rows ||
+                         c.op == attn::prop::Operation::masked_softmax;
+  bool nan = false;
+  double largest = 0;
+  for (Index i = 0; i < T_q; ++i)
+    for (Index j = 0; j < T_v; ++j) {
+      const bool by_mask = c.mask && i < c.mask->rows() && j < c.mask->cols() && (*c.mask)(i, j);
+      const bool by_logit = logits_op && c.S(i, j) == -std::numeric_limits<double>::infinity();
+      if (!by_mask && !by_logit) continue;
+      const double x = o.A(i, j);
+      if (std::isnan(x)) nan = true;
+      else largest = std::max(largest, std::abs(x));
+    }
+  if (nan)
+    return hint("forbidden_weights_nan", "forbidden weights come out NaN, not 0",
+                "The rows holding them are NaN: somewhere on the way a 0 * (-inf), a -inf - "
+                "(-inf) or a 0/0 happens. Set forbidden logits to -inf before the softmax "
+                "(np.where(mask, -np.inf, S), not mask * -inf), subtract the maximum over the "
+                "allowed keys, and refuse a row with no allowed key.",
+                "Lemma 2, section 32.2.4", false);
+  if (largest > 1e-3) {
+    std::ostringstream w;
+    w.precision(3);
+    w << largest;
+    return hint("forbidden_weight_large", "a forbidden key gets a real weight",
+                "A forbidden key has weight " + w.str() + ", not 0: its logit did not become "
+                "-inf before the softmax (the mask is not applied to it, applied to other keys, "
+                "or replaced by a finite value that the allowed logits fall below). Set S_ij = "
+                "-inf exactly where mask(i, j) is true, before the softmax.",
+                "Lemma 2, section 32.2.4", false);
+  }
+  return std::nullopt;
+}
+
 std::optional<Hint> from_outcome(const Verdict& v) {
   const auto& f = *v.failure;
   if (!f.outcome || !v.counterexample) return std::nullopt;
   const Outcome& o = *f.outcome;
   // The case the answer is to (a metamorphic property's related case), else the counterexample.
   const Case& c = f.answered ? *f.answered : *v.counterexample;
+  if (v.property_id == "exact_zeros")
+    if (auto h = forbidden_weights_hint(c, o)) return h;
 
   const bool refusal_property = v.property_id == "fully_forbidden_refused" ||
                                 v.property_id == "dk_mismatch_refused" ||
@@ -226,6 +303,10 @@ std::optional<Hint> diagnose(const Verdict& v) {
   if (!v.not_run.empty() && !v.failure) return std::nullopt;  // nothing was seen to go wrong
   if (v.failure) {
     if (auto h = from_outcome(v)) return h;
+    if (v.property_id == "textbook_example" && v.counterexample)
+      if (auto h = textbook_hint(*v.counterexample)) return h;
+    if (v.property_id == "oracle_agreement" && v.counterexample)
+      if (auto h = logits_oracle_hint(*v.counterexample)) return h;
   }
   const auto& table = property_hints();
   if (auto it = table.find(v.property_id); it != table.end()) return it->second;
