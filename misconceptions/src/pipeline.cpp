@@ -368,7 +368,16 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
           l = r(r(alpha * l) + r(beta * lt));
           for (std::size_t c = 0; c < acc.size(); ++c) acc[c] = r(r(alpha * acc[c]) + r(beta * pv[c]));
         } else {
-          if (mn == -kInf) continue;  // nothing allowed yet: nothing to add
+          if (mn == -kInf) {
+            // Nothing allowed yet. Unguarded, the running-maximum form computes
+            // exp(m - m_new) and exp(S - m_new) with m = m_new = -inf: NaN in
+            // the sum and the output, which later tiles (alpha = 0) keep.
+            if (k.tiled == Tiled::forbidden_tile_nan_running && j1 > j0) {
+              l = kNaN;
+              for (auto& x : acc) x = kNaN;
+            }
+            continue;
+          }
           const double alpha =
               k.tiled == Tiled::no_rescale || mi == -kInf ? (mi == -kInf ? 0.0 : 1.0)
                                                           : r(std::exp(r(mi - mn)));
