@@ -26,8 +26,9 @@ void add_tiled_families(std::vector<Family>& out) {
                        "any such tile; with the running maximum, one before the row's first "
                        "allowed key).",
                        "FlashAttention, Dao et al. 2022, Algorithm 1, unguarded",
-                       "needs a wholly forbidden key tile; one after an allowed key tells the "
-                       "two forms apart", tiled,
+                       "needs a wholly forbidden key tile; the form (parameter \"maximum\") is "
+                       "fitted: a wholly forbidden tile after an allowed key tells the two apart",
+                       tiled,
                        [](Operation) {
                          Knobs a, b;
                          a.tiled = Tiled::forbidden_tile_nan;
