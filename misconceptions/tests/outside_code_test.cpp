@@ -95,3 +95,27 @@ TEST_CASE("AllenNLP's masked_softmax is multiplicative_mask or not named", "[out
   INFO(attn::mis::to_json(d));
   CHECK(named_only(d, "multiplicative_mask"));
 }
+
+// A PyTorch user's causal mask for F.scaled_dot_product_attention (True =
+// may attend): np.tril(ones, k=offset), returned as is. The advice must say
+// how to build the mask, not how to forward one (~mask).
+TEST_CASE("a torch-convention causal mask builder is inverted_mask, with builder advice", "[outside]") {
+  FnSubject s("torch keep mask", Operation::causal_mask, [](const Case& c) {
+    const auto& m = c.mask_shape;
+    const Index off = m.bottom_right ? m.T_v - m.T_q : 0;
+    attn::Mask M(m.T_q, m.T_v);
+    for (Index i = 0; i < m.T_q; ++i)
+      for (Index j = 0; j < m.T_v; ++j) M(i, j) = j <= i + off;  // tril: the allowed keys
+    Outcome o = Outcome::make_result(DMatrix(), DMatrix());
+    o.mask = M;
+    return o;
+  });
+  attn::mis::Options opt;
+  opt.language = attn::mis::Language::numpy;
+  const Diagnosis d = attn::mis::diagnose(s, small_case(Operation::causal_mask),
+                                          "causal_mask_matches_definition", opt);
+  INFO(attn::mis::to_json(d));
+  CHECK(named_only(d, "inverted_mask"));
+  CHECK(d.explanation.find("np.triu(ones") != std::string::npos);
+  CHECK(d.explanation.find("~mask") == std::string::npos);
+}
