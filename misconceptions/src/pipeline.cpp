@@ -669,6 +669,11 @@ Prediction predict(const Case& c, const Knobs& k, const Precision& declared) {
       }
   }
   pr.may_refuse = any_full && k.full_row == FullRow::either;
+  // A layer that never passes the mask on may still check it first, refusing
+  // a row with every key forbidden, or not: the mistake says nothing of it.
+  if (c.op == Operation::multi_head_attention && !k.forward_mask && c.mask)
+    for (Index i = 0; i < c.mask->rows(); ++i)
+      if (c.mask->cols() > 0 && c.mask->row(i).all()) pr.may_refuse = true;
   pr.has_answer = true;
   Outcome o = Outcome::make_result(res.O, DMatrix());
   DMatrix tol_A = res.tol_A, tol_O = res.tol_O;
