@@ -1,5 +1,6 @@
 // (d) Code written elsewhere, in its own style: named right or not named.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -118,4 +119,37 @@ TEST_CASE("a torch-convention causal mask builder is inverted_mask, with builder
   CHECK(named_only(d, "inverted_mask"));
   CHECK(d.explanation.find("np.triu(ones") != std::string::npos);
   CHECK(d.explanation.find("~mask") == std::string::npos);
+}
+
+// A FlashAttention forward pass that saves L = m + l instead of m + log(l):
+// O exact, the logsumexp off by l - log(l) >= 1. Not in the catalogue, and
+// no narrower type explains it (a float16 or bfloat16 computation would not
+// give O exact to float64), so nothing may be named.
+TEST_CASE("a logsumexp without the log, O exact, is not named (not low_precision)", "[outside]") {
+  const auto correct = correct_loops(Operation::attention_tiled);
+  FnSubject s("lse without log", Operation::attention_tiled, [correct](const Case& c) {
+    Outcome o = correct(c);
+    if (o.kind != Outcome::Kind::result) return o;
+    const double scale = std::sqrt(double(c.Q.cols()));
+    for (Index i = 0; i < c.Q.rows(); ++i) {
+      double m = -std::numeric_limits<double>::infinity();
+      for (Index j = 0; j < c.K.rows(); ++j)
+        if (!(c.mask && (*c.mask)(i, j))) m = std::max(m, c.Q.row(i).dot(c.K.row(j)) / scale);
+      o.logsumexp(i, 0) = m + std::exp(o.logsumexp(i, 0) - m);
+    }
+    return o;
+  });
+  // The grader's shrunk counterexample: one large logit, lse = -2^30, where
+  // bfloat16's bound on the logsumexp (~1e8) covers the error 1.
+  Case big = small_case(Operation::attention_tiled);
+  big.Q = DMatrix::Constant(1, 1, -32768.0);
+  big.K = DMatrix::Constant(1, 1, 32768.0);
+  big.V = DMatrix::Zero(1, 1);
+  big.mask.reset();
+  for (const Case& c : {small_case(Operation::attention_tiled), big}) {
+    const Diagnosis d = attn::mis::diagnose(s, c, "oracle_agreement");
+    INFO(attn::mis::to_json(d));
+    CHECK(d.verdict != Diagnosis::Verdict::consistent);
+    CHECK(d.fits.empty());
+  }
 }
