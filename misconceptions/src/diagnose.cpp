@@ -313,13 +313,26 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     }
     return false;
   };
+  // A narrower-precision model must also show where it is told apart from
+  // the definition (tolerance.hpp, departs_where_separated).
+  auto rounds_where_it_would = [&](const Model& m) {
+    for (std::size_t k = 0; k < answers.size(); ++k)
+      if (!detail::departs_where_separated(answers[k], safe_predict(m, b.cases[k], declared),
+                                           safe_predict(def, b.cases[k], declared), b.cases[k],
+                                           subject.returns_weights(), kSeparationFactor)) {
+        if (debug && m.key == debug)
+          std::cerr << m.label() << ": exact where it would round, case " << k << "\n";
+        return false;
+      }
+    return true;
+  };
   // Fitting members, grouped by family (catalogue order).
   std::vector<std::vector<Model>> groups;
   for (const Model& m : candidate_models(op, declared)) {
     if (m.key == "correct" ||
         std::find(b.like_definition.begin(), b.like_definition.end(), m.label()) !=
             b.like_definition.end() ||
-        !fits_all(m) || !claims_every_departure(m)) {
+        !fits_all(m) || !claims_every_departure(m) || !rounds_where_it_would(m)) {
       if (debug && m.key == debug)
         std::cerr << m.label() << ": like the definition on the battery, or no claim where the answers depart\n";
       continue;

@@ -138,6 +138,22 @@ const std::map<std::string, Advice>& advice() {
   return a;
 }
 
+/// Advice for a key whose fix differs when the code builds the mask (C1)
+/// rather than applies it.
+const std::map<std::string, Advice>& builder_advice() {
+  static const std::map<std::string, Advice> a = {
+      {"inverted_mask",
+       {"A built mask marks the forbidden keys with True: the causal mask is np.triu(ones, "
+        "k=1) top-left, k = 1 + T_v - T_q bottom-right (np.tril marks the allowed keys, the "
+        "convention of torch's scaled_dot_product_attention), the padding mask "
+        "np.arange(T_v) >= key_length.",
+        "A built mask marks the forbidden keys with true: the causal mask is true where "
+        "j > i (+ T_v - T_q bottom-right), not where j <= i; the padding mask is true where "
+        "j >= key_length."}},
+  };
+  return a;
+}
+
 /// " (fill = -1e9; also consistent with fill=-1e10, fill=-1e20)", or "".
 std::string params_text(const Fit& f) {
   std::string s;
@@ -205,7 +221,11 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
     s += (i ? " Or: " : "") + std::string("[") + f.key + "] " +
          (fam ? fam->misconception : std::string()) + params_text(f);
     auto it = advice().find(f.key);
-    if (f.key == "low_precision" && declared.storage != attn::prop::NumberFormat::float64 &&
+    const auto built = builder_advice().find(f.key);
+    if (built != builder_advice().end() && attn::prop::builds_mask(d.counterexample.op) &&
+        lang != Language::neutral)
+      s += std::string(" ") + (lang == Language::numpy ? built->second.first : built->second.second);
+    else if (f.key == "low_precision" && declared.storage != attn::prop::NumberFormat::float64 &&
         lang != Language::neutral)
       s += " " + narrow_kernel_advice(declared, lang);
     else if (it != advice().end() && lang != Language::neutral)

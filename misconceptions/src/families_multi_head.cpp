@@ -32,7 +32,10 @@ void add_multi_head_families(std::vector<Family>& out) {
   k.forward_mask = false;
   out.push_back(family("mh_mask_not_forwarded",
                        "The layer takes the mask but never passes it to the heads.",
-                       "Section 32.2.5 (every head is masked)", "needs a mask", mh,
+                       "Section 32.2.5 (every head is masked)",
+                       "needs a mask; a row with every key forbidden may be refused (a check "
+                       "before the mask is dropped) or answered",
+                       mh,
                        single("mh_mask_not_forwarded", k)));
 }
 

@@ -15,14 +15,30 @@ void add_tiled_families(std::vector<Family>& out) {
                        "FlashAttention, Dao et al. 2022, Algorithm 1 (lines 10-12)",
                        "needs logits increasing across tiles; one tile hides it", tiled,
                        single("tiled_no_rescale", k)));
-  k = Knobs{};
-  k.tiled = Tiled::forbidden_tile_nan;
+  // Two forms of the unguarded update, one member each (parameter "maximum"):
+  // Algorithm 1 shifts each tile by its own maximum m~ (exp(S - m~) is NaN on
+  // every wholly forbidden tile); the running-maximum form shifts by
+  // m_new = max(m, m~) (NaN only while m_new is still -inf, i.e. on a
+  // wholly forbidden tile before the row's first allowed key).
   out.push_back(family("tiled_forbidden_tile_nan",
                        "A key tile with no allowed key for a row gives exp(-inf - (-inf)) = NaN, "
-                       "which poisons the row.",
+                       "which poisons the row (with each tile's own maximum, as in Algorithm 1, "
+                       "any such tile; with the running maximum, one before the row's first "
+                       "allowed key).",
                        "FlashAttention, Dao et al. 2022, Algorithm 1, unguarded",
-                       "needs a wholly forbidden key tile", tiled,
-                       single("tiled_forbidden_tile_nan", k)));
+                       "needs a wholly forbidden key tile; the form (parameter \"maximum\") is "
+                       "fitted: a wholly forbidden tile after an allowed key tells the two apart",
+                       tiled,
+                       [](Operation) {
+                         Knobs a, b;
+                         a.tiled = Tiled::forbidden_tile_nan;
+                         b.tiled = Tiled::forbidden_tile_nan_running;
+                         return std::vector<Model>{
+                             knob_model("tiled_forbidden_tile_nan",
+                                        {{"maximum", 1, "each tile's own (Algorithm 1)"}}, a),
+                             knob_model("tiled_forbidden_tile_nan", {{"maximum", 2, "running"}},
+                                        b)};
+                       }));
   k = Knobs{};
   k.tiled = Tiled::last_tile_dropped;
   out.push_back(family("tiled_last_tile_dropped",

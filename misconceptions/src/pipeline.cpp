@@ -376,7 +376,16 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
           l = r(r(alpha * l) + r(beta * lt));
           for (std::size_t c = 0; c < acc.size(); ++c) acc[c] = r(r(alpha * acc[c]) + r(beta * pv[c]));
         } else {
-          if (mn == -kInf) continue;  // nothing allowed yet: nothing to add
+          if (mn == -kInf) {
+            // Nothing allowed yet. Unguarded, the running-maximum form computes
+            // exp(m - m_new) and exp(S - m_new) with m = m_new = -inf: NaN in
+            // the sum and the output, which later tiles (alpha = 0) keep.
+            if (k.tiled == Tiled::forbidden_tile_nan_running && j1 > j0) {
+              l = kNaN;
+              for (auto& x : acc) x = kNaN;
+            }
+            continue;
+          }
           const double alpha =
               k.tiled == Tiled::no_rescale || mi == -kInf ? (mi == -kInf ? 0.0 : 1.0)
                                                           : r(std::exp(r(mi - mn)));
@@ -674,6 +683,11 @@ Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, 
       }
   }
   pr.may_refuse = any_full && k.full_row == FullRow::either;
+  // A layer that never passes the mask on may still check it first, refusing
+  // a row with every key forbidden, or not: the mistake says nothing of it.
+  if (c.op == Operation::multi_head_attention && !k.forward_mask && c.mask)
+    for (Index i = 0; i < c.mask->rows(); ++i)
+      if (c.mask->cols() > 0 && c.mask->row(i).all()) pr.may_refuse = true;
   pr.has_answer = true;
   Outcome o = Outcome::make_result(res.O, DMatrix());
   DMatrix tol_A = res.tol_A, tol_O = res.tol_O;

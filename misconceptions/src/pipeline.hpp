@@ -29,7 +29,13 @@ enum class MaskUse {
 enum class Shift { row_max, none, global_max, max_all_logits, floor, column_max };
 enum class Norm { row, column, global, abs_values };
 enum class FullRow { refuse, either, natural, nan, zeros, uniform };
-enum class Tiled { naive, no_rescale, forbidden_tile_nan, last_tile_dropped };
+enum class Tiled {
+  naive,
+  no_rescale,
+  forbidden_tile_nan,          ///< Algorithm 1's tile maximum: any wholly forbidden tile gives NaN
+  forbidden_tile_nan_running,  ///< running maximum: NaN while no allowed key has been seen
+  last_tile_dropped
+};
 enum class Heads { ordered, reversed, one_wo };
 enum class Output { plain, A_transposed, swapped };
 /// Under truncate_dk, the width whose square root scales the logits: the

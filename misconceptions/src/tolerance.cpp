@@ -129,4 +129,53 @@ bool separated(const Prediction& a, const Prediction& b, const Case& c, double f
   return false;
 }
 
+bool departs_where_separated(const Outcome& s, const Prediction& model, const Prediction& def,
+                             const Case& c, bool returns_weights, double factor) {
+  if (!(model.separation_scale < 1)) return true;
+  if (model.no_claim || def.no_claim || !model.has_answer || !def.has_answer) return true;
+  if (model.any_finite_answer || def.any_finite_answer || model.non_finite_answer_ok ||
+      def.non_finite_answer_ok)
+    return true;
+  if (s.kind != Outcome::Kind::result || builds_mask(c.op)) return true;
+  // The narrow type's own answer is visibly off the definition on some entry
+  // (beyond `factor` times the definition's bound, NaN or infinity pattern
+  // included) where the model leaves nothing open. Its tolerance may be
+  // +Inf there (the a-priori bound says nothing): a computation in that type
+  // is still not exact to the declared precision.
+  auto visible = [&](const DMatrix& mx, const DMatrix& dx, const DMatrix& tm, const DMatrix& td) {
+    if (mx.rows() != dx.rows() || mx.cols() != dx.cols()) return false;
+    for (Index i = 0; i < mx.rows(); ++i)
+      for (Index j = 0; j < mx.cols(); ++j) {
+        if (tm.size() && tm(i, j) == kAnyAnswer) continue;
+        const double a = mx(i, j), b = dx(i, j);
+        if (std::isnan(a) || std::isnan(b)) {
+          if (std::isnan(a) != std::isnan(b)) return true;
+          continue;
+        }
+        if (std::isinf(a) || std::isinf(b)) {
+          if (a != b) return true;
+          continue;
+        }
+        const double t = td.size() ? td(i, j) : 0.0;
+        if (std::abs(a - b) > factor * t) return true;
+      }
+    return false;
+  };
+  auto exact_where_told_apart = [&](const DMatrix& sx, const DMatrix& mx, const DMatrix& dx,
+                                    const DMatrix& tm, const DMatrix& td) {
+    return visible(mx, dx, tm, td) && close(sx, dx, td, nullptr, 1.0);
+  };
+  if (compares_A(c, returns_weights) &&
+      exact_where_told_apart(s.A, model.answer.A, def.answer.A, model.tol_A, def.tol_A))
+    return false;
+  if (compares_O(c) &&
+      exact_where_told_apart(s.O, model.answer.O, def.answer.O, model.tol_O, def.tol_O))
+    return false;
+  if (c.op == Operation::attention_tiled &&
+      exact_where_told_apart(s.logsumexp, model.answer.logsumexp, def.answer.logsumexp,
+                             model.tol_lse, def.tol_lse))
+    return false;
+  return true;
+}
+
 }  // namespace attn::mis::detail

@@ -51,4 +51,20 @@ bool agrees(const Outcome& subject, const Prediction& p, const Case& c, bool ret
 bool separated(const Prediction& a, const Prediction& b, const Case& c, double factor,
                bool returns_weights);
 
+/// A model computed in a narrower type (separation_scale < 1) whose own
+/// answer is off the definition `def` by more than `factor` times the
+/// declared bound on some entry (its a-priori tolerance may be +Inf there):
+/// a subject that computes in that type departs from the definition in that
+/// output too, by the type's rounding. False when, on case c, the model's
+/// answer is so off `def` in some compared output (A, O or logsumexp) while
+/// the subject's answer there agrees with `def` within the declared bound:
+/// the subject is exact where the narrow type could not be,
+/// so its departures elsewhere are not that type's rounding (a logsumexp
+/// off by a constant with O exact is no float16 computation). True for every
+/// other model (for them agreement already implies it), for refusals and
+/// cases without a claim.
+bool departs_where_separated(const Outcome& subject, const Prediction& model,
+                             const Prediction& def, const Case& c, bool returns_weights,
+                             double factor);
+
 }  // namespace attn::mis::detail

@@ -135,3 +135,60 @@ TEST_CASE("AllenNLP's masked_softmax is multiplicative_mask or not named", "[out
   INFO(attn::mis::to_json(d));
   CHECK(named_only(d, "multiplicative_mask"));
 }
+
+// A PyTorch user's causal mask for F.scaled_dot_product_attention (True =
+// may attend): np.tril(ones, k=offset), returned as is. The advice must say
+// how to build the mask, not how to forward one (~mask).
+TEST_CASE("a torch-convention causal mask builder is inverted_mask, with builder advice", "[outside]") {
+  FnSubject s("torch keep mask", Operation::causal_mask, [](const Case& c) {
+    const auto& m = c.mask_shape;
+    const Index off = m.bottom_right ? m.T_v - m.T_q : 0;
+    attn::Mask M(m.T_q, m.T_v);
+    for (Index i = 0; i < m.T_q; ++i)
+      for (Index j = 0; j < m.T_v; ++j) M(i, j) = j <= i + off;  // tril: the allowed keys
+    Outcome o = Outcome::make_result(DMatrix(), DMatrix());
+    o.mask = M;
+    return o;
+  });
+  attn::mis::Options opt;
+  opt.language = attn::mis::Language::numpy;
+  const Diagnosis d = attn::mis::diagnose(s, small_case(Operation::causal_mask),
+                                          "causal_mask_matches_definition", opt);
+  INFO(attn::mis::to_json(d));
+  CHECK(named_only(d, "inverted_mask"));
+  CHECK(d.explanation.find("np.triu(ones") != std::string::npos);
+  CHECK(d.explanation.find("~mask") == std::string::npos);
+}
+
+// A FlashAttention forward pass that saves L = m + l instead of m + log(l):
+// O exact, the logsumexp off by l - log(l) >= 1. Not in the catalogue, and
+// no narrower type explains it (a float16 or bfloat16 computation would not
+// give O exact to float64), so nothing may be named.
+TEST_CASE("a logsumexp without the log, O exact, is not named (not low_precision)", "[outside]") {
+  const auto correct = correct_loops(Operation::attention_tiled);
+  FnSubject s("lse without log", Operation::attention_tiled, [correct](const Case& c) {
+    Outcome o = correct(c);
+    if (o.kind != Outcome::Kind::result) return o;
+    const double scale = std::sqrt(double(c.Q.cols()));
+    for (Index i = 0; i < c.Q.rows(); ++i) {
+      double m = -std::numeric_limits<double>::infinity();
+      for (Index j = 0; j < c.K.rows(); ++j)
+        if (!(c.mask && (*c.mask)(i, j))) m = std::max(m, c.Q.row(i).dot(c.K.row(j)) / scale);
+      o.logsumexp(i, 0) = m + std::exp(o.logsumexp(i, 0) - m);
+    }
+    return o;
+  });
+  // The grader's shrunk counterexample: one large logit, lse = -2^30, where
+  // bfloat16's bound on the logsumexp (~1e8) covers the error 1.
+  Case big = small_case(Operation::attention_tiled);
+  big.Q = DMatrix::Constant(1, 1, -32768.0);
+  big.K = DMatrix::Constant(1, 1, 32768.0);
+  big.V = DMatrix::Zero(1, 1);
+  big.mask.reset();
+  for (const Case& c : {small_case(Operation::attention_tiled), big}) {
+    const Diagnosis d = attn::mis::diagnose(s, c, "oracle_agreement");
+    INFO(attn::mis::to_json(d));
+    CHECK(d.verdict != Diagnosis::Verdict::consistent);
+    CHECK(d.fits.empty());
+  }
+}

@@ -144,6 +144,18 @@ Outcome tiled(const Case& c, int variant) {
         continue;
       }
       const double m_new = std::max(m, tile_max);
+      if (variant == 4) {  // the running-maximum form without a guard: NaN until a key is allowed
+        const double f = std::exp(m - m_new);
+        l *= f;
+        for (auto& x : acc) x *= f;
+        for (Index j = a; j < b; ++j) {
+          const double p = std::exp(S(i, j) - m_new);
+          l += p;
+          for (Index q = 0; q < d_v; ++q) acc[std::size_t(q)] += p * c.V(j, q);
+        }
+        m = m_new;
+        continue;
+      }
       if (m_new == NEG_INF) continue;
       if (variant != 1 && m != NEG_INF) {
         const double f = std::exp(m - m_new);
@@ -583,6 +595,7 @@ std::vector<KeyedSubject> keyed_subjects() {
                }});
   v.push_back({"tiled_no_rescale", O::attention_tiled, [](const Case& c) { return tiled(c, 1); }});
   v.push_back({"tiled_forbidden_tile_nan", O::attention_tiled, [](const Case& c) { return tiled(c, 2); }});
+  v.push_back({"tiled_forbidden_tile_nan", O::attention_tiled, [](const Case& c) { return tiled(c, 4); }});
   v.push_back({"tiled_last_tile_dropped", O::attention_tiled, [](const Case& c) { return tiled(c, 3); }});
   v.push_back({"mh_heads_reversed", O::multi_head_attention, [](const Case& c) { return multi_head(c, 1); }});
   v.push_back({"mh_one_wo_per_head", O::multi_head_attention, [](const Case& c) { return multi_head(c, 2); }});
