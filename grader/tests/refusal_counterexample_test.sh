@@ -1,9 +1,11 @@
 #!/bin/sh
 # refusal_counterexample_test.sh ATTNLAB SOURCE_DIR DATA_DIR
 # Issue #10, finding 1: a submission whose only fault is a value mistake
-# (the logits divided by d_k) refuses every faulty input, so each refusal
-# property (dk_mismatch_refused, fully_forbidden_refused,
-# shape_mismatch_refused) fails on the valid case it was made from. Its
+# (an epsilon in the softmax denominator, so it fails on every case, the
+# shrunk ones included) refuses every faulty input, so each refusal
+# property (F3's dk_mismatch_refused and fully_forbidden_refused; with
+# attnlab check also shape_mismatch_refused) fails on the valid case it was
+# made from. Its
 # block must show that valid case throughout: the shape line, the pasted
 # reproduction (whose Q, K, V and mask have those shapes, with no fully
 # forbidden row) and the answer (A is T_q x T_v of that case); and the
@@ -26,10 +28,10 @@ shape_of() {
 }
 
 mkdir -p "$tmp/py"
-cp "$src/exercises/mutants/f3_divide_by_dk.py" "$tmp/py/my-attention.py"
+cp "$src/exercises/mutants/f3_epsilon_denominator.py" "$tmp/py/my-attention.py"
 NO_COLOR=1 "$attnlab" grade "$tmp/py/my-attention.py" --cases 30 > "$tmp/py.txt" 2>&1
-[ $? = 1 ] || { cat "$tmp/py.txt"; fail "the divide-by-d_k attempt did not exit 1"; }
-for id in dk_mismatch_refused fully_forbidden_refused shape_mismatch_refused; do
+[ $? = 1 ] || { cat "$tmp/py.txt"; fail "the epsilon attempt did not exit 1"; }
+for id in dk_mismatch_refused fully_forbidden_refused; do  # F3's refusal properties
   block "$tmp/py.txt" "$id" > "$tmp/b.txt"
   grep -q "^\[FAIL\] $id:" "$tmp/b.txt" || { cat "$tmp/py.txt"; fail "Python: $id did not fail"; }
   grep -q "^  refused .*, but did not answer .* correctly" "$tmp/b.txt" ||
@@ -52,10 +54,10 @@ PY
 done
 
 mkdir -p "$tmp/cpp"
-cp "$data/cpp/f3_divide_by_dk.cpp" "$tmp/cpp/divide_by_dk.cpp"
-NO_COLOR=1 "$attnlab" grade "$tmp/cpp/divide_by_dk.cpp" --cases 30 > "$tmp/cpp.txt" 2>&1
-[ $? = 1 ] || { cat "$tmp/cpp.txt"; fail "the C++ divide-by-d_k attempt did not exit 1"; }
-for id in dk_mismatch_refused fully_forbidden_refused shape_mismatch_refused; do
+cp "$data/cpp/f3_epsilon_denominator.cpp" "$tmp/cpp/epsilon.cpp"
+NO_COLOR=1 "$attnlab" grade "$tmp/cpp/epsilon.cpp" --cases 30 > "$tmp/cpp.txt" 2>&1
+[ $? = 1 ] || { cat "$tmp/cpp.txt"; fail "the C++ epsilon attempt did not exit 1"; }
+for id in dk_mismatch_refused fully_forbidden_refused; do
   block "$tmp/cpp.txt" "$id" > "$tmp/b.txt"
   grep -q "^  refused .*, but did not answer .* correctly" "$tmp/b.txt" ||
     { cat "$tmp/b.txt"; fail "C++: $id did not fail on its valid case alone"; }
@@ -72,5 +74,22 @@ for id in dk_mismatch_refused fully_forbidden_refused shape_mismatch_refused; do
   (cd "$tmp/cpp" && sh -c "$build" > "$tmp/out.txt" 2>&1) ||
     { cat "$tmp/b.txt" "$tmp/out.txt"; fail "C++: $id: the reproduction did not build or it threw"; }
   echo "C++ $id: the block and its reproduction are the ${T_q}x${T_v} valid case"
+done
+# attnlab check (the kernel properties, shape_mismatch_refused too): the
+# matrices printed are the valid case's, of the shapes its line says.
+NO_COLOR=1 "$attnlab" check "$tmp/py/my-attention.py" --cases 30 > "$tmp/check.txt" 2>&1
+[ $? = 1 ] || { cat "$tmp/check.txt"; fail "check: the epsilon kernel did not exit 1"; }
+for id in dk_mismatch_refused fully_forbidden_refused shape_mismatch_refused; do
+  awk -v id="$id" '/^(PASS|FAIL|SKIP) / {on = index($0, " " id ":") > 0} on' "$tmp/check.txt" > "$tmp/b.txt"
+  grep -q "^FAIL  $id: refused .*, but did not answer .* correctly" "$tmp/b.txt" ||
+    { cat "$tmp/check.txt"; fail "check: $id did not fail on its valid case alone"; }
+  set -- $(shape_of "$tmp/b.txt")
+  [ $# = 4 ] || { cat "$tmp/b.txt"; fail "check: $id has no shape line"; }
+  T_q=$1 T_v=$2 d_k=$3 d_v=$4
+  for m in "Q (${T_q}x${d_k}) =" "K (${T_v}x${d_k}) =" "V (${T_v}x${d_v}) =" "answered A (${T_q}x${T_v}) ="; do
+    grep -qF "$m" "$tmp/b.txt" || { cat "$tmp/b.txt"; fail "check: $id: no '$m' (not the valid case)"; }
+  done
+  grep -q "params" "$tmp/b.txt" && { cat "$tmp/b.txt"; fail "check: $id prints the property's params as inputs"; }
+  echo "check $id: the matrices are the ${T_q}x${T_v} valid case"
 done
 echo "refusal_counterexample_test: ok"

@@ -327,7 +327,7 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
       fitting.push_back(m);
     } else {
       std::string t;
-      for (const Param& p : m.params) t += (t.empty() ? "" : ", ") + p.name + "=" + p.text;
+      for (const Param& p : m.params) t += (t.empty() ? "" : ", ") + p.said("=");
       it->also_fits.push_back(t);
     }
   }

@@ -1,5 +1,5 @@
-// A C++ F3 attempt whose only fault is a value mistake: the logits are
-// divided by d_k instead of sqrt(d_k) (Lemma 1, section 32.2.3). It refuses
+// A C++ F3 attempt whose only fault is a value mistake: an epsilon (1e-12)
+// added to the softmax denominator, so no row of A sums to 1. It refuses
 // every faulty input as the text asks (a d_k or T_v mismatch, a mask of the
 // wrong shape, a row with every key forbidden), so each refusal property
 // fails on its valid case alone (refusal_counterexample_test.sh).
@@ -18,7 +18,7 @@ AttentionResult attention(const Matrix& Q, const Matrix& K, const Matrix& V,
   if (K.rows() != V.rows()) throw std::invalid_argument("K and V need the same T_v");
   if (mask && (mask->rows() != Q.rows() || mask->cols() != K.rows()))
     throw std::invalid_argument("the mask must be T_q x T_v");
-  Matrix S = Q * K.transpose() / double(Q.cols());  // the mistake: d_k, not sqrt(d_k)
+  Matrix S = Q * K.transpose() / std::sqrt(double(Q.cols()));
   Matrix A(S.rows(), S.cols());
   for (Eigen::Index i = 0; i < S.rows(); ++i) {
     double top = -std::numeric_limits<double>::infinity();
@@ -31,7 +31,7 @@ AttentionResult attention(const Matrix& Q, const Matrix& K, const Matrix& V,
       A(i, j) = (mask && (*mask)(i, j)) ? 0.0 : std::exp(S(i, j) - top);
       sum += A(i, j);
     }
-    A.row(i) /= sum;
+    A.row(i) /= sum + 1e-12;  // the mistake: an epsilon "for safety"
   }
   return {A * V, A};
 }
