@@ -40,6 +40,7 @@ def _claim_protocol_channel():
 PROTO_IN, PROTO_OUT = _claim_protocol_channel()
 
 import argparse  # noqa: E402  (after the channel is claimed, on purpose)
+import difflib  # noqa: E402
 import faulthandler  # noqa: E402
 import importlib.machinery  # noqa: E402
 import importlib.util  # noqa: E402
@@ -353,6 +354,33 @@ def probe_weights(fn):
     return isinstance(result, (tuple, list)) and len(result) == 2
 
 
+def missing_entry(module, names, by_entry):
+    """The AttributeError for a file that defines none of `names`: it lists
+    the file's own top-level functions and says how to call one of them
+    (attnlab check --entry NAME; for a mistyped --entry, the closest name).
+    Marked attnlab_entry: no traceback (the harness's own lines say nothing)."""
+    own = sorted(
+        n for n, v in vars(module).items()
+        if callable(v) and getattr(v, "__module__", None) == module.__name__ and not n.startswith("_")
+    )
+    listed = ", ".join(n + "()" for n in own)
+    if by_entry:
+        text = "the submission defines no function %s() (--entry %s)" % (names[0], names[0])
+        near = difflib.get_close_matches(names[0], own, n=1)
+        text += (": did you mean --entry %s?" % near[0]) if near else "."
+        text += " Its top-level functions: %s" % (listed or "none")
+    else:
+        text = "the submission defines none of %s" % ", ".join(n + "()" for n in names)
+        if own:
+            text += ("; its top-level functions are %s: name yours %s(), or with attnlab check "
+                     "pass --entry NAME (e.g. --entry %s)" % (listed, names[0], own[0]))
+        else:
+            text += "; it defines no top-level function"
+    error = AttributeError(text)
+    error.attnlab_entry = True
+    return error
+
+
 def load_submission(path, exercise, entry=None):
     """Imports the file; returns (function, its name(s), the companion
     function (COMPANION_ENTRY_POINTS) or None). Raises on failure."""
@@ -368,16 +396,14 @@ def load_submission(path, exercise, entry=None):
     module = importlib.util.module_from_spec(spec)
     sys.modules["submission"] = module
     spec.loader.exec_module(module)
-    def find(names):
+    def find(names, by_entry=False):
         for name in names:
             fn = getattr(module, name, None)
             if callable(fn):
                 return fn, name
-        raise AttributeError(
-            "the submission defines none of %s" % ", ".join(n + "()" for n in names)
-        )
+        raise missing_entry(module, names, by_entry)
 
-    fn, name = find([entry] if entry else ENTRY_POINTS[exercise])
+    fn, name = find([entry] if entry else ENTRY_POINTS[exercise], by_entry=bool(entry))
     companion = None
     if exercise in COMPANION_ENTRY_POINTS:
         companion, companion_name = find(COMPANION_ENTRY_POINTS[exercise])
@@ -405,7 +431,8 @@ def main():
             RETURNS_WEIGHTS = probe_weights(fn)
             hello["weights"] = RETURNS_WEIGHTS
     except Exception as e:  # noqa: BLE001  (SyntaxError, ImportError...: not gradable)
-        traceback.print_exc(file=sys.stderr)
+        if not getattr(e, "attnlab_entry", False):
+            traceback.print_exc(file=sys.stderr)
         hello.update(ok=False, error={"type": type(e).__name__, "message": str(e)})
         send(hello)
         return 1

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "diagnosis/feedback.hpp"
 #include "exercises/answers.hpp"
 #include "exercises/exercise.hpp"
 #include "attn/grader/paths.hpp"
@@ -326,6 +327,12 @@ TEST_CASE("wrong answers fail at the entry that is wrong", "[answers]") {
   CHECK(f2.counterexample);  // the report shows F2's S
   // Forgetting the mask (softmax over all three logits) is caught.
   CHECK_FALSE(answers_verdict("F2", data("f2_unmasked.json")).passed);
+  // A wrong number is told to recompute it (issue #10, 13: and only a wrong number).
+  for (const auto* v : {&f4, &f2}) {
+    const auto h = diagnose(*v);
+    REQUIRE(h);
+    CHECK(h->key == "answers");
+  }
 }
 
 TEST_CASE("a malformed answers file fails with what is wrong and the expected format",
@@ -349,6 +356,14 @@ TEST_CASE("a malformed answers file fails with what is wrong and the expected fo
     CHECK_THAT(failure_summary(v), Catch::Contains(b.says));
     if (std::string(b.says).find("expected 2 x 3") == std::string::npos)
       CHECK_THAT(failure_summary(v), Catch::Contains("README.md"));
+    // The hint says the file is malformed, not that a number is not the text's
+    // (issue #10, 13: a string for a number, a missing member).
+    const auto h = diagnose(v);
+    REQUIRE(h);
+    CHECK(h->key == "answers_malformed");
+    CHECK_THAT(h->misconception, Catch::Contains("malformed"));
+    CHECK_THAT(h->misconception + h->advice, !Catch::Contains("Recompute") &&
+                                                 !Catch::Contains("is not the text's"));
   }
 }
 
@@ -367,6 +382,11 @@ TEST_CASE("answers that cannot serve are usage problems", "[answers]") {
              Catch::Contains("for exercise F4") && Catch::Contains("graded as F2"));
   CHECK_THAT(*answers_usage_problem(f2, data("does_not_exist.json")),
              Catch::Contains("no such answers file"));
+  // A folder is said to be one (issue #10, 12), not "no such answers file".
+  const auto folder = answers_usage_problem(f2, source("exercises/F2"));
+  REQUIRE(folder);
+  CHECK_THAT(*folder, Catch::Contains("is a directory, not an answers file") &&
+                          !Catch::Contains("no such"));
   CHECK_THAT(*answers_usage_problem(f3, source("solutions/F2/answers.json")),
              Catch::Contains("F3 has no answers file"));
 }

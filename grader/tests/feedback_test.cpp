@@ -9,6 +9,7 @@
 // correct one is not, "raises on every call" is not a misconception, a
 // counterexample is diagnosed once, a stop says nothing. (3) results.json's
 // extra_data carries the keys and parameters.
+#include <cctype>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -297,6 +298,38 @@ TEST_CASE("diagnosis stage: scaling twice is wrong_scale (1/d_k), not a missing 
   CHECK_THAT(summary, Catch::Contains("misconception wrong_scale") && Catch::Contains("1/d_k"));
   CHECK_THAT(attn::grader::format_diagnosis(d), Catch::Contains("diagnosis cost: "));
   CHECK_THAT(d.engine.explanation, Catch::Contains("np.sqrt"));  // NumPy idiom for a .py file
+}
+
+TEST_CASE("diagnosis text: a parameter named with a verb reads as a clause (issue #10, 15)",
+          "[feedback][diagnosis]") {
+  FailureDiagnosis d;
+  d.status = FailureDiagnosis::Status::diagnosed;
+  d.engine.verdict = attn::mis::Diagnosis::Verdict::misconception;
+  d.engine.fits = {attn::mis::Fit{"no_max_shift", {attn::mis::Param{"0/0 gives", 0, "NaN"}}, {}}};
+  CHECK_THAT(attn::grader::diagnosis_summary(d), Catch::Contains("no_max_shift (0/0 gives NaN)"));
+  CHECK_THAT(attn::grader::diagnosis_summary(d), !Catch::Contains("gives ="));
+  d.engine.fits = {attn::mis::Fit{"finite_fill", {attn::mis::Param{"fill", -1e9, "-1e9"}}, {}}};
+  CHECK_THAT(attn::grader::diagnosis_summary(d), Catch::Contains("finite_fill (fill = -1e9)"));
+}
+
+TEST_CASE("diagnosis text: no known mistake is said once, not twice (issue #10, 15)",
+          "[feedback][diagnosis]") {
+  // Weights of 0.3 everywhere (rows summing to 0.3 T_v): no model gives them.
+  FnSubject s([](const Case& c) {
+    const DMatrix A = DMatrix::Constant(c.Q.rows(), c.K.rows(), 0.3);
+    return Outcome::make_result(A * c.V, A);
+  });
+  attn::grader::DiagnosisStage stage(s, attn::mis::Language::numpy);
+  const Case c = masked_case();
+  const FailureDiagnosis d = stage.diagnose(failed("oracle_agreement", c, s.run(c).A));
+  REQUIRE(d.status == FailureDiagnosis::Status::diagnosed);
+  REQUIRE(d.engine.verdict == attn::mis::Diagnosis::Verdict::no_known_mistake);
+  std::string text = attn::grader::format_diagnosis(d, "", 100000);
+  for (char& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string said = "no known mistake reproduces these answers";
+  const std::size_t first = text.find(said);
+  REQUIRE(first != std::string::npos);
+  CHECK(text.find(said, first + 1) == std::string::npos);
 }
 
 TEST_CASE("diagnosis stage: a counterexample is diagnosed once", "[feedback][diagnosis]") {

@@ -11,6 +11,7 @@
 #include "sandbox/memory_cgroup.hpp"
 #include "sandbox/run_command.hpp"
 #include "sandbox/sandbox.hpp"
+#include "sandbox/tail_buffer.hpp"
 #include "sandbox/temp_dir.hpp"
 
 namespace {
@@ -40,6 +41,20 @@ struct ScopedEnv {
 };
 
 }  // namespace
+
+TEST_CASE("stderr tail: cut at a line boundary, never mid-line (issue #10, 15)", "[sandbox]") {
+  attn::grader::TailBuffer t(16);
+  t.append("first line\nsecond\nthird\n");  // 24 bytes: the first 8 are dropped
+  REQUIRE(t.truncated());
+  CHECK(t.text() == "ne\nsecond\nthird\n");
+  CHECK(t.whole_lines() == "second\nthird\n");
+  attn::grader::TailBuffer whole(64);  // nothing dropped: everything, as written
+  whole.append("a\nb");
+  CHECK(whole.whole_lines() == "a\nb");
+  attn::grader::TailBuffer one(4);  // one long line: kept as it is (no other line)
+  one.append("abcdefgh");
+  CHECK(one.whole_lines() == "efgh");
+}
 
 TEST_CASE("sandbox: bubblewrap missing or failing is one OFF line, not an error", "[sandbox]") {
   {

@@ -369,7 +369,7 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     Fit fit{keep.front()->key, keep.front()->params, {}};
     for (std::size_t i = 1; i < keep.size(); ++i) {
       std::string t;
-      for (const Param& p : keep[i]->params) t += (t.empty() ? "" : ", ") + p.name + "=" + p.text;
+      for (const Param& p : keep[i]->params) t += (t.empty() ? "" : ", ") + p.said("=");
       fit.also_fits.push_back(t);
     }
     d.fits.push_back(fit);

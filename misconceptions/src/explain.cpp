@@ -157,7 +157,7 @@ const std::map<std::string, Advice>& builder_advice() {
 /// " (fill = -1e9; also consistent with fill=-1e10, fill=-1e20)", or "".
 std::string params_text(const Fit& f) {
   std::string s;
-  for (const Param& p : f.params) s += (s.empty() ? "" : ", ") + p.name + " = " + p.text;
+  for (const Param& p : f.params) s += (s.empty() ? "" : ", ") + p.said();
   if (!f.also_fits.empty()) {
     s += (s.empty() ? "" : "; ") + std::string("also consistent with ");
     for (std::size_t i = 0; i < f.also_fits.size(); ++i) s += (i ? ", " : "") + f.also_fits[i];
@@ -208,8 +208,11 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
              ", the answers agree with the definition within the error bound; the failure of " +
              d.failed_property + " is not explained by a known mistake. Look at the counterexample itself.";
     case Diagnosis::Verdict::no_known_mistake:
-      return "No known mistake reproduces these answers (" + n + " extra cases sent); the "
-             "counterexample of " + d.failed_property + " is kept as the evidence.";
+      // The report's summary has already said "no known mistake reproduces
+      // these answers": this says what was tried, not the same words again.
+      return "None of the known mistakes' models gives the answers to all " + n +
+             " extra cases sent; the counterexample of " + d.failed_property +
+             " is kept as the evidence.";
     default: break;
   }
   std::string s;

@@ -66,7 +66,7 @@ std::string Model::label() const {
   if (!params.empty()) {
     s += "(";
     for (std::size_t i = 0; i < params.size(); ++i)
-      s += (i ? ", " : "") + params[i].name + "=" + params[i].text;
+      s += (i ? ", " : "") + params[i].said("=");
     s += ")";
   }
   return s;

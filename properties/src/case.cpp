@@ -97,16 +97,20 @@ void print_inputs(std::ostream& os, const Case& c, Index marked_row) {
     print_mask(os, "  mask (x = forbidden)", *c.mask, marked_row);
   else
     os << "  mask = none\n";
-  if (!c.params.empty()) {
-    DMatrix params(1, Index(c.params.size()));
-    for (std::size_t k = 0; k < c.params.size(); ++k) params(0, Index(k)) = c.params[k];
-    print_matrix(os, "  params", params);
-  }
+  // Not the params: they are a property's knobs, not inputs of the subject,
+  // and each property says what they did in its failure's summary (the shifts
+  // c_i, sqrt(d_k), the permutation, the mismatch); a bare "params = [0]"
+  // explained nothing.
 }
 
 void showValue(const Case& c, std::ostream& os) {
   os << operation_name(c.op) << " case\n";
   print_inputs(os, c);
+  if (!c.params.empty()) {
+    DMatrix params(1, Index(c.params.size()));
+    for (std::size_t k = 0; k < c.params.size(); ++k) params(0, Index(k)) = c.params[k];
+    print_matrix(os, "  the property's knobs (not inputs)", params);
+  }
 }
 
 }  // namespace attn::prop

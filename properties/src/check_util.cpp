@@ -1,6 +1,7 @@
 #include "check_util.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -146,9 +147,17 @@ std::optional<Failure> compare_with_bound(const std::string& name, const DMatrix
   } else if (std::isinf(worst->actual)) {
     os << name << "(" << worst->row << ", " << worst->col << ") is "
        << (worst->actual > 0 ? "Inf" : "-Inf") << "; the oracle gives " << worst->expected;
-  } else {
+  } else if (worst->bound > 0) {
     os << name << "(" << worst->row << ", " << worst->col << ") differs from the oracle by "
        << worst->error << ", more than the error bound " << worst->bound << " for this precision";
+  } else {
+    // An exact comparison (a bound of 0: an exactly representable answer,
+    // such as a single allowed key's weight 1): no "error bound 0".
+    os.precision(17);
+    os << name << "(" << worst->row << ", " << worst->col << ") is " << worst->actual
+       << ", but it must be exactly " << worst->expected;
+    os.precision(3);
+    os << " (it differs by " << worst->error << ")";
   }
   f.summary = os.str();
   f.worst = worst;
@@ -202,12 +211,18 @@ std::optional<Failure> compare_related(const std::string& name, const DMatrix& o
           "the oracle gives "
        << worst_exact;
   } else {
-    // Values with enough digits to show the difference; the two answers are
-    // both the subject's, neither is the oracle's.
-    os.precision(std::isfinite(worst->actual) && std::isfinite(worst->expected) ? 12 : 3);
+    // Each value as the shortest text that reads back as it (up to 17
+    // significant digits), so two different answers never print the same
+    // (12 digits did for subnormals: 6.57223630855e-310 twice); the two
+    // answers are both the subject's, neither is the oracle's.
+    auto exact_text = [](double x) {
+      char buf[40];
+      const auto r = std::to_chars(buf, buf + sizeof buf, x);
+      return std::string(buf, r.ptr);
+    };
     os << name << "(" << worst->row << ", " << worst->col << ") of the transformed case is "
-       << worst->actual << ", while the subject's own answer to the original case gives "
-       << worst->expected << "; the two must agree";
+       << exact_text(worst->actual) << ", while the subject's own answer to the original case gives "
+       << exact_text(worst->expected) << "; the two must agree";
     os.precision(3);
     os << " (difference " << worst->error << ", allowed " << worst->bound << ")";
   }
@@ -256,16 +271,20 @@ std::vector<Index> argsort(const std::vector<double>& keys) {
   return order;
 }
 
-std::optional<Failure> require_specific_refusal(Subject& s, const Outcome& o,
+std::optional<Failure> require_specific_refusal(Subject& s, const Case& faulty, const Outcome& o,
                                                 const std::string& expected_type,
                                                 const std::string& why, const Case& valid,
                                                 const std::string& valid_what) {
-  if (auto f = require_refusal(o, expected_type, why)) return f;
+  if (auto f = require_refusal(o, expected_type, why)) {
+    f->shown = faulty;
+    return f;
+  }
   const Outcome v = s.run(valid);
   if (v.kind == Outcome::Kind::refusal) {
     Failure f;
     f.outcome = v;
     f.answered = valid;
+    f.shown = valid;
     f.summary = "refused " + why + ", but also " + valid_what + " (" + v.error_type + ": " +
                 v.message + "): the error must come from the fault, not from every input";
     return f;
@@ -274,6 +293,7 @@ std::optional<Failure> require_specific_refusal(Subject& s, const Outcome& o,
   if (!f) return std::nullopt;
   f->outcome = v;
   f->answered = valid;
+  f->shown = valid;
   f->summary = "refused " + why + ", but did not answer " + valid_what + " correctly: " +
                (v.kind == Outcome::Kind::fault ? v.message : f->summary);
   return f;

@@ -94,15 +94,19 @@ std::vector<Index> argsort(const std::vector<double>& keys);
 std::optional<Failure> require_refusal(const Outcome& o, const std::string& expected_type,
                                        const std::string& why);
 
-/// As require_refusal, and then the valid case the faulty one was made from
-/// must be answered, usably and correctly (check_answer): a subject that
-/// refuses every input (a skeleton), or that crashes or returns nothing on
-/// valid input, does not pass a refusal property. The second failure's
+/// As require_refusal on `o`, the answer to `faulty`, and then the valid case
+/// the faulty one was made from must be answered, usably and correctly
+/// (check_answer): a subject that refuses every input (a skeleton), or that
+/// crashes or returns nothing on valid input, does not pass a refusal
+/// property. The first failure shows `faulty` (Failure::shown); the second's
 /// outcome is the answer to `valid` (described as `valid_what` in the
-/// summary), and Failure::answered is `valid`.
+/// summary, which names the refused input `why` in one clause), and both
+/// Failure::answered and Failure::shown are `valid`: the report's
+/// counterexample is then the case that was answered wrongly.
 std::optional<Failure> require_specific_refusal(
-    Subject& s, const Outcome& o, const std::string& expected_type, const std::string& why,
-    const Case& valid, const std::string& valid_what = "the valid case it was made from");
+    Subject& s, const Case& faulty, const Outcome& o, const std::string& expected_type,
+    const std::string& why, const Case& valid,
+    const std::string& valid_what = "the valid case it was made from");
 
 /// "Q(0, 0) = nan" when c holds a NaN or Inf input (NaN or Inf in Q, K, V
 /// or X; NaN or +Inf in S; -Inf in S means forbidden, not a bad input);

@@ -22,7 +22,7 @@ Property dk_mismatch_refused(std::string expected_error) {
     const Index shared = std::min(c.K.cols(), c.Q.cols());
     valid.K.leftCols(shared) = c.K.leftCols(shared);
     return detail::require_specific_refusal(
-        s, s.run(c), expected_error,
+        s, c, s.run(c), expected_error,
         "Q " + std::to_string(c.Q.rows()) + "x" + std::to_string(c.Q.cols()) + " with K " +
             std::to_string(c.K.rows()) + "x" + std::to_string(c.K.cols()) + " (d_k differs)",
         valid);

@@ -150,9 +150,10 @@ Property fully_forbidden_refused(Operation op, std::string expected_error, Fully
             if (allowed.S(row, j) == -HUGE_VAL) allowed.S(row, j) = 0.0;
       }
       auto f = detail::require_specific_refusal(
-          s, o, expected_error, "row " + std::to_string(row) + " with every key forbidden",
+          s, c, o, expected_error, "row " + std::to_string(row) + " with every key forbidden",
           allowed, "the same case with that row's keys allowed");
-      if (f) f->marked_row = row;
+      // The refused row, unless the failure is about the valid case (its worst entry's row).
+      if (f && !f->answered) f->marked_row = row;
       return f;
     }
     Failure f;

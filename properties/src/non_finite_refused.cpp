@@ -45,8 +45,8 @@ Property non_finite_refused(Operation op, std::string expected_error) {
     const Outcome o = s.run(bad);
     std::ostringstream why;
     why << name << "(" << k / M.cols() << ", " << k % M.cols() << ") = " << value;
-    auto f = detail::require_specific_refusal(s, o, expected_error, why.str(), c);
-    if (f) f->marked_row = k / M.cols();
+    auto f = detail::require_specific_refusal(s, bad, o, expected_error, why.str(), c);
+    if (f && !f->answered) f->marked_row = k / M.cols();  // the faulty input, not refused
     return f;
   };
   return p;

@@ -48,6 +48,11 @@ void load_rapidcheck_configuration_quietly() {
   (void)loaded;
 }
 
+Verdict& with_shown_case(Verdict& v) {
+  show_failure_case(v);
+  return v;
+}
+
 }  // namespace
 
 Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
@@ -74,7 +79,7 @@ Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
       if (auto f = p.check(s, c)) {
         v.counterexample = c;
         v.failure = std::move(f);
-        return v;
+        return with_shown_case(v);
       }
       ++v.cases;
     }
@@ -153,7 +158,7 @@ Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
   } else {
     v.error = "RapidCheck error: " + result.template get<rc::detail::Error>().description;
   }
-  return v;
+  return with_shown_case(v);
 }
 
 }  // namespace attn::prop

@@ -28,7 +28,8 @@ Property shape_mismatch_refused(Operation op, std::string expected_error) {
     std::ostringstream why;
     if (variant == 0) {
       bad.V = DMatrix::Ones(c.V.rows() + delta, c.V.cols());
-      why << "K with " << c.K.rows() << " rows and V with " << bad.V.rows();
+      why << "K with " << c.K.rows() << (c.K.rows() == 1 ? " row" : " rows") << " and V with "
+          << bad.V.rows();
     } else {
       const Index T_q = detail::T_q(c), T_v = detail::T_v(c);
       // A mask with one row fewer than the logits, unless that leaves one row:
@@ -40,7 +41,7 @@ Property shape_mismatch_refused(Operation op, std::string expected_error) {
       why << "a " << bad.mask->rows() << "x" << bad.mask->cols() << " mask for " << T_q << "x"
           << T_v << " logits";
     }
-    return detail::require_specific_refusal(s, s.run(bad), expected_error, why.str(), c);
+    return detail::require_specific_refusal(s, bad, s.run(bad), expected_error, why.str(), c);
   };
   return p;
 }

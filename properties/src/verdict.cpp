@@ -70,6 +70,13 @@ std::string shape_line(const Case& c) {
 
 }  // namespace
 
+void show_failure_case(Verdict& v) {
+  if (v.failure && v.failure->shown) {
+    v.counterexample = std::move(*v.failure->shown);
+    v.failure->shown.reset();
+  }
+}
+
 void print_verdict(std::ostream& os, const Verdict& v) {
   const bool not_run = !v.not_run.empty() && !v.failure && !v.passed && !v.skipped;
   const char* status = v.skipped                          ? "SKIP"

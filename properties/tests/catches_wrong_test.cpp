@@ -2,6 +2,7 @@
 // everything proves nothing. Each subject here carries one known mistake.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 
@@ -131,6 +132,84 @@ TEST_CASE("refusing the bad input but not answering the valid one correctly fail
       CHECK(run(p, lib).passed);
     }
   }
+}
+
+TEST_CASE("a refusal property's counterexample is the case its answer is to (issue #10, 1)",
+          "[mutants]") {
+  // Refuses every faulty input as the library does, answers every valid one
+  // with weights all 0: each refusal property fails on its valid case, and
+  // the counterexample shown is that valid case (never the refused input,
+  // whose reproduction would raise), with an answer of its shape.
+  LibSubject<double> lib;
+  FnSubject zeros([&lib](const Case& c) {
+    const Outcome o = lib.run(c);
+    if (o.kind != Outcome::Kind::result) return o;
+    return Outcome::make_result(attn::Matrix<double>::Zero(o.O.rows(), o.O.cols()),
+                                attn::Matrix<double>::Zero(o.A.rows(), o.A.cols()));
+  });
+  for (const Property& p : {fully_forbidden_refused(), dk_mismatch_refused(), non_finite_refused(),
+                            shape_mismatch_refused()}) {
+    INFO(p.id);
+    const Verdict v = run(p, zeros);
+    REQUIRE_FALSE(v.passed);
+    REQUIRE(v.failure);
+    REQUIRE(v.counterexample);
+    const Case& c = *v.counterexample;
+    CHECK_THAT(v.failure->summary, Catch::Contains("refused") && Catch::Contains("did not answer"));
+    CHECK(lib.run(c).kind == Outcome::Kind::result);  // a valid case: it has an answer
+    CHECK(c.Q.cols() == c.K.cols());
+    CHECK(c.K.rows() == c.V.rows());
+    CHECK(c.Q.allFinite());
+    CHECK(c.K.allFinite());
+    CHECK(c.V.allFinite());
+    if (c.mask) {
+      CHECK(c.mask->rows() == c.Q.rows());
+      CHECK(c.mask->cols() == c.K.rows());
+      for (Index i = 0; i < c.mask->rows(); ++i) CHECK_FALSE(c.mask->row(i).all());
+    }
+    REQUIRE(v.failure->outcome);
+    CHECK(v.failure->outcome->A.rows() == c.Q.rows());
+    CHECK(v.failure->outcome->A.cols() == c.K.rows());
+    CHECK_FALSE(v.failure->shown);  // moved into the counterexample
+  }
+  // Answers every input instead of refusing: the counterexample is the
+  // faulty input that was sent (for shape_mismatch_refused, not the valid
+  // case it was made from).
+  FnSubject answers_all([](const Case& c) {
+    const Index T_q = c.Q.rows(), T_v = c.K.rows();
+    return Outcome::make_result(attn::Matrix<double>::Zero(T_q, c.V.cols()),
+                                attn::Matrix<double>::Constant(T_q, T_v, 1.0 / double(T_v)));
+  });
+  const Verdict v = run(shape_mismatch_refused(), answers_all);
+  REQUIRE_FALSE(v.passed);
+  REQUIRE(v.counterexample);
+  const Case& c = *v.counterexample;
+  INFO(v.failure->summary);
+  CHECK_THAT(v.failure->summary, Catch::Contains("answered instead of refusing"));
+  const bool mismatched = c.K.rows() != c.V.rows() ||
+                          (c.mask && (c.mask->rows() != c.Q.rows() || c.mask->cols() != c.K.rows()));
+  CHECK(mismatched);
+}
+
+TEST_CASE("an exact comparison says the value it must be, not an error bound of 0 (issue #10, 15)",
+          "[mutants]") {
+  // A tiny positive weight at a forbidden key (Eigen 3.4's exp(-inf)): the
+  // oracle's weight there is exactly 0, with no rounding allowed.
+  LibSubject<double> lib;
+  FnSubject leaky([&lib](const Case& c) {
+    Outcome o = lib.run(c);
+    if (o.kind != Outcome::Kind::result || !c.mask) return o;
+    for (Index i = 0; i < o.A.rows(); ++i)
+      for (Index j = 0; j < o.A.cols(); ++j)
+        if ((*c.mask)(i, j)) o.A(i, j) = 5.56e-309;
+    return o;
+  });
+  const Verdict v = run(oracle_agreement(), leaky);
+  REQUIRE_FALSE(v.passed);
+  REQUIRE(v.failure);
+  INFO(v.failure->summary);
+  CHECK_THAT(v.failure->summary, Catch::Contains("must be exactly 0"));
+  CHECK_THAT(v.failure->summary, !Catch::Contains("error bound 0 "));
 }
 
 TEST_CASE("imprecise subjects are caught by the oracle within the error bound", "[mutants]") {
@@ -272,4 +351,45 @@ TEST_CASE("a metamorphic property on NaN answers says NaN on both sides and the 
   CHECK_THAT(v.failure->summary, Catch::Contains("is NaN in the subject's answers to both"));
   CHECK_THAT(v.failure->summary, Catch::Contains("the oracle gives"));
   CHECK_THAT(v.failure->summary, !Catch::Contains("gives nan"));
+}
+
+TEST_CASE("a metamorphic property prints two different answers as two different numbers",
+          "[mutants]") {
+  // Subnormal weights at forbidden keys (where no rounding is allowed) that
+  // differ only beyond 12 significant digits between the original and the
+  // shifted case (issue #10, 15: "6.57223630855e-310 ... gives
+  // 6.57223630855e-310"): the summary must print them so they differ.
+  LibSubject<double> lib;
+  FnSubject s([&lib](const Case& c) {
+    Outcome o = lib.run(c);
+    if (o.kind != Outcome::Kind::result || !c.mask) return o;
+    const attn::Matrix<double> S = attn::scores<double>(c.Q, c.K);
+    for (Index i = 0; i < o.A.rows(); ++i)
+      for (Index j = 0; j < o.A.cols(); ++j)
+        if ((*c.mask)(i, j)) {
+          double x = 6.57223630855e-310;  // then up by a few ulps that follow the logit
+          for (int k = int(std::fmod(std::abs(S(i, j)) * 1000.0, 7.0)); k > 0; --k)
+            x = std::nextafter(x, 1.0);
+          o.A(i, j) = x;
+        }
+    return o;
+  });
+  const Verdict v = run(shift_invariance(), s);
+  REQUIRE_FALSE(v.passed);
+  REQUIRE(v.failure);
+  REQUIRE(v.failure->worst);
+  INFO(v.failure->summary);
+  const auto& w = *v.failure->worst;
+  REQUIRE(w.actual != w.expected);
+  const std::string& t = v.failure->summary;
+  const std::string is_text = "of the transformed case is ", gives_text = "original case gives ";
+  const auto is = t.find(is_text), gives = t.find(gives_text);
+  REQUIRE(is != std::string::npos);
+  REQUIRE(gives != std::string::npos);
+  const auto a_at = is + is_text.size(), b_at = gives + gives_text.size();
+  const std::string a = t.substr(a_at, t.find(", while", a_at) - a_at);
+  const std::string b = t.substr(b_at, t.find(';', b_at) - b_at);
+  CHECK(a != b);
+  CHECK(std::strtod(a.c_str(), nullptr) == w.actual);
+  CHECK(std::strtod(b.c_str(), nullptr) == w.expected);
 }

@@ -3,6 +3,7 @@
 // submission's preparation, ProcessSubject, the time budget, the diagnosis
 // stage, the JUnit writer), reported as pass/fail without points.
 #include "commands/check_cli.hpp"
+#include "sandbox/file_problem.hpp"
 #include "commands/precision_options.hpp"
 
 #include <algorithm>
@@ -168,9 +169,8 @@ std::optional<int> run_check_command(const CheckCommand& c) {
   if (!c.app || !c.app->parsed()) return std::nullopt;
   GradeOptions options;
   options.file = c.kernel;
-  std::error_code ec;
-  if (!fs::is_regular_file(options.file, ec)) {
-    std::cerr << "attnlab: no such file: " << c.kernel << "\n";
+  if (const auto problem = not_a_file(options.file)) {
+    std::cerr << "attnlab: " << *problem << "\n";
     return 2;
   }
   std::string how;
@@ -243,7 +243,16 @@ std::optional<int> run_check_command(const CheckCommand& c) {
   report << "attnlab check " << c.kernel << "\n"
          << "operation: " << attn::prop::operation_name(op) << " (" << how << ")";
   if (!result.header.entry.empty()) report << "; entry: " << result.header.entry;
-  report << "\nprecision: " << (result.header.precision.empty() ? "float64" : result.header.precision)
+  // Before the kernel's hello (it did not start): what was asked.
+  std::string precision = result.header.precision;
+  if (precision.empty()) {
+    try {
+      precision = choose_precision(c.precision.request(), Hello{}).describe();
+    } catch (const std::exception&) {
+      precision = c.precision.precision.empty() ? "float64" : c.precision.precision;
+    }
+  }
+  report << "\nprecision: " << precision
          << "; fully forbidden row: " << c.fully_forbidden
          << "; seed " << c.run.seed << ", " << c.run.cases << " cases per property\n";
   if (!result.header.runtime.empty()) report << "runtime: " << result.header.runtime << "\n";

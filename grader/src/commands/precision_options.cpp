@@ -11,9 +11,11 @@ namespace attn::grader {
 namespace {
 
 /// Checks and canonicalises a type name: "bf16" -> "bfloat16".
-std::string canonical_type(const std::string& option, std::string& value) {
+/// The message is the value's alone: CLI11 puts the option's name before
+/// it ("--precision: 'float8' is not a type ...").
+std::string canonical_type(std::string& value) {
   const auto f = attn::ref::parse_format(value);
-  if (!f) return option + ": '" + value + "' is not a type (float64, float32, float16, bfloat16)";
+  if (!f) return "'" + value + "' is not a type (float64, float32, float16, bfloat16)";
   value = attn::ref::format_name(*f);
   return {};
 }
@@ -33,14 +35,14 @@ void add_precision_options(CLI::App& app, PrecisionChoice& choice) {
                      "the kernel's storage type: float64 (default), float32, float16, bfloat16 "
                      "(inputs exact in it, the bound for it; over the hello's \"precision\")")
           ->type_name("TYPE")
-          ->transform(CLI::Validator([](std::string& v) { return canonical_type("--precision", v); },
+          ->transform(CLI::Validator([](std::string& v) { return canonical_type(v); },
                                      "TYPE"));
   app.add_option("--accumulate", choice.accumulate,
                  "the kernel's accumulation type (logits, softmax max and sums, P V): default "
                  "float32 for float16 and bfloat16, else the storage type")
       ->type_name("TYPE")
       ->transform(CLI::Validator([storage](std::string& v) {
-        if (std::string why = canonical_type("--accumulate", v); !why.empty()) return why;
+        if (std::string why = canonical_type(v); !why.empty()) return why;
         // The storage type as given (parsed before the options' callbacks run).
         const auto raw = storage->results();
         const auto s = attn::ref::parse_format(raw.empty() ? "float64" : raw.back());

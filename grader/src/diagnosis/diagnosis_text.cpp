@@ -11,7 +11,7 @@ using attn::mis::Diagnosis;
 
 std::string params_text(const attn::mis::Fit& f) {
   std::string s;
-  for (const auto& p : f.params) s += (s.empty() ? " (" : ", ") + p.name + " = " + p.text;
+  for (const auto& p : f.params) s += (s.empty() ? " (" : ", ") + p.said();
   return s.empty() ? s : s + ")";
 }
 

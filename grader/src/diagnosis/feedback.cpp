@@ -303,6 +303,15 @@ std::optional<Hint> diagnose(const Verdict& v) {
   if (!v.not_run.empty() && !v.failure) return std::nullopt;  // nothing was seen to go wrong
   if (v.failure) {
     if (auto h = from_outcome(v)) return h;
+    // An answers file not in its format (not JSON, a member missing, a string
+    // for a number, a wrong shape) has no number to recompute: answers.cpp
+    // gives every wrong value a worst entry, a malformed file none.
+    if (v.property_id == "answers" && !v.failure->worst)
+      return hint("answers_malformed", "the answers file is malformed",
+                  "It is not the JSON object the exercise's README shows, so no number in it "
+                  "was compared: every member must be there, and each number a JSON number "
+                  "(0.3302), not a string (\"0.3302\"). The line above says what is wrong.",
+                  "section 32.2.8", false);
     if (v.property_id == "textbook_example" && v.counterexample)
       if (auto h = textbook_hint(*v.counterexample)) return h;
     if (v.property_id == "oracle_agreement" && v.counterexample)

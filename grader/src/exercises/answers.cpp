@@ -1,5 +1,6 @@
 // The answers file of F2 and F4, checked against the oracle at 1e-4.
 #include "exercises/answers.hpp"
+#include "sandbox/file_problem.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -236,8 +237,7 @@ std::optional<std::string> answers_usage_problem(const Exercise& exercise, const
   if (!exercise.has_answers) {
     return "exercise " + exercise.id + " has no answers file (only F2 and F4 do)";
   }
-  std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) return "no such answers file: " + file.string();
+  if (const auto problem = not_a_file(file, "answers file")) return *problem;
   const AnswersExercise a = read_answers_exercise(file);
   if (a.exercise && *a.exercise != exercise.id) {
     return "the answers file " + file.string() + " is for exercise " + *a.exercise +

@@ -1,5 +1,6 @@
 // Grading one submission file.
 #include "grading/grade.hpp"
+#include "sandbox/file_problem.hpp"
 #include "grading/grade_answers.hpp"
 #include "grading/scoring_rules.hpp"
 #include "grading/teacher_config.hpp"
@@ -19,6 +20,7 @@
 #include "sandbox/memory_cgroup.hpp"
 #include "attn/grader/paths.hpp"
 #include "sandbox/guarded_run.hpp"
+#include "submission/cpp_build.hpp"
 #include "submission/recognise.hpp"
 #include "diagnosis/diagnosis_stage.hpp"
 #include "report/text_report.hpp"
@@ -90,10 +92,9 @@ bool choose_exercise(const GradeOptions& options, std::optional<Exercise>& exerc
     return true;
   }
   if (!options.exercise.empty()) return load(options.exercise, exercise, result);
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(options.file, ec)) {
+  if (const auto problem = not_a_file(options.file)) {
     result.status = GradeResult::Status::usage_error;
-    result.message = "no such file: " + options.file.string();
+    result.message = *problem;
     return false;
   }
   const Recognition rec = recognise_exercise(options.file);
@@ -140,6 +141,8 @@ struct Prepared {
   /// memory cgroup can be made (the limit is then per process).
   std::shared_ptr<MemoryCgroup> cgroup;
   std::string no_cgroup_why;
+  /// A C++ entry's helper sources as named from its folder (linked with it).
+  std::vector<std::string> cpp_helper_names;
   /// The staged copy's path replaced by the submission's name (compiler
   /// messages and commands must not show the grader's temporary folders).
   std::string shown(std::string text, const std::string& name) const {
@@ -207,6 +210,7 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
         recognise_exercise(src).status == Recognition::Status::recognised)
       continue;
     launch_options.cpp_helper_sources.push_back(prepared.staged ? prepared.staged->folder() / rel : src);
+    prepared.cpp_helper_names.push_back(rel.string());
   }
   if (!options.helpers.empty())
     launch_options.cpp_helper_folder = prepared.staged ? prepared.staged->folder() : std::filesystem::absolute(options.file).parent_path();
@@ -249,6 +253,15 @@ void fill_header(const GradeOptions& options, const std::optional<Exercise>& exe
     header.processes = options.sandbox->process_limit(options.slot).how;
   }
   header.brief = options.brief_header;
+  if (launch.language == Language::cpp && exercise) {
+    std::vector<std::string> sources = {options.file.filename().string()};
+    sources.insert(sources.end(), prepared.cpp_helper_names.begin(), prepared.cpp_helper_names.end());
+    try {
+      result.cpp_reproduction_build = reproduction_build_command(exercise->id, sources);
+    } catch (const std::invalid_argument&) {
+      // no C++ harness for this exercise: the report says less
+    }
+  }
 }
 
 /// Turns a launch that is not ready into the result (a compile error is

@@ -40,6 +40,10 @@ struct GradeResult {
   std::string details;
   std::string command;
   std::string stderr_tail;  ///< the submission's last stderr bytes
+  /// For a C++ submission: the shell line that builds and runs the report's
+  /// pasted reproduction beside it (submission/cpp_build.hpp,
+  /// reproduction_build_command); empty otherwise.
+  std::string cpp_reproduction_build;
   double seconds = 0;       ///< wall-clock time of the grading
 
   /// 0 every property passed; 1 a property failed or not gradable; 2 usage

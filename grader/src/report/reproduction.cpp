@@ -80,37 +80,89 @@ std::string cpp_mask(const std::string& ns, const std::string& name, const Mask&
   return os.str() + ";  // true = forbidden\n";
 }
 
+/// `name` is a Python identifier (ASCII letters, digits, _) and not a keyword.
+bool python_identifier(const std::string& name) {
+  static const char* const keywords[] = {
+      "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+      "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+      "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
+      "try", "while", "with", "yield"};
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  for (char ch : name)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_') ||
+        static_cast<unsigned char>(ch) >= 0x80)
+      return false;
+  for (const char* k : keywords)
+    if (name == k) return false;
+  return true;
+}
+
+/// A Python string literal for `text` (quotes, backslashes and control
+/// characters escaped; other bytes as they are).
+std::string python_string(const std::string& text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+/// The line that makes function `fn` of the submission file `file_name` callable.
+std::string python_import(const std::string& file_name, const std::string& fn) {
+  std::string stem = file_name;
+  const bool py = stem.size() > 3 && stem.compare(stem.size() - 3, 3, ".py") == 0;
+  if (py) stem.resize(stem.size() - 3);
+  if (py && python_identifier(stem)) return "from " + stem + " import " + fn + "\n";
+  // "my-attention.py", "2nd attempt.py": not a module name, so by path.
+  return "import runpy\n" + fn + " = runpy.run_path(" + python_string(file_name) + ")[\"" + fn +
+         "\"]\n";
+}
+
 }  // namespace
 
-std::string python_reproduction(const Case& c, const std::string& module) {
+std::string python_reproduction(const Case& c, const std::string& file_name,
+                                const std::string& attention_entry) {
   std::ostringstream os;
   os << "import numpy as np\n";
-  const std::string mod = module.empty() ? "attention" : module;
+  const std::string file = file_name.empty() ? "attention.py" : file_name;
+  const std::string attention_fn = python_identifier(attention_entry)
+                                       ? attention_entry
+                                       : std::string("scaled_dot_product_attention");
   switch (c.op) {
     case Operation::softmax_rows:
-      os << "from " << mod << " import softmax_rows\n" << py_matrix("S", c.S)
+      os << python_import(file, "softmax_rows") << py_matrix("S", c.S)
          << "A = softmax_rows(S)\nprint(A, A.sum(axis=1))\n";
       break;
     case Operation::masked_softmax:
-      os << "from " << mod << " import masked_softmax\n" << py_matrix("S", c.S)
+      os << python_import(file, "masked_softmax") << py_matrix("S", c.S)
          << (c.mask ? py_mask("mask", *c.mask) : "mask = None\n")
          << "A = masked_softmax(S, mask)\nprint(A, A.sum(axis=1))\n";
       break;
     case Operation::attention:
-      os << "from " << mod << " import scaled_dot_product_attention\n" << py_matrix("Q", c.Q)
+      os << python_import(file, attention_fn) << py_matrix("Q", c.Q)
          << py_matrix("K", c.K) << py_matrix("V", c.V)
          << (c.mask ? py_mask("mask", *c.mask) : "mask = None\n")
-         << "O, A = scaled_dot_product_attention(Q, K, V, mask)\nprint(A, A.sum(axis=1))\nprint(O)\n";
+         << "O, A = " << attention_fn << "(Q, K, V, mask)\nprint(A, A.sum(axis=1))\nprint(O)\n";
       break;
     case Operation::attention_tiled:
-      os << "from " << mod << " import attention_tiled\n" << py_matrix("Q", c.Q)
+      os << python_import(file, "attention_tiled") << py_matrix("Q", c.Q)
          << py_matrix("K", c.K) << py_matrix("V", c.V)
          << (c.mask ? py_mask("mask", *c.mask) : "mask = None\n")
          << "O, logsumexp = attention_tiled(Q, K, V, mask, " << c.tile_q << ", " << c.tile_k
          << ")\nprint(O, logsumexp)\n";
       break;
     case Operation::multi_head_attention: {
-      os << "from " << mod << " import multi_head_attention\n" << py_matrix("X", c.X);
+      os << python_import(file, "multi_head_attention") << py_matrix("X", c.X);
       std::string wq, wk, wv;
       for (std::size_t h = 0; h < c.heads.size(); ++h) {
         const std::string k = std::to_string(h + 1);
@@ -126,12 +178,12 @@ std::string python_reproduction(const Case& c, const std::string& module) {
       break;
     }
     case Operation::causal_mask:
-      os << "from " << mod << " import causal_mask\nprint(causal_mask(" << c.mask_shape.T_q << ", "
+      os << python_import(file, "causal_mask") << "print(causal_mask(" << c.mask_shape.T_q << ", "
          << c.mask_shape.T_v << ", \"" << (c.mask_shape.bottom_right ? "bottom_right" : "top_left")
          << "\"))  # True = forbidden\n";
       break;
     case Operation::padding_mask:
-      os << "from " << mod << " import padding_mask\nprint(padding_mask(" << c.mask_shape.T_q << ", "
+      os << python_import(file, "padding_mask") << "print(padding_mask(" << c.mask_shape.T_q << ", "
          << c.mask_shape.T_v << ", " << c.mask_shape.key_length << "))  # True = forbidden\n";
       break;
   }

@@ -20,9 +20,15 @@
 
 namespace attn::grader {
 
-/// Python (NumPy) lines rebuilding `c` and calling the function from
-/// module `module` (the submission's file name without .py).
-std::string python_reproduction(const attn::prop::Case& c, const std::string& module);
+/// Python (NumPy) lines rebuilding `c` and calling the function from the
+/// submission's file `file_name` (its name, beside which the lines are run):
+/// `from NAME import f` when NAME.py's NAME is a Python identifier, else the
+/// file loaded by path (`runpy.run_path("my-attention.py")["f"]`), which
+/// takes any name. `attention_entry` (the hello's entry, e.g. "attention")
+/// names the function called for the operation attention; empty: the
+/// exercise's scaled_dot_product_attention.
+std::string python_reproduction(const attn::prop::Case& c, const std::string& file_name,
+                                const std::string& attention_entry = "");
 
 /// C++ (Eigen) lines rebuilding `c` and calling exercise `exercise`'s
 /// interface (its header and namespace, exercises/FN/*.hpp).

@@ -28,13 +28,21 @@ std::string paste_block(const GradeResult& r, const attn::prop::Case& c) {
   const bool cpp = r.header.language == "C++";
   std::string name = r.header.submission;
   if (const auto slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
-  if (const auto dot = name.find('.'); dot != std::string::npos) name = name.substr(0, dot);
-  const std::string code = cpp ? cpp_reproduction(c, r.exercise) : python_reproduction(c, name);
-  std::string out = cpp ? "  reproduce it (C++, Eigen; compile with your file, -I the exercise's folder):\n"
-                        : "  reproduce it (paste into Python beside your file):\n";
+  const std::string code =
+      cpp ? cpp_reproduction(c, r.exercise) : python_reproduction(c, name, r.header.entry);
+  std::string out;
+  if (!cpp)
+    out = "  reproduce it (paste into Python beside your file):\n";
+  else if (r.cpp_reproduction_build.empty())
+    out = "  reproduce it (C++, Eigen; compile with your file, -I the exercise's folder and -I "
+          "Eigen's include folder):\n";
+  else
+    out = "  reproduce it (C++, Eigen; save as repro.cpp beside your file, build and run it with the "
+          "line under the code):\n";
   std::istringstream lines(code);
   std::string line;
   while (std::getline(lines, line)) out += "    " + line + "\n";
+  if (cpp && !r.cpp_reproduction_build.empty()) out += "  $ " + r.cpp_reproduction_build + "\n";
   return out;
 }
 

@@ -39,6 +39,7 @@ Verdict run_guarded(const attn::prop::Property& p, Subject& s, const attn::prop:
   if (real_failure) {
     v.counterexample = std::move(real_case);
     v.failure = std::move(real_failure);
+    attn::prop::show_failure_case(v);
   } else {
     v.counterexample.reset();
     v.failure.reset();

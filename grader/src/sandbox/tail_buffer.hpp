@@ -24,6 +24,15 @@ class TailBuffer {
 
   /// The kept bytes (at most capacity()).
   const std::string& text() const { return text_; }
+  /// The kept bytes from the first whole line: when earlier bytes were
+  /// dropped, the partial line they cut is dropped too (unless the kept
+  /// bytes hold no other line), so a report never starts mid-line.
+  std::string whole_lines() const {
+    if (!truncated()) return text_;
+    const std::size_t nl = text_.find('\n');
+    if (nl == std::string::npos || nl + 1 >= text_.size()) return text_;
+    return text_.substr(nl + 1);
+  }
   /// Bytes ever appended, kept or not.
   std::size_t total() const { return total_; }
   bool truncated() const { return total_ > text_.size(); }

@@ -67,6 +67,27 @@ CppToolchain toolchain_for(const std::string& exercise) {
 
 CppToolchain f3_toolchain() { return toolchain_for("F3"); }
 
+std::string reproduction_build_command(const std::string& exercise,
+                                       const std::vector<std::string>& sources) {
+  const CppToolchain t = toolchain_for(exercise);
+  Command c;
+  c.argv = {t.compiler};
+  c.argv.insert(c.argv.end(), t.flags.begin(), t.flags.end());
+  c.argv.push_back("-I" + t.interface_dir);
+  for (const auto& dir : t.include_dirs) c.argv.push_back("-I" + dir);
+  // As the grader's build does: "-x c++" for a suffix g++ does not take for C++ (A.CC).
+  static const std::set<std::string> gcc_knows = {".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C"};
+  for (const auto& s : sources)
+    if (!gcc_knows.count(std::filesystem::path(s).extension().string())) {
+      c.argv.insert(c.argv.end(), {"-x", "c++"});
+      break;
+    }
+  c.argv.push_back("repro.cpp");
+  c.argv.insert(c.argv.end(), sources.begin(), sources.end());
+  c.argv.insert(c.argv.end(), {"-o", "repro"});
+  return c.display() + " && ./repro";
+}
+
 std::string link_error_hint(const std::string& linker_output, const CppToolchain& toolchain) {
   // GNU ld: "multiple definition of `main'"; lld and gold: "duplicate symbol: main".
   if (linker_output.find("multiple definition of `main'") != std::string::npos ||

@@ -46,6 +46,14 @@ CppToolchain toolchain_for(const std::string& exercise);
 /// toolchain_for("F3").
 CppToolchain f3_toolchain();
 
+/// The shell line that builds and runs a pasted C++ reproduction
+/// (report/reproduction.hpp), saved as repro.cpp beside the submission,
+/// with the submission's sources `sources` (as named from that folder):
+/// the grader's compiler and flags, -I the exercise's folder and -I Eigen's
+/// include, then `-o repro && ./repro`. Throws as toolchain_for.
+std::string reproduction_build_command(const std::string& exercise,
+                                       const std::vector<std::string>& sources);
+
 struct CppBuild {
   enum class Status {
     built,             ///< executable is ready

@@ -66,6 +66,28 @@ bool ProcessSubject::supports(attn::prop::Operation op) const {
   return std::find(hello_.ops.begin(), hello_.ops.end(), name) != hello_.ops.end();
 }
 
+/// What an answer to `c` is, in shapes: "T_q x d_v = 2 x 3 O and T_q x T_v = 2 x 4 A".
+static std::string asked_answer(const attn::prop::Case& c) {
+  using attn::prop::Operation;
+  const auto dims = [](const char* names, attn::Index rows, attn::Index cols) {
+    return std::string(names) + " = " + std::to_string(rows) + " x " + std::to_string(cols);
+  };
+  switch (c.op) {
+    case Operation::softmax_rows:
+    case Operation::masked_softmax: return dims("T_q x T_v", c.S.rows(), c.S.cols()) + " A";
+    case Operation::attention:
+      return dims("T_q x d_v", c.Q.rows(), c.V.cols()) + " O and " +
+             dims("T_q x T_v", c.Q.rows(), c.K.rows()) + " A";
+    case Operation::attention_tiled:
+      return dims("T_q x d_v", c.Q.rows(), c.V.cols()) + " O and " + std::to_string(c.Q.rows()) +
+             " logsumexp values";
+    case Operation::multi_head_attention: return dims("T x d_out", c.X.rows(), c.W_O.cols()) + " O";
+    case Operation::causal_mask:
+    case Operation::padding_mask: return dims("T_q x T_v", c.mask_shape.T_q, c.mask_shape.T_v) + " mask";
+  }
+  return "answer";
+}
+
 std::size_t reply_limit_bytes(const attn::prop::Case& c) {
   using attn::prop::Operation;
   std::size_t numbers = 0;
@@ -86,14 +108,14 @@ std::size_t reply_limit_bytes(const attn::prop::Case& c) {
 }
 
 std::string ProcessSubject::stderr_tail() const {
-  return untrusted_text(child_ ? child_->stderr_tail().text() : last_stderr_,
+  return untrusted_text(child_ ? child_->stderr_tail().whole_lines() : last_stderr_,
                         options_.stderr_tail_bytes, true, Keep::tail);
 }
 
 std::optional<std::string> ProcessSubject::spawn() {
   if (child_) {
     child_->kill();
-    last_stderr_ = child_->stderr_tail().text();
+    last_stderr_ = child_->stderr_tail().whole_lines();
     child_.reset();
   }
   try {
@@ -124,7 +146,11 @@ std::optional<std::string> ProcessSubject::spawn() {
       }
       break;
     case LineResult::Status::timeout:
-      why = "did not say hello within " + describe_duration(options_.startup_timeout);
+      // For a Python or C++ file the harness says hello once the file is
+      // loaded: no hello is a file that did not finish loading (an endless
+      // loop or long work at import), which is how a student reads it.
+      why = "did not finish loading (importing the file and saying hello to the grader) within " +
+            describe_duration(options_.startup_timeout);
       break;
     case LineResult::Status::closed:
       why = describe_exit(child_->finish(std::chrono::seconds(2))) + " before saying hello";
@@ -149,7 +175,7 @@ Outcome ProcessSubject::fault(std::string what) {
   std::string tail;
   if (child_) {
     child_->kill();
-    last_stderr_ = child_->stderr_tail().text();
+    last_stderr_ = child_->stderr_tail().whole_lines();
     tail = last_stderr_;
     child_.reset();  // the next case starts a fresh process
   }
@@ -240,7 +266,10 @@ Outcome ProcessSubject::run(const attn::prop::Case& c) {
       return fault(describe_exit(status) + " before replying");
     }
     case LineResult::Status::too_long:
-      return fault("the reply is longer than " + std::to_string(child_->line_limit()) +
+      // Said in the case's terms first: the bytes alone (65936) told nothing.
+      return fault("the answer is far larger than the " + asked_answer(c) +
+                   " this case asks for: its reply is longer than " +
+                   std::to_string(child_->line_limit()) +
                    " bytes, the most an answer to this case can take");
   }
   return fault("grader: unknown read status");

@@ -1,5 +1,6 @@
 // Turning a submission file into a protocol-speaking command.
 #include "submission/submission.hpp"
+#include "sandbox/file_problem.hpp"
 
 #include <unistd.h>
 
@@ -152,10 +153,9 @@ Launch wrapped(Launch launch, const LaunchOptions& options) {
 
 Launch prepare_submission(const fs::path& file, const LaunchOptions& options) {
   Launch launch;
-  std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) {
+  if (const auto problem = not_a_file(file)) {
     launch.status = Launch::Status::usage_error;
-    launch.message = "no such file: " + file.string();
+    launch.message = *problem;
     return launch;
   }
   const auto language = detect_language(file);

@@ -50,6 +50,16 @@ struct Param {
   std::string name;
   double value = 0;
   std::string text;
+  /// "name = text" (with `equals` between), or "name text" when the name
+  /// ends in a verb ("0/0 gives NaN", never "0/0 gives = NaN").
+  std::string said(const std::string& equals = " = ") const {
+    for (const char* verb : {" gives", " is", " becomes", " returns"}) {
+      const std::string v(verb);
+      if (name.size() >= v.size() && name.compare(name.size() - v.size(), v.size(), v) == 0)
+        return name + " " + text;
+    }
+    return name + equals + text;
+  }
 };
 
 /// What a model says the subject answers to one case.

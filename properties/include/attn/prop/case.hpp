@@ -91,7 +91,8 @@ struct Case {
 void showValue(const Case& c, std::ostream& os);
 
 /// Prints the inputs the subject receives (Q, K, V; S; or X, the heads' W_Q,
-/// W_K, W_V and W_O), the mask and any params, one matrix after another,
+/// W_K, W_V and W_O) and the mask, one matrix after another (not the
+/// params: a property's knobs, which its failure's summary describes),
 /// flagging `marked_row` (if >= 0) in the query-side matrix and the mask.
 void print_inputs(std::ostream& os, const Case& c, Index marked_row = -1);
 

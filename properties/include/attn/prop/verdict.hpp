@@ -33,6 +33,13 @@ struct Failure {
   /// counterexample (a metamorphic property: the keys deleted, the naive
   /// form); unset: the counterexample. Feedback reads the answer against it.
   std::optional<Case> answered;
+  /// The case the report shows as the counterexample when it is not the
+  /// generated one (run_property puts it in Verdict::counterexample), so the
+  /// matrices, the shape line, the answer and the reproduction are one case:
+  /// a refusal property's valid case when the faulty input was refused but
+  /// the valid one answered wrongly, or its faulty input when that was sent
+  /// beside a valid generated case and not refused.
+  std::optional<Case> shown;
 };
 
 struct Verdict {
@@ -58,6 +65,13 @@ struct Verdict {
   /// Cases per regime tag (a case may carry several tags).
   std::map<std::string, int> regimes;
 };
+
+/// Moves the failure's Failure::shown case, if any, into
+/// v.counterexample, so the counterexample a report shows is the case the
+/// failure's answer is to (a refusal property's valid case, or the faulty
+/// input it sent) and its matrices, shape, answer and reproduction agree.
+/// run_property does this; a caller that sets a failure itself calls it.
+void show_failure_case(Verdict& v);
 
 /// Human-readable report of one verdict: PASS/FAIL line, and for a failure the
 /// counterexample as matrices, the worst entry (expected vs actual, error vs
