@@ -223,11 +223,14 @@ SummaryRow summary_row(const std::string& name, const GradeResult& r) {
       row.score = r.score;
       for (const auto& it : r.items) {
         if (it.counted) row.points.push_back({it.id, {it.points, it.max_points}});
-        // The misconception diagnosed from the failure's shape (not a property's generic hint).
-        if (it.hint && it.hint->from_shape &&
-            std::find(row.misconceptions.begin(), row.misconceptions.end(), it.hint->key) ==
+        // The misconceptions the diagnosis stage named for the failure
+        // (results.json's extra_data.misconceptions); a hint read from the
+        // failure's shape (a timeout, a refused valid input) is a fact, not one.
+        if (it.diagnosis)
+          for (const auto& key : misconception_keys(*it.diagnosis))
+            if (std::find(row.misconceptions.begin(), row.misconceptions.end(), key) ==
                 row.misconceptions.end())
-          row.misconceptions.push_back(it.hint->key);
+              row.misconceptions.push_back(key);
       }
       if (r.failed > 0) row.note = std::to_string(r.failed) + " failed";
       break;
