@@ -66,16 +66,42 @@ cp "$src/solutions/F2/masked_softmax.py" "$tmp/zipped/quinn/masked.py"
 (cd "$tmp/zipped" && /usr/bin/python3 -c "import zipfile; z = zipfile.ZipFile('$class/quinn.zip', 'w'); z.write('quinn/masked.py'); z.close()")
 cp "$src/solutions/F3/attention.py" "$tmp/tarred/attention.py"
 tar -czf "$class/rosa.tar.gz" -C "$tmp/tarred" attention.py
+# A -1e9 fill instead of -inf (misconceptions/README.md: finite_fill), diagnosed.
+mkdir -p "$class/lena"
+cat > "$class/lena/attention.py" <<'EOF2'
+import numpy as np
+
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    if Q.shape[1] != K.shape[1]:
+        raise ValueError("d_k mismatch")
+    S = Q @ K.T / np.sqrt(Q.shape[1])
+    if mask is not None:
+        if mask.all(axis=1).any():
+            raise ValueError("fully masked row")
+        S = np.where(mask, -1e9, S)
+    S = S - S.max(axis=1, keepdims=True)
+    E = np.exp(S)
+    A = E / E.sum(axis=1, keepdims=True)
+    return A @ V, A
+EOF2
+# Nothing gradable: an empty folder, a folder with only a README.txt.
+mkdir -p "$class/otto" "$class/pia"
+echo "I will hand it in tomorrow" > "$class/pia/README.txt"
+# Not gradable (a syntax error): beside the histogram, not a 0 in it.
+mkdir -p "$class/rex"
+printf 'import numpy as np\ndef scaled_dot_product_attention(Q, K, V, mask=None)\n    return Q\n' > "$class/rex/attention.py"
 # A loose file at the top level: a student of its own.
 cp "$src/solutions/F1/softmax_rows.py" "$class/zoe.py"
 count=$(find "$class" -mindepth 1 -maxdepth 1 -type d | wc -l)
 [ "$count" -ge 20 ] || fail "only $count student folders"
-students=$((count + 3))  # and the two archives and the loose file
+students=$((count + 3))  # and the two archives and the loose file (empty folders too)
 
 out="$tmp/out"
 "$attnlab" grade "$class" --cases 10 --jobs 2 --out "$out" > "$tmp/first.txt" 2>&1
 code=$?
 [ "$code" = 1 ] || { cat "$tmp/first.txt"; fail "expected exit status 1 (skeletons fail), got $code"; }
+grep -q "most common diagnosed misconceptions:" "$tmp/first.txt" && grep -q "  finite_fill: " "$tmp/first.txt" ||
+  { cat "$tmp/first.txt"; fail "the overview does not list finite_fill"; }
 grep -q "entry my_attention.py (defines F3); helpers: helpers.py" "$tmp/first.txt" ||
   { cat "$tmp/first.txt"; fail "the entry choice of cleo is not reported"; }
 grep -q "entry attention.cpp (defines F3); helpers: row_softmax.cpp, test_row_softmax.cpp, row_softmax.hpp" "$tmp/first.txt" ||
@@ -109,9 +135,22 @@ for name in ["ivan"] + ["mutant%d" % k for k in range(1, 9)] + ["skel_F%d" % k f
 for r in rows.values():
     assert r["graded_at"] and r["attnlab_version"], r
 o = s["overview"]
-assert sum(b["students"] for b in o["score_histogram"]) == students, o
+graded = [r for r in rows.values() if r["status"] == "graded"]
+assert sum(b["students"] for b in o["score_histogram"]) == len(graded), o
+assert o["not_in_histogram"]["not gradable"] >= 1 and o["not_in_histogram"]["no submission"] == 2, o
+assert len(graded) + sum(o["not_in_histogram"].values()) == students, o
+assert rows["rex"]["status"] == "not gradable", rows["rex"]
+for name in ("otto", "pia"):
+    r = rows[name]
+    assert r["status"] == "no submission" and r["score"] == 0 and r["files"] == [], r
+assert "README.txt" in rows["pia"]["note"], rows["pia"]
+# A diagnosed misconception reaches the gradebook and the overview.
+assert "finite_fill" in rows["lena"]["misconceptions"], rows["lena"]
+lena_csv = [t for t in table if t["student"] == "lena"][0]
+assert "finite_fill" in lena_csv["misconceptions"].split(), lena_csv
+assert any(m["misconception"] == "finite_fill" for m in o["misconceptions"]), o["misconceptions"]
 assert o["pass_rate"]["F4:row_stochastic"]["graded"] >= 2, o["pass_rate"]
-assert o["submissions"] == len(s["submissions"]) and o["median_seconds_per_submission"] > 0
+assert o["submissions"] == len([x for x in s["submissions"] if x["status"] != "no submission"]) and o["median_seconds_per_submission"] > 0
 assert any(m["students"] >= 1 for m in o["misconceptions"]), o["misconceptions"]
 print("first grading ok")
 PY
@@ -144,5 +183,22 @@ for name in a:
     else:
         assert a[name] == b[name], (a[name], b[name])
 print("regrade ok")
+PY
+# A student with nothing gradable is regradable by name, and with the
+# exercise fixed counts 0 of its maximum (exercises/F3/points.json).
+"$attnlab" grade "$class" --students otto --exercise F3 --cases 10 --out "$tmp/otto" > "$tmp/otto.txt" 2>&1
+code=$?
+[ "$code" = 1 ] || { cat "$tmp/otto.txt"; fail "otto: expected exit status 1 (no submission), got $code"; }
+/usr/bin/python3 - "$tmp/otto/summary.json" "$src/exercises/F3/points.json" <<'PY' || { cat "$tmp/otto.txt"; fail "otto's row is not as expected"; }
+import json, sys
+s = json.load(open(sys.argv[1]))
+points = json.load(open(sys.argv[2]))
+table = points.get("points", points)
+maximum = sum(v for v in table.values() if isinstance(v, (int, float)))
+[r] = s["students"]
+assert r["student"] == "otto" and r["status"] == "no submission", r
+assert r["score"] == 0 and r["max_score"] == maximum > 0, (r, maximum)
+assert "empty" in r["note"], r
+print("no submission ok")
 PY
 echo "class_gradebook_test: ok"

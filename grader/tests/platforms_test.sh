@@ -21,8 +21,17 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "platforms_test: $*" >&2; exit 1; }
 
 sed 's/"cases": 300/"cases": 10/' "$src/grader/examples/attnlab-config.json" > "$tmp/config.json"
+# In a git checkout only the tracked files are shipped: a student's file
+# (or a gradebook) kept in the checkout must not reach the autograder.
+probe=""
+if git -C "$src" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+  probe="$src/attnlab-untracked-probe-$$.py"
+  echo "# a student's submission kept in the checkout" > "$probe"
+  trap 'rm -rf "$tmp"; rm -f "$probe"' EXIT
+fi
 "$attnlab" gradescope-zip --config "$tmp/config.json" --exercise f3 -o "$tmp/autograder.zip" > "$tmp/zip.txt" 2>&1 ||
   { cat "$tmp/zip.txt"; fail "gradescope-zip failed"; }
+[ -n "$probe" ] && rm -f "$probe"
 "$attnlab" gradescope-zip --config "$tmp/config.json" --exercise F9 -o "$tmp/bad.zip" > /dev/null 2>&1 &&
   fail "gradescope-zip accepted exercise F9"
 
@@ -36,7 +45,12 @@ done
 bash -n "$ag/source/setup.sh" || fail "setup.sh is not valid bash"
 grep -q "scripts/install-deps" "$ag/source/setup.sh" && grep -q "scripts/build" "$ag/source/setup.sh" ||
   fail "setup.sh does not install attnlab with the README's steps"
-tar -tzf "$ag/source/attnlab-src.tar.gz" | grep -q "grader/src/commands/main.cpp" || fail "the sources are not in the zip"
+tar -tzf "$ag/source/attnlab-src.tar.gz" > "$tmp/shipped.txt"
+grep -q "grader/src/commands/main.cpp" "$tmp/shipped.txt" || fail "the sources are not in the zip"
+if [ -n "$probe" ]; then
+  grep -q "attnlab-untracked-probe-$$" "$tmp/shipped.txt" && fail "an untracked file of the checkout is in attnlab-src.tar.gz"
+  grep -q "^\(\./\)\?scripts/build$" "$tmp/shipped.txt" || fail "scripts/build (tracked) is not shipped"
+fi
 /usr/bin/python3 -c "import json,sys; c=json.load(open(sys.argv[1])); assert c['exercise']=='F3', c" \
   "$ag/source/attnlab-config.json" || fail "the zip's configuration does not fix the exercise"
 

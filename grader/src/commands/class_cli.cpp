@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -103,6 +104,40 @@ chmod 600 "$root/source/attnlab-config.json"
 )";
 }
 
+/// The files git tracks below `src` (relative to it, those present in the
+/// working tree), or nullopt when `src` is not in a git checkout (or git is
+/// missing).
+std::optional<std::vector<std::string>> tracked_files(const fs::path& src) {
+  Command git;
+  git.argv = {"git", "-C", src.string(), "ls-files", "-z", "--cached", "--full-name", "."};
+  git.limits.address_space_bytes = 0;
+  git.limits.cpu_seconds = 0;
+  const CommandResult r = run_command(git, std::chrono::minutes(1), std::size_t{64} << 20);
+  if (!r.succeeded()) return std::nullopt;
+  // --full-name gives paths from the top of the checkout; attnlab may be a
+  // folder of it: keep the paths below src, relative to src.
+  Command top = git;
+  top.argv = {"git", "-C", src.string(), "rev-parse", "--show-prefix"};
+  const CommandResult p = run_command(top, std::chrono::minutes(1));
+  if (!p.succeeded()) return std::nullopt;
+  const std::string prefix = p.output.substr(0, p.output.find('\n'));
+  std::vector<std::string> files;
+  std::size_t at = 0;
+  while (at < r.output.size()) {
+    const std::size_t end = r.output.find('\0', at);
+    if (end == std::string::npos) break;  // stderr after the list, or a cut
+    std::string f = r.output.substr(at, end - at);
+    at = end + 1;
+    if (f.compare(0, prefix.size(), prefix) != 0) continue;
+    f = f.substr(prefix.size());
+    std::error_code ec;
+    const auto st = fs::symlink_status(src / f, ec);
+    if (!ec && (fs::is_regular_file(st) || fs::is_symlink(st))) files.push_back(f);  // not deleted
+  }
+  if (files.empty()) return std::nullopt;
+  return files;
+}
+
 /// `attnlab gradescope-zip`: run_autograder, setup.sh, the configuration
 /// (with the exercise fixed) and attnlab's sources, zipped with zip(1).
 int run_zip(const ClassCommands& c) {
@@ -133,13 +168,35 @@ int run_zip(const ClassCommands& c) {
     std::cerr << "attnlab: cannot stage the autograder: " << e.what() << "\n";
     return 2;
   }
+  // What attnlab needs: in a git checkout, its tracked files (as they are in
+  // the working tree), so student submissions, gradebooks and builds kept in
+  // the checkout never reach the autograder; outside git, the folder with
+  // its builds, reports and version control left out.
   Command tar;
-  tar.argv = {"tar", "-czf", (dir / "attnlab-src.tar.gz").string(), "--exclude-vcs",
-              "--exclude=./build", "--exclude=./build-*", "--exclude=./attnlab-reports", "-C",
-              src.string(), "."};
   tar.limits.address_space_bytes = 0;
   tar.limits.file_size_bytes = 0;
   tar.limits.cpu_seconds = 0;
+  std::string shipped;
+  if (const auto tracked = tracked_files(src)) {
+    const fs::path list = dir / "attnlab-src.files";
+    {
+      std::ofstream out(list, std::ios::binary);
+      for (const auto& f : *tracked) out << f << '\0';
+    }
+    tar.argv = {"tar", "-czf", (dir / "attnlab-src.tar.gz").string(), "-C", src.string(),
+                "--null", "--no-recursion", "-T", list.string()};
+    shipped = "attnlab's " + std::to_string(tracked->size()) + " git-tracked files";
+  } else {
+    tar.argv = {"tar", "-czf", (dir / "attnlab-src.tar.gz").string(), "--exclude-vcs",
+                "--exclude=./build", "--exclude=./build-*", "--exclude=./attnlab-reports", "-C",
+                src.string(), "."};
+    shipped = "every file of " + src.string() +
+              " but build*/, attnlab-reports/ and version control (not a git checkout: "
+              "keep no student work in it)";
+    std::cerr << "attnlab: note: " << src.string()
+              << " is not a git checkout: the autograder gets every file in it except build*/, "
+                 "attnlab-reports/ and version control\n";
+  }
   const fs::path out = fs::absolute(c.zip_out);
   std::error_code ec;
   fs::remove(out, ec);
@@ -158,7 +215,8 @@ int run_zip(const ClassCommands& c) {
     }
   }
   std::cout << "attnlab: wrote " << out.string() << " (exercise " << exercise
-            << "): run_autograder, setup.sh, attnlab-config.json, attnlab-src.tar.gz\n"
+            << "): run_autograder, setup.sh, attnlab-config.json, attnlab-src.tar.gz ("
+            << shipped << ")\n"
             << "Upload it as the assignment's autograder (Configure Autograder > Zip file "
                "upload); Gradescope runs setup.sh once, then run_autograder per submission.\n";
   return 0;

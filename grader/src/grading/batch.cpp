@@ -2,6 +2,7 @@
 #include "grading/batch.hpp"
 #include "grading/gradebook.hpp"
 #include "grading/scoring_rules.hpp"
+#include "exercises/exercise.hpp"
 #include "attn/grader/paths.hpp"
 
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -131,6 +133,63 @@ std::string first_error_line(const std::string& s) {
   _exit(code);
 }
 
+/// The row of a student who handed in nothing gradable (BatchInput::no_submission),
+/// and its one-line text report. Its exercise is the fixed one, if any.
+SummaryRow no_submission_row(const BatchOptions& options, const BatchInput& in) {
+  SummaryRow row;
+  row.file = in.name;
+  row.student = in.student.empty() ? in.name : in.student;
+  row.exercise = in.exercise;
+  row.status = "no submission";
+  row.note = in.no_submission;
+  row.exit_code = 1;
+  row.report = report_stem(row.student) + ".txt";
+  row.graded_at = utc_now();
+  row.version = paths::version;
+  if (!row.exercise.empty()) {
+    try {
+      row.max_score = exercise_maximum(load_exercise(row.exercise), options.base.config.get());
+    } catch (const std::exception&) {
+    }
+  }
+  std::ofstream(options.out_dir / row.report)
+      << "attnlab: " << row.student << ": no submission: " << in.no_submission
+      << "; it counts 0 points\n";
+  return row;
+}
+
+/// The exercise of the no-submission rows that have none (no exercise was
+/// fixed): the class's only graded exercise (in `rows` and `book`), with
+/// its maximum; when the class has several or none, it stays unknown and
+/// the note says how to fix it.
+void no_submission_exercise(std::vector<SummaryRow>& rows, const Gradebook& book,
+                            const TeacherConfig* config) {
+  std::set<std::string> exercises;
+  for (const std::vector<SummaryRow>* list : {&std::as_const(rows), &book.submissions})
+    for (const auto& s : *list)
+      if (s.status != "no submission" && !s.exercise.empty()) exercises.insert(s.exercise);
+  for (auto& r : rows) {
+    if (r.status != "no submission" || !r.exercise.empty()) continue;
+    if (exercises.size() == 1) {
+      r.exercise = *exercises.begin();
+      try {
+        r.max_score = exercise_maximum(load_exercise(r.exercise), config);
+      } catch (const std::exception&) {
+      }
+      r.note += " (counted out of " + r.exercise + "'s maximum: the only exercise graded here)";
+    } else {
+      std::string which;
+      std::size_t k = 0;
+      for (const auto& e : exercises)
+        which += (k++ == 0 ? "" : k == exercises.size() ? " and " : ", ") + e;
+      r.note += std::string(" (0 of an unknown maximum: no exercise is fixed") +
+                (which.empty() ? "" : " and the class's files answer " + which) +
+                "; give --exercise or the configuration's \"exercise\" to count it out of that "
+                "exercise's maximum)";
+    }
+  }
+}
+
 std::string describe_status(const SummaryRow& r) {
   if (r.status == "graded")
     return "graded, " + format_points(r.score) + " / " + format_points(r.max_score) +
@@ -223,11 +282,14 @@ SummaryRow summary_row(const std::string& name, const GradeResult& r) {
       row.score = r.score;
       for (const auto& it : r.items) {
         if (it.counted) row.points.push_back({it.id, {it.points, it.max_points}});
-        // The misconception diagnosed from the failure's shape (not a property's generic hint).
-        if (it.hint && it.hint->from_shape &&
-            std::find(row.misconceptions.begin(), row.misconceptions.end(), it.hint->key) ==
+        // The misconceptions the diagnosis stage named for the failure
+        // (results.json's extra_data.misconceptions); a hint read from the
+        // failure's shape (a timeout, a refused valid input) is a fact, not one.
+        if (it.diagnosis)
+          for (const auto& key : misconception_keys(*it.diagnosis))
+            if (std::find(row.misconceptions.begin(), row.misconceptions.end(), key) ==
                 row.misconceptions.end())
-          row.misconceptions.push_back(it.hint->key);
+              row.misconceptions.push_back(key);
       }
       if (r.failed > 0) row.note = std::to_string(r.failed) + " failed";
       break;
@@ -271,12 +333,31 @@ int grade_batch(const BatchOptions& options, std::ostream& progress) {
   std::size_t next = 0, done = 0;
   const pid_t parent = getpid();
 
-  progress << "attnlab: grading " << n << " submission" << (n == 1 ? "" : "s") << ", " << jobs
-           << " at a time; reports in " << options.out_dir.string() << "\n";
+  std::string nothing;
+  std::size_t nothing_count = 0;
+  for (const auto& in : options.inputs)
+    if (!in.no_submission.empty() && ++nothing_count <= 5)
+      nothing += (nothing.empty() ? "" : ", ") + in.student;
+  if (nothing_count > 5) nothing += ", ...";
+  progress << "attnlab: grading " << n - nothing_count << " submission"
+           << (n - nothing_count == 1 ? "" : "s") << ", " << jobs << " at a time; reports in "
+           << options.out_dir.string() << "\n";
+  if (nothing_count > 0)
+    progress << "attnlab: " << nothing_count << " student" << (nothing_count == 1 ? "" : "s")
+             << " handed in nothing to grade (" << nothing << "): row"
+             << (nothing_count == 1 ? "" : "s") << " \"no submission\", 0 points\n";
   progress.flush();
 
   while (done < n) {
     while (running.size() < static_cast<std::size_t>(jobs) && next < n) {
+      if (const BatchInput& in = options.inputs[next]; !in.no_submission.empty()) {
+        rows[next] = no_submission_row(options, in);
+        ++next;
+        ++done;
+        progress << "[" << done << "/" << n << "] " << rows[next - 1].file << ": "
+                 << describe_status(rows[next - 1]) << "\n";
+        continue;
+      }
       const int slot = static_cast<int>(
           std::find(slot_busy.begin(), slot_busy.end(), false) - slot_busy.begin());
       std::cout.flush();
@@ -345,18 +426,21 @@ int grade_batch(const BatchOptions& options, std::ostream& progress) {
   int worst = 0;
   for (const auto& r : rows) worst = std::max(worst, r.exit_code);
   try {
+    const Gradebook base = read_gradebook(options.out_dir);
+    no_submission_exercise(rows, base, options.base.config.get());
     Gradebook fresh;
     fresh.submissions = rows;
     fresh.seed = options.base.run.seed;
     fresh.cases = options.base.run.cases;
     fresh.elapsed_seconds = std::chrono::duration<double>(Clock::now() - batch_start).count();
-    const Gradebook book = update_gradebook(read_gradebook(options.out_dir), fresh);
+    const Gradebook book = update_gradebook(base, fresh);
     write_gradebook(options.out_dir, book);
     overview = overview_text(book);
     if (options.junit) {
       std::vector<fs::path> parts;
       for (const auto& in : options.inputs)
-        parts.push_back(options.out_dir / (report_stem(in.name) + ".junit.xml"));
+        if (in.no_submission.empty())
+          parts.push_back(options.out_dir / (report_stem(in.name) + ".junit.xml"));
       merge_junit_files(parts, *options.junit);
     }
   } catch (const std::exception& e) {

@@ -37,6 +37,11 @@ struct BatchInput {
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> helpers;
   /// What was chosen and why, one line ("entry attention.py; helpers: util.py").
   std::string choice;
+  /// Non-empty: the student handed in nothing attnlab grades (an empty
+  /// folder, only a README.txt, an archive that cannot be unpacked), and
+  /// why, as a clause ("the folder is empty"). `file` is empty; the row's
+  /// status is "no submission", worth 0 points of the exercise's maximum.
+  std::string no_submission;
 };
 
 /// Why nothing to grade was found in `paths`, in a sentence for the
@@ -63,7 +68,7 @@ GradeResult grade_and_report(const GradeOptions& options, std::ostream& text,
 struct SummaryRow {
   std::string file;
   std::string exercise;
-  std::string status;  ///< "graded", "not gradable", "error"
+  std::string status;  ///< "graded", "not gradable", "error", "no submission"
   double score = 0;
   double max_score = 0;
   /// Item id -> {earned, possible}, in report order (skipped items absent).

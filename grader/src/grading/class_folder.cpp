@@ -27,6 +27,12 @@ bool hidden_name(const fs::path& p) {
 
 bool is_code(const fs::path& p) { return is_notebook(p) || detect_language(p).has_value(); }
 
+/// The first line of a tool's message, at most 200 bytes.
+std::string first_line(const std::string& s) {
+  std::string line = s.substr(0, s.find('\n'));
+  return line.size() > 200 ? line.substr(0, 200) + "..." : line;
+}
+
 /// ".zip", ".tar.gz", ".tgz", ".tar" (any case): a student's archive; its name without them.
 std::optional<std::string> archive_stem(const fs::path& p) {
   std::string name = p.filename().string(), lower = name;
@@ -115,11 +121,16 @@ class Collector {
       code.push_back(c);
     }
     if (code.empty() && answers.empty()) {
-      if (why)
-        *why = others.empty() ? "it is empty"
+      if (why) {
+        std::string listed;
+        for (std::size_t k = 0; k < others.size() && k < 3; ++k)
+          listed += (k ? ", " : ": ") + others[k];
+        if (others.size() > 3) listed += ", ...";
+        *why = others.empty() ? "the folder is empty"
                               : "it holds no .py, .cpp, .ipynb or answers .json file (" +
                                     std::to_string(others.size()) + " other file" +
-                                    (others.size() == 1 ? "" : "s") + ")";
+                                    (others.size() == 1 ? "" : "s") + listed + ")";
+      }
       for (const auto& o : others) out_.ignored.push_back((dir / o).string());
       return false;
     }
@@ -195,9 +206,23 @@ class Collector {
     return true;
   }
 
+ /// A student who handed in nothing attnlab grades: a row of its own (batch.hpp).
+  void nothing(const std::string& student, const std::string& why) {
+    BatchInput in;
+    in.name = student + "/";
+    in.student = student;
+    in.exercise = exercise_;
+    in.no_submission = why;
+    out_.inputs.push_back(std::move(in));
+  }
+
  /// A loose file: a student of its own, named `name` (a notebook is converted).
   void loose(const fs::path& file, const std::string& name) {
-    BatchInput in{file, name, name, exercise_, std::nullopt, {}, ""};
+    BatchInput in;
+    in.file = file;
+    in.name = name;
+    in.student = name;
+    in.exercise = exercise_;
     if (is_notebook(file)) {
       const fs::path py = convert(file, name);
       if (!py.empty()) {
@@ -210,8 +235,9 @@ class Collector {
 
  /// An archive (.zip with unzip, .tar/.tar.gz with tar): unpacked into a
   /// folder of the run's temporary folder, then a student folder named
-  /// `name`. False (and a note in `ignored`) if it cannot be unpacked.
-  bool archive(const fs::path& file, const std::string& name, const std::optional<fs::path>& excluded) {
+  /// `name`. False (and `why`) if it cannot be unpacked or holds nothing gradable.
+  bool archive(const fs::path& file, const std::string& name, const std::optional<fs::path>& excluded,
+               std::string* why) {
     try {
       if (!out_.converted) out_.converted = std::make_shared<TempDir>("attnlab-notebooks-");
       const fs::path dir = out_.converted->path() / ("archive-" + std::to_string(++converted_));
@@ -225,7 +251,8 @@ class Collector {
       c.limits.file_size_bytes = std::uint64_t{64} << 20;
       const CommandResult r = run_command(c, std::chrono::seconds(60));
       if (!r.succeeded()) {
-        out_.ignored.push_back(file.string() + " (cannot unpack: " + r.output.substr(0, 200) + ")");
+        *why = "its archive " + file.filename().string() + " cannot be unpacked: " +
+               first_line(r.output);
         return false;
       }
       // An archive holding one folder: that folder is the student's.
@@ -234,9 +261,9 @@ class Collector {
       for (const auto& e : fs::directory_iterator(dir))
         if (!hidden_name(e.path()) && e.path().filename() != "__MACOSX") top.push_back(e.path());
       if (top.size() == 1 && fs::is_directory(top.front())) root = top.front();
-      return student(root, name, name + "/", excluded, nullptr);
+      return student(root, name, name + "/", excluded, why);
     } catch (const std::exception& e) {
-      out_.ignored.push_back(file.string() + " (cannot unpack: " + e.what() + ")");
+      *why = "its archive " + file.filename().string() + " cannot be unpacked: " + e.what();
       return false;
     }
   }
@@ -307,9 +334,12 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
       if (fs::is_directory(e, ec)) {
         if (excluded && fs::weakly_canonical(e, ec) == *excluded) continue;
         const std::string name = unique(e.filename().string());
-        collect.student(e, name, name + "/", excluded, nullptr);
+        std::string why;
+        if (!collect.student(e, name, name + "/", excluded, &why)) collect.nothing(name, why);
       } else if (const auto stem = archive_stem(e)) {
-        collect.archive(e, unique(*stem), excluded);
+        const std::string name = unique(*stem);
+        std::string why;
+        if (!collect.archive(e, name, excluded, &why)) collect.nothing(name, why);
       } else if (is_answers_file(e) || is_code(e)) {
         collect.loose(e, unique(e.filename().string()));
       } else {

@@ -28,7 +28,11 @@ std::string csv_field(const std::string& s) {
 
 std::string student_of(const SummaryRow& r) { return r.student.empty() ? r.file : r.student; }
 
-int status_rank(const std::string& s) { return s == "graded" ? 0 : s == "not gradable" ? 1 : 2; }
+int status_rank(const std::string& s) {
+  return s == "graded" ? 0 : s == "no submission" ? 1 : s == "not gradable" ? 2 : 3;
+}
+
+bool handed_in(const SummaryRow& s) { return s.status != "no submission"; }
 
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
   std::string out;
@@ -165,7 +169,7 @@ std::vector<StudentRow> student_rows(const std::vector<SummaryRow>& submissions)
     for (const auto& ex : order) {
       const SummaryRow& s = *best[ex];
       if (!ex.empty()) row.exercises.push_back(ex);
-      row.files.push_back(s.file);
+      if (handed_in(s)) row.files.push_back(s.file);
       row.score += s.score;
       row.max_score += s.max_score;
       for (const auto& [id, p] : s.points) row.points[ex + ":" + id] = p;
@@ -225,12 +229,18 @@ Gradebook read_gradebook(const fs::path& out_dir) {
 
 ojson gradebook_overview(const Gradebook& book) {
   ojson o;
-  // Score histogram: percent of the maximum, ten bins (100 % in the last).
+  // Score histogram: percent of the maximum, ten bins (100 % in the last),
+  // over the students whose counted files were all graded. A student who is
+  // not gradable (fix and resubmit, not a 0), who handed in nothing, or whom
+  // attnlab could not grade is counted beside it, by status.
   std::vector<int> bins(10, 0);
-  int students_scored = 0;
+  std::map<std::string, int> beside = {{"not gradable", 0}, {"no submission", 0}, {"error", 0}};
   for (const auto& s : book.students) {
+    if (s.status != "graded") {
+      ++beside[s.status];
+      continue;
+    }
     if (s.max_score <= 0) continue;
-    ++students_scored;
     const int b = std::min(9, static_cast<int>(std::floor(10.0 * s.score / s.max_score)));
     ++bins[static_cast<std::size_t>(std::max(0, b))];
   }
@@ -240,6 +250,7 @@ ojson gradebook_overview(const Gradebook& book) {
                          {"students", bins[static_cast<std::size_t>(k)]}});
   o["students"] = book.students.size();
   o["score_histogram"] = hist;
+  o["not_in_histogram"] = beside;
   // Pass rate per property (over the students whose counted file was graded on it).
   ojson rates = ojson::object();
   for (const auto& [key, max] : columns_of(book)) {
@@ -264,8 +275,9 @@ ojson gradebook_overview(const Gradebook& book) {
   for (const auto& [k, n] : common) mis.push_back(ojson{{"misconception", k}, {"students", n}});
   o["misconceptions"] = mis;
   std::vector<double> secs;
-  for (const auto& s : book.submissions) secs.push_back(s.seconds);
-  o["submissions"] = book.submissions.size();
+  for (const auto& s : book.submissions)
+    if (handed_in(s)) secs.push_back(s.seconds);
+  o["submissions"] = secs.size();
   o["elapsed_seconds"] = book.elapsed_seconds;
   o["median_seconds_per_submission"] = median(secs);
   return o;
@@ -274,10 +286,11 @@ ojson gradebook_overview(const Gradebook& book) {
 std::string overview_text(const Gradebook& book) {
   const ojson o = gradebook_overview(book);
   std::ostringstream os;
+  const std::size_t files = o["submissions"].get<std::size_t>();
   os << "class overview: " << book.students.size() << " student"
-     << (book.students.size() == 1 ? "" : "s") << ", " << book.submissions.size() << " file"
-     << (book.submissions.size() == 1 ? "" : "s") << " graded\n";
-  os << "score histogram (percent of the maximum):\n";
+     << (book.students.size() == 1 ? "" : "s") << ", " << files << " file"
+     << (files == 1 ? "" : "s") << " graded\n";
+  os << "score histogram (percent of the maximum; the students whose files were all graded):\n";
   int most = 1;
   for (const auto& b : o["score_histogram"]) most = std::max(most, b["students"].get<int>());
   for (const auto& b : o["score_histogram"]) {
@@ -288,6 +301,15 @@ std::string overview_text(const Gradebook& book) {
     os << "  " << label << std::string(static_cast<std::size_t>((40 * n + most - 1) / most), '#')
        << (n ? " " : "") << n << "\n";
   }
+  std::string beside;
+  for (const auto& [status, what] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"not gradable", "not gradable (compile or load error: not a 0)"},
+           {"no submission", "no submission (nothing handed in: 0 points)"},
+           {"error", "error (attnlab could not grade them)"}})
+    if (const int n = o["not_in_histogram"][status].get<int>(); n > 0)
+      beside += (beside.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  if (!beside.empty()) os << "  not in the histogram: " << beside << "\n";
   os << "pass rate per property:\n";
   for (const auto& [key, r] : o["pass_rate"].items())
     os << "  " << key << ": " << r["passed"].get<int>() << " / " << r["graded"].get<int>() << " ("
@@ -334,7 +356,8 @@ void write_gradebook(const fs::path& out_dir, const Gradebook& book) {
     j["seed"] = book.seed;
     j["cases"] = book.cases;
     ojson students = ojson::array(), subs = ojson::array();
-    std::map<std::string, int> counts = {{"graded", 0}, {"not gradable", 0}, {"error", 0}};
+    std::map<std::string, int> counts = {
+        {"graded", 0}, {"not gradable", 0}, {"error", 0}, {"no submission", 0}};
     for (const auto& s : book.students) students.push_back(student_json(s));
     for (const auto& r : book.submissions) {
       subs.push_back(summary_row_json(r));

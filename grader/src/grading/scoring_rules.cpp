@@ -58,12 +58,15 @@ void complete_scoring(GradeResult& r, const GradeOptions& options) {
     }
     r.items.push_back(std::move(item));
   }
-  if (needs_max) {
-    double max = 0;
-    for (const auto& p : exercise.properties) max += rules.points_for(p.id);
-    if (exercise.has_answers) max += rules.points_for(kAnswersItem);
-    r.max_score = max;
-  }
+  if (needs_max) r.max_score = exercise_maximum(exercise, options.config.get());
+}
+
+double exercise_maximum(const Exercise& exercise, const TeacherConfig* config) {
+  const ScoringRules rules = scoring_rules(exercise, config);
+  double max = 0;
+  for (const auto& p : exercise.properties) max += rules.points_for(p.id);
+  if (exercise.has_answers) max += rules.points_for(kAnswersItem);
+  return max;
 }
 
 std::string describe_limits(const GradeOptions& options) {

@@ -19,6 +19,11 @@ namespace attn::grader {
 ScoringRules scoring_rules(const Exercise& exercise, const TeacherConfig* config,
                            const std::string& generated_visibility = "");
 
+/// The most a submission of `exercise` can earn: the points of every
+/// property and (F2, F4) of the answers item, with the configuration's
+/// overrides (config may be null).
+double exercise_maximum(const Exercise& exercise, const TeacherConfig* config);
+
 /// After grade_file: scores verdicts recorded without an item (a grading
 /// path that does not call record_verdict), sets max_score of a submission
 /// that was not graded to the exercise's maximum, and fills the header's
