@@ -121,9 +121,7 @@ void print_batched_inputs(std::ostream& os, const Case& c, Index marked_row) {
   }
   os << "  scale = ";
   if (b.scale) {
-    std::ostringstream v;
-    v << number_text(*b.scale);
-    os << v.str();
+    os << number_text(*b.scale);
   } else {
     os << "None (1/sqrt(d_k))";
   }
