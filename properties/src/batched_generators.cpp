@@ -120,8 +120,6 @@ rc::Gen<Draw> draw_gen() {
 Draw focused(Draw d, BatchedFocus focus) {
   switch (focus) {
     case BatchedFocus::any:
-      // Bottom-right with T_q > T_v leaves rows without keys: fully_forbidden's.
-      if (d.causal && d.bottom_right && d.T_q > d.T_v) std::swap(d.T_q, d.T_v);
       break;
     case BatchedFocus::grouped_heads:
       d.H_kv = 2 + (d.H_kv - 1) % 2;   // 2 or 3
@@ -133,7 +131,6 @@ Draw focused(Draw d, BatchedFocus focus) {
       d.causal = true;
       d.mask = MaskForm::none;
       if (d.T_q == d.T_v) ++d.T_v;
-      if (d.bottom_right && d.T_q > d.T_v) std::swap(d.T_q, d.T_v);
       break;
     case BatchedFocus::custom_scale:
       if (d.scale == 0) d.scale = 1;
@@ -145,6 +142,7 @@ Draw focused(Draw d, BatchedFocus focus) {
     case BatchedFocus::fully_forbidden:
       if (d.by_mask) {
         if (d.mask == MaskForm::none) d.mask = MaskForm::q_by_v;
+        // The mask's row, not the causal mask's first rows.
         if (d.causal && d.bottom_right && d.T_q > d.T_v) std::swap(d.T_q, d.T_v);
       } else {
         d.causal = true;
@@ -154,6 +152,9 @@ Draw focused(Draw d, BatchedFocus focus) {
       }
       break;
   }
+  // Bottom-right with T_q > T_v leaves rows without keys: fully_forbidden's alone.
+  if (focus != BatchedFocus::fully_forbidden && d.causal && d.bottom_right && d.T_q > d.T_v)
+    std::swap(d.T_q, d.T_v);
   return d;
 }
 

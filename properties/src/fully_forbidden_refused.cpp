@@ -130,7 +130,7 @@ std::vector<Index> batched_forbidden_rows(const Case& c) {
 }
 
 /// "query row 0 of head (n = 1, h = 2) (bottom-right causal with T_q = 4 > T_v = 2:
-/// rows 0 to 1 see no key)" for stacked row r.
+/// rows 0 to 1 see no key)" for stacked row r; the cause is the mask otherwise.
 std::string batched_row_words(const Case& c, Index r) {
   const auto& b = c.batched;
   const StackedRow at = stacked_row(batched_output_shape(c), r);
@@ -138,10 +138,12 @@ std::string batched_row_words(const Case& c, Index r) {
   os << "query row " << at.i << " of head (n = " << at.n << ", h = " << at.h << ")";
   const Index T_q = b.Q[2], T_v = b.K[2];
   if (b.causal && b.bottom_right && at.i < T_q - T_v)
-    os << " (bottom-right causal with T_q = " << T_q << " > T_v = " << T_v << ": rows 0 to "
-       << T_q - T_v - 1 << " see no key)";
+    os << " (bottom-right causal with T_q = " << T_q << " > T_v = " << T_v << ": "
+       << (T_q - T_v == 1 ? std::string("row 0 sees")
+                          : "rows 0 to " + std::to_string(T_q - T_v - 1) + " see")
+       << " no key)";
   else
-    os << " (the mask forbids every key there)";
+    os << " (the mask, with the causal mask if any, forbids every key)";
   return os.str();
 }
 
@@ -163,8 +165,9 @@ std::optional<Failure> check_batched(Subject& s, const Case& c, const Outcome& o
       valid.batched.mask_dims.clear();
       valid.mask.reset();
       valid.batched.causal = false;
-      auto g = detail::require_specific_refusal(s, o, expected_error, where + ", every key forbidden,",
-                                                valid, "the same inputs without the mask and causal");
+      auto g = detail::require_specific_refusal(s, o, expected_error,
+                                                where + " with every key forbidden", valid,
+                                                "the same inputs without the mask and causal");
       if (g) g->marked_row = r0;
       return g;
     }

@@ -14,6 +14,7 @@
 #include "attn/prop/property.hpp"
 
 using namespace attn::prop;
+using attn::Index;
 
 namespace {
 
