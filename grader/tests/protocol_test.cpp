@@ -277,7 +277,7 @@ TEST_CASE("batched_attention: a 4-D mask and its tensor nest in C order", "[prot
   CHECK(back.stacked(3, 1) == 10);
 }
 
-TEST_CASE("batched_attention: O nested (N, H, T_q, d_v) is the stacked result; another shape is a fault",
+TEST_CASE("batched_attention: O nested (N, H, T_q, d_v) is the stacked result, another shape a fault",
           "[protocol]") {
   const Case c = batched_case();
   const Outcome o = parse_reply(R"({"v":1,"id":3,"ok":true,"O":[[[[1.0]],[[2.5]]]]})", 3, c);

@@ -67,7 +67,7 @@ std::string dims_text(const std::vector<Index>& d) {
   return t + ")";
 }
 
-/// A batched case slice by slice: "Q[n=0, h=1]", K and V per kv head, the
+/// A batched case slice by slice: "Q[n=0, h=1]", K and V per kv head ("K[n=0, g=1]"), the
 /// mask per leading index, then the scale and the causal flag. `marked_row`
 /// is a stacked row of the output (N, H, T_q, d_v): its query row is flagged
 /// in Q's slice (n, h) and in the mask slice that head reads.
@@ -79,7 +79,7 @@ void print_batched_inputs(std::ostream& os, const Case& c, Index marked_row) {
   os << "  Q " << shape_text(b.Q) << ", K " << shape_text(b.K) << ", V " << shape_text(b.V)
      << "; H_kv = " << b.K[1];
   if (b.K[1] >= 1 && b.Q[1] % b.K[1] == 0)
-    os << ": query head h uses kv head h / " << b.Q[1] / b.K[1];
+    os << ": query head h uses kv head g = h / " << b.Q[1] / b.K[1];
   os << "\n";
   auto slices = [&](const char* name, const DMatrix& M, const Shape4& s, bool query) {
     if (M.rows() != s[0] * s[1] * s[2] || M.cols() != s[3]) {
@@ -89,8 +89,8 @@ void print_batched_inputs(std::ostream& os, const Case& c, Index marked_row) {
     for (Index n = 0; n < s[0]; ++n)
       for (Index h = 0; h < s[1]; ++h) {
         const bool here = query && marked && n == at.n && h == at.h;
-        print_matrix(os, "  " + std::string(name) + "[n=" + std::to_string(n) + ", h=" +
-                             std::to_string(h) + "]",
+        print_matrix(os, "  " + std::string(name) + "[n=" + std::to_string(n) +
+                             (query ? ", h=" : ", g=") + std::to_string(h) + "]",
                      tensor_slice(M, s, n, h), here ? at.i : -1);
       }
   };
