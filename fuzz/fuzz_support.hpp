@@ -66,8 +66,8 @@ inline prop::Case case_for_selector(std::uint8_t selector) {
   const prop::Operation ops[] = {prop::Operation::softmax_rows,   prop::Operation::masked_softmax,
                                  prop::Operation::attention,      prop::Operation::attention_tiled,
                                  prop::Operation::multi_head_attention, prop::Operation::causal_mask,
-                                 prop::Operation::padding_mask};
-  c.op = ops[selector % 7];
+                                 prop::Operation::padding_mask, prop::Operation::batched_attention};
+  c.op = ops[selector % 8];
   c.Q = prop::DMatrix::Ones(2, 3);
   c.K = prop::DMatrix::Ones(2, 3);
   c.V = prop::DMatrix::Ones(2, 2);
@@ -80,6 +80,11 @@ inline prop::Case case_for_selector(std::uint8_t selector) {
   c.mask_shape.T_q = 2;
   c.mask_shape.T_v = 2;
   c.mask_shape.key_length = 1;
+  // batched_attention: Q, K, V above as (1, 1, 2, d) tensors, the mask as (T_q, T_v).
+  c.batched.Q = {1, 1, 2, 3};
+  c.batched.K = {1, 1, 2, 3};
+  c.batched.V = {1, 1, 2, 2};
+  c.batched.mask_dims = {2, 2};
   return c;
 }
 

@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 """attnlab harness for Python submissions (grader/PROTOCOL.md, attnlab-protocol/1).
 
-Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4|T1|M1|C1]
+Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4|T1|M1|C1|batched_attention]
                                   [--entry NAME] SUBMISSION.py
+
+--exercise batched_attention is no exercise of the text: it serves the op
+batched_attention for `attnlab check --op batched_attention`, calling
+NAME(Q, K, V, mask=None, scale=None, causal=False, alignment="top_left")
+with 4-D NumPy float64 arrays (grader/PROTOCOL.md).
 
 --entry NAME answers with the function NAME instead of the exercise's
 names (`attnlab check --entry`). For the op attention the function may
@@ -67,6 +72,8 @@ ENTRY_POINTS = {
     "M1": ["multi_head_attention"],
     # C1 (the masks, exercises/C1): causal_mask, with padding_mask as companion.
     "C1": ["causal_mask"],
+    # Not an exercise: the op batched_attention of `attnlab check` (--entry names the kernel).
+    "batched_attention": ["batched_attention", "grouped_query_attention"],
 }
 # Second functions an exercise needs: T1's naive attention (op "attention"),
 # C1's padding_mask (op "padding_mask").
@@ -82,6 +89,7 @@ OPS = {
     "T1": ["attention_tiled", "attention"],
     "M1": ["multi_head_attention"],
     "C1": ["causal_mask", "padding_mask"],
+    "batched_attention": ["batched_attention"],
 }
 
 # False when the kernel returns O alone (learned by probe_weights, --entry).
@@ -289,6 +297,83 @@ def answer_multi_head(fn, req):
     return {"ok": True, "O": encode_matrix(as_matrix(result, "O"))}
 
 
+def decode_tensor(req, name, boolean=False):
+    """The request's tensor `name` (nested arrays, its dimensions in
+    `shapes`) as a fresh NumPy array: float64, or bool for a mask."""
+    import numpy as np
+
+    shape = (req.get("shapes") or {}).get(name)
+    if not isinstance(shape, list) or not all(isinstance(n, int) and not isinstance(n, bool)
+                                              for n in shape) or not shape:
+        raise BadRequest("shapes.%s is %r, expected a list of dimensions" % (name, shape))
+    flat = []
+
+    def walk(v, depth, where):
+        if not isinstance(v, list) or len(v) != shape[depth]:
+            raise BadRequest("%s does not have %d entries" % (where, shape[depth]))
+        last = depth + 1 == len(shape)
+        for k, x in enumerate(v):
+            at = "%s[%d]" % (where, k)
+            if not last:
+                walk(x, depth + 1, at)
+            elif boolean:
+                if not isinstance(x, bool):
+                    raise BadRequest("%s is %r, expected true or false" % (at, x))
+                flat.append(x)
+            else:
+                flat.append(x if type(x) is float else decode_number(x, at))
+
+    walk(req.get(name), 0, name)
+    return np.array(flat, dtype=bool if boolean else np.float64).reshape(shape)
+
+
+def encode_tensor(a):
+    """An array of any rank -> nested lists; non-finite entries as strings."""
+    import numpy as np
+
+    if np.isfinite(a).all():
+        return a.tolist()
+
+    def nest(v):
+        return [nest(x) for x in v] if isinstance(v, list) else encode_number(v)
+
+    return nest(a.tolist())
+
+
+def answer_batched(fn, req):
+    """NAME(Q, K, V, mask=None, scale=None, causal=False, alignment="top_left")
+    -> O (N, H, T_q, d_v): batched multi-head attention with grouped-query
+    sharing (Q (N, H, T_q, d_k), K (N, H_kv, T_v, d_k), V (N, H_kv, T_v, d_v))."""
+    import numpy as np
+
+    Q = decode_tensor(req, "Q")
+    K = decode_tensor(req, "K")
+    V = decode_tensor(req, "V")
+    mask = None if req.get("mask") is None else decode_tensor(req, "mask", boolean=True)
+    scale = req.get("scale")
+    if scale is not None:
+        scale = decode_number(scale, "scale")
+    causal = req.get("causal")
+    if not isinstance(causal, bool):
+        raise BadRequest("causal is %r, expected true or false" % (causal,))
+    alignment = req.get("alignment")
+    if alignment not in ("top_left", "bottom_right"):
+        raise BadRequest("alignment is %r" % (alignment,))
+    try:
+        result = fn(Q, K, V, mask=mask, scale=scale, causal=causal, alignment=alignment)
+    except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
+        return refusal(e)
+    if isinstance(result, tuple):
+        raise Fault("the function returned a tuple, expected the output tensor O")
+    try:
+        O = np.asarray(result, dtype=np.float64)
+    except Exception as e:  # noqa: BLE001  (any conversion error is the answer's fault)
+        raise Fault("O cannot be read as float64 numbers: %s: %s" % (type(e).__name__, e))
+    if O.ndim != 4:
+        raise Fault("O has shape %s, expected 4 dimensions (N, H, T_q, d_v)" % (O.shape,))
+    return {"ok": True, "O": encode_tensor(O)}
+
+
 def decode_size(req, name):
     n = req.get(name)
     if isinstance(n, bool) or not isinstance(n, int):
@@ -331,6 +416,8 @@ def answer(fn, req, companion=None):
         return answer_mask(fn if op == "causal_mask" else companion, req, op == "causal_mask")
     if op == "multi_head_attention":
         return answer_multi_head(fn, req)
+    if op == "batched_attention":
+        return answer_batched(fn, req)
     if op == "attention_tiled":
         return answer_tiled(fn, req)
     if op == "attention":

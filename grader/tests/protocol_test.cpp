@@ -211,3 +211,87 @@ TEST_CASE("protocol: a malformed reply's fault message holds printable text only
     }
   }
 }
+
+namespace {
+
+/// PROTOCOL.md's batched_attention example: N = 1, H = 2 query heads sharing
+/// H_kv = 1 kv head, T_q = 1, T_v = 2, d_k = 2, d_v = 1, a (1, 2) mask.
+Case batched_case() {
+  Case c;
+  c.op = Operation::batched_attention;
+  c.batched.Q = {1, 2, 1, 2};
+  c.batched.K = {1, 1, 2, 2};
+  c.batched.V = {1, 1, 2, 1};
+  c.Q.resize(2, 2);
+  c.Q << 1, 0, 0, 1;
+  c.K.resize(2, 2);
+  c.K << 1, 0, 0, 1;
+  c.V.resize(2, 1);
+  c.V << 1, 2;
+  attn::Mask m(1, 2);
+  m << false, true;
+  c.mask = m;
+  c.batched.mask_dims = {1, 2};
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("batched_attention: the request nests the tensors as PROTOCOL.md shows", "[protocol]") {
+  const json r = json::parse(request_line(batched_case(), 3));
+  const json expected = json::parse(
+      R"({"v":1,"id":3,"op":"batched_attention","Q":[[[[1.0,0.0]],[[0.0,1.0]]]],)"
+      R"("K":[[[[1.0,0.0],[0.0,1.0]]]],"V":[[[[1.0],[2.0]]]],"mask":[[false,true]],"scale":null,)"
+      R"("causal":false,"alignment":"top_left","shapes":{"Q":[1,2,1,2],"K":[1,1,2,2],)"
+      R"("V":[1,1,2,1],"mask":[1,2]}})");
+  CHECK(r == expected);
+
+  Case c = batched_case();
+  c.batched.scale = 0.375;
+  c.batched.causal = true;
+  c.batched.bottom_right = true;
+  c.mask.reset();
+  c.batched.mask_dims.clear();
+  const json s = json::parse(request_line(c, 4));
+  CHECK(s["scale"] == 0.375);
+  CHECK(s["causal"] == true);
+  CHECK(s["alignment"] == "bottom_right");
+  CHECK(s["mask"].is_null());
+}
+
+TEST_CASE("batched_attention: a 4-D mask and its tensor nest in C order", "[protocol]") {
+  // (2, 1, 2, 3) stacked as 4 rows: row (n * 1 + h) * 2 + i.
+  RowMask m(4, 3);
+  m << true, false, false,  //
+      false, true, false,   //
+      false, false, true,   //
+      true, true, false;
+  const json j = encode_mask_tensor(m, {2, 1, 2, 3});
+  CHECK(j[1][0][0] == json::array({false, false, true}));
+  CHECK(j[0][0][1] == json::array({false, true, false}));
+  RowMatrix T(4, 3);
+  T << 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11;
+  const StackedTensor back = decode_tensor(encode_tensor(T, {2, 1, 2, 3}), "T", 4);
+  CHECK(back.shape == std::vector<Eigen::Index>({2, 1, 2, 3}));
+  CHECK(back.stacked == T);
+  CHECK(back.stacked(3, 1) == 10);
+}
+
+TEST_CASE("batched_attention: O nested (N, H, T_q, d_v) is the stacked result, another shape a fault",
+          "[protocol]") {
+  const Case c = batched_case();
+  const Outcome o = parse_reply(R"({"v":1,"id":3,"ok":true,"O":[[[[1.0]],[[2.5]]]]})", 3, c);
+  REQUIRE(o.kind == Outcome::Kind::result);
+  REQUIRE(o.O.rows() == 2);
+  CHECK(o.O(0, 0) == 1.0);
+  CHECK(o.O(1, 0) == 2.5);
+  // A 2-D O (the heads flattened) or one head too few: faults naming the shapes.
+  const Outcome flat = parse_reply(R"({"v":1,"id":3,"ok":true,"O":[[1.0],[2.5]]})", 3, c);
+  CHECK(flat.kind == Outcome::Kind::fault);
+  const Outcome few = parse_reply(R"({"v":1,"id":3,"ok":true,"O":[[[[1.0]]]]})", 3, c);
+  REQUIRE(few.kind == Outcome::Kind::fault);
+  CHECK(few.message.find("O is (1, 1, 1, 1), expected (1, 2, 1, 1)") != std::string::npos);
+  const Outcome ragged = parse_reply(R"({"v":1,"id":3,"ok":true,"O":[[[[1.0]],[[2.5],[3.0]]]]})", 3, c);
+  REQUIRE(ragged.kind == Outcome::Kind::fault);
+  CHECK(ragged.message.find("not rectangular") != std::string::npos);
+}

@@ -1,5 +1,7 @@
 #include "attn/prop/case.hpp"
 
+#include "attn/prop/batched.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <functional>
@@ -18,6 +20,7 @@ const char* operation_name(Operation op) {
     case Operation::multi_head_attention: return "multi_head_attention";
     case Operation::causal_mask: return "causal_mask";
     case Operation::padding_mask: return "padding_mask";
+    case Operation::batched_attention: return "batched_attention";
   }
   return "unknown";
 }
@@ -56,6 +59,79 @@ void print_rows(std::ostream& os, const std::string& name, Index rows, Index col
 
 }  // namespace
 
+namespace {
+
+std::string dims_text(const std::vector<Index>& d) {
+  std::string t = "(";
+  for (std::size_t k = 0; k < d.size(); ++k) t += (k ? ", " : "") + std::to_string(d[k]);
+  return t + ")";
+}
+
+/// A batched case slice by slice: "Q[n=0, h=1]", K and V per kv head ("K[n=0, g=1]"), the
+/// mask per leading index, then the scale and the causal flag. `marked_row`
+/// is a stacked row of the output (N, H, T_q, d_v): its query row is flagged
+/// in Q's slice (n, h) and in the mask slice that head reads.
+void print_batched_inputs(std::ostream& os, const Case& c, Index marked_row) {
+  const auto& b = c.batched;
+  const Shape4 out = {b.Q[0], b.Q[1], b.Q[2], b.V[3]};
+  const StackedRow at = stacked_row(out, marked_row);
+  const bool marked = marked_row >= 0;
+  os << "  Q " << shape_text(b.Q) << ", K " << shape_text(b.K) << ", V " << shape_text(b.V)
+     << "; H_kv = " << b.K[1];
+  if (b.K[1] >= 1 && b.Q[1] % b.K[1] == 0)
+    os << ": query head h uses kv head g = h / " << b.Q[1] / b.K[1];
+  os << "\n";
+  auto slices = [&](const char* name, const DMatrix& M, const Shape4& s, bool query) {
+    if (M.rows() != s[0] * s[1] * s[2] || M.cols() != s[3]) {
+      print_matrix(os, std::string("  ") + name + " (stacked)", M);
+      return;
+    }
+    for (Index n = 0; n < s[0]; ++n)
+      for (Index h = 0; h < s[1]; ++h) {
+        const bool here = query && marked && n == at.n && h == at.h;
+        print_matrix(os, "  " + std::string(name) + "[n=" + std::to_string(n) +
+                             (query ? ", h=" : ", g=") + std::to_string(h) + "]",
+                     tensor_slice(M, s, n, h), here ? at.i : -1);
+      }
+  };
+  slices("Q", c.Q, b.Q, true);
+  slices("K", c.K, b.K, false);
+  slices("V", c.V, b.V, false);
+  if (b.mask_dims.empty() || !c.mask) {
+    os << "  mask = none\n";
+  } else {
+    os << "  mask " << dims_text(b.mask_dims) << " (x = forbidden)\n";
+    Shape4 d = {1, 1, 1, 1};
+    const std::size_t rank = b.mask_dims.size();
+    for (std::size_t k = 0; k < rank && rank <= 4; ++k) d[4 - rank + k] = b.mask_dims[k];
+    if (c.mask->rows() != d[0] * d[1] * d[2] || c.mask->cols() != d[3]) {
+      print_mask(os, "  mask (stacked)", *c.mask);
+    } else {
+      for (Index n = 0; n < d[0]; ++n)
+        for (Index h = 0; h < d[1]; ++h) {
+          std::string name = "  mask";
+          if (rank == 4)
+            name += "[" + std::string(d[0] == 1 ? "n=any" : "n=" + std::to_string(n)) + ", " +
+                    (d[1] == 1 ? "h=any" : "h=" + std::to_string(h)) + "]";
+          const bool here = marked && (d[0] == 1 || n == at.n) && (d[1] == 1 || h == at.h);
+          print_mask(os, name, c.mask->middleRows((n * d[1] + h) * d[2], d[2]),
+                     here && d[2] > 1 ? at.i : -1);
+        }
+    }
+  }
+  os << "  scale = ";
+  if (b.scale) {
+    os << number_text(*b.scale);
+  } else {
+    os << "None (1/sqrt(d_k))";
+  }
+  os << "; causal = " << (b.causal ? "True" : "False");
+  if (b.causal) os << ", alignment = " << (b.bottom_right ? "bottom_right" : "top_left");
+  os << "\n";
+}
+
+}  // namespace
+
 void print_matrix(std::ostream& os, const std::string& name, const DMatrix& M, Index marked_row) {
   print_rows(os, name, M.rows(), M.cols(), marked_row,
              [&](Index i, Index j) { return number_text(M(i, j)); });
@@ -75,6 +151,10 @@ void print_inputs(std::ostream& os, const Case& c, Index marked_row) {
     else
       os << ", key_length = " << m.key_length;
     os << ")\n";
+    return;
+  }
+  if (c.op == Operation::batched_attention) {
+    print_batched_inputs(os, c, marked_row);
     return;
   }
   if (takes_qkv(c.op)) {

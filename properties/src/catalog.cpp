@@ -61,6 +61,10 @@ std::vector<Property> kernel_properties_for(Operation op, FullyForbidden fully_f
     case Operation::multi_head_attention:
       return {oracle_agreement(op), heads_in_order(),
               fully_forbidden_refused(op, "", fully_forbidden)};
+    case Operation::batched_attention:
+      return {oracle_agreement(op), kv_heads_grouped(), causal_alignment(), scale_honoured(),
+              mask_broadcast(), fully_forbidden_refused(op, "", fully_forbidden),
+              shapes_refused()};
     default:
       break;
   }

@@ -6,15 +6,19 @@
 #include <limits>
 #include <sstream>
 
+#include "attn/prop/batched.hpp"
+
 namespace attn::prop::detail {
 
 Index T_q(const Case& c) {
   if (builds_mask(c.op)) return c.mask_shape.T_q;
+  if (c.op == Operation::batched_attention) return c.batched.Q[2];
   if (c.op == Operation::multi_head_attention) return c.X.rows();
   return takes_qkv(c.op) ? c.Q.rows() : c.S.rows();
 }
 Index T_v(const Case& c) {
   if (builds_mask(c.op)) return c.mask_shape.T_v;
+  if (c.op == Operation::batched_attention) return c.batched.K[2];
   if (c.op == Operation::multi_head_attention) return c.X.rows();
   return takes_qkv(c.op) ? c.K.rows() : c.S.cols();
 }
@@ -26,7 +30,7 @@ bool forbidden(const Case& c, Index i, Index j) {
 
 bool weights_expected(const Subject& s, const Case& c) {
   return c.op != Operation::attention_tiled && c.op != Operation::multi_head_attention &&
-         !builds_mask(c.op) && s.returns_weights();
+         c.op != Operation::batched_attention && !builds_mask(c.op) && s.returns_weights();
 }
 
 ref::MultiHeadWeights multi_head_weights(const Case& c) {
@@ -65,6 +69,13 @@ std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Sub
                 "x" + std::to_string(c.W_O.cols()) + " ([O_1, ..., O_h] W_O, section 32.2.5)";
     return f;
   }
+  if (c.op == Operation::batched_attention) {
+    const Shape4 out = batched_output_shape(c);
+    if (o.O.rows() != out[0] * out[1] * out[2] || o.O.cols() != out[3]) {
+      f.summary = "O does not have the shape (N, H, T_q, d_v) = " + shape_text(out);
+      return f;
+    }
+  }
   if (takes_qkv(c.op) && (o.O.rows() != c.Q.rows() || o.O.cols() != c.V.cols())) {
     f.summary = "O is " + shape(o.O) + " but must be T_q x d_v = " + std::to_string(c.Q.rows()) +
                 "x" + std::to_string(c.V.cols());
@@ -79,6 +90,29 @@ ref::PrecisionModel precision_model(const Precision& p) {
 
 Expected expected_for(const Case& c, const Precision& p) {
   Expected e;
+  if (c.op == Operation::batched_attention) {
+    // One attention per (n, h), each with its own oracle and per-head bound.
+    if (auto why = batched_shape_problem(c)) throw ref::OracleRefusal("oracle: " + *why);
+    const Shape4 out = batched_output_shape(c);
+    const Index rows = out[2], d_v = out[3];
+    e.O = ref::RealMatrix(out[0] * out[1] * rows, d_v);
+    e.bound_O = DMatrix(out[0] * out[1] * rows, d_v);
+    const ref::PrecisionModel model = precision_model(p);
+    for (Index n = 0; n < out[0]; ++n)
+      for (Index h = 0; h < out[1]; ++h) {
+        const HeadSlice hs = batched_head(c, n, h);
+        const auto exact = ref::exact_attention(hs.Q, hs.K, hs.V, hs.mask, c.batched.scale);
+        const auto bound =
+            ref::attention_error_bound(hs.Q, hs.K, hs.V, exact, model, c.batched.scale);
+        const Index first = (n * out[1] + h) * rows;
+        for (Index i = 0; i < rows; ++i)
+          for (Index l = 0; l < d_v; ++l) {
+            e.O(first + i, l) = exact.O(i, l);
+            e.bound_O(first + i, l) = bound.O(i, l);
+          }
+      }
+    return e;
+  }
   if (c.op == Operation::multi_head_attention) {
     const ref::MultiHeadWeights w = multi_head_weights(c);
     e.O = ref::exact_multi_head_attention(c.X, c.X, w, c.mask);
@@ -163,6 +197,33 @@ std::optional<Failure> compare_with_bound(const std::string& name, const DMatrix
   f.worst = worst;
   f.marked_row = worst->row;
   return f;
+}
+
+std::optional<Failure> compare_batched(const Case& c, const DMatrix& actual,
+                                       const ref::RealMatrix& exact, const DMatrix& bound,
+                                       double* max_ratio) {
+  auto f = compare_with_bound("O", actual, exact, bound, max_ratio);
+  if (!f || !f->worst) return f;
+  // Name the head: the same comparison on the worst entry's (n, h) slice.
+  const Shape4 out = batched_output_shape(c);
+  const Index r = f->worst->row;
+  const StackedRow at = stacked_row(out, r);
+  const Index first = (at.n * out[1] + at.h) * out[2];
+  ref::RealMatrix exact_slice(out[2], out[3]);
+  for (Index i = 0; i < out[2]; ++i)
+    for (Index l = 0; l < out[3]; ++l) exact_slice(i, l) = exact(first + i, l);
+  const std::string name = "O[n=" + std::to_string(at.n) + ", h=" + std::to_string(at.h) + "]";
+  auto g = compare_with_bound(name, actual.middleRows(first, out[2]), exact_slice,
+                              bound.middleRows(first, out[2]));
+  if (!g) return f;
+  const Index g_kv = c.batched.K[1] >= 1 && out[1] % c.batched.K[1] == 0
+                         ? kv_head_of(at.h, out[1], c.batched.K[1])
+                         : -1;
+  g->summary += " (batch n = " + std::to_string(at.n) + ", query head h = " + std::to_string(at.h);
+  if (g_kv >= 0) g->summary += ", which attends with kv head " + std::to_string(g_kv);
+  g->summary += ", query row " + std::to_string(at.i) + ")";
+  g->marked_row = r;  // the stacked row: print_inputs flags Q[n, h]'s row i
+  return g;
 }
 
 std::optional<Failure> with_outcome(std::optional<Failure> f, const Outcome& o) {
@@ -311,6 +372,12 @@ std::optional<Failure> check_answer(const Subject& s, const Case& c, const Outco
     if (record) record(name, ratio, actual.size());
     return with_outcome(f, o);
   };
+  if (c.op == Operation::batched_attention) {
+    double ratio = 0;
+    auto f = compare_batched(c, o.O, e.O, e.bound_O, &ratio);
+    if (record) record("O", ratio, o.O.size());
+    return with_outcome(f, o);
+  }
   if (weights_expected(s, c))
     if (auto f = compare("A", o.A, e.A, e.bound_A)) return f;
   if (returns_outputs(c.op))

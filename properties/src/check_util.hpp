@@ -53,6 +53,14 @@ std::optional<Failure> compare_with_bound(const std::string& name, const DMatrix
                                           const ref::RealMatrix& exact, const DMatrix& bound,
                                           double* max_ratio = nullptr);
 
+/// compare_with_bound for a batched_attention answer (O stacked, Case::Batched):
+/// the failure names the head, "O[n=0, h=2](1, 0) differs ... (batch n = 0,
+/// query head h = 2, which attends with kv head 1, query row 1)", its worst
+/// entry is in that head's T_q x d_v slice and marked_row is the stacked row.
+std::optional<Failure> compare_batched(const Case& c, const DMatrix& actual,
+                                       const ref::RealMatrix& exact, const DMatrix& bound,
+                                       double* max_ratio = nullptr);
+
 /// How a related case's answer corresponds to the original's: entry (i, j)
 /// of the related answer should equal entry (rows[i], cols[j]) of the
 /// original. Empty vectors mean the identity.

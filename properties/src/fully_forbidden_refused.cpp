@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "attn/prop/batched.hpp"
 #include "attn/prop/catalog.hpp"
 #include "attn/prop/generators.hpp"
 #include "check_util.hpp"
@@ -112,6 +113,152 @@ std::optional<Failure> check_convention(Subject& s, const Case& c, const Outcome
   return std::nullopt;
 }
 
+/// The fully forbidden query rows of a batched case, as stacked rows of
+/// its output (N, H, T_q, d_v): head (n, h)'s mask (the broadcast mask with
+/// the causal one) forbids every key of row i.
+std::vector<Index> batched_forbidden_rows(const Case& c) {
+  std::vector<Index> rows;
+  const Shape4 out = batched_output_shape(c);
+  for (Index n = 0; n < out[0]; ++n)
+    for (Index h = 0; h < out[1]; ++h) {
+      const HeadSlice hs = batched_head(c, n, h);
+      if (!hs.mask) continue;
+      for (Index i = 0; i < out[2]; ++i)
+        if (hs.mask->row(i).all()) rows.push_back((n * out[1] + h) * out[2] + i);
+    }
+  return rows;
+}
+
+/// "query row 0 of head (n = 1, h = 2) (bottom-right causal with T_q = 4 > T_v = 2:
+/// rows 0 to 1 see no key)" for stacked row r; the cause is the mask otherwise.
+std::string batched_row_words(const Case& c, Index r) {
+  const auto& b = c.batched;
+  const StackedRow at = stacked_row(batched_output_shape(c), r);
+  std::ostringstream os;
+  os << "query row " << at.i << " of head (n = " << at.n << ", h = " << at.h << ")";
+  const Index T_q = b.Q[2], T_v = b.K[2];
+  if (b.causal && b.bottom_right && at.i < T_q - T_v)
+    os << " (bottom-right causal with T_q = " << T_q << " > T_v = " << T_v << ": "
+       << (T_q - T_v == 1 ? std::string("row 0 sees")
+                          : "rows 0 to " + std::to_string(T_q - T_v - 1) + " see")
+       << " no key)";
+  else
+    os << " (the mask, with the causal mask if any, forbids every key)";
+  return os.str();
+}
+
+/// fully_forbidden_refused on a batched_attention case, for each convention.
+std::optional<Failure> check_batched(Subject& s, const Case& c, const Outcome& o,
+                                     FullyForbidden convention, const std::string& expected_error) {
+  const std::vector<Index> rows = batched_forbidden_rows(c);
+  const Index r0 = rows.empty() ? -1 : rows.front();
+  const std::string where = r0 >= 0 ? batched_row_words(c, r0) : "a query row";
+  Failure f;
+  f.outcome = o;
+  f.marked_row = r0;
+  const Shape4 out = batched_output_shape(c);
+  if (convention == FullyForbidden::error) {
+    if (o.kind == Outcome::Kind::refusal) {
+      // The refusal must come from that row: the same inputs without the
+      // mask and the causal flag have an answer.
+      Case valid = c;
+      valid.batched.mask_dims.clear();
+      valid.mask.reset();
+      valid.batched.causal = false;
+      auto g = detail::require_specific_refusal(s, o, expected_error,
+                                                where + " with every key forbidden", valid,
+                                                "the same inputs without the mask and causal");
+      if (g) g->marked_row = r0;
+      return g;
+    }
+    if (o.kind == Outcome::Kind::fault) {
+      f.summary = "did not refuse " + where + ": " + o.message;
+      return f;
+    }
+    std::ostringstream os;
+    os << "every key is forbidden for " << where << ", yet it returned outputs";
+    if (r0 >= 0 && o.O.rows() == out[0] * out[1] * out[2]) {
+      os << " [";
+      for (Index l = 0; l < o.O.cols(); ++l) os << (l ? ", " : "") << o.O(r0, l);
+      os << "]";
+    }
+    os << " instead of raising an error";
+    f.summary = os.str();
+    return f;
+  }
+  const char* wanted = convention == FullyForbidden::nan ? "NaN" : "0";
+  if (o.kind != Outcome::Kind::result) {
+    f.summary = std::string("the kernel documents ") + wanted +
+                " for a row with every key forbidden (--fully-forbidden " +
+                fully_forbidden_name(convention) + "), yet it " +
+                (o.kind == Outcome::Kind::refusal ? "refused: " + o.error_type + ": " + o.message
+                                                  : "gave no answer: " + o.message);
+    return f;
+  }
+  if (auto shape = detail::require_answer(o, c, s)) return shape;
+  auto holds = [&](double x) { return convention == FullyForbidden::nan ? std::isnan(x) : x == 0.0; };
+  for (Index r : rows)
+    for (Index l = 0; l < o.O.cols(); ++l) {
+      if (holds(o.O(r, l))) continue;
+      const StackedRow at = stacked_row(out, r);
+      std::ostringstream os;
+      os << "every key is forbidden for " << batched_row_words(c, r) << "; the kernel documents "
+         << wanted << " there (--fully-forbidden " << fully_forbidden_name(convention) << "), yet O[n="
+         << at.n << ", h=" << at.h << "](" << at.i << ", " << l << ") = " << o.O(r, l);
+      f.summary = os.str();
+      f.marked_row = r;
+      WorstEntry w;
+      w.matrix = "O[n=" + std::to_string(at.n) + ", h=" + std::to_string(at.h) + "]";
+      w.row = at.i;
+      w.col = l;
+      w.expected = convention == FullyForbidden::nan ? std::nan("") : 0.0;
+      w.actual = o.O(r, l);
+      w.error = std::abs(w.actual - (convention == FullyForbidden::nan ? 0.0 : w.expected));
+      f.worst = w;
+      return f;
+    }
+  // The other rows of every head: the oracle on that head's rows with a key.
+  const ref::PrecisionModel model = detail::precision_model(s.precision());
+  for (Index n = 0; n < out[0]; ++n)
+    for (Index h = 0; h < out[1]; ++h) {
+      const HeadSlice hs = batched_head(c, n, h);
+      const Index first = (n * out[1] + h) * out[2];
+      std::vector<Index> keep;
+      for (Index i = 0; i < out[2]; ++i)
+        if (!hs.mask || !hs.mask->row(i).all()) keep.push_back(i);
+      if (keep.empty()) continue;
+      DMatrix Q(Index(keep.size()), hs.Q.cols()), O(Index(keep.size()), out[3]);
+      Mask M(Index(keep.size()), hs.K.rows());
+      for (std::size_t k = 0; k < keep.size(); ++k) {
+        Q.row(Index(k)) = hs.Q.row(keep[k]);
+        O.row(Index(k)) = o.O.row(first + keep[k]);
+        if (hs.mask) M.row(Index(k)) = hs.mask->row(keep[k]);
+      }
+      std::optional<Mask> mask;
+      if (hs.mask) mask = M;
+      const auto exact = ref::exact_attention(Q, hs.K, hs.V, mask, c.batched.scale);
+      const auto bound = ref::attention_error_bound(Q, hs.K, hs.V, exact, model, c.batched.scale);
+      // Back in the head's row order; the fully forbidden rows (checked
+      // above) compare as exact zeros.
+      DMatrix actual = DMatrix::Zero(out[2], out[3]), bound_full = DMatrix::Zero(out[2], out[3]);
+      ref::RealMatrix exact_full(out[2], out[3]);
+      for (std::size_t k = 0; k < keep.size(); ++k)
+        for (Index l = 0; l < out[3]; ++l) {
+          actual(keep[k], l) = O(Index(k), l);
+          exact_full(keep[k], l) = exact.O(Index(k), l);
+          bound_full(keep[k], l) = bound.O(Index(k), l);
+        }
+      const std::string name = "O[n=" + std::to_string(n) + ", h=" + std::to_string(h) + "]";
+      if (auto g = detail::compare_with_bound(name, actual, exact_full, bound_full)) {
+        g->summary = "on the rows with an allowed key: " + g->summary;
+        g->outcome = o;
+        g->marked_row = first + (g->worst ? g->worst->row : 0);
+        return g;
+      }
+    }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Property fully_forbidden_refused(Operation op, std::string expected_error, FullyForbidden convention) {
@@ -130,6 +277,8 @@ Property fully_forbidden_refused(Operation op, std::string expected_error, Fully
   }
   p.check = [expected_error, convention](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);
+    if (c.op == Operation::batched_attention)
+      return check_batched(s, c, o, convention, expected_error);
     if (convention != FullyForbidden::error) return check_convention(s, c, o, convention);
     Index row = -1;
     for (Index i = 0; i < detail::T_q(c) && row < 0; ++i) {

@@ -332,6 +332,10 @@ rc::Gen<Case> gen_mask_case(const GenConfig& cfg) {
 rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
   if (builds_mask(cfg.op)) return gen_mask_case(cfg);
   if (cfg.op == Operation::multi_head_attention) return gen_multi_head_case(cfg, policy, false);
+  if (cfg.op == Operation::batched_attention)
+    return gen_batched_case(cfg, policy == MaskPolicy::fully_forbidden ? BatchedFocus::fully_forbidden
+                                 : policy == MaskPolicy::masked        ? BatchedFocus::broadcast_mask
+                                                                       : BatchedFocus::any);
   const auto regimes = rc::gen::element(Regime::small_integers, Regime::reals, Regime::large_logits,
                                         Regime::row_scales, Regime::zero_query, Regime::tied_keys,
                                         Regime::hugely_negative);

@@ -15,9 +15,15 @@ Property oracle_agreement(Operation op) {
                 ? "O and logsumexp agree with the high-precision oracle within the error bound"
             : op == Operation::multi_head_attention
                 ? "O agrees with the high-precision oracle within the error bound"
+            : op == Operation::batched_attention
+                ? "O[n, h] agrees with the oracle's attention of that head within the per-head "
+                  "error bound"
                 : "A and O agree with the high-precision oracle within the error bound";
   p.source = op == Operation::multi_head_attention
                  ? "Definition, sections 32.2.2 and 32.2.5; reference/TOLERANCE.md"
+             : op == Operation::batched_attention
+                 ? "Definition, section 32.2.2, per (n, h); Ainslie et al. 2023 (GQA); "
+                   "reference/TOLERANCE.md"
                  : "Definition, section 32.2.2; reference/TOLERANCE.md";
   p.op = op;
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::any); };

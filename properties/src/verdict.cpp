@@ -1,5 +1,7 @@
 #include "attn/prop/verdict.hpp"
 
+#include "attn/prop/batched.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -33,9 +35,20 @@ std::string number_text(double x) {
   return std::string(buf, r.ptr);
 }
 
-void print_outcome(std::ostream& os, const Outcome& o, Index marked_row) {
+void print_outcome(std::ostream& os, const Outcome& o, Index marked_row, const Case* c) {
   switch (o.kind) {
     case Outcome::Kind::result:
+      if (c && c->op == Operation::batched_attention && marked_row >= 0) {
+        // The head of the marked (stacked) row, as its own T_q x d_v matrix.
+        const Shape4 out = batched_output_shape(*c);
+        if (o.O.rows() == out[0] * out[1] * out[2] && o.O.cols() == out[3]) {
+          const StackedRow at = stacked_row(out, marked_row);
+          print_matrix(os,
+                       "  answered O[n=" + std::to_string(at.n) + ", h=" + std::to_string(at.h) + "]",
+                       tensor_slice(o.O, out, at.n, at.h), at.i);
+          break;
+        }
+      }
       if (o.O.size() > 0 || o.O.rows() > 0) print_matrix(os, "  answered O", o.O, marked_row);
       if (o.A.rows() > 0) print_matrix(os, "  answered A", o.A, marked_row);
       if (o.mask.size() > 0) print_mask(os, "  answered mask (x = forbidden)", o.mask, marked_row);
@@ -61,6 +74,13 @@ std::string shape_line(const Case& c) {
     return "T=" + std::to_string(c.X.rows()) + ", d_model=" + std::to_string(c.X.cols()) +
            ", h=" + std::to_string(c.heads.size()) + ", d_k=" + std::to_string(h0.W_Q.cols()) +
            ", d_v=" + std::to_string(h0.W_V.cols()) + ", d_out=" + std::to_string(c.W_O.cols());
+  }
+  if (c.op == Operation::batched_attention) {
+    const auto& b = c.batched;
+    return "N=" + std::to_string(b.Q[0]) + ", H=" + std::to_string(b.Q[1]) +
+           ", H_kv=" + std::to_string(b.K[1]) + ", T_q=" + std::to_string(b.Q[2]) +
+           ", T_v=" + std::to_string(b.K[2]) + ", d_k=" + std::to_string(b.Q[3]) +
+           ", d_v=" + std::to_string(b.V[3]);
   }
   if (takes_qkv(c.op))
     return "T_q=" + std::to_string(c.Q.rows()) + ", T_v=" + std::to_string(c.K.rows()) +
@@ -115,7 +135,9 @@ void print_verdict(std::ostream& os, const Verdict& v) {
       os << "  on the text's example (" << shape_line(c) << "):\n";
     print_inputs(os, c, f.marked_row);
   }
-  if (f.outcome) print_outcome(os, *f.outcome, f.marked_row);
+  if (f.outcome)
+    print_outcome(os, *f.outcome, f.marked_row,
+                  f.answered ? &*f.answered : v.counterexample ? &*v.counterexample : nullptr);
   if (f.worst) {
     const WorstEntry& w = *f.worst;
     os << "  worst entry: " << w.matrix << "[" << w.row;

@@ -28,7 +28,7 @@ __all__ = ["check", "find_attnlab", "CheckResult", "PropertyFailure", "AttnlabEr
 
 PRECISIONS = ("float64", "float32", "float16", "bfloat16")
 OPERATIONS = ("attention", "masked_softmax", "softmax_rows", "attention_tiled",
-              "multi_head_attention")
+              "multi_head_attention", "batched_attention")
 FULLY_FORBIDDEN = ("error", "nan", "zeros")
 
 

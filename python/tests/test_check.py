@@ -126,3 +126,27 @@ def test_another_convention_than_declared_is_said_plainly():
     assert "FAIL  fully_forbidden_zeros" in report, report
     assert "apart from the rows with every key forbidden" in report, report
     assert "misconception " not in report, report
+
+
+def _batched_kernel(name):
+    """A kernel of grader/tests/data/batched/ (grouped-query attention)."""
+    import importlib.util
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "..", "grader", "tests", "data", "batched", name + ".py")
+    spec = importlib.util.spec_from_file_location("batched_" + name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # the client finds the function by its module
+    spec.loader.exec_module(module)
+    return module.gqa
+
+
+def test_batched_gqa_kernel_passes():
+    result = attnlab_check.check(_batched_kernel("gqa"), op="batched_attention", cases=CASES)
+    assert "7 passed, 0 failed" in result.report
+
+
+def test_batched_tiled_heads_fail_kv_heads_grouped():
+    with pytest.raises(AssertionError) as failure:
+        attnlab_check.check(_batched_kernel("gqa_tile_heads"), op="batched_attention",
+                            cases=CASES, prop="kv_heads_grouped")
+    assert "FAIL  kv_heads_grouped" in str(failure.value)

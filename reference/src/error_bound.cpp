@@ -106,7 +106,8 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
 }  // namespace
 
 AttentionBound attention_error_bound(const DMatrix& Q, const DMatrix& K, const DMatrix& V,
-                                     const ExactAttention& exact, const PrecisionModel& p) {
+                                     const ExactAttention& exact, const PrecisionModel& p,
+                                     std::optional<double> scale) {
   const double u = p.unit_roundoff;
   const std::ptrdiff_t T_q = Q.rows(), T_v = K.rows(), d_k = Q.cols(), d_v = V.cols();
   AttentionBound b;
@@ -116,6 +117,7 @@ AttentionBound attention_error_bound(const DMatrix& Q, const DMatrix& K, const D
   b.logsumexp.assign(std::size_t(T_q), 0.0);
   // (1) logits: a d_k-term dot product, then the scale by sqrt(d_k) (a square
   // root and a division, or a reciprocal and a product): gamma_{d_k + 3}.
+  // An explicit scale is one product, within the same gamma_{d_k + 3}.
   const double g_dot = gamma(double(d_k + 3), u);
   const double root_dk = std::sqrt(double(d_k));
   std::vector<double> e(static_cast<std::size_t>(T_v));
@@ -123,8 +125,9 @@ AttentionBound attention_error_bound(const DMatrix& Q, const DMatrix& K, const D
     for (std::ptrdiff_t j = 0; j < T_v; ++j) {
       double abs_dot = 0;
       for (std::ptrdiff_t r = 0; r < d_k; ++r) abs_dot += std::abs(Q(i, r) * K(j, r));
-      // abs_dot is itself rounded; (1 + 2 d_k u) covers that.
-      e[std::size_t(j)] = g_dot * abs_dot / root_dk * (1 + 2 * double(d_k) * u);
+      const double magnitude = scale ? abs_dot * std::abs(*scale) : abs_dot / root_dk;
+      // magnitude is itself rounded; (1 + 2 d_k u) covers that.
+      e[std::size_t(j)] = g_dot * magnitude * (1 + 2 * double(d_k) * u);
       b.S(i, j) = kSafetyFactor * e[std::size_t(j)];
     }
     b.logsumexp[std::size_t(i)] =

@@ -62,7 +62,7 @@ RealMatrix exact_softmax(const RealMatrix& S, const BoolMatrix& allowed,
 }
 
 ExactAttention exact_attention(const DMatrix& Q, const DMatrix& K, const DMatrix& V,
-                               const std::optional<BoolMatrix>& mask) {
+                               const std::optional<BoolMatrix>& mask, std::optional<double> scale) {
   if (Q.cols() != K.cols())
     throw OracleRefusal("oracle: Q is " + shape(Q.rows(), Q.cols()) + " and K is " +
                         shape(K.rows(), K.cols()) + "; d_k differs");
@@ -73,18 +73,20 @@ ExactAttention exact_attention(const DMatrix& Q, const DMatrix& K, const DMatrix
   require_finite(Q, "Q");
   require_finite(K, "K");
   require_finite(V, "V");
+  if (scale && !std::isfinite(*scale)) throw OracleRefusal("oracle: the scale is not finite");
   const std::ptrdiff_t T_q = Q.rows(), T_v = K.rows(), d_k = Q.cols(), d_v = V.cols();
 
   ExactAttention r;
   r.allowed = allowed_from(mask, T_q, T_v);
-  // Lemma 1: S_ij = sum_r Q_ir K_jr, divided by sqrt(d_k).
+  // Lemma 1: S_ij = sum_r Q_ir K_jr, divided by sqrt(d_k) (or times an explicit scale).
   const Real root_dk = sqrt(Real(d_k));
+  const std::optional<Real> factor = scale ? std::optional<Real>(Real(*scale)) : std::nullopt;
   r.S = RealMatrix(T_q, T_v);
   for (std::ptrdiff_t i = 0; i < T_q; ++i)
     for (std::ptrdiff_t j = 0; j < T_v; ++j) {
       Real dot = 0;
       for (std::ptrdiff_t k = 0; k < d_k; ++k) dot += Real(Q(i, k)) * Real(K(j, k));
-      r.S(i, j) = dot / root_dk;
+      r.S(i, j) = factor ? Real(dot * *factor) : Real(dot / root_dk);
     }
   r.A = exact_softmax(r.S, r.allowed, &r.logsumexp);
   // O = A V: row i is the convex combination sum_j A_ij v_j.

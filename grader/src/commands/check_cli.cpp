@@ -51,7 +51,7 @@ namespace {
 const std::vector<Operation>& check_operations() {
   static const std::vector<Operation> ops = {
       Operation::attention, Operation::masked_softmax, Operation::softmax_rows,
-      Operation::attention_tiled, Operation::multi_head_attention};
+      Operation::attention_tiled, Operation::multi_head_attention, Operation::batched_attention};
   return ops;
 }
 
@@ -61,9 +61,15 @@ std::optional<Operation> operation_named(const std::string& name) {
   return std::nullopt;
 }
 
-/// The operation of a file without --op: the exercise its function names
+/// The operation of a file without --op: batched_attention when the Python
+/// file says so (recognise_batched_kernel: the entry's parameters, or a
+/// batched_attention() it defines), else the exercise its function names
 /// say (recognise.hpp), else attention.
 Operation recognised_operation(const fs::path& file, const std::string& entry, std::string& how) {
+  if (auto batched = recognise_batched_kernel(file, entry)) {
+    how = "recognised: " + *batched;
+    return Operation::batched_attention;
+  }
   if (entry.empty()) {
     const Recognition rec = recognise_exercise(file);
     if (rec.status == Recognition::Status::recognised) {
@@ -128,6 +134,11 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
       "Check KERNEL (a Python file defining the function, a C++ file defining the F3 "
       "interface, or an executable speaking attnlab-protocol/1) against every property "
       "that applies to its operation: pass/fail, no points.\n"
+      "--op batched_attention: a Python NAME(Q, K, V, mask=None, scale=None, causal=False, "
+      "alignment=\"top_left\") with Q (N, H, T_q, d_k), K (N, H_kv, T_v, d_k), "
+      "V (N, H_kv, T_v, d_v), H_kv dividing H, query head h using kv head h / (H / H_kv), "
+      "returning O (N, H, T_q, d_v); e.g. attnlab check gqa.py --op batched_attention "
+      "--entry my_gqa (no C++ interface).\n"
       "Exit status: 0 every property passed, 1 a property failed or the kernel did not "
       "load, 2 usage or infrastructure error.");
   c->app->add_option("KERNEL", c->kernel, "the kernel: .py, .cpp, or an executable")->required();
@@ -214,6 +225,11 @@ std::optional<int> run_check_command(const CheckCommand& c) {
       return 2;
     }
     options.only_property = c.only_property;
+  }
+  if (op == Operation::batched_attention && detect_language(options.file) == Language::cpp) {
+    std::cerr << "attnlab: batched_attention has no C++ interface: check a Python kernel "
+                 "(--entry NAME) or an executable speaking attnlab-protocol/1 (grader/PROTOCOL.md)\n";
+    return 2;
   }
   if (!c.entry.empty() && detect_language(options.file) != Language::python) {
     std::cerr << "attnlab: --entry picks a Python function; a C++ kernel defines the F3 "

@@ -97,6 +97,12 @@ FailureDiagnosis DiagnosisStage::diagnose(const attn::prop::Verdict& v) {
     }
   }
   const attn::prop::Case& c = *v.counterexample;
+  if (c.op == attn::prop::Operation::batched_attention) {
+    // misconceptions/ models no batched operation: a plain verdict, no name.
+    out.status = FailureDiagnosis::Status::not_applicable;
+    out.why_not = "the diagnosis models no misconception of batched_attention";
+    return out;
+  }
   const std::string key = case_key(c);
   if (auto it = cache_.find(key); it != cache_.end()) {
     out = it->second;

@@ -67,7 +67,9 @@ class DiagnosisStage {
                  attn::prop::FullyForbidden fully_forbidden = attn::prop::FullyForbidden::error);
 
   /// Diagnoses a verdict. Passes, skips, verdicts without a counterexample
-  /// (the answers item, a grader error, not run) are not_applicable. Never
+  /// (the answers item, a grader error, not run) and batched_attention
+  /// counterexamples (misconceptions/ models none of that operation, so no
+  /// misconception is ever named for it) are not_applicable. Never
   /// throws: an operation the engine or subject does not support is
   /// not_applicable with the reason.
   FailureDiagnosis diagnose(const attn::prop::Verdict& v);

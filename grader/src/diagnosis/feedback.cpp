@@ -144,6 +144,7 @@ const std::map<std::string, Hint>& property_hints() {
 /// T_q and T_v of the case as the submission sees them.
 std::pair<Index, Index> query_key_counts(const Case& c) {
   if (c.op == attn::prop::Operation::multi_head_attention) return {c.X.rows(), c.X.rows()};
+  if (c.op == attn::prop::Operation::batched_attention) return {c.batched.Q[2], c.batched.K[2]};
   if (attn::prop::takes_qkv(c.op)) return {c.Q.rows(), c.K.rows()};
   return {c.S.rows(), c.S.cols()};
 }
@@ -232,7 +233,8 @@ std::optional<Hint> from_outcome(const Verdict& v) {
   const bool refusal_property = v.property_id == "fully_forbidden_refused" ||
                                 v.property_id == "dk_mismatch_refused" ||
                                 v.property_id == "non_finite_refused" ||
-                                v.property_id == "shape_mismatch_refused";
+                                v.property_id == "shape_mismatch_refused" ||
+                                v.property_id == "shapes_refused";
   // A refusal property whose faulty case was refused, but whose valid case
   // (the same one made valid: Failure::answered) came back wrong: the
   // property's own hint ("... is not refused") would be false.

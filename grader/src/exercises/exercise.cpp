@@ -139,6 +139,20 @@ Exercise load_exercise(const std::string& id) {
 }
 
 Exercise kernel_exercise(Operation op, attn::prop::FullyForbidden fully_forbidden) {
+  if (op == Operation::batched_attention) {
+    // No exercise serves it: the pseudo-exercise is the operation itself,
+    // answered by the Python harness's --exercise batched_attention (no C++
+    // interface: toolchain_for refuses it).
+    Exercise e;
+    e.id = attn::prop::operation_name(op);
+    e.title = "kernel check, operation batched_attention";
+    e.section = "every property of the text that applies to batched_attention";
+    e.op = op;
+    e.properties = attn::prop::kernel_properties_for(op, fully_forbidden);
+    for (const auto& p : e.properties) e.points[p.id] = 1;
+    e.python_entry_points = {"batched_attention", "grouped_query_attention"};
+    return e;
+  }
   const char* id = op == Operation::attention              ? "F3"
                    : op == Operation::masked_softmax       ? "F2"
                    : op == Operation::softmax_rows         ? "F1"

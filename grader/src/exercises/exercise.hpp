@@ -78,7 +78,9 @@ std::vector<std::string> library_exercise_ids();
 /// with the kernel's convention for a fully forbidden row), 1 point each
 /// (check shows no points). Its id is the exercise whose harness and C++
 /// interface serve `op` (attention F3, masked_softmax F2, softmax_rows F1,
-/// attention_tiled T1, multi_head_attention M1). Throws
+/// attention_tiled T1, multi_head_attention M1); for batched_attention,
+/// which no exercise serves, the id is "batched_attention" (the Python
+/// harness's --exercise batched_attention; no C++ interface). Throws
 /// std::invalid_argument for an operation check does not take.
 Exercise kernel_exercise(attn::prop::Operation op,
                          attn::prop::FullyForbidden fully_forbidden =

@@ -137,6 +137,22 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
     o.mask = std::move(M);
     return o;
   }
+  if (c.op == attn::prop::Operation::batched_attention) {
+    // O as 4-D nested arrays (N, H, T_q, d_v), kept stacked (Case::Batched).
+    const auto& b = c.batched;
+    const std::vector<Index> want = {b.Q[0], b.Q[1], b.Q[2], b.V[3]};
+    StackedTensor O = decode_tensor(member(reply, "O"), "O", 4);
+    if (O.shape != want) {
+      auto text = [](const std::vector<Index>& d) {
+        std::string t = "(";
+        for (std::size_t k = 0; k < d.size(); ++k) t += (k ? ", " : "") + std::to_string(d[k]);
+        return t + ")";
+      };
+      throw ProtocolError("wrong shape: O is " + text(O.shape) + ", expected " + text(want) +
+                          " (N, H, T_q, d_v)");
+    }
+    return Outcome::make_result(std::move(O.stacked), RowMatrix());
+  }
   if (c.op == attn::prop::Operation::multi_head_attention) {
     RowMatrix O = decode_matrix(member(reply, "O"), "O", c.W_O.cols());
     if (std::string why = shape_problem(O, "O", c.X.rows(), c.W_O.cols(), "T x d_out");

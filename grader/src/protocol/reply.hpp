@@ -13,7 +13,9 @@ namespace attn::grader {
 /// - {"ok":true,"O":..,"A":..} -> result. For Operation::attention both O
 ///   (T_q x d_v, T_q = Q.rows(), d_v = V.cols()) and A (T_q x T_v, T_v = K.rows())
 ///   are required; for Operation::attention_tiled O and "logsumexp" (T_q numbers);
-///   for the softmax operations only A (the shape of S).
+///   for the softmax operations only A (the shape of S); for
+///   Operation::batched_attention O as 4-D nested arrays (N, H, T_q, d_v),
+///   returned stacked (attn::prop::Case::Batched).
 /// - {"ok":false,"error":{"type":..,"message":..}} -> refusal (the submission raised).
 /// - {"ok":false,"fault":".."} -> fault (the harness found the answer unusable).
 /// - anything else -> fault whose message says what is wrong: not JSON, not an

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol/json_double.hpp"
 #include "protocol/json_matrix.hpp"
 #include "protocol/protocol_version.hpp"
 
@@ -21,6 +22,28 @@ std::string request_line(const attn::prop::Case& c, std::int64_t id) {
   r["id"] = id;
   r["op"] = attn::prop::operation_name(c.op);
   auto shapes = nlohmann::json::object();
+  if (c.op == attn::prop::Operation::batched_attention) {
+    // 4-D tensors as nested arrays (PROTOCOL.md, "batched_attention").
+    const auto& b = c.batched;
+    auto dims = [](const attn::prop::Shape4& s) { return std::vector<Eigen::Index>(s.begin(), s.end()); };
+    r["Q"] = encode_tensor(c.Q, dims(b.Q));
+    r["K"] = encode_tensor(c.K, dims(b.K));
+    r["V"] = encode_tensor(c.V, dims(b.V));
+    shapes["Q"] = dims(b.Q);
+    shapes["K"] = dims(b.K);
+    shapes["V"] = dims(b.V);
+    if (c.mask && !b.mask_dims.empty()) {
+      r["mask"] = encode_mask_tensor(*c.mask, b.mask_dims);
+      shapes["mask"] = b.mask_dims;
+    } else {
+      r["mask"] = nullptr;
+    }
+    r["scale"] = b.scale ? nlohmann::json(encode_double(*b.scale)) : nlohmann::json(nullptr);
+    r["causal"] = b.causal;
+    r["alignment"] = b.bottom_right ? "bottom_right" : "top_left";
+    r["shapes"] = std::move(shapes);
+    return r.dump();
+  }
   if (attn::prop::takes_qkv(c.op)) {
     r["Q"] = encode_matrix(c.Q);
     r["K"] = encode_matrix(c.K);

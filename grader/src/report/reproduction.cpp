@@ -177,6 +177,30 @@ std::string python_reproduction(const Case& c, const std::string& file_name,
          << "], W_O, mask)\nprint(O)\n";
       break;
     }
+    case Operation::batched_attention: {
+      // The 4-D tensors as their stacked rows, reshaped (C order, Case::Batched).
+      const auto& b = c.batched;
+      auto shape = [](const attn::prop::Shape4& s) {
+        return std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(s[2]) +
+               ", " + std::to_string(s[3]);
+      };
+      os << "from " << mod << " import batched_attention\n" << py_matrix("Q", c.Q)
+         << "Q = Q.reshape(" << shape(b.Q) << ")\n" << py_matrix("K", c.K) << "K = K.reshape("
+         << shape(b.K) << ")\n" << py_matrix("V", c.V) << "V = V.reshape(" << shape(b.V) << ")\n";
+      if (c.mask && !b.mask_dims.empty()) {
+        std::string dims;
+        for (std::size_t k = 0; k < b.mask_dims.size(); ++k)
+          dims += (k ? ", " : "") + std::to_string(b.mask_dims[k]);
+        os << py_mask("mask", *c.mask) << "mask = mask.reshape(" << dims << ")\n";
+      } else {
+        os << "mask = None\n";
+      }
+      os << "O = batched_attention(Q, K, V, mask=mask, scale="
+         << (b.scale ? number(*b.scale, true) : std::string("None"))
+         << ", causal=" << (b.causal ? "True" : "False") << ", alignment=\""
+         << (b.bottom_right ? "bottom_right" : "top_left") << "\")\nprint(O)\n";
+      break;
+    }
     case Operation::causal_mask:
       os << python_import(file, "causal_mask") << "print(causal_mask(" << c.mask_shape.T_q << ", "
          << c.mask_shape.T_v << ", \"" << (c.mask_shape.bottom_right ? "bottom_right" : "top_left")
@@ -241,6 +265,9 @@ std::string cpp_reproduction(const Case& c, const std::string& exercise) {
            << (c.mask ? "mask" : "std::nullopt") << ");\nstd::cout << O << \"\\n\";\n";
       break;
     }
+    case Operation::batched_attention:
+      body << "// batched_attention has no C++ interface: see the Python reproduction\n";
+      break;
     case Operation::causal_mask:
       body << "std::cout << " << ns << "::causal_mask(" << c.mask_shape.T_q << ", " << c.mask_shape.T_v
            << ", " << ns << "::Alignment::" << (c.mask_shape.bottom_right ? "bottom_right" : "top_left")

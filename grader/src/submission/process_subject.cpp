@@ -103,6 +103,9 @@ std::size_t reply_limit_bytes(const attn::prop::Case& c) {
     case Operation::multi_head_attention: numbers = n(c.X.rows(), c.W_O.cols()); break;
     case Operation::causal_mask:
     case Operation::padding_mask: numbers = n(c.mask_shape.T_q, c.mask_shape.T_v); break;
+    case Operation::batched_attention:
+      numbers = n(c.batched.Q[0] * c.batched.Q[1] * c.batched.Q[2], c.batched.V[3]);
+      break;
   }
   return kReplyBytesPerNumber * numbers + kReplySlackBytes;
 }

@@ -308,6 +308,33 @@ Recognition recognise_exercise(const fs::path& file) {
   return r;
 }
 
+std::optional<std::string> recognise_batched_kernel(const fs::path& file,
+                                                    const std::string& entry) {
+  if (detect_language(file) != Language::python) return std::nullopt;
+  const std::string text = read_text(file);
+  if (!entry.empty()) {
+    // The entry's parameter list (up to its closing parenthesis, over lines).
+    std::string name;
+    for (char ch : entry)
+      if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_') name += ch;
+    if (name.empty() || name != entry) return std::nullopt;
+    const std::regex def("^[ \\t]*def[ \\t]+" + name + "[ \\t]*\\(([^)]*)\\)",
+                         std::regex::multiline);
+    std::smatch m;
+    if (!std::regex_search(text, m, def)) return std::nullopt;
+    const std::string params = m[1];
+    static const std::regex causal("\\bcausal\\b"), alignment("\\balignment\\b");
+    if (std::regex_search(params, causal) && std::regex_search(params, alignment))
+      return "the parameters of " + entry + "() include causal and alignment";
+    return std::nullopt;
+  }
+  static const std::regex def("^def[ \\t]+(batched_attention|grouped_query_attention)[ \\t]*\\(",
+                              std::regex::multiline);
+  std::smatch m;
+  if (std::regex_search(text, m, def)) return "it defines " + std::string(m[1]) + "()";
+  return std::nullopt;
+}
+
 Recognition recognise_from_hello(const Hello& hello) {
   Recognition r;
   if (!hello.exercise.empty()) {

@@ -22,6 +22,7 @@
 // --exercise.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "protocol/hello.hpp"
@@ -46,5 +47,16 @@ Recognition recognise_exercise(const std::filesystem::path& file);
 
 /// Recognises the exercise of a protocol-speaking executable from its hello.
 Recognition recognise_from_hello(const Hello& hello);
+
+/// For `attnlab check`: whether the Python file `file` is a kernel of the
+/// operation batched_attention, which no exercise has. With `entry`, when
+/// the parameters of `def entry(...)` include both `causal` and `alignment`
+/// (the keywords only batched_attention passes); without, when it defines
+/// batched_attention() or grouped_query_attention() at top level (helpers
+/// beside it, a single-head attention() included, do not count). Returns
+/// how it was recognised ("it defines batched_attention()"), else nullopt.
+/// Never runs the file.
+std::optional<std::string> recognise_batched_kernel(const std::filesystem::path& file,
+                                                    const std::string& entry);
 
 }  // namespace attn::grader

@@ -1,6 +1,7 @@
 #pragma once
 // A Case: one input for a Subject (docs/ARCHITECTURE.md, "Data flow").
 
+#include <array>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -30,6 +31,14 @@ enum class Operation {
   /// The padding mask T_q x T_v: keys j >= key_length forbidden (section 32.2.4).
   /// Uses mask_shape.
   padding_mask,
+  /// Batched multi-head attention with grouped-query sharing of the keys and
+  /// values (Ainslie et al. 2023, GQA; Shazeer 2019, MQA): Q is
+  /// (N, H, T_q, d_k), K (N, H_kv, T_v, d_k), V (N, H_kv, T_v, d_v), H_kv
+  /// divides H, and query head h attends with kv head h / (H / H_kv); every
+  /// (n, h) is one attention(Q[n, h], K[n, g], V[n, g], mask[n, h]) with the
+  /// logits scaled by `scale` (default 1/sqrt(d_k)). Answer O (N, H, T_q, d_v).
+  /// Uses Q, K, V (stacked, see Case::Batched), mask, batched.
+  batched_attention,
 };
 
 /// True for the operations that take Q, K, V (rather than logits S or X).
@@ -44,8 +53,12 @@ inline bool builds_mask(Operation op) {
 
 /// True for the operations whose answer includes the outputs O.
 inline bool returns_outputs(Operation op) {
-  return takes_qkv(op) || op == Operation::multi_head_attention;
+  return takes_qkv(op) || op == Operation::multi_head_attention ||
+         op == Operation::batched_attention;
 }
+
+/// The shape of a 4-D tensor: (N, H, T, d).
+using Shape4 = std::array<Index, 4>;
 
 /// One head's projections (section 32.2.5): W_Q, W_K are d_model x d_k, W_V is d_model x d_v.
 struct HeadProjections {
@@ -79,6 +92,20 @@ struct Case {
     bool bottom_right = false;  ///< causal_mask: the last query sees every key
     Index key_length = 0;       ///< padding_mask: keys 0 .. key_length - 1 are real
   } mask_shape;
+  /// batched_attention: the 4-D shapes of Q, K, V. Case::Q, K and V hold the
+  /// tensors stacked: slice (n, h) of a tensor of shape (N, H, T, d) is rows
+  /// [(n H + h) T, (n H + h + 1) T) of an (N H T) x d matrix (its C order).
+  /// Case::mask holds the mask stacked likewise over its leading dimensions.
+  /// Helpers: attn/prop/batched.hpp.
+  struct Batched {
+    Shape4 Q{}, K{}, V{};
+    /// The mask's shape as sent: 2 entries (T_q | 1, T_v | 1) or 4
+    /// (N | 1, H | 1, T_q | 1, T_v | 1), broadcast as NumPy does; empty: no mask.
+    std::vector<Index> mask_dims;
+    std::optional<double> scale;  ///< the logits' factor; nullopt: 1/sqrt(d_k)
+    bool causal = false;          ///< combine the causal mask (a key forbidden by either)
+    bool bottom_right = false;    ///< causal alignment: bottom-right, else top-left
+  } batched;
   /// Knobs of a metamorphic property, not inputs of the subject: the row
   /// shifts c_i, the vector added to every key, a permutation's sort keys.
   std::vector<double> params;

@@ -67,6 +67,22 @@ Property textbook_example(bool within_bound = false);
 // Section 32.2.5: with W_O = I, column block i of multi-head O is head i's output.
 Property heads_in_order();
 
+// batched_attention (batched.hpp), each head held to the oracle within the
+// per-head bound: Ainslie et al. 2023 (GQA), section 2: query head h attends
+// with kv head h / (H / H_kv) (cases with 2 <= H_kv < H).
+Property kv_heads_grouped();
+// Section 32.2.4 with T_q != T_v: the causal mask in the alignment asked for
+// (top_left or bottom_right; bottom-right only with T_q < T_v here).
+Property causal_alignment();
+// Lemma 1's 1/sqrt(d_k) replaced by an explicit scale (never 1/sqrt(d_k)).
+Property scale_honoured();
+// Section 32.2.4: a 2-D or 4-D mask broadcast over (N, H, T_q, T_v) as NumPy does.
+Property mask_broadcast();
+// Lemma 1: shapes that do not fit (H_kv not dividing H, d_k, a mask that
+// does not broadcast, N, T_v) are refused, and the same inputs made to fit
+// are answered.
+Property shapes_refused(std::string expected_error = "");
+
 // Section 32.2.4: a built causal (top-left or bottom-right) or padding mask
 // equals its definition entry by entry.
 Property causal_mask_matches_definition();
@@ -92,7 +108,9 @@ std::vector<Property> kernel_properties(FullyForbidden fully_forbidden = FullyFo
 /// The kernel properties for any operation `attnlab check` takes
 /// (attention: kernel_properties(); masked_softmax and softmax_rows: those
 /// of F2 and F1 with the metamorphic ones; attention_tiled: T1's;
-/// multi_head_attention: M1's). Throws std::invalid_argument for an
+/// multi_head_attention: M1's; batched_attention: oracle agreement per (n, h),
+/// kv_heads_grouped, causal_alignment, scale_honoured, mask_broadcast, the
+/// fully forbidden row, shapes_refused). Throws std::invalid_argument for an
 /// operation that builds a mask.
 std::vector<Property> kernel_properties_for(Operation op,
                                             FullyForbidden fully_forbidden = FullyForbidden::error);

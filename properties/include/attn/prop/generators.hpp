@@ -31,6 +31,30 @@ rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy);
 /// drawn W_O.
 rc::Gen<Case> gen_multi_head_case(const GenConfig& cfg, MaskPolicy policy, bool identity_W_O);
 
+/// What a batched_attention generator aims at. Shapes: N from 1 to 3, H_kv
+/// from 1 to 3, H = H_kv times a group size from 1 to 3 (H_kv = 1 is
+/// multi-query, H_kv = H multi-head attention), T_q and T_v from 1 to 6
+/// (drawn apart), d_k and d_v from 1 to 4; values small integers, reals on
+/// the 2^-18 grid or large logits; every size shrinks towards 1.
+enum class BatchedFocus {
+  any,               ///< every regime below but fully_forbidden; every row keeps an allowed key
+  grouped_heads,     ///< 2 <= H_kv < H (so h / (H / H_kv) and h % H_kv differ), no mask
+  causal_alignment,  ///< causal, T_q != T_v: top-left either way, bottom-right with T_q < T_v
+  custom_scale,      ///< an explicit scale (dyadic, exact in every type), never 1/sqrt(d_k)
+  broadcast_mask,    ///< a 2-D or 4-D mask with some dimension 1, no causal mask
+  fully_forbidden,   ///< some query row of some head has every key forbidden: bottom-right
+                     ///< causal with T_q > T_v (its first T_q - T_v rows), or a mask row
+};
+
+/// batched_attention cases (Operation::batched_attention, batched.hpp) for the focus.
+rc::Gen<Case> gen_batched_case(const GenConfig& cfg, BatchedFocus focus);
+
+/// batched_attention cases whose shapes do not fit (batched_shape_problem is
+/// set): H_kv not dividing H, d_k of K not Q's, a mask that does not
+/// broadcast, K and V of another batch size, V with another T_v than K. The
+/// rest of the case is valid.
+rc::Gen<Case> gen_batched_shape_mismatch_case(const GenConfig& cfg);
+
 /// Mask-building cases for cfg.op (causal_mask or padding_mask): T_q and T_v
 /// from 2 to 12 (shrinking towards 2; one case in ten from 1), either
 /// alignment, key_length from 0 to T_v.

@@ -60,9 +60,14 @@ struct AttentionBound {
 };
 
 /// Bounds for attention(Q, K, V, mask) computed in the declared precision.
-/// `exact` must be exact_attention(Q, K, V, mask).
+/// `exact` must be exact_attention(Q, K, V, mask, scale); `scale` as there
+/// (nullopt: 1/sqrt(d_k)). An explicit scale costs the logits one rounding
+/// (a product) where 1/sqrt(d_k) costs at most three, so step (1)'s
+/// gamma_{d_k + 3} covers both; the dot product's magnitude is multiplied
+/// by |scale| instead of divided by sqrt(d_k) (TOLERANCE.md, (1)).
 AttentionBound attention_error_bound(const DMatrix& Q, const DMatrix& K, const DMatrix& V,
-                                     const ExactAttention& exact, const PrecisionModel& p);
+                                     const ExactAttention& exact, const PrecisionModel& p,
+                                     std::optional<double> scale = std::nullopt);
 
 /// Bounds for a softmax of given logits (no logit error), e.g. F1/F2.
 /// Only A and logsumexp are filled.

@@ -46,10 +46,15 @@ struct ExactAttention {
 };
 
 /// Q: T_q x d_k, K: T_v x d_k, V: T_v x d_v, mask: T_q x T_v (true = forbidden).
-/// Throws OracleRefusal on shape mismatch, non-finite input, d_k == 0, or a
-/// fully forbidden row.
+/// `scale`: the logits are S = scale Q K^T with the double `scale` taken
+/// exactly (a kernel's explicit softmax scale, as PyTorch's and
+/// flash-attention's `scale` / `softmax_scale`); nullopt is the text's
+/// 1/sqrt(d_k) (Lemma 1), evaluated in Real.
+/// Throws OracleRefusal on shape mismatch, non-finite input or scale,
+/// d_k == 0, or a fully forbidden row.
 ExactAttention exact_attention(const DMatrix& Q, const DMatrix& K, const DMatrix& V,
-                               const std::optional<BoolMatrix>& mask);
+                               const std::optional<BoolMatrix>& mask,
+                               std::optional<double> scale = std::nullopt);
 
 /// Softmax of double logits S with an optional mask; -Inf in S is forbidden.
 /// Throws OracleRefusal on NaN/+Inf, mask shape, or a fully forbidden row.

@@ -1,0 +1,39 @@
+"""The reference kernel (gqa.py) with one mistake: the kv heads are laid out
+with np.tile instead of np.repeat, so query head h attends with kv head
+h % H_kv instead of h // (H // H_kv). Must fail kv_heads_grouped.
+"""
+
+import numpy as np
+
+
+def gqa(Q, K, V, mask=None, scale=None, causal=False, alignment="top_left"):
+    if Q.ndim != 4 or K.ndim != 4 or V.ndim != 4:
+        raise ValueError("Q, K and V must be 4-D (N, heads, T, d)")
+    N, H, T_q, d_k = Q.shape
+    _, H_kv, T_v, _ = K.shape
+    if K.shape[0] != N or V.shape[0] != N:
+        raise ValueError("Q, K and V must have the same batch size")
+    if V.shape[1] != H_kv or V.shape[2] != T_v:
+        raise ValueError("K and V must have the same heads and keys")
+    if K.shape[3] != d_k or d_k == 0:
+        raise ValueError("Q and K must have the same d_k >= 1")
+    if H_kv == 0 or H % H_kv != 0:
+        raise ValueError("H_kv = %d does not divide H = %d" % (H_kv, H))
+    K = np.tile(K, (1, H // H_kv, 1, 1))
+    V = np.tile(V, (1, H // H_kv, 1, 1))
+    if scale is None:
+        scale = 1.0 / np.sqrt(d_k)
+    S = np.einsum("nhqd,nhkd->nhqk", Q, K) * scale
+    forbidden = np.zeros(S.shape, dtype=bool)
+    if mask is not None:
+        if mask.ndim not in (2, 4):
+            raise ValueError("the mask must be 2-D or 4-D")
+        forbidden |= np.broadcast_to(mask, S.shape)  # ValueError if it does not broadcast
+    if causal:
+        offset = T_v - T_q if alignment == "bottom_right" else 0
+        forbidden |= np.arange(T_v)[None, :] > np.arange(T_q)[:, None] + offset
+    if forbidden.all(axis=-1).any():
+        raise ValueError("a query row has every key forbidden")
+    S = np.where(forbidden, -np.inf, S)
+    P = np.exp(S - S.max(axis=-1, keepdims=True))
+    return (P / P.sum(axis=-1, keepdims=True)) @ V
