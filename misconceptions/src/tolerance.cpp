@@ -131,7 +131,7 @@ bool separated(const Prediction& a, const Prediction& b, const Case& c, double f
 
 bool departs_where_separated(const Outcome& s, const Prediction& model, const Prediction& def,
                              const Case& c, bool returns_weights, double factor) {
-  if (!(model.separation_scale < 1)) return true;
+  if (!model.has_separation_tol) return true;  // not narrower than declared
   if (model.no_claim || def.no_claim || !model.has_answer || !def.has_answer) return true;
   if (model.any_finite_answer || def.any_finite_answer || model.non_finite_answer_ok ||
       def.non_finite_answer_ok)

@@ -51,7 +51,7 @@ bool agrees(const Outcome& subject, const Prediction& p, const Case& c, bool ret
 bool separated(const Prediction& a, const Prediction& b, const Case& c, double factor,
                bool returns_weights);
 
-/// A model computed in a narrower type (separation_scale < 1) whose own
+/// A model computed in a narrower type (has_separation_tol) whose own
 /// answer is off the definition `def` by more than `factor` times the
 /// declared bound on some entry (its a-priori tolerance may be +Inf there):
 /// a subject that computes in that type departs from the definition in that

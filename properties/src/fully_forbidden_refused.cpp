@@ -165,7 +165,7 @@ std::optional<Failure> check_batched(Subject& s, const Case& c, const Outcome& o
       valid.batched.mask_dims.clear();
       valid.mask.reset();
       valid.batched.causal = false;
-      auto g = detail::require_specific_refusal(s, o, expected_error,
+      auto g = detail::require_specific_refusal(s, c, o, expected_error,
                                                 where + " with every key forbidden", valid,
                                                 "the same inputs without the mask and causal");
       if (g) g->marked_row = r0;

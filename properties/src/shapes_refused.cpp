@@ -21,7 +21,7 @@ Property shapes_refused(std::string expected_error) {
   p.check = [expected_error](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);
     const std::string why = batched_shape_problem(c).value_or("shapes that do not fit");
-    return detail::require_specific_refusal(s, o, expected_error,
+    return detail::require_specific_refusal(s, c, o, expected_error,
                                             "inputs that do not fit (" + why + ")",
                                             detail::fitted_case(c),
                                             "the same inputs made to fit");

@@ -184,7 +184,7 @@ std::string python_reproduction(const Case& c, const std::string& file_name,
         return std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(s[2]) +
                ", " + std::to_string(s[3]);
       };
-      os << "from " << mod << " import batched_attention\n" << py_matrix("Q", c.Q)
+      os << python_import(file, "batched_attention") << py_matrix("Q", c.Q)
          << "Q = Q.reshape(" << shape(b.Q) << ")\n" << py_matrix("K", c.K) << "K = K.reshape("
          << shape(b.K) << ")\n" << py_matrix("V", c.V) << "V = V.reshape(" << shape(b.V) << ")\n";
       if (c.mask && !b.mask_dims.empty()) {
