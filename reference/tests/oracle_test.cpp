@@ -60,3 +60,30 @@ TEST_CASE("error bound: gamma_n and the row-sum bound scale with u and n", "[bou
   CHECK(attn::ref::row_sum_bound(8, f) > 1e8 * attn::ref::row_sum_bound(8, d));
   CHECK(attn::ref::row_sum_bound(64, d) > attn::ref::row_sum_bound(8, d));
 }
+
+TEST_CASE("oracle: an explicit scale s gives the logits s Q K^T, taken exactly", "[oracle]") {
+  DMatrix Q(2, 4), K(3, 4), V(3, 1);
+  Q << 1, 2, -3, 0.5, 0, 1, 1, -2;
+  K << 0.25, -1, 2, 2, -0.5, 3, 1, 1, 0, 0, 1, 4;
+  V << 1, 2, 3;
+  // d_k = 4: scale 0.5 is the default 1/sqrt(d_k), exactly.
+  const auto by_default = attn::ref::exact_attention(Q, K, V, std::nullopt);
+  const auto half = attn::ref::exact_attention(Q, K, V, std::nullopt, 0.5);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j) CHECK(half.S(i, j) == by_default.S(i, j));
+  // scale 2 on Q equals the default on 4 Q (both exact in double).
+  const auto two = attn::ref::exact_attention(Q, K, V, std::nullopt, 2.0);
+  const auto four_q = attn::ref::exact_attention(DMatrix(4 * Q), K, V, std::nullopt);
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 3; ++j) CHECK(two.S(i, j) == four_q.S(i, j));
+    CHECK(abs(two.O(i, 0) - four_q.O(i, 0)) < Real("1e-45"));
+  }
+  // The bound scales the dot products by |s|: for s = 2 it is that of 4 Q's logits.
+  const auto model = attn::ref::PrecisionModel::for_float();
+  const auto b2 = attn::ref::attention_error_bound(Q, K, V, two, model, 2.0);
+  const auto b4 = attn::ref::attention_error_bound(DMatrix(4 * Q), K, V, four_q, model);
+  CHECK(b2.S(1, 2) == Approx(b4.S(1, 2)).epsilon(1e-12));
+  CHECK_THROWS_AS(attn::ref::exact_attention(Q, K, V, std::nullopt,
+                                             std::numeric_limits<double>::infinity()),
+                  attn::ref::OracleRefusal);
+}
