@@ -254,6 +254,20 @@ TEST_CASE("library operations: helpers do not confuse recognition", "[recognise]
                                Catch::Contains("--exercise F1|F2|F3|F4|T1|M1|C1"));
 }
 
+TEST_CASE("an F3 file that uses its own F1 and F2 functions is F3, unrelated ones stay ambiguous",
+          "[recognise]") {
+  const Recognition r = recognise_exercise(data("attention_builds_on_f1_f2.py"));
+  INFO(r.message);
+  REQUIRE(r.status == Status::recognised);
+  CHECK(r.exercise == "F3");
+  CHECK(r.how ==
+        "it defines scaled_dot_product_attention, which uses softmax_rows and masked_softmax");
+  const Recognition u = recognise_exercise(data("f1_and_f3_unrelated.py"));
+  CHECK(u.status == Status::ambiguous);
+  CHECK_THAT(u.message, Catch::Contains("softmax_rows() (F1)") &&
+                            Catch::Contains("--exercise F1 or --exercise F3"));
+}
+
 // --- the answers files ---------------------------------------------------------
 
 TEST_CASE("F2's printed weights agree with the oracle at the text's tolerance", "[answers]") {

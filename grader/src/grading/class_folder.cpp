@@ -78,6 +78,7 @@ struct Candidate {
   std::string rel;    ///< below the student's folder
   std::string exercise;  ///< recognised; empty if not
   bool explicit_line = false;  ///< recognised from a `# exercise:` line
+  std::string how;             ///< how it was recognised (recognise.hpp)
 };
 
 class Collector {
@@ -95,27 +96,28 @@ class Collector {
       if (is_answers_file(f)) {
         const Recognition r = recognise_exercise(f);
         if (r.status == Recognition::Status::recognised) {
-          answers.push_back({f, f, rel, r.exercise});
+          answers.push_back({f, f, rel, r.exercise, false, ""});
           continue;
         }
         others.push_back(rel);  // a .json that is not an answers file: a data file
         continue;
       }
       if (is_cpp_header(f)) {  // never an entry; staged beside the entry for #include "..."
-        headers.push_back({f, f, rel, ""});
+        headers.push_back({f, f, rel, "", false, ""});
         continue;
       }
       if (!is_code(f)) {
         others.push_back(rel);
         continue;
       }
-      Candidate c{f, f, rel, ""};
+      Candidate c{f, f, rel, "", false, ""};
       if (is_notebook(f)) c.graded = convert(f, student + "/" + rel);
       if (!c.graded.empty()) {
         const Recognition r = recognise_exercise(c.graded);
         if (r.status == Recognition::Status::recognised) {
           c.exercise = r.exercise;
           c.explicit_line = r.how.rfind("it has", 0) == 0;  // the `# exercise:` line
+          c.how = r.how;
         }
       }
       code.push_back(c);
@@ -185,6 +187,9 @@ class Collector {
       in.choice = "entry " + e->rel +
                   (e->exercise.empty() ? std::string(" (the only code file)")
                                        : " (defines " + (in.exercise.empty() ? e->exercise : in.exercise) + ")");
+      // A file defining several exercises' functions says which one it answers and why.
+      if (e->how.find(", which uses ") != std::string::npos && in.exercise.empty())
+        in.choice.insert(in.choice.size() - 1, ": " + e->how);
       if (is_notebook(e->file)) in.choice += ", its code cells";
       if (paired) in.choice += "; answers " + paired->rel;
       if (!helpers.empty()) in.choice += "; helpers: " + helpers;
