@@ -84,6 +84,10 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     A = E / E.sum(axis=1, keepdims=True)
     return A @ V, A
 EOF2
+# Two folder names that are not UTF-8 and differ in one byte: two students.
+mkdir -p "$class/$(printf 'jos\351')" "$class/$(printf 'jos\350')"
+cp "$src/solutions/F3/attention.py" "$class/$(printf 'jos\351')/att.py"
+cp "$class/lena/attention.py" "$class/$(printf 'jos\350')/att.py"
 # Nothing gradable: an empty folder, a folder with only a README.txt.
 mkdir -p "$class/otto" "$class/pia"
 echo "I will hand it in tomorrow" > "$class/pia/README.txt"
@@ -144,6 +148,10 @@ for name in ("otto", "pia"):
     r = rows[name]
     assert r["status"] == "no submission" and r["score"] == 0 and r["files"] == [], r
 assert "README.txt" in rows["pia"]["note"], rows["pia"]
+# Non-UTF-8 names: distinct, reversible ids (class_folder.hpp student_id).
+assert rows["jos%E9"]["score"] == rows["jos%E9"]["max_score"] == 12, rows["jos%E9"]
+assert rows["jos%E8"]["score"] < rows["jos%E8"]["max_score"], rows["jos%E8"]
+assert rows["jos%E9"]["files"] == ["jos%E9/att.py"], rows["jos%E9"]
 # A diagnosed misconception reaches the gradebook and the overview.
 assert "finite_fill" in rows["lena"]["misconceptions"], rows["lena"]
 lena_csv = [t for t in table if t["student"] == "lena"][0]
@@ -184,6 +192,24 @@ for name in a:
         assert a[name] == b[name], (a[name], b[name])
 print("regrade ok")
 PY
+# A non-UTF-8 student is regradable by its id and by its raw name, the other kept.
+cp "$out/summary.json" "$tmp/before_jos.json"
+"$attnlab" grade "$class" --students 'jos%E9' --cases 10 --out "$out" > "$tmp/jos.txt" 2>&1 &&
+"$attnlab" grade "$class" --students "$(printf 'jos\350')" --cases 10 --out "$out" >> "$tmp/jos.txt" 2>&1
+[ $? = 1 ] || { cat "$tmp/jos.txt"; fail "regrading the non-UTF-8 students failed"; }
+grep -q "^\[1/1\] jos%E9/att.py: graded, 12 / 12" "$tmp/jos.txt" && grep -q "^\[1/1\] jos%E8/att.py: graded" "$tmp/jos.txt" ||
+  { cat "$tmp/jos.txt"; fail "--students did not pick the non-UTF-8 students"; }
+/usr/bin/python3 - "$tmp/before_jos.json" "$out/summary.json" <<'PY' || fail "regrading jos%E9 and jos%E8 changed other rows"
+import json, sys
+a = {r["student"]: r for r in json.load(open(sys.argv[1]))["students"]}
+b = {r["student"]: r for r in json.load(open(sys.argv[2]))["students"]}
+assert set(a) == set(b)
+assert b["jos%E9"]["score"] == 12 and b["jos%E8"]["score"] < 12, (b["jos%E9"], b["jos%E8"])
+for name in a:
+    if name not in ("jos%E9", "jos%E8"):
+        assert a[name] == b[name], name
+PY
+
 # A student with nothing gradable is regradable by name, and with the
 # exercise fixed counts 0 of its maximum (exercises/F3/points.json).
 "$attnlab" grade "$class" --students otto --exercise F3 --cases 10 --out "$tmp/otto" > "$tmp/otto.txt" 2>&1

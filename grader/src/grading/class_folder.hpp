@@ -61,6 +61,13 @@ ClassInputs collect_class(const std::vector<std::filesystem::path>& paths,
 ClassInputs collect_upload(const std::filesystem::path& folder, const std::string& exercise,
                            std::string* why);
 
+/// The id of a student (or the shown name of a file) from its file name:
+/// the name itself when it is valid UTF-8 without '%' or control bytes;
+/// else each such byte written %XX (hex, upper case) and '%' as %25, so
+/// that distinct names keep distinct ids and the id gives back the name
+/// ("jos\xe9" -> "jos%E9", "jos\xe8" -> "jos%E8", "100%" -> "100%25").
+std::string student_id(const std::string& name);
+
 /// Student `name` is in shard `k` of `n` (1 <= k <= n): FNV-1a of the name
 /// modulo n equals k - 1. Deterministic across machines and runs.
 bool in_shard(const std::string& name, int k, int n);
