@@ -22,6 +22,10 @@
 //   are the files of that exercise; if none is recognised, the only code
 //   file (or the first in name order, with a note) is graded.
 //
+// A student folder (or archive) with nothing of these is a student too: a
+// BatchInput with `no_submission` set (batch.hpp), its row "no submission".
+// Students and shown file names are student_id()s (non-UTF-8 bytes escaped).
+//
 // Several entries of one exercise are all graded; the gradebook counts the
 // best of them (gradebook.hpp). Every choice is written in `choice`, which
 // the report and the progress line show.
