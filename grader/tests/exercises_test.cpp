@@ -175,12 +175,14 @@ TEST_CASE("recognition says how it decided", "[recognise]") {
 
 TEST_CASE("a Python file defining two exercises' functions is ambiguous, unless it says",
           "[recognise]") {
-  const Recognition r = recognise_exercise(data("ambiguous.py"));
+  const Recognition r = recognise_exercise(data("f1_and_f3_unrelated.py"));
   CHECK(r.status == Status::ambiguous);
   CHECK_THAT(r.message, Catch::Contains("softmax_rows() (F1)") &&
                             Catch::Contains("scaled_dot_product_attention() (F3)") &&
                             Catch::Contains("--exercise F1 or --exercise F3"));
   CHECK(recognised(data("ambiguous_resolved.py")) == "F3");
+  // An F3 whose attention calls the F1 function beside it builds on it: F3.
+  CHECK(recognised(data("ambiguous.py")) == "F3");
 }
 
 TEST_CASE("files that name no exercise are unrecognisable, with a suggestion", "[recognise]") {
