@@ -67,7 +67,7 @@ for name, kind in expect.items():
     assert res["score"] == r["score"] and res["max_score"] == r["max_score"], (res, r)
     xml.dom.minidom.parse(os.path.join(out, stem + ".junit.xml"))
 assert rows["post_softmax_mask.py"]["points"]["row_stochastic"] == 0
-assert summary["counts"] == {"graded": 6, "not gradable": 2, "error": 0}, summary["counts"]
+assert summary["counts"] == {"graded": 6, "not gradable": 2, "error": 0, "no submission": 0}, summary["counts"]
 
 with open(os.path.join(out, "summary.csv"), newline="") as f:
     table = list(csv.DictReader(f))

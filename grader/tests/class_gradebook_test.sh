@@ -84,6 +84,13 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     A = E / E.sum(axis=1, keepdims=True)
     return A @ V, A
 EOF2
+# Two folder names that are not UTF-8 and differ in one byte: two students.
+mkdir -p "$class/$(printf 'jos\351')" "$class/$(printf 'jos\350')"
+cp "$src/solutions/F3/attention.py" "$class/$(printf 'jos\351')/att.py"
+cp "$class/lena/attention.py" "$class/$(printf 'jos\350')/att.py"
+# Half an F4: the code without its answers file, the answers file without code.
+put nina "$src/solutions/F4/masked_attention.py" attention.py
+put omar "$src/solutions/F4/answers.json" answers.json
 # Nothing gradable: an empty folder, a folder with only a README.txt.
 mkdir -p "$class/otto" "$class/pia"
 echo "I will hand it in tomorrow" > "$class/pia/README.txt"
@@ -109,7 +116,7 @@ grep -q "entry attention.cpp (defines F3); helpers: row_softmax.cpp, test_row_so
 grep -q "class overview: $students students" "$tmp/first.txt" || { cat "$tmp/first.txt"; fail "no overview"; }
 cp "$out/summary.json" "$tmp/first.json"
 
-/usr/bin/python3 - "$out" "$students" <<'PY' || { cat "$tmp/first.txt"; fail "the first gradebook is not as expected"; }
+SRC="$src" /usr/bin/python3 - "$out" "$students" <<'PY' || { cat "$tmp/first.txt"; fail "the first gradebook is not as expected"; }
 import csv, json, os, sys
 out, students = sys.argv[1], int(sys.argv[2])
 s = json.load(open(os.path.join(out, "summary.json")))
@@ -122,7 +129,9 @@ header = list(table[0].keys())
 assert header[:6] == ["student", "score", "max_score", "status", "exercises", "files"], header
 assert "F3:oracle_agreement (3)" in header and "F4:answers (3)" in header, header
 assert "F1:oracle_agreement (2)" in header  # no column shared between exercises
-full = ["ana", "ben", "cleo", "dan", "eva", "finn", "gus", "hana", "jade", "zoe.py", "quinn", "rosa"]
+full = ["ana", "ben", "cleo", "dan", "eva", "finn", "gus", "hana", "jade", "zoe.py", "rosa"]
+# quinn's F2 code came without its answers file: 0 of the answers item's points.
+assert rows["quinn"]["score"] == rows["quinn"]["max_score"] - 3 and "missing the answers file" in rows["quinn"]["note"], rows["quinn"]
 for name in full:
     r = rows[name]
     assert r["status"] == "graded" and r["score"] == r["max_score"] > 0, r
@@ -144,6 +153,18 @@ for name in ("otto", "pia"):
     r = rows[name]
     assert r["status"] == "no submission" and r["score"] == 0 and r["files"] == [], r
 assert "README.txt" in rows["pia"]["note"], rows["pia"]
+# Half an F4 is out of F4's full maximum (exercises/F4/points.json), the missing part 0.
+f4 = json.load(open(os.path.join(os.environ["SRC"], "exercises/F4/points.json")))["points"]
+f4_max, f4_answers = sum(f4.values()), f4["answers"]
+assert rows["nina"]["max_score"] == f4_max and rows["nina"]["score"] == f4_max - f4_answers, rows["nina"]
+assert "missing the answers file" in rows["nina"]["note"], rows["nina"]
+assert rows["omar"]["max_score"] == f4_max and rows["omar"]["score"] == f4_answers, rows["omar"]
+assert "missing the code" in rows["omar"]["note"], rows["omar"]
+assert rows["eva"]["max_score"] == f4_max and "missing" not in rows["eva"]["note"], rows["eva"]
+# Non-UTF-8 names: distinct, reversible ids (class_folder.hpp student_id).
+assert rows["jos%E9"]["score"] == rows["jos%E9"]["max_score"] == 12, rows["jos%E9"]
+assert rows["jos%E8"]["score"] < rows["jos%E8"]["max_score"], rows["jos%E8"]
+assert rows["jos%E9"]["files"] == ["jos%E9/att.py"], rows["jos%E9"]
 # A diagnosed misconception reaches the gradebook and the overview.
 assert "finite_fill" in rows["lena"]["misconceptions"], rows["lena"]
 lena_csv = [t for t in table if t["student"] == "lena"][0]
@@ -159,6 +180,7 @@ PY
 sleep 1
 cp "$src/solutions/F3/attention.py" "$class/ivan/attention.py"
 echo '# exercise: F4' >> "$class/ivan/attention.py"
+cp "$src/solutions/F4/answers.json" "$class/ivan/answers.json"  # the whole F4 this time
 cp "$src/solutions/F1/softmax_rows.py" "$class/skel_F1/skeleton.py"
 "$attnlab" grade "$class" --students ivan,skel_F1 --cases 10 --jobs 2 --out "$out" > "$tmp/second.txt" 2>&1
 code=$?
@@ -184,6 +206,24 @@ for name in a:
         assert a[name] == b[name], (a[name], b[name])
 print("regrade ok")
 PY
+# A non-UTF-8 student is regradable by its id and by its raw name, the other kept.
+cp "$out/summary.json" "$tmp/before_jos.json"
+"$attnlab" grade "$class" --students 'jos%E9' --cases 10 --out "$out" > "$tmp/jos.txt" 2>&1 &&
+"$attnlab" grade "$class" --students "$(printf 'jos\350')" --cases 10 --out "$out" >> "$tmp/jos.txt" 2>&1
+[ $? = 1 ] || { cat "$tmp/jos.txt"; fail "regrading the non-UTF-8 students failed"; }
+grep -q "^\[1/1\] jos%E9/att.py: graded, 12 / 12" "$tmp/jos.txt" && grep -q "^\[1/1\] jos%E8/att.py: graded" "$tmp/jos.txt" ||
+  { cat "$tmp/jos.txt"; fail "--students did not pick the non-UTF-8 students"; }
+/usr/bin/python3 - "$tmp/before_jos.json" "$out/summary.json" <<'PY' || fail "regrading jos%E9 and jos%E8 changed other rows"
+import json, sys
+a = {r["student"]: r for r in json.load(open(sys.argv[1]))["students"]}
+b = {r["student"]: r for r in json.load(open(sys.argv[2]))["students"]}
+assert set(a) == set(b)
+assert b["jos%E9"]["score"] == 12 and b["jos%E8"]["score"] < 12, (b["jos%E9"], b["jos%E8"])
+for name in a:
+    if name not in ("jos%E9", "jos%E8"):
+        assert a[name] == b[name], name
+PY
+
 # A student with nothing gradable is regradable by name, and with the
 # exercise fixed counts 0 of its maximum (exercises/F3/points.json).
 "$attnlab" grade "$class" --students otto --exercise F3 --cases 10 --out "$tmp/otto" > "$tmp/otto.txt" 2>&1

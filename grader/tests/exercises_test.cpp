@@ -176,12 +176,14 @@ TEST_CASE("recognition says how it decided", "[recognise]") {
 
 TEST_CASE("a Python file defining two exercises' functions is ambiguous, unless it says",
           "[recognise]") {
-  const Recognition r = recognise_exercise(data("ambiguous.py"));
+  const Recognition r = recognise_exercise(data("f1_and_f3_unrelated.py"));
   CHECK(r.status == Status::ambiguous);
   CHECK_THAT(r.message, Catch::Contains("softmax_rows() (F1)") &&
                             Catch::Contains("scaled_dot_product_attention() (F3)") &&
                             Catch::Contains("--exercise F1 or --exercise F3"));
   CHECK(recognised(data("ambiguous_resolved.py")) == "F3");
+  // An F3 whose attention calls the F1 function beside it builds on it: F3.
+  CHECK(recognised(data("ambiguous.py")) == "F3");
 }
 
 TEST_CASE("files that name no exercise are unrecognisable, with a suggestion", "[recognise]") {
@@ -253,6 +255,20 @@ TEST_CASE("library operations: helpers do not confuse recognition", "[recognise]
   const Recognition none = recognise_exercise(data("no_entry.py"));
   CHECK_THAT(none.message, Catch::Contains("(C1)") && Catch::Contains("# exercise: T1") &&
                                Catch::Contains("--exercise F1|F2|F3|F4|T1|M1|C1"));
+}
+
+TEST_CASE("an F3 file that uses its own F1 and F2 functions is F3, unrelated ones stay ambiguous",
+          "[recognise]") {
+  const Recognition r = recognise_exercise(data("attention_builds_on_f1_f2.py"));
+  INFO(r.message);
+  REQUIRE(r.status == Status::recognised);
+  CHECK(r.exercise == "F3");
+  CHECK(r.how ==
+        "it defines scaled_dot_product_attention, which uses softmax_rows and masked_softmax");
+  const Recognition u = recognise_exercise(data("f1_and_f3_unrelated.py"));
+  CHECK(u.status == Status::ambiguous);
+  CHECK_THAT(u.message, Catch::Contains("softmax_rows() (F1)") &&
+                            Catch::Contains("--exercise F1 or --exercise F3"));
 }
 
 // --- the answers files ---------------------------------------------------------

@@ -370,13 +370,21 @@ int main(int argc, char** argv) {
     ignored = inputs.ignored;
     b.inputs = std::move(inputs.inputs);
     if (!only_students.empty()) {
+      // A student is named by its id (summary.csv, class_folder.hpp student_id)
+      // or by the folder's raw name.
+      auto names = [](const std::string& s, const std::string& who) {
+        return s == who || attn::grader::student_id(s) == who;
+      };
       std::erase_if(b.inputs, [&](const attn::grader::BatchInput& in) {
         const std::string& who = in.student.empty() ? in.name : in.student;
-        return std::find(only_students.begin(), only_students.end(), who) == only_students.end();
+        return std::none_of(only_students.begin(), only_students.end(),
+                            [&](const std::string& s) { return names(s, who); });
       });
       for (const auto& s : only_students)
-        if (std::none_of(b.inputs.begin(), b.inputs.end(), [&](const auto& in) { return in.student == s; })) {
-          std::cerr << "attnlab: no student " << s << " in " << files.front() << "\n";
+        if (std::none_of(b.inputs.begin(), b.inputs.end(),
+                         [&](const auto& in) { return names(s, in.student); })) {
+          std::cerr << "attnlab: no student " << attn::grader::student_id(s) << " in "
+                    << files.front() << "\n";
           return 2;
         }
     }
@@ -460,6 +468,7 @@ int main(int argc, char** argv) {
     if (!in.exercise.empty()) options.exercise = in.exercise;
     if (in.answers && !options.answers) options.answers = in.answers;
     options.helpers = in.helpers;
+    options.whole_exercise = true;  // a student's upload: the exercise's full maximum
     std::cout << "attnlab: " << in.choice;
     if (inputs.inputs.size() > 1)
       std::cout << " (" << inputs.inputs.size() - 1 << " other file(s) not graded: "

@@ -94,6 +94,7 @@ std::string first_error_line(const std::string& s) {
     if (!in.exercise.empty()) o.exercise = in.exercise;
     if (in.answers) o.answers = in.answers;
     o.helpers = in.helpers;
+    o.whole_exercise = true;  // a class: the exercise's full maximum (class_folder.hpp)
     const auto start = Clock::now();
     const std::string stem = report_stem(in.name);
     std::ofstream text(options.out_dir / (stem + ".txt"));
@@ -292,6 +293,8 @@ SummaryRow summary_row(const std::string& name, const GradeResult& r) {
               row.misconceptions.push_back(key);
       }
       if (r.failed > 0) row.note = std::to_string(r.failed) + " failed";
+      if (!r.missing.empty())
+        row.note += (row.note.empty() ? "" : "; ") + std::string("missing ") + r.missing;
       break;
     case GradeResult::Status::not_gradable:
       row.status = "not gradable";

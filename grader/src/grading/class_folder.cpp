@@ -78,6 +78,7 @@ struct Candidate {
   std::string rel;    ///< below the student's folder
   std::string exercise;  ///< recognised; empty if not
   bool explicit_line = false;  ///< recognised from a `# exercise:` line
+  std::string how;             ///< how it was recognised (recognise.hpp)
 };
 
 class Collector {
@@ -91,31 +92,32 @@ class Collector {
     std::vector<Candidate> code, answers, headers;
     std::vector<std::string> others;
     for (const auto& f : files_below(dir, excluded)) {
-      const std::string rel = f.lexically_relative(dir).generic_string();
+      const std::string rel = student_id(f.lexically_relative(dir).generic_string());
       if (is_answers_file(f)) {
         const Recognition r = recognise_exercise(f);
         if (r.status == Recognition::Status::recognised) {
-          answers.push_back({f, f, rel, r.exercise});
+          answers.push_back({f, f, rel, r.exercise, false, ""});
           continue;
         }
         others.push_back(rel);  // a .json that is not an answers file: a data file
         continue;
       }
       if (is_cpp_header(f)) {  // never an entry; staged beside the entry for #include "..."
-        headers.push_back({f, f, rel, ""});
+        headers.push_back({f, f, rel, "", false, ""});
         continue;
       }
       if (!is_code(f)) {
         others.push_back(rel);
         continue;
       }
-      Candidate c{f, f, rel, ""};
+      Candidate c{f, f, rel, "", false, ""};
       if (is_notebook(f)) c.graded = convert(f, student + "/" + rel);
       if (!c.graded.empty()) {
         const Recognition r = recognise_exercise(c.graded);
         if (r.status == Recognition::Status::recognised) {
           c.exercise = r.exercise;
           c.explicit_line = r.how.rfind("it has", 0) == 0;  // the `# exercise:` line
+          c.how = r.how;
         }
       }
       code.push_back(c);
@@ -185,6 +187,9 @@ class Collector {
       in.choice = "entry " + e->rel +
                   (e->exercise.empty() ? std::string(" (the only code file)")
                                        : " (defines " + (in.exercise.empty() ? e->exercise : in.exercise) + ")");
+      // A file defining several exercises' functions says which one it answers and why.
+      if (e->how.find(", which uses ") != std::string::npos && in.exercise.empty())
+        in.choice.insert(in.choice.size() - 1, ": " + e->how);
       if (is_notebook(e->file)) in.choice += ", its code cells";
       if (paired) in.choice += "; answers " + paired->rel;
       if (!helpers.empty()) in.choice += "; helpers: " + helpers;
@@ -296,6 +301,41 @@ class Collector {
 
 }  // namespace
 
+std::string student_id(const std::string& name) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  auto escape = [&](unsigned char b) {
+    out += '%';
+    out += hex[b >> 4];
+    out += hex[b & 15];
+  };
+  const auto* p = reinterpret_cast<const unsigned char*>(name.data());
+  const std::size_t n = name.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char b = p[i];
+    if (b < 0x80) {
+      if (b == '%' || b < 0x20 || b == 0x7f) escape(b); else out += char(b);
+      ++i;
+      continue;
+    }
+    // A well-formed UTF-8 sequence (RFC 3629: no overlong forms, no
+    // surrogates, at most U+10FFFF) is kept; any other byte is escaped.
+    std::size_t len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    bool ok = len > 0 && i + len <= n;
+    for (std::size_t k = 1; ok && k < len; ++k) ok = (p[i + k] & 0xc0) == 0x80;
+    if (ok && len == 3) ok = !(b == 0xe0 && p[i + 1] < 0xa0) && !(b == 0xed && p[i + 1] >= 0xa0);
+    if (ok && len == 4) ok = !(b == 0xf0 && p[i + 1] < 0x90) && !(b == 0xf4 && p[i + 1] >= 0x90);
+    if (!ok) {
+      escape(b);
+      ++i;
+      continue;
+    }
+    out.append(name, i, len);
+    i += len;
+  }
+  return out;
+}
+
 bool in_shard(const std::string& name, int k, int n) {
   std::uint64_t h = 1469598103934665603ull;
   for (unsigned char c : name) {
@@ -322,7 +362,7 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
   for (const auto& p : paths) {
     if (!fs::exists(p, ec)) throw std::invalid_argument("no such file or folder: " + p.string());
     if (!fs::is_directory(p, ec)) {
-      collect.loose(p, unique(p.lexically_normal().string()));
+      collect.loose(p, unique(student_id(p.lexically_normal().string())));
       continue;
     }
     std::vector<fs::path> entries;
@@ -333,15 +373,15 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
       if (hidden_name(e)) continue;
       if (fs::is_directory(e, ec)) {
         if (excluded && fs::weakly_canonical(e, ec) == *excluded) continue;
-        const std::string name = unique(e.filename().string());
+        const std::string name = unique(student_id(e.filename().string()));
         std::string why;
         if (!collect.student(e, name, name + "/", excluded, &why)) collect.nothing(name, why);
       } else if (const auto stem = archive_stem(e)) {
-        const std::string name = unique(*stem);
+        const std::string name = unique(student_id(*stem));
         std::string why;
         if (!collect.archive(e, name, excluded, &why)) collect.nothing(name, why);
       } else if (is_answers_file(e) || is_code(e)) {
-        collect.loose(e, unique(e.filename().string()));
+        collect.loose(e, unique(student_id(e.filename().string())));
       } else {
         out.ignored.push_back(e.string());
       }

@@ -22,6 +22,10 @@
 //   are the files of that exercise; if none is recognised, the only code
 //   file (or the first in name order, with a note) is graded.
 //
+// A student folder (or archive) with nothing of these is a student too: a
+// BatchInput with `no_submission` set (batch.hpp), its row "no submission".
+// Students and shown file names are student_id()s (non-UTF-8 bytes escaped).
+//
 // Several entries of one exercise are all graded; the gradebook counts the
 // best of them (gradebook.hpp). Every choice is written in `choice`, which
 // the report and the progress line show.
@@ -60,6 +64,13 @@ ClassInputs collect_class(const std::vector<std::filesystem::path>& paths,
 /// file; `why` then says what it holds). Throws as collect_class.
 ClassInputs collect_upload(const std::filesystem::path& folder, const std::string& exercise,
                            std::string* why);
+
+/// The id of a student (or the shown name of a file) from its file name:
+/// the name itself when it is valid UTF-8 without '%' or control bytes;
+/// else each such byte written %XX (hex, upper case) and '%' as %25, so
+/// that distinct names keep distinct ids and the id gives back the name
+/// ("jos\xe9" -> "jos%E9", "jos\xe8" -> "jos%E8", "100%" -> "100%25").
+std::string student_id(const std::string& name);
 
 /// Student `name` is in shard `k` of `n` (1 <= k <= n): FNV-1a of the name
 /// modulo n equals k - 1. Deterministic across machines and runs.

@@ -468,6 +468,7 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   const auto started = std::chrono::steady_clock::now();
   run_properties(options, *exercise, subject, budget, prepared.launch.language, report, result);
   result.seconds = seconds_since(started);
+  count_missing_part(options, *exercise, false, result);
   if (prepared.cgroup && prepared.cgroup->oom_kills() > 0) {
     report << "\nnote: the kernel ended the submission's processes " << prepared.cgroup->oom_kills()
            << " times for using more than its memory limit of "

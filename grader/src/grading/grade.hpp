@@ -57,6 +57,11 @@ struct GradeOptions {
   std::string only_property;
   /// The text report's short header (report_header.hpp: ReportHeader::brief).
   bool brief_header = false;
+  /// Grade the exercise as a whole (a class folder, an upload): for F2 and
+  /// F4, code without its answers file or an answers file without code is
+  /// out of the exercise's full maximum, the missing part counted 0
+  /// (GradeResult::missing). False (a single file): only what was given counts.
+  bool whole_exercise = false;
   /// Run this exercise instead of choosing one (`attnlab check`: a kernel's
   /// property list, exercises/exercise.hpp kernel_exercise); unset: choose.
   std::optional<Exercise> kernel;

@@ -40,7 +40,8 @@ GradeResult grade_answers_file(const GradeOptions& options, const Exercise& exer
   const ScoringRules rules =
       scoring_rules(exercise, options.config.get(), options.generated_visibility);
   record_verdict(report, result, std::move(v), rules);
-  // Only the answers item was graded: the maximum is its points, not the exercise's.
+  // In a class (whole_exercise) the code's points count 0; alone, only the answers item.
+  count_missing_part(options, exercise, true, result);
   print_summary(report, result, "");
   return result;
 }

@@ -61,6 +61,23 @@ void complete_scoring(GradeResult& r, const GradeOptions& options) {
   if (needs_max) r.max_score = exercise_maximum(exercise, options.config.get());
 }
 
+void count_missing_part(const GradeOptions& options, const Exercise& exercise, bool answers_only,
+                        GradeResult& r) {
+  if (!options.whole_exercise || !exercise.has_answers || !options.only_property.empty()) return;
+  const ScoringRules rules = scoring_rules(exercise, options.config.get());
+  if (answers_only) {
+    double code = 0;
+    for (const auto& p : exercise.properties) code += rules.points_for(p.id);
+    r.max_score += code;
+    r.missing = "the code (" + exercise.id + "'s properties): 0 of " + format_points(code) +
+                " points";
+  } else if (!options.answers) {
+    const double points = rules.points_for(kAnswersItem);
+    r.max_score += points;
+    r.missing = "the answers file: 0 of " + format_points(points) + " points";
+  }
+}
+
 double exercise_maximum(const Exercise& exercise, const TeacherConfig* config) {
   const ScoringRules rules = scoring_rules(exercise, config);
   double max = 0;

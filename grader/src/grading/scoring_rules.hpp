@@ -30,6 +30,13 @@ double exercise_maximum(const Exercise& exercise, const TeacherConfig* config);
 /// submission and exercise if they are empty.
 void complete_scoring(GradeResult& r, const GradeOptions& options);
 
+/// With options.whole_exercise, for an exercise with an answers item (F2,
+/// F4): adds the points of the part not handed in (the answers file when
+/// options.answers is unset, the code when `answers_only`) to r.max_score
+/// and says so in r.missing. Nothing otherwise, nor for --property.
+void count_missing_part(const GradeOptions& options, const Exercise& exercise, bool answers_only,
+                        GradeResult& r);
+
 /// The limits line of the header: per submission, memory, file size.
 std::string describe_limits(const GradeOptions& options);
 

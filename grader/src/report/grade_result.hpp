@@ -45,6 +45,10 @@ struct GradeResult {
   /// reproduction_build_command); empty otherwise.
   std::string cpp_reproduction_build;
   double seconds = 0;       ///< wall-clock time of the grading
+  /// Graded as the whole exercise (GradeOptions::whole_exercise): the part
+  /// not handed in and its points, counted 0 and in max_score ("the answers
+  /// file: 0 of 3 points"); empty when nothing is missing.
+  std::string missing;
 
   /// 0 every property passed; 1 a property failed or not gradable; 2 usage
   /// or infrastructure error (docs/ARCHITECTURE.md, "grader/").

@@ -38,6 +38,7 @@ std::string summary_output(const GradeResult& r) {
          << r.passed << " passed, " << r.failed << " failed";
       if (skipped) os << ", " << skipped << " skipped";
       os << ")\n";
+      if (!r.missing.empty()) os << "Missing (counted 0): " << r.missing << "\n";
       for (const auto& it : r.items)
         if (!it.counted) os << "Skipped (not counted): " << it.id << "\n";
       break;

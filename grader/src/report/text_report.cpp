@@ -164,6 +164,7 @@ void print_summary(std::ostream& os, const GradeResult& r, const std::string& st
   if (skipped) os << ", " << skipped << " skipped (not counted)";
   os << "\nscore: " << format_points(r.score) << " / " << format_points(r.max_score)
      << " points\n";
+  if (!r.missing.empty()) os << "missing (counted 0): " << r.missing << "\n";
   bool any = false;
   for (const auto& it : r.items) {
     if (!it.counted || it.status == "passed") continue;

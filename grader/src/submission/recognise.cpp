@@ -198,6 +198,94 @@ Recognition from_marker(const Evidence& ev, const std::string& shown, const std:
   return r;
 }
 
+/// The top-level Python functions of `text` and, for each, the names its
+/// body calls (`name(`, comments left out), read as text, never run.
+std::map<std::string, std::set<std::string>> python_calls(const std::string& text) {
+  const std::regex def("^def[ \\t]+([A-Za-z_][A-Za-z0-9_]*)[ \\t]*\\(", std::regex::multiline);
+  std::vector<std::pair<std::string, std::size_t>> defs;  // name, where its body starts
+  for (std::sregex_iterator it(text.begin(), text.end(), def), end; it != end; ++it)
+    defs.push_back({(*it)[1], static_cast<std::size_t>(it->position(0) + it->length(0))});
+  std::map<std::string, std::set<std::string>> calls;
+  const std::regex call("\\b([A-Za-z_][A-Za-z0-9_]*)[ \\t]*\\(");
+  // A body ends at the next line that starts in column 0 with code.
+  const std::regex top_level("\n[^ \\t\\n#]");
+  for (const auto& [name, from] : defs) {
+    std::smatch m;
+    const auto begin = text.begin() + static_cast<std::ptrdiff_t>(from);
+    // the signature's own line first, so its continuation lines are part of it
+    const std::size_t eol = text.find('\n', from);
+    std::size_t to = text.size();
+    if (eol != std::string::npos &&
+        std::regex_search(text.begin() + static_cast<std::ptrdiff_t>(eol), text.end(), m, top_level))
+      to = eol + static_cast<std::size_t>(m.position(0));
+    // Comments do not call anything: each line is read up to its '#'.
+    std::string body;
+    std::istringstream lines(std::string(begin, text.begin() + static_cast<std::ptrdiff_t>(to)));
+    for (std::string line; std::getline(lines, line);) body += line.substr(0, line.find('#')) + "\n";
+    for (std::sregex_iterator it(body.begin(), body.end(), call), end; it != end; ++it)
+      if ((*it)[1] != name) calls[name].insert((*it)[1]);
+    calls[name];
+  }
+  return calls;
+}
+
+/// Every function `from` reaches through the call graph (itself excluded).
+std::set<std::string> reached(const std::map<std::string, std::set<std::string>>& calls,
+                              const std::string& from) {
+  std::set<std::string> seen;
+  std::vector<std::string> todo = {from};
+  while (!todo.empty()) {
+    const std::string f = todo.back();
+    todo.pop_back();
+    auto it = calls.find(f);
+    if (it == calls.end()) continue;
+    for (const auto& g : it->second)
+      if (g != from && seen.insert(g).second) todo.push_back(g);
+  }
+  return seen;
+}
+
+/// A file that defines the entries of several exercises, where one
+/// exercise's entry uses (calls, directly or through others) every other
+/// exercise's entry: that exercise, which builds on the others (F3 on F1 and
+/// F2), with how it was decided. nullopt when no entry uses all the others.
+std::optional<Recognition> building_on(const Evidence& ev, const std::string& text) {
+  const auto calls = python_calls(text);
+  std::optional<Recognition> found;
+  for (const auto& [id, items] : ev) {
+    for (const auto& item : items) {
+      const std::string entry = item.substr(0, item.size() - 2);  // "softmax_rows()"
+      const std::set<std::string> uses = reached(calls, entry);
+      std::vector<std::string> used;
+      bool all = true;
+      for (const auto& [other, other_items] : ev) {
+        if (other == id) continue;
+        bool any = false;
+        for (const auto& o : other_items) {
+          const std::string f = o.substr(0, o.size() - 2);
+          if (uses.count(f)) {
+            any = true;
+            used.push_back(f);
+          }
+        }
+        all = all && any;
+      }
+      if (!all) continue;
+      if (found && found->exercise != id) return std::nullopt;  // two such: still ambiguous
+      // In the order the exercises build on each other (F1, F2, ...).
+      std::string list;
+      for (std::size_t k = 0; k < used.size(); ++k)
+        list += (k == 0 ? "" : k + 1 == used.size() ? " and " : ", ") + used[k];
+      Recognition r;
+      r.status = Status::recognised;
+      r.exercise = id;
+      r.how = "it defines " + entry + ", which uses " + list;
+      found = r;
+    }
+  }
+  return found;
+}
+
 Recognition recognise_python(const std::string& text, const std::string& shown) {
   if (auto ev = markers(text, "#"); !ev.empty()) return from_marker(ev, shown, "# exercise:");
   const std::regex def("^def[ \\t]+([A-Za-z_][A-Za-z0-9_]*)[ \\t]*\\(", std::regex::multiline);
@@ -214,6 +302,9 @@ Recognition recognise_python(const std::string& text, const std::string& shown) 
   // (One of them beside an attention function is a helper, not C1.)
   if (ev.empty() && defined.count("causal_mask") && defined.count("padding_mask"))
     ev["C1"] = {"causal_mask()", "padding_mask()"};
+  // An F3 file may define the F1/F2 functions its attention uses: F3 wins.
+  if (ev.size() > 1)
+    if (auto r = building_on(ev, text)) return *r;
   if (auto r = decide(ev, shown, "it defines", "# exercise:")) return *r;
   Recognition r;
   r.message = "cannot tell which exercise " + shown +

@@ -7,7 +7,12 @@
 // - Python: the entry functions it defines at top level:
 //   softmax_rows -> F1, masked_softmax -> F2,
 //   scaled_dot_product_attention or attention -> F3 (F4 has F3's signature,
-//   so an F4 file says so with the comment line or --exercise F4);
+//   so an F4 file says so with the comment line or --exercise F4); a file
+//   defining the entries of several exercises where one exercise's entry
+//   uses (calls, directly or through other functions; comments aside) an
+//   entry of every other one is that exercise: an F3 file with the
+//   softmax_rows and masked_softmax its attention calls is F3 ("it defines
+//   scaled_dot_product_attention, which uses softmax_rows and masked_softmax");
 // - C++: the namespace it defines functions in (f1..f4: `namespace f2 {`
 //   or `f2::masked_softmax(...)`), else the interface header it includes:
 //   softmax_rows.hpp -> F1, masked_softmax.hpp -> F2, attention.hpp -> F3,

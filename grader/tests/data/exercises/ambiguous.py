@@ -1,4 +1,4 @@
-"""Defines a helper named like F1's entry next to F3's: which exercise?"""
+"""Defines F1's entry next to F3's, which calls it: F3 builds on it (recognise.hpp)."""
 import numpy as np
 
 
