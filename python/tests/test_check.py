@@ -87,16 +87,20 @@ def test_torch_bfloat16_flash_style_passes():
 @needs_torch
 def test_torch_bfloat16_math_path_is_low_precision_unless_declared():
     # PyTorch's own attention on bfloat16 tensors rounds the logits to
-    # bfloat16: held to float32 accumulation it fails, diagnosed
-    # low_precision (never another key); declared --accumulate bfloat16, it passes.
+    # bfloat16 but sums in float32: held to float32 accumulation it fails;
+    # it is neither the definition nor a whole bfloat16 computation, so no key
+    # but low_precision may be named (none is, since the battery's 512 tied
+    # logits show its sums are exact); declared --accumulate bfloat16, it passes.
     with pytest.raises(attnlab_check.PropertyFailure) as failure:
         attnlab_check.check(kernels.torch_attention_bfloat16, precision="bfloat16", cases=100,
                             fully_forbidden=kernels.torch_fully_forbidden(),
                             prop="oracle_agreement")
     report = failure.value.report
     assert "FAIL  oracle_agreement" in report
-    assert "misconception low_precision (precision = bfloat16)" in report, report
-    assert "--accumulate bfloat16" in report and "Keep float64" not in report, report
+    assert "Keep float64" not in report, report
+    named = [line for line in report.splitlines() if "diagnosis: misconception" in line
+             or "diagnosis: several" in line]
+    assert all("low_precision" in line for line in named), named
     attnlab_check.check(kernels.torch_attention_bfloat16, precision="bfloat16",
                         accumulate="bfloat16", cases=100,
                         fully_forbidden=kernels.torch_fully_forbidden())
