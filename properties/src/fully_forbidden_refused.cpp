@@ -34,6 +34,17 @@ std::vector<Index> fully_forbidden_rows(const Case& c) {
   return rows;
 }
 
+/// The summary for a subject that refused or gave no answer where it
+/// documents NaN or zeros for a fully forbidden row.
+std::string convention_not_kept(const Outcome& o, FullyForbidden convention) {
+  const char* wanted = convention == FullyForbidden::nan ? "NaN" : "0";
+  return std::string("the kernel documents ") + wanted +
+         " for a row with every key forbidden (--fully-forbidden " +
+         fully_forbidden_name(convention) + "), yet it " +
+         (o.kind == Outcome::Kind::refusal ? "refused: " + o.error_type + ": " + o.message
+                                           : "gave no answer: " + o.message);
+}
+
 /// Under the NaN or zeros convention: the fully forbidden rows of O (and A
 /// when returned) hold exactly that answer, and the other rows (query rows
 /// are independent for the attention and softmax operations) agree with the
@@ -46,11 +57,7 @@ std::optional<Failure> check_convention(Subject& s, const Case& c, const Outcome
   f.outcome = o;
   f.marked_row = rows.empty() ? -1 : rows.front();
   if (o.kind != Outcome::Kind::result) {
-    f.summary = std::string("the kernel documents ") + wanted +
-                " for a row with every key forbidden (--fully-forbidden " +
-                fully_forbidden_name(convention) + "), yet it " +
-                (o.kind == Outcome::Kind::refusal ? "refused: " + o.error_type + ": " + o.message
-                                                  : "gave no answer: " + o.message);
+    f.summary = convention_not_kept(o, convention);
     return f;
   }
   if (auto shape = detail::require_answer(o, c, s)) return shape;
@@ -188,11 +195,7 @@ std::optional<Failure> check_batched(Subject& s, const Case& c, const Outcome& o
   }
   const char* wanted = convention == FullyForbidden::nan ? "NaN" : "0";
   if (o.kind != Outcome::Kind::result) {
-    f.summary = std::string("the kernel documents ") + wanted +
-                " for a row with every key forbidden (--fully-forbidden " +
-                fully_forbidden_name(convention) + "), yet it " +
-                (o.kind == Outcome::Kind::refusal ? "refused: " + o.error_type + ": " + o.message
-                                                  : "gave no answer: " + o.message);
+    f.summary = convention_not_kept(o, convention);
     return f;
   }
   if (auto shape = detail::require_answer(o, c, s)) return shape;
