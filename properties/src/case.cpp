@@ -7,6 +7,7 @@
 #include <functional>
 #include <vector>
 #include <iomanip>
+#include <map>
 #include <sstream>
 
 namespace attn::prop {
@@ -34,6 +35,22 @@ std::string number_text(double x) {
   return std::string(buf, r.ptr);
 }
 
+/// The indices shown of a dimension of n: all up to kShownAtMost, else the
+/// first kShownHead, `keep` (the marked row, if any) and the last kShownTail,
+/// with -1 where a run is left out.
+constexpr Index kShownAtMost = 12, kShownHead = 6, kShownTail = 2;
+std::vector<Index> shown_indices(Index n, Index keep) {
+  std::vector<Index> out;
+  for (Index k = 0; k < n; ++k) {
+    const bool shown = n <= kShownAtMost || k < kShownHead || k >= n - kShownTail || k == keep;
+    if (shown)
+      out.push_back(k);
+    else if (out.empty() || out.back() != -1)
+      out.push_back(-1);
+  }
+  return out;
+}
+
 void print_rows(std::ostream& os, const std::string& name, Index rows, Index cols,
                 Index marked_row, const std::function<std::string(Index, Index)>& cell) {
   os << name << " (" << rows << "x" << cols << ")";
@@ -41,19 +58,22 @@ void print_rows(std::ostream& os, const std::string& name, Index rows, Index col
     os << " = []\n";
     return;
   }
-  os << " =\n";
-  std::vector<std::string> text(std::size_t(rows * cols));
-  std::size_t width = 1;
-  for (Index i = 0; i < rows; ++i)
-    for (Index j = 0; j < cols; ++j) {
-      text[std::size_t(i * cols + j)] = cell(i, j);
-      width = std::max(width, text[std::size_t(i * cols + j)].size());
-    }
-  for (Index i = 0; i < rows; ++i) {
+  // A large matrix shows its first and last rows and columns (and the
+  // marked row), "..." for the rest: a report stays readable and small.
+  const std::vector<Index> shown_rows = shown_indices(rows, marked_row), shown_cols = shown_indices(cols, -1);
+  os << (shown_rows.size() < std::size_t(rows) || shown_cols.size() < std::size_t(cols) ? " (excerpt) =\n" : " =\n");
+  std::map<std::pair<Index, Index>, std::string> text;
+  std::size_t width = 3;  // "..."
+  for (Index i : shown_rows)
+    for (Index j : shown_cols)
+      if (i >= 0 && j >= 0) width = std::max(width, (text[{i, j}] = cell(i, j)).size());
+  for (Index i : shown_rows) {
     os << "    [";
-    for (Index j = 0; j < cols; ++j)
-      os << (j ? "  " : "") << std::setw(int(width)) << text[std::size_t(i * cols + j)];
-    os << "]" << (i == marked_row ? "   <- row " + std::to_string(i) : "") << "\n";
+    for (std::size_t k = 0; k < shown_cols.size(); ++k) {
+      const Index j = shown_cols[k];
+      os << (k ? "  " : "") << std::setw(int(width)) << (i < 0 || j < 0 ? std::string("...") : text[{i, j}]);
+    }
+    os << "]" << (i >= 0 && i == marked_row ? "   <- row " + std::to_string(i) : "") << "\n";
   }
 }
 

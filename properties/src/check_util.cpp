@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "attn/prop/batched.hpp"
+#include "attn/ref/extended_reference.hpp"
 
 namespace attn::prop::detail {
 
@@ -118,12 +119,19 @@ Expected expected_for(const Case& c, const Precision& p) {
     e.O = ref::exact_multi_head_attention(c.X, c.X, w, c.mask);
     e.bound_O = ref::multi_head_error_bound(c.X, c.X, w, c.mask, precision_model(p));
   } else if (takes_qkv(c.op)) {
-    const auto exact = ref::exact_attention(c.Q, c.K, c.V, c.mask);
+    // Large cases go to the oracle's second tier, whose own bound is added
+    // (TOLERANCE.md, "Two tiers").
+    const bool extended = ref::uses_extended_tier(c.Q.rows(), c.K.rows(), c.Q.cols(), c.V.cols());
+    const auto exact = extended ? ref::extended_attention(c.Q, c.K, c.V, c.mask)
+                                : ref::exact_attention(c.Q, c.K, c.V, c.mask);
     ref::PrecisionModel model = precision_model(p);
     // The online softmax rescales once per key tile after the first (TOLERANCE.md, (2')).
     if (c.op == Operation::attention_tiled && c.tile_k > 0)
       model.online_rescales = int((c.K.rows() + c.tile_k - 1) / c.tile_k) - 1;
-    const auto bound = ref::attention_error_bound(c.Q, c.K, c.V, exact, model);
+    auto bound = ref::attention_error_bound(c.Q, c.K, c.V, exact, model);
+    if (extended)
+      bound = ref::add_bounds(std::move(bound), ref::attention_error_bound(c.Q, c.K, c.V, exact,
+                                                                           ref::extended_precision()));
     e.logsumexp = ref::RealMatrix(c.Q.rows(), 1);
     e.bound_logsumexp = DMatrix(c.Q.rows(), 1);
     for (Index i = 0; i < c.Q.rows(); ++i) {
@@ -134,12 +142,18 @@ Expected expected_for(const Case& c, const Precision& p) {
     e.O = exact.O;
     e.bound_A = bound.A;
     e.bound_O = bound.O;
+    e.bound_row_sum = bound.row_sum;
     e.allowed = exact.allowed;
   } else {
-    const auto exact = ref::exact_masked_softmax(c.S, c.mask);
-    const auto bound = ref::softmax_error_bound(exact, precision_model(p));
+    const bool extended = ref::uses_extended_tier(c.S.rows(), c.S.cols(), 1, 1);
+    const auto exact = extended ? ref::extended_masked_softmax(c.S, c.mask)
+                                : ref::exact_masked_softmax(c.S, c.mask);
+    auto bound = ref::softmax_error_bound(exact, precision_model(p));
+    if (extended)
+      bound = ref::add_bounds(std::move(bound), ref::softmax_error_bound(exact, ref::extended_precision()));
     e.A = exact.A;
     e.bound_A = bound.A;
+    e.bound_row_sum = bound.row_sum;
     e.allowed = exact.allowed;
   }
   return e;
@@ -231,6 +245,18 @@ std::optional<Failure> with_outcome(std::optional<Failure> f, const Outcome& o) 
   return f;
 }
 
+namespace {
+
+/// The bound of an entry whose exact value is `exact`, for an answer of
+/// size |answer|: the bound times max(1, |answer| / |exact|).
+double answer_rounding(double bound, double answer, const ref::Real& exact) {
+  const double x = std::abs(static_cast<double>(exact));
+  if (x == 0 || !std::isfinite(answer) || std::abs(answer) <= x) return bound;
+  return bound * (std::abs(answer) / x);
+}
+
+}  // namespace
+
 std::optional<Failure> compare_related(const std::string& name, const DMatrix& original,
                                        const DMatrix& related, const EntryMap& m,
                                        const ref::RealMatrix& exact_original,
@@ -244,10 +270,16 @@ std::optional<Failure> compare_related(const std::string& name, const DMatrix& o
       const Index r = m.rows.empty() ? i : m.rows[std::size_t(i)];
       const Index k = m.cols.empty() ? j : m.cols[std::size_t(j)];
       const ref::Real drift = abs(exact_original(r, k) - exact_related(i, j));
-      // Round the tolerance up by a relative 2^-50 so its own rounding cannot bite.
-      const double tol = (bound_original(r, k) + bound_related(i, j) + static_cast<double>(drift)) *
-                         (1 + 0x1p-50);
       const double a = related(i, j), b = original(r, k);
+      // Each answer's own rounding: its bound, scaled up where the subject's
+      // answer is larger than the exact value (a wrong answer rounds at its
+      // own size, so two wrong answers that agree with each other differ by
+      // their rounding, not by the correct answer's). Rounded up by a
+      // relative 2^-50 so the tolerance's own rounding cannot bite.
+      const double tol = (answer_rounding(bound_original(r, k), b, exact_original(r, k)) +
+                          answer_rounding(bound_related(i, j), a, exact_related(i, j)) +
+                          static_cast<double>(drift)) *
+                         (1 + 0x1p-50);
       const double err = std::abs(a - b);
       const double ratio = !std::isfinite(err) ? std::numeric_limits<double>::infinity()
                            : tol > 0            ? err / tol

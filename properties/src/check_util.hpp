@@ -39,6 +39,7 @@ ref::MultiHeadWeights multi_head_weights(const Case& c);
 struct Expected {
   ref::RealMatrix A, O, logsumexp;  ///< logsumexp: T_q x 1 (attention ops)
   ref::DMatrix bound_A, bound_O, bound_logsumexp;
+  std::vector<double> bound_row_sum;  ///< per query row (attention and softmax ops)
   ref::BoolMatrix allowed;
 };
 /// Throws ref::OracleRefusal when the case has no answer (the generators avoid that).

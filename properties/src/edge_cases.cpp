@@ -1,10 +1,13 @@
 // The fixed edge cases, run after the random ones pass (edge_cases.hpp).
 #include "edge_cases.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <string>
 
+#include "attn/prop/generators.hpp"
 #include "attn/ref/textbook.hpp"
 
 namespace attn::prop::detail {
@@ -83,6 +86,54 @@ std::vector<Case> non_finite_cases(Operation op) {
   return {with_nan, with_inf};
 }
 
+/// The head dim of the long edge cases: 64, or the declared one nearest to it.
+Index long_edge_dim(const ShapeSpace& sp) {
+  Index best = 64;
+  for (std::size_t k = 0; k < sp.head_dims.size(); ++k)
+    if (k == 0 || std::abs(sp.head_dims[k] - 64) < std::abs(best - 64)) best = sp.head_dims[k];
+  return best;
+}
+
+/// Two long rows (T_v up to 2048, within the ShapeSpace), head dims 64:
+/// nearly uniform weights, logits 0, -1/4, -1/2, -3/4 repeating (a sum kept
+/// in a narrow type stops growing, or rounds the same way at every step,
+/// so Z comes out far off: bfloat16 from 256 on, float16 from 512), and
+/// logits rising along the keys (j / 64 for d_k = 64: the row maximum grows
+/// in every tile, so an online softmax that forgets to rescale is far off).
+/// V small integers; rounded to the subject's storage type. Empty when
+/// max_seq is below kLongRowsFrom.
+std::vector<Case> long_rows_cases(Operation op, const ShapeSpace& sp, const Precision& prec) {
+  const Index tm = std::max<Index>(sp.tile_multiple, 1);
+  const Index T_v = std::min<Index>(2048, sp.max_seq) / tm * tm, T_q = 2 * tm;
+  if (T_v < kLongRowsFrom || T_q > sp.max_seq) return {};
+  const Index d = long_edge_dim(sp);
+  std::vector<Case> out;
+  for (const bool rising : {false, true}) {
+    Case c;
+    c.op = op;
+    c.tags = {rising ? "edge: long rows, logits rising along the keys" : "edge: long rows, nearly uniform weights"};
+    // The logit of key j with Q's first column 1 and d_k = 64 (1/sqrt(d_k) = 1/8).
+    auto logit = [rising](Index j) { return rising ? double(j) / 64 : -double(j % 4) / 4; };
+    if (op == Operation::softmax_rows || op == Operation::masked_softmax) {
+      c.S = DMatrix(T_q, T_v);
+      for (Index j = 0; j < T_v; ++j) c.S.col(j).setConstant(logit(j));
+      if (op == Operation::masked_softmax) c.mask = Mask::Constant(T_q, T_v, false);
+    } else {
+      c.Q = DMatrix::Zero(T_q, d);
+      c.K = DMatrix::Zero(T_v, d);
+      c.V = DMatrix(T_v, d);
+      c.Q.col(0).setOnes();
+      for (Index j = 0; j < T_v; ++j) {
+        c.K(j, 0) = 8 * logit(j);
+        for (Index l = 0; l < d; ++l) c.V(j, l) = double((j * 7 + l * 3) % 9) - 4;
+      }
+    }
+    round_to_precision(c, prec);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Case> edge_cases(const Property& p, const GenConfig& gc) {
@@ -101,6 +152,8 @@ std::vector<Case> edge_cases(const Property& p, const GenConfig& gc) {
   if (p.id == "oracle_agreement") {
     for (Case& c : non_finite_cases(op)) out.push_back(std::move(c));
   }
+  if (p.id != "exact_zeros")  // long rows without a mask
+    for (Case& c : long_rows_cases(op, gc.shapes, prec)) out.push_back(std::move(c));
   if (op == Operation::softmax_rows || op == Operation::masked_softmax) {
     Case f2;
     f2.op = op;

@@ -24,7 +24,11 @@ namespace attn::prop::detail {
 ///    it; check_util.hpp, check_non_finite_answer);
 ///  - -inf in S at forbidden positions, the text's F2 matrix
 ///    (reference/include/attn/ref/textbook.hpp) for softmax_rows and
-///    masked_softmax.
+///    masked_softmax;
+///  - two long rows (oracle_agreement and row_stochastic, when the
+///    ShapeSpace reaches kLongRowsFrom): nearly uniform weights over up to
+///    2048 keys, and logits rising along the keys, where sums kept in a
+///    narrow type and an online softmax that forgets to rescale go far off.
 /// Only for the properties that accept any valid case of their operation
 /// (oracle_agreement, exact_zeros, row_stochastic) and the operations
 /// softmax_rows, masked_softmax and attention; empty otherwise.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -123,11 +124,32 @@ rc::Gen<Shape> shape_in(Index max_T, Index max_dk, Index max_dv) {
                       });
 }
 
+/// A drawn length k >= 1 made a multiple of the tile multiple, within max_seq.
+Index fit_length(Index k, const ShapeSpace& sp) {
+  const Index tm = std::max<Index>(sp.tile_multiple, 1);
+  const Index most = std::max<Index>(sp.max_seq / tm, 1);
+  return std::min(k, most) * tm;
+}
+
+/// A drawn head dim d >= 1 made one the subject takes: the d-th of the
+/// declared ones (cyclically), so d = 1 shrinks to the smallest.
+Index fit_head_dim(Index d, const ShapeSpace& sp) {
+  if (sp.head_dims.empty()) return d;
+  return sp.head_dims[std::size_t(d - 1) % sp.head_dims.size()];
+}
+
+Shape fit_shape(Shape s, const ShapeSpace& sp) {
+  return Shape{fit_length(s.T_q, sp), fit_length(s.T_v, sp), fit_head_dim(s.d_k, sp),
+               fit_head_dim(s.d_v, sp)};
+}
+
 /// Mostly T_q, T_v up to 16 (d_k up to 8, d_v up to 4); one case in ten up
 /// to 32 x 32 with d_k up to 16, so that a fault that appears only past a
 /// few rows or one tile is reached too. Shrinking goes to 1 either way.
-rc::Gen<Shape> shape_gen() {
-  return rc::gen::weightedOneOf<Shape>({{9, shape_in(17, 9, 5)}, {1, shape_in(33, 17, 9)}});
+/// Every shape is made to fit the ShapeSpace (fit_shape).
+rc::Gen<Shape> shape_gen(const ShapeSpace& sp) {
+  return rc::gen::map(rc::gen::weightedOneOf<Shape>({{9, shape_in(17, 9, 5)}, {1, shape_in(33, 17, 9)}}),
+                      [sp](const Shape& s) { return fit_shape(s, sp); });
 }
 
 rc::Gen<MaskKind> mask_kind_gen(MaskPolicy policy, bool tiled) {
@@ -329,18 +351,107 @@ rc::Gen<Case> gen_mask_case(const GenConfig& cfg) {
       });
 }
 
-rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
-  if (builds_mask(cfg.op)) return gen_mask_case(cfg);
-  if (cfg.op == Operation::multi_head_attention) return gen_multi_head_case(cfg, policy, false);
-  if (cfg.op == Operation::batched_attention)
-    return gen_batched_case(cfg, policy == MaskPolicy::fully_forbidden ? BatchedFocus::fully_forbidden
-                                 : policy == MaskPolicy::masked        ? BatchedFocus::broadcast_mask
-                                                                       : BatchedFocus::any);
-  const auto regimes = rc::gen::element(Regime::small_integers, Regime::reals, Regime::large_logits,
-                                        Regime::row_scales, Regime::zero_query, Regime::tied_keys,
-                                        Regime::hugely_negative);
+namespace {
+
+/// The drawn parts of one attention or softmax case, before the regime is applied.
+struct Draw {
+  Shape shape;
+  Regime regime;
+  DMatrix Q, K, V, S;
+  MaskDraw mask;
+  std::vector<int> row_scales;  ///< 2^k per query row (row_scales regime)
+  Index tile_q = 1, tile_k = 1;  ///< attention_tiled only
+};
+
+/// Q, K, V (or S) of the regime (values exact in float): large logits
+/// scaled up, zero Q, tied keys, logits below -1e9, rows of different scale.
+void apply_regime(Case& c, const GenConfig& cfg, const Draw& d) {
+  const Shape& s = d.shape;
+  const Regime r = d.regime;
+  const double big = large_scale(cfg);
+  if (takes_qkv(cfg.op)) {
+    c.Q = d.Q;
+    c.K = d.K;
+    c.V = d.V;
+    if (r == Regime::large_logits) {
+      c.Q *= big;
+      c.K *= big;
+    }
+    if (r == Regime::zero_query) c.Q.setZero();
+    if (r == Regime::tied_keys)
+      for (Index j = 1; j < s.T_v; ++j) c.K.row(j) = c.K.row(0);
+    if (r == Regime::hugely_negative) {
+      // Q <= -2^15 and K >= 2^15 entrywise: every logit is below
+      // -2^30 sqrt(d_k), about -1.07e9, where a finite stand-in
+      // for -inf (-1e4, -1e9) is no longer "very negative".
+      // In float16 (largest finite 65504) the factor |x| + 1 in [1, 5]
+      // becomes |x| / 8 + 1 in [1, 1.5]: entries up to 49152, logits still
+      // below -2^30 sqrt(d_k).
+      const double shrink = cfg.precision.storage == NumberFormat::float16 ? 0.125 : 1.0;
+      c.Q = -(c.Q.array().abs() * shrink + 1.0) * 0x1p15;
+      c.K = (c.K.array().abs() * shrink + 1.0) * 0x1p15;
+    }
+    if (r == Regime::row_scales)
+      for (Index i = 0; i < s.T_q; ++i) c.Q.row(i) *= std::ldexp(1.0, d.row_scales[std::size_t(i)]);
+    return;
+  }
+  c.S = d.S;
+  // Logits: reals in [-4, 4], or scaled up to about +-1000 (double) / +-250 (float).
+  if (r == Regime::large_logits) c.S *= big * big;
+  if (r == Regime::zero_query) c.S.setZero();
+  // float16 cannot hold -1e9: its logits go to the lowest finite value
+  // region instead, -(|x| / 8 + 1) 2^15 (exp of the gap still underflows).
+  if (r == Regime::hugely_negative)
+    c.S = cfg.precision.storage == NumberFormat::float16 ? DMatrix(-(c.S.array().abs() * 0.125 + 1.0) * 0x1p15)
+                                                         : DMatrix(-(c.S.array().abs() + 1.0) * 0x1p30);
+  if (r == Regime::tied_keys)
+    for (Index j = 1; j < s.T_v; ++j) c.S.col(j) = c.S.col(0);
+  if (r == Regime::row_scales)
+    for (Index i = 0; i < s.T_q; ++i) c.S.row(i) *= std::ldexp(1.0, d.row_scales[std::size_t(i)]);
+}
+
+/// The case of a draw: tiles, tags, regime, mask (or -Inf logits for
+/// softmax_rows), rounded to the subject's storage type.
+Case make_case(const GenConfig& cfg, MaskPolicy policy, const Draw& d) {
+  const Shape& s = d.shape;
+  Case c;
+  c.op = cfg.op;
+  if (cfg.op == Operation::attention_tiled) {
+    c.tile_q = d.tile_q;
+    c.tile_k = d.tile_k;
+    c.tags.push_back(s.T_v % c.tile_k ? "tiles: tile_k does not divide T_v" : "tiles: tile_k divides T_v");
+    if (c.tile_k > s.T_v) c.tags.push_back("tiles: tile_k > T_v");
+  }
+  for (auto& t : shape_tags(s)) c.tags.push_back(std::move(t));
+  c.tags.push_back(regime_tag(d.regime));
+  apply_regime(c, cfg, d);
+  if (cfg.op != Operation::softmax_rows) {
+    apply_mask(c, d.mask, s.T_q, s.T_v, policy);
+  } else if (policy == MaskPolicy::masked) {
+    // No mask argument: forbidden entries are -Inf logits.
+    apply_mask(c, d.mask, s.T_q, s.T_v, policy);
+    for (Index i = 0; i < s.T_q; ++i)
+      for (Index j = 0; j < s.T_v; ++j)
+        if ((*c.mask)(i, j)) c.S(i, j) = -std::numeric_limits<double>::infinity();
+    c.mask.reset();
+  } else if (policy == MaskPolicy::fully_forbidden) {
+    // No mask argument: a row of -Inf logits is the fully forbidden row.
+    c.S.row(d.mask.forbidden_row).setConstant(-std::numeric_limits<double>::infinity());
+    c.tags.push_back("logits: a row of -Inf");
+  }
+  round_to_precision(c, cfg.precision);
+  return c;
+}
+
+const auto all_regimes = [] {
+  return rc::gen::element(Regime::small_integers, Regime::reals, Regime::large_logits, Regime::row_scales,
+                          Regime::zero_query, Regime::tied_keys, Regime::hugely_negative);
+};
+
+/// Small cases (shape_gen): every value drawn and shrunk by RapidCheck.
+rc::Gen<Case> gen_small_case(const GenConfig& cfg, MaskPolicy policy) {
   return rc::gen::mapcat(
-      rc::gen::tuple(shape_gen(), regimes), [cfg, policy](const std::tuple<Shape, Regime>& t) {
+      rc::gen::tuple(shape_gen(cfg.shapes), all_regimes()), [cfg, policy](const std::tuple<Shape, Regime>& t) {
         const Shape s = std::get<0>(t);
         const Regime r = std::get<1>(t);
         // Row scales 2^k, k in [-10, 10], for the row_scales regime.
@@ -353,83 +464,119 @@ rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
                            rc::gen::inRange<Index>(1, s.T_v + 2)),
             [cfg, policy, s, r](const std::tuple<DMatrix, DMatrix, DMatrix, DMatrix, MaskDraw,
                                                  std::vector<int>, Index, Index>& m) {
-              Case c;
-              c.op = cfg.op;
-              if (cfg.op == Operation::attention_tiled) {
-                // Tile sizes from 1 to T + 1: ones that divide T, ones that do not, one past it.
-                c.tile_q = std::get<6>(m);
-                c.tile_k = std::get<7>(m);
-                c.tags.push_back(s.T_v % c.tile_k ? "tiles: tile_k does not divide T_v"
-                                                  : "tiles: tile_k divides T_v");
-                if (c.tile_k > s.T_v) c.tags.push_back("tiles: tile_k > T_v");
-              }
-              for (auto& t : shape_tags(s)) c.tags.push_back(std::move(t));
-              c.tags.push_back(regime_tag(r));
-              const double big = large_scale(cfg);
-              if (takes_qkv(cfg.op)) {
-                c.Q = std::get<0>(m);
-                c.K = std::get<1>(m);
-                c.V = std::get<2>(m);
-                if (r == Regime::large_logits) {
-                  c.Q *= big;
-                  c.K *= big;
-                }
-                if (r == Regime::zero_query) c.Q.setZero();
-                if (r == Regime::tied_keys)
-                  for (Index j = 1; j < s.T_v; ++j) c.K.row(j) = c.K.row(0);
-                if (r == Regime::hugely_negative) {
-                  // Q <= -2^15 and K >= 2^15 entrywise: every logit is below
-                  // -2^30 sqrt(d_k), about -1.07e9, where a finite stand-in
-                  // for -inf (-1e4, -1e9) is no longer "very negative".
-                  // In float16 (largest finite 65504) the factor |x| + 1 in [1, 5]
-                  // becomes |x| / 8 + 1 in [1, 1.5]: entries up to 49152, logits still
-                  // below -2^30 sqrt(d_k).
-                  const double shrink = cfg.precision.storage == NumberFormat::float16 ? 0.125 : 1.0;
-                  c.Q = -(c.Q.array().abs() * shrink + 1.0) * 0x1p15;
-                  c.K = (c.K.array().abs() * shrink + 1.0) * 0x1p15;
-                }
-                if (r == Regime::row_scales)
-                  for (Index i = 0; i < s.T_q; ++i) c.Q.row(i) *= std::ldexp(1.0, std::get<5>(m)[std::size_t(i)]);
-              } else {
-                c.S = std::get<3>(m);
-                // Logits: reals in [-4, 4], or scaled up to about +-1000 (double) / +-250 (float).
-                if (r == Regime::large_logits) c.S *= big * big;
-                if (r == Regime::zero_query) c.S.setZero();
-                // float16 cannot hold -1e9: its logits go to the lowest finite value
-                // region instead, -(|x| / 8 + 1) 2^15 (exp of the gap still underflows).
-                if (r == Regime::hugely_negative)
-                  c.S = cfg.precision.storage == NumberFormat::float16
-                            ? DMatrix(-(c.S.array().abs() * 0.125 + 1.0) * 0x1p15)
-                            : DMatrix(-(c.S.array().abs() + 1.0) * 0x1p30);
-                if (r == Regime::tied_keys)
-                  for (Index j = 1; j < s.T_v; ++j) c.S.col(j) = c.S.col(0);
-                if (r == Regime::row_scales)
-                  for (Index i = 0; i < s.T_q; ++i) c.S.row(i) *= std::ldexp(1.0, std::get<5>(m)[std::size_t(i)]);
-              }
-              if (cfg.op != Operation::softmax_rows) {
-                apply_mask(c, std::get<4>(m), s.T_q, s.T_v, policy);
-              } else if (policy == MaskPolicy::masked) {
-                // No mask argument: forbidden entries are -Inf logits.
-                apply_mask(c, std::get<4>(m), s.T_q, s.T_v, policy);
-                for (Index i = 0; i < s.T_q; ++i)
-                  for (Index j = 0; j < s.T_v; ++j)
-                    if ((*c.mask)(i, j)) c.S(i, j) = -std::numeric_limits<double>::infinity();
-                c.mask.reset();
-              } else if (policy == MaskPolicy::fully_forbidden) {
-                // No mask argument: a row of -Inf logits is the fully forbidden row.
-                c.S.row(std::get<4>(m).forbidden_row)
-                    .setConstant(-std::numeric_limits<double>::infinity());
-                c.tags.push_back("logits: a row of -Inf");
-              }
-              round_to_precision(c, cfg.precision);
-              return c;
+              // Tile sizes from 1 to T + 1: ones that divide T, ones that do not, one past it.
+              return make_case(cfg, policy,
+                               Draw{s, r, std::get<0>(m), std::get<1>(m), std::get<2>(m), std::get<3>(m),
+                                    std::get<4>(m), std::get<5>(m), std::get<6>(m), std::get<7>(m)});
             });
       });
 }
 
+/// The sizes and knobs of a long-rows case; its values come from `seed`.
+struct LongDraw {
+  Index T_q, T_v;
+  std::size_t d_k, d_v;  ///< indices into the head dims
+  Regime regime;
+  MaskKind mask;
+  int key_percent;  ///< padding length as a share of T_v
+  Index tile_q, tile_k;
+  std::uint64_t seed;
+};
+
+/// The head dims of long cases: the declared ones, else 8 to 256.
+std::vector<Index> long_head_dims(const ShapeSpace& sp) {
+  return sp.head_dims.empty() ? std::vector<Index>{8, 16, 32, 64, 128, 256} : sp.head_dims;
+}
+
+/// A value of the regime's grid from the generator (as value_gen draws them).
+double long_value(Regime r, std::mt19937_64& rng) {
+  if (r == Regime::small_integers || r == Regime::zero_query || r == Regime::tied_keys)
+    return double(std::uniform_int_distribution<int>(-4, 4)(rng));
+  return std::ldexp(double(std::uniform_int_distribution<int>(-(1 << 20), 1 << 20)(rng)), -18);
+}
+
+/// The draw of a long case: its shape within the budget, values from the seed.
+Draw long_draw(const GenConfig& cfg, MaskPolicy policy, const LongDraw& l) {
+  const ShapeSpace& sp = cfg.shapes;
+  const std::vector<Index> dims = long_head_dims(sp);
+  std::size_t ik = std::min(l.d_k, dims.size() - 1), iv = std::min(l.d_v, dims.size() - 1);
+  const Index tm = std::max<Index>(sp.tile_multiple, 1);
+  Index T_v = fit_length((l.T_v + tm - 1) / tm, sp);
+  // At most kLongEntries numbers in K and V together (what a kernel is sent
+  // per call): the larger head dim steps down first, then T_v.
+  while (T_v * (dims[ik] + dims[iv]) > kLongEntries && (ik > 0 || iv > 0))
+    (dims[ik] >= dims[iv] && ik > 0 ? ik : iv) -= 1;
+  if (T_v * (dims[ik] + dims[iv]) > kLongEntries)
+    T_v = std::max<Index>(tm, kLongEntries / (dims[ik] + dims[iv]) / tm * tm);
+  Draw d;
+  d.shape = Shape{fit_length(l.T_q, sp), T_v, dims[ik], dims[iv]};
+  d.regime = l.regime;
+  std::mt19937_64 rng(l.seed);
+  auto fill = [&](Index rows, Index cols) {
+    DMatrix M(rows, cols);
+    for (Index i = 0; i < rows; ++i)
+      for (Index j = 0; j < cols; ++j) M(i, j) = long_value(l.regime, rng);
+    return M;
+  };
+  const Shape& s = d.shape;
+  if (takes_qkv(cfg.op)) {
+    d.Q = fill(s.T_q, s.d_k);
+    d.K = fill(s.T_v, s.d_k);
+    d.V = fill(s.T_v, s.d_v);
+  } else {
+    d.S = fill(s.T_q, s.T_v);
+  }
+  d.mask.kind = policy == MaskPolicy::masked && l.mask == MaskKind::none ? MaskKind::causal : l.mask;
+  d.mask.key_length = std::max<Index>(1, s.T_v * l.key_percent / 100);
+  d.mask.bits.resize(std::size_t(s.T_q * s.T_v));
+  for (std::size_t k = 0; k < d.mask.bits.size(); ++k) d.mask.bits[k] = (rng() & 1) != 0;
+  d.mask.forbidden_row = Index(rng() % std::uint64_t(s.T_q));
+  for (Index i = 0; i < s.T_q; ++i) d.row_scales.push_back(std::uniform_int_distribution<int>(-10, 10)(rng));
+  d.tile_q = l.tile_q;
+  d.tile_k = l.tile_k;
+  return d;
+}
+
+/// Long rows: T_q from 1 to 4, T_v from 64 to max_seq, head dims from
+/// long_head_dims; only the sizes and knobs shrink (the values come from a
+/// seed that does not), so a failure shrinks in a few steps.
+rc::Gen<Case> gen_long_case(const GenConfig& cfg, MaskPolicy policy) {
+  const bool tiled = cfg.op == Operation::attention_tiled;
+  const std::size_t n_dims = long_head_dims(cfg.shapes).size();
+  auto knobs = rc::gen::tuple(
+      rc::gen::inRange<Index>(1, 5), rc::gen::inRange<Index>(kLongRowsFrom, cfg.shapes.max_seq + 1),
+      rc::gen::inRange<std::size_t>(0, n_dims), rc::gen::inRange<std::size_t>(0, n_dims), all_regimes(),
+      mask_kind_gen(policy, tiled), rc::gen::inRange(1, 101), rc::gen::element<Index>(1, 4, 16, 64),
+      rc::gen::element<Index>(64, 128, 16, 32), rc::gen::noShrink(rc::gen::arbitrary<std::uint64_t>()));
+  using Knobs = std::tuple<Index, Index, std::size_t, std::size_t, Regime, MaskKind, int, Index, Index,
+                           std::uint64_t>;
+  return rc::gen::map(knobs, [cfg, policy](const Knobs& k) {
+    const LongDraw l{std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<3>(k), std::get<4>(k),
+                     std::get<5>(k), std::get<6>(k), std::get<7>(k), std::get<8>(k), std::get<9>(k)};
+    Case c = make_case(cfg, policy, long_draw(cfg, policy, l));
+    c.tags.push_back("shape: long rows (T_v from 64)");
+    if (c.K.cols() >= 64) c.tags.push_back("shape: head dim from 64");
+    return c;
+  });
+}
+
+}  // namespace
+
+rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
+  if (builds_mask(cfg.op)) return gen_mask_case(cfg);
+  if (cfg.op == Operation::multi_head_attention) return gen_multi_head_case(cfg, policy, false);
+  if (cfg.op == Operation::batched_attention)
+    return gen_batched_case(cfg, policy == MaskPolicy::fully_forbidden ? BatchedFocus::fully_forbidden
+                                 : policy == MaskPolicy::masked        ? BatchedFocus::broadcast_mask
+                                                                       : BatchedFocus::any);
+  if (cfg.shapes.max_seq < kLongRowsFrom) return gen_small_case(cfg, policy);
+  return rc::gen::weightedOneOf<Case>(
+      {{kLongRowsOneIn - 1, gen_small_case(cfg, policy)}, {1, gen_long_case(cfg, policy)}});
+}
+
 rc::Gen<Case> gen_dk_mismatch_case(const GenConfig& cfg) {
   return rc::gen::mapcat(
-      rc::gen::tuple(shape_gen(), rc::gen::inRange<Index>(1, 4), rc::gen::arbitrary<bool>()),
+      rc::gen::tuple(shape_gen(cfg.shapes), rc::gen::inRange<Index>(1, 4), rc::gen::arbitrary<bool>()),
       [cfg](const std::tuple<Shape, Index, bool>& t) {
         const Shape s = std::get<0>(t);
         // d_k' = d_k + delta or d_k - delta (when that stays >= 1).
@@ -461,7 +608,11 @@ rc::Gen<double> integer_values(int max_magnitude) {
 rc::Gen<Case> with_params(rc::Gen<Case> base, std::function<std::size_t(const Case&)> count,
                           rc::Gen<double> value) {
   return rc::gen::mapcat(base, [count, value](const Case& c) {
-    return rc::gen::map(rc::gen::container<std::vector<double>>(count(c), value),
+    // Many parameters (a long row's permutation keys) do not shrink: each
+    // would cost a call of the subject, and they are not what a reader needs.
+    const std::size_t n = count(c);
+    auto params = rc::gen::container<std::vector<double>>(n, value);
+    return rc::gen::map(n > 64 ? rc::gen::noShrink(params) : params,
                         [c](const std::vector<double>& params) {
                           Case out = c;
                           out.params = params;

@@ -2,6 +2,9 @@
 // own check says what is wrong. The last failing case RapidCheck tried is
 // its final shrunk counterexample (it only moves to a smaller case that
 // still fails), so recording it gives the counterexample as matrices.
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -48,6 +51,19 @@ void load_rapidcheck_configuration_quietly() {
   (void)loaded;
 }
 
+/// A shrunk counterexample keeps at least this error/bound ratio (or the
+/// first failure's, if smaller): a bug that is far off is shown far off,
+/// not on the case where it is off by 1.01 times its bound.
+constexpr double kLoudRatio = 10;
+
+/// A failure's worst error over its bound; +Inf for failures of an exact
+/// rule (a refusal, an exact zero, NaN) or without a worst entry.
+double failure_ratio(const Failure& f) {
+  if (!f.worst || !(f.worst->bound > 0) || !std::isfinite(f.worst->error))
+    return std::numeric_limits<double>::infinity();
+  return f.worst->error / f.worst->bound;
+}
+
 Verdict& with_shown_case(Verdict& v) {
   show_failure_case(v);
   return v;
@@ -74,7 +90,14 @@ Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
   }
   if (!p.fixed_cases.empty()) {
     v.generated = false;
+    if (std::none_of(p.fixed_cases.begin(), p.fixed_cases.end(),
+                     [&](const Case& c) { return cfg.shapes.admits(c); })) {
+      v.skipped = true;
+      v.error = "skipped: its cases have shapes the subject does not take (" + cfg.shapes.describe() + ")";
+      return v;
+    }
     for (const Case& c : p.fixed_cases) {
+      if (!cfg.shapes.admits(c)) continue;
       for (const auto& t : c.tags) ++v.regimes[t];
       if (auto f = p.check(s, c)) {
         v.counterexample = c;
@@ -86,12 +109,13 @@ Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
     v.passed = true;
     return v;
   }
-  const GenConfig gc{p.op, s.precision()};
+  const GenConfig gc{p.op, s.precision(), cfg.shapes};
   const rc::Gen<Case> gen = p.generator(gc);
 
   std::optional<Case> last_case;
   std::optional<Failure> last_failure;
   bool failed_once = false;
+  double loud = 0;  // the error/bound ratio a shrunk failure must keep
   int ran = 0;
   auto property = [&] {
     const Case c = *gen;
@@ -100,7 +124,11 @@ Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
       for (const auto& t : c.tags) ++v.regimes[t];
     }
     std::optional<Failure> f = p.check(s, c);
+    // While shrinking, a case that fails only by a little is not the same
+    // failure: a loud one stays loud (failure_ratio, kLoudRatio).
+    if (f && failed_once && failure_ratio(*f) < loud) f.reset();
     if (f) {
+      if (!failed_once) loud = std::min(failure_ratio(*f), kLoudRatio);
       failed_once = true;
       last_case = c;
       last_failure = std::move(f);
@@ -131,6 +159,7 @@ Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
     // first, keeps its shrunk counterexample.
     v.passed = true;
     for (const Case& c : detail::edge_cases(p, gc)) {
+      if (!cfg.shapes.admits(c)) continue;  // a shape the subject does not take
       for (const auto& t : c.tags) ++v.regimes[t];
       std::optional<Failure> f;
       try {

@@ -106,7 +106,7 @@ def _source_and_entry(fn):
 
 def check(fn, precision="float64", op="attention", fully_forbidden="error", cases=None,
           seed=None, timeout=None, prop=None, accumulate=None, python=None, binary=None,
-          junit=None, extra_args=()):
+          junit=None, max_seq=None, head_dims=None, tile_multiple=None, extra_args=()):
     """Runs ``attnlab check`` on `fn` and returns a CheckResult when every
     property holds; raises PropertyFailure (an AssertionError) with the report
     when one fails, AttnlabError when the check cannot run.
@@ -121,6 +121,10 @@ def check(fn, precision="float64", op="attention", fully_forbidden="error", case
     fully_forbidden: the kernel's documented answer for a query row whose
       every key is forbidden: "error", "nan" or "zeros".
     cases, seed, timeout, prop: attnlab's --cases, --seed, --timeout, --property.
+    max_seq, head_dims, tile_multiple: the shapes the kernel takes (--max-seq,
+      --head-dims, --tile-multiple): e.g. max_seq=4096, head_dims=(64, 128),
+      tile_multiple=64 sends only such shapes; others are not sent, and the
+      report says which shapes were covered.
     python: the interpreter that runs the kernel (default: this one,
       sys.executable, so the kernel sees the same packages as the test).
     """
@@ -142,8 +146,13 @@ def check(fn, precision="float64", op="attention", fully_forbidden="error", case
         argv += ["--precision", precision]
     if accumulate:
         argv += ["--accumulate", accumulate]
+    if head_dims is not None:
+        if isinstance(head_dims, int):
+            head_dims = (head_dims,)
+        head_dims = ",".join(str(int(d)) for d in head_dims)
     for flag, value in (("--cases", cases), ("--seed", seed), ("--timeout", timeout),
-                        ("--property", prop), ("--junit", junit)):
+                        ("--property", prop), ("--junit", junit), ("--max-seq", max_seq),
+                        ("--head-dims", head_dims), ("--tile-multiple", tile_multiple)):
         if value is not None:
             argv += [flag, str(value)]
     argv += list(extra_args)

@@ -32,16 +32,21 @@ double gamma(double n, double u) {
 
 namespace {
 
-/// Steps (2)-(5) for the softmax of one row given per-logit error bounds e_j.
-/// Fills A-bounds for the row and returns the logsumexp bound.
+/// Steps (2)-(5) and (7) for the softmax of one row given per-logit error
+/// bounds e_j: fills the row's A-bounds in EA, its row-sum bound in
+/// row_sum, and returns its logsumexp bound (all times kSafetyFactor).
+/// Both forms of the weights are covered (TOLERANCE.md, "The class of
+/// algorithms"): (D) p_j / Z and (L) exp(s_j - logsumexp).
 double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMatrix& allowed,
                          std::ptrdiff_t i, const std::vector<double>& e, double lse,
-                         const PrecisionModel& p, DMatrix& EA) {
+                         const PrecisionModel& p, DMatrix& EA, double& row_sum) {
   const double u = p.unit_roundoff;
+  // exp and log are within kElementaryUlps ulps: a relative error of 2 kElementaryUlps u.
+  const double ue = 2 * kElementaryUlps * u;
   // (3') and (5'): the extra rounding to a narrower storage type (0 without one).
   const double v = p.storage_roundoff, eta = p.storage_underflow;
   const std::ptrdiff_t T_v = S.cols;
-  // m = max over allowed exact logits; t_j = s_j - m <= 0; W = max |t_j|.
+  // m = max over allowed exact logits; t_j = m - s_j >= 0; W = max t_j.
   bool any = false;
   Real m = 0;
   for (std::ptrdiff_t j = 0; j < T_v; ++j)
@@ -55,7 +60,7 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
       ++n;
     }
   // (2) perturbation of each exp argument; (2') online rescaling.
-  // (3) rho_j: relative error of the computed exponential (exp within 1 ulp = 2u).
+  // (3) rho_j: relative error of the computed exponential.
   std::vector<double> rho(std::size_t(T_v), 0.0);
   double rho_weighted = 0, rho_max = 0, tau_max = 0;
   for (std::ptrdiff_t j = 0; j < T_v; ++j) {
@@ -64,7 +69,7 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
     double tau = e[std::size_t(j)] + u * (t + 2 * e_max);
     if (p.online_rescales > 0) tau += u * (W + 2.0 * p.online_rescales);
     tau_max = std::max(tau_max, tau);
-    rho[std::size_t(j)] = std::expm1(tau) * (1 + 2 * u) + 2 * u;
+    rho[std::size_t(j)] = std::expm1(tau) * (1 + ue) + ue;
     // (3') P_j rounded to the storage type before the sum and P V.
     if (v > 0) rho[std::size_t(j)] += v * (1 + rho[std::size_t(j)]);
     // An infinite relative error makes the weighted sum infinite even where the
@@ -73,34 +78,46 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
                                                     : static_cast<double>(A(i, j)) * rho[std::size_t(j)];
     rho_max = std::max(rho_max, rho[std::size_t(j)]);
   }
+  const double g = gamma(double(std::max<std::ptrdiff_t>(n - 1, 0)), u);
+  // (7) logsumexp = m + log Z. log-sum-exp is 1-Lipschitz in the max norm, so
+  // perturbed arguments move it by at most tau_max; the computed max cancels;
+  // then the exponentials, the sum, the log and the final addition.
+  // (7') a normaliser summed from the stored P_j: log(1 + theta), theta <= v + n eta.
+  const double log_Z = lse - static_cast<double>(m);
+  const double theta = v + double(n) * eta;
+  const double lambda = tau_max + ue + g + ue * std::abs(log_Z) + u * std::abs(lse) + theta / (1 - theta);
   // (4) the normaliser Z: weighted perturbation plus n - 1 additions.
   // (4') each stored P_j may have underflowed by eta; the exact Z is >= 1.
-  const double rho_Z = rho_weighted + gamma(double(std::max<std::ptrdiff_t>(n - 1, 0)), u) * (1 + rho_max) +
-                       double(n) * eta;
-  // (5) each weight: p_j / Z with one more rounding (or two, via a reciprocal).
+  const double rho_Z = rho_weighted + g * (1 + rho_max) + double(n) * eta;
+  // (5) each weight, the larger of the two forms' relative errors:
+  // (D) p_j / Z with one more rounding (or two, via a reciprocal), and
+  // (5') the weight rounded to the storage type: one more (1 + v);
+  // (L) exp(x_j) with x_j = s_j - lse computed from a logsumexp within
+  // lambda, either as s_j - lse or as (s_j - m) - log Z (5L), then stored.
   const double underflow = double(n + 1) * p.smallest_normal;
+  double sum_L = 0;
   for (std::ptrdiff_t j = 0; j < T_v; ++j) {
     if (!allowed(i, j)) {
       EA(i, j) = 0;  // Lemma 2: forbidden weights must be exactly zero.
       continue;
     }
     const double a = static_cast<double>(A(i, j));
-    // Past rho_Z >= 1/2 the analysis says nothing useful: any weight in [0, 1] is allowed.
-    // (5') the weight rounded to the storage type: one more (1 + v), and
-    // underflows of P_j / Z (at most 2 eta, Z >= 1/2) and of the rounding (eta).
-    const double r = rho_Z < 0.5 ? (1 + rho[std::size_t(j)]) * (1 + 2 * u) * (1 + v) / (1 - rho_Z) - 1
-                                 : std::numeric_limits<double>::infinity();
+    const double t = static_cast<double>(m - S(i, j));
+    const double x = t + log_Z;  // |s_j - lse|
+    const double delta = e[std::size_t(j)] + 2 * e_max + lambda + u * (x + t + 2 * e_max + lambda);
+    const double r_L = ((std::expm1(delta) * (1 + ue) + ue) + 1) * (1 + v) * (1 + v) - 1;
+    // Past rho_Z >= 1/2 the analysis of (D) says nothing useful: any weight in [0, 1].
+    const double r_D = rho_Z < 0.5 ? (1 + rho[std::size_t(j)]) * (1 + 2 * u) * (1 + v) / (1 - rho_Z) - 1
+                                   : std::numeric_limits<double>::infinity();
+    const double r = std::max(r_D, r_L);
     EA(i, j) = std::isinf(r) ? 1.0 : std::min(kSafetyFactor * (a * r + underflow + 3 * eta), 1.0);
+    sum_L += std::isinf(r_L) ? r_L : a * r_L;
   }
-  // (7) logsumexp = m + log Z. log-sum-exp is 1-Lipschitz in the max norm, so
-  // perturbed arguments move it by at most tau_max; the computed max cancels;
-  // then the exponentials (2u), the sum, the log and the final addition.
-  const double log_Z = lse - static_cast<double>(m);
-  const double g = gamma(double(std::max<std::ptrdiff_t>(n - 1, 0)), u);
-  // (7') a normaliser summed from the stored P_j: log(1 + theta), theta <= v + n eta.
-  const double theta = v + double(n) * eta;
-  return kSafetyFactor * (tau_max + 2 * u + g + 2 * u * std::abs(log_Z) + u * std::abs(lse) +
-                          theta / (1 - theta));
+  // Row sums: (D) is independent of the exponentials' errors ("Row sums");
+  // (L) each weight carries its own error, summed with the weights.
+  const double sum_D = (2 * u + g) / (1 - g) + (1 + 2 * u) * v * (2 + v) / (1 - g) + 2 * double(n) * eta;
+  row_sum = kSafetyFactor * std::max(sum_D, sum_L + underflow + 3 * double(n) * eta);
+  return kSafetyFactor * lambda;
 }
 
 }  // namespace
@@ -115,6 +132,7 @@ AttentionBound attention_error_bound(const DMatrix& Q, const DMatrix& K, const D
   b.A = DMatrix::Zero(T_q, T_v);
   b.O = DMatrix::Zero(T_q, d_v);
   b.logsumexp.assign(std::size_t(T_q), 0.0);
+  b.row_sum.assign(std::size_t(T_q), 0.0);
   // (1) logits: a d_k-term dot product, then the scale by sqrt(d_k) (a square
   // root and a division, or a reciprocal and a product): gamma_{d_k + 3}.
   // An explicit scale is one product, within the same gamma_{d_k + 3}.
@@ -132,7 +150,8 @@ AttentionBound attention_error_bound(const DMatrix& Q, const DMatrix& K, const D
     }
     b.logsumexp[std::size_t(i)] =
         softmax_row_bound(exact.S, exact.A, exact.allowed, i, e,
-                          static_cast<double>(exact.logsumexp[std::size_t(i)]), p, b.A);
+                          static_cast<double>(exact.logsumexp[std::size_t(i)]), p, b.A,
+                          b.row_sum[std::size_t(i)]);
     // (6) O = A V: the weights' errors carried through V, plus a T_v-term
     // sum (and the final division by the running sum in the online form).
     const double g_sum = gamma(double(T_v + 2), u);
@@ -157,22 +176,14 @@ AttentionBound softmax_error_bound(const ExactSoftmax& exact, const PrecisionMod
   AttentionBound b;
   b.A = DMatrix::Zero(T_q, T_v);
   b.logsumexp.assign(std::size_t(T_q), 0.0);
+  b.row_sum.assign(std::size_t(T_q), 0.0);
   const std::vector<double> e(static_cast<std::size_t>(T_v), 0.0);  // the logits are given exactly
   for (std::ptrdiff_t i = 0; i < T_q; ++i)
     b.logsumexp[std::size_t(i)] =
         softmax_row_bound(exact.S, exact.A, exact.allowed, i, e,
-                          static_cast<double>(exact.logsumexp[std::size_t(i)]), p, b.A);
+                          static_cast<double>(exact.logsumexp[std::size_t(i)]), p, b.A,
+                          b.row_sum[std::size_t(i)]);
   return b;
-}
-
-double row_sum_bound(std::ptrdiff_t T_v, const PrecisionModel& p) {
-  const double u = p.unit_roundoff;
-  const double g = gamma(double(std::max<std::ptrdiff_t>(T_v - 1, 0)), u);
-  // With a storage type: A_j = fl_s(fl(P_j / Z)) with P_j itself stored, so
-  // (1 + v)^2 more per term and 2 eta of underflow per entry (0 without one).
-  const double v = p.storage_roundoff;
-  const double extra = (1 + 2 * u) * v * (2 + v) / (1 - g) + 2 * double(T_v) * p.storage_underflow;
-  return kSafetyFactor * ((2 * u + g) / (1 - g) + extra);
 }
 
 }  // namespace attn::ref

@@ -2,38 +2,12 @@
 // arithmetic. Plain loops on purpose: this is the specification, not a kernel.
 #include "attn/ref/oracle.hpp"
 
+#include "oracle_inputs.hpp"
+
 #include <cmath>
 #include <string>
 
 namespace attn::ref {
-
-namespace {
-
-std::string shape(std::ptrdiff_t r, std::ptrdiff_t c) {
-  return std::to_string(r) + "x" + std::to_string(c);
-}
-
-void require_finite(const DMatrix& M, const char* name) {
-  for (std::ptrdiff_t i = 0; i < M.rows(); ++i)
-    for (std::ptrdiff_t j = 0; j < M.cols(); ++j)
-      if (!std::isfinite(M(i, j)))
-        throw OracleRefusal(std::string("oracle: ") + name + "(" + std::to_string(i) + ", " +
-                            std::to_string(j) + ") is not finite");
-}
-
-BoolMatrix allowed_from(const std::optional<BoolMatrix>& mask, std::ptrdiff_t rows,
-                        std::ptrdiff_t cols) {
-  if (!mask) return BoolMatrix::Constant(rows, cols, true);
-  if (mask->rows() != rows || mask->cols() != cols)
-    throw OracleRefusal("oracle: mask is " + shape(mask->rows(), mask->cols()) +
-                        " but the logits are " + shape(rows, cols));
-  BoolMatrix allowed(rows, cols);
-  for (std::ptrdiff_t i = 0; i < rows; ++i)
-    for (std::ptrdiff_t j = 0; j < cols; ++j) allowed(i, j) = !(*mask)(i, j);
-  return allowed;
-}
-
-}  // namespace
 
 RealMatrix exact_softmax(const RealMatrix& S, const BoolMatrix& allowed,
                          std::vector<Real>* logsumexp) {
@@ -63,21 +37,11 @@ RealMatrix exact_softmax(const RealMatrix& S, const BoolMatrix& allowed,
 
 ExactAttention exact_attention(const DMatrix& Q, const DMatrix& K, const DMatrix& V,
                                const std::optional<BoolMatrix>& mask, std::optional<double> scale) {
-  if (Q.cols() != K.cols())
-    throw OracleRefusal("oracle: Q is " + shape(Q.rows(), Q.cols()) + " and K is " +
-                        shape(K.rows(), K.cols()) + "; d_k differs");
-  if (Q.cols() == 0) throw OracleRefusal("oracle: d_k = 0");
-  if (K.rows() != V.rows())
-    throw OracleRefusal("oracle: K is " + shape(K.rows(), K.cols()) + " and V is " +
-                        shape(V.rows(), V.cols()) + "; T_v differs");
-  require_finite(Q, "Q");
-  require_finite(K, "K");
-  require_finite(V, "V");
-  if (scale && !std::isfinite(*scale)) throw OracleRefusal("oracle: the scale is not finite");
+  detail::require_attention_inputs(Q, K, V, scale);
   const std::ptrdiff_t T_q = Q.rows(), T_v = K.rows(), d_k = Q.cols(), d_v = V.cols();
 
   ExactAttention r;
-  r.allowed = allowed_from(mask, T_q, T_v);
+  r.allowed = detail::allowed_from(mask, T_q, T_v);
   // Lemma 1: S_ij = sum_r Q_ir K_jr, divided by sqrt(d_k) (or times an explicit scale).
   const Real root_dk = sqrt(Real(d_k));
   const std::optional<Real> factor = scale ? std::optional<Real>(Real(*scale)) : std::nullopt;
@@ -102,20 +66,8 @@ ExactAttention exact_attention(const DMatrix& Q, const DMatrix& K, const DMatrix
 
 ExactSoftmax exact_masked_softmax(const DMatrix& S, const std::optional<BoolMatrix>& mask) {
   ExactSoftmax r;
-  r.allowed = allowed_from(mask, S.rows(), S.cols());
-  r.S = RealMatrix(S.rows(), S.cols());
-  for (std::ptrdiff_t i = 0; i < S.rows(); ++i)
-    for (std::ptrdiff_t j = 0; j < S.cols(); ++j) {
-      const double s = S(i, j);
-      if (std::isnan(s) || s == HUGE_VAL)
-        throw OracleRefusal("oracle: S(" + std::to_string(i) + ", " + std::to_string(j) +
-                            ") is NaN or +Inf");
-      if (s == -HUGE_VAL) {
-        r.allowed(i, j) = false;  // -Inf logit: forbidden (Lemma 2)
-      } else {
-        r.S(i, j) = Real(s);
-      }
-    }
+  r.allowed = detail::allowed_from(mask, S.rows(), S.cols());
+  r.S = detail::given_logits(S, r.allowed);
   r.A = exact_softmax(r.S, r.allowed, &r.logsumexp);
   return r;
 }

@@ -5,23 +5,16 @@
 #include <cmath>
 #include <string>
 
+#include "oracle_inputs.hpp"
+
 namespace attn::ref {
 
 namespace {
 
-std::string shape(std::ptrdiff_t r, std::ptrdiff_t c) {
-  return std::to_string(r) + "x" + std::to_string(c);
-}
+using detail::require_finite;
+using detail::shape;
 
 std::string head_name(std::size_t i) { return "head " + std::to_string(i); }
-
-void require_finite(const DMatrix& M, const std::string& name) {
-  for (std::ptrdiff_t i = 0; i < M.rows(); ++i)
-    for (std::ptrdiff_t j = 0; j < M.cols(); ++j)
-      if (!std::isfinite(M(i, j)))
-        throw OracleRefusal("oracle: " + name + "(" + std::to_string(i) + ", " + std::to_string(j) +
-                            ") is not finite");
-}
 
 void require_rows(const DMatrix& W, const char* w_name, std::size_t head, std::ptrdiff_t rows,
                   const char* x_name) {

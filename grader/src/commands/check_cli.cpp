@@ -47,6 +47,10 @@ struct CheckCommand {
 
 namespace {
 
+/// check's default --max-seq: long rows in the thousands, where sums kept in
+/// a narrow type and tiles without their rescale go far off.
+constexpr attn::Index kCheckMaxSeq = 2048;
+
 /// The operations check takes, by their protocol names.
 const std::vector<Operation>& check_operations() {
   static const std::vector<Operation> ops = {
@@ -165,6 +169,22 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
   c->app->add_option("--cases", c->run.cases, "cases per property")
       ->capture_default_str()
       ->check(check::whole_number(1, 100000000));
+  // The shapes to cover (attn::prop::ShapeSpace): what the kernel takes.
+  c->run.shapes.max_seq = kCheckMaxSeq;
+  c->app->add_option("--max-seq", c->run.shapes.max_seq,
+                     "longest T_q and T_v to send (long rows from 64 on test accumulation)")
+      ->capture_default_str()
+      ->check(check::whole_number(1, 65536));
+  c->app->add_option("--head-dims", c->run.shapes.head_dims,
+                     "the only head dims (d_k and d_v) to send, e.g. 64,128 (default: any, "
+                     "1 to 256); other shapes are not sent")
+      ->delimiter(',')
+      ->check(check::whole_number(1, 4096));
+  c->app->add_option("--tile-multiple", c->run.shapes.tile_multiple,
+                     "send only T_q and T_v that are multiples of this (a kernel that takes "
+                     "whole tiles)")
+      ->capture_default_str()
+      ->check(check::whole_number(1, 65536));
   c->app->add_option("--timeout", c->timeout_s, "seconds allowed per case")
       ->capture_default_str()
       ->check(check::seconds("2.5"));
@@ -238,6 +258,12 @@ std::optional<int> run_check_command(const CheckCommand& c) {
     return 2;
   }
   options.run = c.run;
+  std::sort(options.run.shapes.head_dims.begin(), options.run.shapes.head_dims.end());
+  if (options.run.shapes.tile_multiple > options.run.shapes.max_seq) {
+    std::cerr << "attnlab: --tile-multiple " << options.run.shapes.tile_multiple
+              << " is longer than --max-seq " << options.run.shapes.max_seq << "\n";
+    return 2;
+  }
   // The declared precision: the command line over the hello over float64.
   options.subject.precision = c.precision.request();
   options.subject.call_timeout =
@@ -270,7 +296,8 @@ std::optional<int> run_check_command(const CheckCommand& c) {
   }
   report << "\nprecision: " << precision
          << "; fully forbidden row: " << c.fully_forbidden
-         << "; seed " << c.run.seed << ", " << c.run.cases << " cases per property\n";
+         << "; seed " << c.run.seed << ", " << c.run.cases << " cases per property\n"
+         << "shapes: " << options.run.shapes.describe() << "\n";
   if (!result.header.runtime.empty()) report << "runtime: " << result.header.runtime << "\n";
   report << "\n";
   if (result.status == GradeResult::Status::graded) {

@@ -23,8 +23,22 @@ void print_item(std::ostream& os, const ScoredItem& item) {
   }
 }
 
+/// How many numbers a counterexample's code may hold before it is too long
+/// to paste (a long-rows case has up to 2^18): beyond it, the seed replays it.
+constexpr attn::Index kPastedNumbersAtMost = 4096;
+
+attn::Index numbers_in(const attn::prop::Case& c) {
+  attn::Index n = c.Q.size() + c.K.size() + c.V.size() + c.S.size() + c.X.size() + c.W_O.size();
+  for (const auto& h : c.heads) n += h.W_Q.size() + h.W_K.size() + h.W_V.size();
+  return n;
+}
+
 /// The counterexample as code to paste, in the submission's language.
 std::string paste_block(const GradeResult& r, const attn::prop::Case& c) {
+  if (numbers_in(c) > kPastedNumbersAtMost)
+    return "  reproduce it: the case holds " + std::to_string(numbers_in(c)) +
+           " numbers, too many to paste; the seed above replays it (its matrices are shown in "
+           "excerpt)\n";
   const bool cpp = r.header.language == "C++";
   std::string name = r.header.submission;
   if (const auto slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
@@ -132,7 +146,8 @@ void record_verdict(std::ostream& os, GradeResult& r, attn::prop::Verdict v,
     const std::string paste = paste_block(r, *v.counterexample);
     // On screen (the short header), the inputs are shown once, as the code to paste.
     ScoredItem shown = item;
-    shown.text = r.header.brief ? inputs_as_code(item.text, paste) : item.text + paste;
+    const bool pasted = numbers_in(*v.counterexample) <= kPastedNumbersAtMost;
+    shown.text = r.header.brief && pasted ? inputs_as_code(item.text, paste) : item.text + paste;
     item.text += paste;
     print_item(os, shown);
   } else {

@@ -21,7 +21,21 @@ enum class MaskPolicy {
   fully_forbidden,    ///< at least one row has every key forbidden (refusal properties)
 };
 
-/// Cases for cfg.op under the given mask policy.
+/// Long rows start at this T_v; a ShapeSpace whose max_seq is below it has none.
+inline constexpr Index kLongRowsFrom = 64;
+/// One case in this many is a long-rows case (when max_seq allows them).
+inline constexpr int kLongRowsOneIn = 16;
+/// At most this many numbers in K and V together in a long-rows case (about
+/// 5 MB of the protocol's JSON): the larger head dim steps down first, then T_v.
+inline constexpr Index kLongEntries = Index(1) << 18;
+
+/// Cases for cfg.op under the given mask policy, inside cfg.shapes. For
+/// attention, attention_tiled, masked_softmax and softmax_rows: small cases
+/// (T_q, T_v up to 16, one in ten up to 32; d_k up to 8 or 16), and, when
+/// cfg.shapes.max_seq >= kLongRowsFrom, one in kLongRowsOneIn a long-rows
+/// case (T_q up to 4, T_v from 64 to max_seq, head dims 8 to 256, tiles of
+/// 16 to 128 keys) where accumulation errors grow with the length; its
+/// values come from a seed, so only its sizes shrink.
 rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy);
 
 /// Multi-head self-attention cases (section 32.2.5): X, h heads sharing d_k

@@ -48,6 +48,12 @@ struct PrecisionModel {
 /// The one safety factor applied to every bound (TOLERANCE.md says why 2).
 inline constexpr double kSafetyFactor = 2.0;
 
+/// How far exp and log may be from the exact value, in units in the last
+/// place of the result (relative 2 kElementaryUlps u): glibc's are within 1,
+/// vectorised kernels within a few (Eigen 3.4's float exp with AVX-512 was
+/// measured at 4.5 ulp; TOLERANCE.md, (3)).
+inline constexpr double kElementaryUlps = 5.0;
+
 /// gamma_n = n u / (1 - n u) (Higham, Lemma 3.1); +Inf if n u >= 1.
 double gamma(double n, double u);
 
@@ -57,6 +63,10 @@ struct AttentionBound {
   DMatrix A;  ///< T_q x T_v, weights (0 where forbidden: zeros must be exact)
   DMatrix O;  ///< T_q x d_v, outputs
   std::vector<double> logsumexp;  ///< per query row
+  /// Per query row: bound on |sum_j A_ij - 1| for the computed weights, the
+  /// row sum itself evaluated exactly ("Row sums" in TOLERANCE.md: the larger
+  /// of the divide form's and the logsumexp form's).
+  std::vector<double> row_sum;
 };
 
 /// Bounds for attention(Q, K, V, mask) computed in the declared precision.
@@ -70,12 +80,8 @@ AttentionBound attention_error_bound(const DMatrix& Q, const DMatrix& K, const D
                                      std::optional<double> scale = std::nullopt);
 
 /// Bounds for a softmax of given logits (no logit error), e.g. F1/F2.
-/// Only A and logsumexp are filled.
+/// Only A, logsumexp and row_sum are filled.
 AttentionBound softmax_error_bound(const ExactSoftmax& exact, const PrecisionModel& p);
 
-/// Bound on |sum_j A_ij - 1| for weights computed as p_j / fl(sum p), with the
-/// row sum of the computed A evaluated exactly: (2u + gamma_{n-1}) / (1 - gamma_{n-1})
-/// times kSafetyFactor, n = T_v. Independent of the logits' errors.
-double row_sum_bound(std::ptrdiff_t T_v, const PrecisionModel& p);
 
 }  // namespace attn::ref
