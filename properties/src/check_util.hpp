@@ -7,6 +7,7 @@
 
 #include "attn/prop/case.hpp"
 #include "attn/prop/outcome.hpp"
+#include "attn/prop/property.hpp"
 #include "attn/prop/subject.hpp"
 #include "attn/prop/verdict.hpp"
 #include "attn/ref/error_bound.hpp"
@@ -79,6 +80,30 @@ std::optional<Failure> compare_related(const std::string& name, const DMatrix& o
                                        const ref::RealMatrix& exact_original,
                                        const ref::RealMatrix& exact_related,
                                        const DMatrix& bound_original, const DMatrix& bound_related);
+
+/// The shapes of the property run in force on this thread (run_property sets
+/// them; the default ShapeSpace outside a run).
+const ShapeSpace& shapes_in_force();
+
+/// Sets the shapes in force for its lifetime (runner.cpp).
+class ShapesInForce {
+ public:
+  explicit ShapesInForce(const ShapeSpace& shapes);
+  ~ShapesInForce();
+  ShapesInForce(const ShapesInForce&) = delete;
+  ShapesInForce& operator=(const ShapesInForce&) = delete;
+
+ private:
+  const ShapeSpace* saved_;
+};
+
+/// True when a case a property derives (a transformed or a deleted-keys
+/// case) is outside the shapes in force: the property must not send it, and
+/// the case it derives from is marked as not judged (not_judged()).
+bool outside_shapes(const Case& c);
+/// Whether outside_shapes was true since the last clear_not_judged().
+bool not_judged();
+void clear_not_judged();
 
 /// Runs both cases and compares A (and O for attention) through the maps.
 std::optional<Failure> check_related(Subject& s, const Case& original, const Case& related,

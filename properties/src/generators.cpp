@@ -40,6 +40,15 @@ const char* mask_tag(MaskKind k) {
   return "";
 }
 
+/// `first` in w_first cases of w_first + w_second, else `second`; unlike
+/// rc::gen::weightedOneOf (whose choice never shrinks), a value of `second`
+/// shrinks towards `first`.
+template <typename T>
+rc::Gen<T> first_or_second(int w_first, rc::Gen<T> first, int w_second, rc::Gen<T> second) {
+  return rc::gen::mapcat(rc::gen::inRange(0, w_first + w_second),
+                         [w_first, first, second](int k) { return k < w_first ? first : second; });
+}
+
 /// Integers shrinking towards 0 through 0, -1, 1, -2, 2, ...
 rc::Gen<int> zigzag(int max_magnitude) {
   return rc::gen::map(rc::gen::inRange(0, 2 * max_magnitude + 1),
@@ -353,6 +362,10 @@ rc::Gen<Case> gen_mask_case(const GenConfig& cfg) {
 
 namespace {
 
+/// Cases with more numbers than this take their values from a seed: shrinking
+/// them value by value would cost a call of the subject per value.
+constexpr Index kShrunkNumbersAtMost = 2048;
+
 /// The drawn parts of one attention or softmax case, before the regime is applied.
 struct Draw {
   Shape shape;
@@ -448,12 +461,33 @@ const auto all_regimes = [] {
                           Regime::zero_query, Regime::tied_keys, Regime::hugely_negative);
 };
 
-/// Small cases (shape_gen): every value drawn and shrunk by RapidCheck.
+Draw seeded_draw(const GenConfig& cfg, MaskPolicy policy, const Shape& s, Regime regime, MaskKind mask,
+                 int key_percent, Index tile_q, Index tile_k, std::uint64_t seed);
+
+/// Cases of shape s whose values come from a seed (seeded_draw).
+rc::Gen<Case> gen_seeded_case(const GenConfig& cfg, MaskPolicy policy, const Shape& s, Regime r) {
+  auto knobs = rc::gen::tuple(mask_kind_gen(policy, cfg.op == Operation::attention_tiled), rc::gen::inRange(1, 101),
+                              rc::gen::inRange<Index>(1, s.T_q + 2), rc::gen::inRange<Index>(1, s.T_v + 2),
+                              rc::gen::noShrink(rc::gen::arbitrary<std::uint64_t>()));
+  using Knobs = std::tuple<MaskKind, int, Index, Index, std::uint64_t>;
+  return rc::gen::map(knobs, [cfg, policy, s, r](const Knobs& k) {
+    return make_case(cfg, policy,
+                     seeded_draw(cfg, policy, s, r, std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<3>(k),
+                                 std::get<4>(k)));
+  });
+}
+
+/// Small cases (shape_gen): every value drawn and shrunk by RapidCheck, unless
+/// the declared shapes make a case hold more than kShrunkNumbersAtMost
+/// numbers (head dims of 64, tiles of 16 rows): then its values come from a
+/// seed, and only its sizes shrink.
 rc::Gen<Case> gen_small_case(const GenConfig& cfg, MaskPolicy policy) {
   return rc::gen::mapcat(
-      rc::gen::tuple(shape_gen(cfg.shapes), all_regimes()), [cfg, policy](const std::tuple<Shape, Regime>& t) {
+      rc::gen::tuple(shape_gen(cfg.shapes), all_regimes()), [cfg, policy](const std::tuple<Shape, Regime>& t) -> rc::Gen<Case> {
         const Shape s = std::get<0>(t);
         const Regime r = std::get<1>(t);
+        const Index numbers = takes_qkv(cfg.op) ? (s.T_q + s.T_v) * s.d_k + s.T_v * s.d_v : s.T_q * s.T_v;
+        if (numbers > kShrunkNumbersAtMost) return gen_seeded_case(cfg, policy, s, r);
         // Row scales 2^k, k in [-10, 10], for the row_scales regime.
         auto row_scales = rc::gen::container<std::vector<int>>(std::size_t(s.T_q), zigzag(10));
         return rc::gen::map(
@@ -495,6 +529,39 @@ double long_value(Regime r, std::mt19937_64& rng) {
   return std::ldexp(double(std::uniform_int_distribution<int>(-(1 << 20), 1 << 20)(rng)), -18);
 }
 
+/// A draw of the given shape whose values, mask bits and row scales come
+/// from `seed` (nothing of them shrinks): for cases too large for RapidCheck
+/// to shrink value by value.
+Draw seeded_draw(const GenConfig& cfg, MaskPolicy policy, const Shape& s, Regime regime, MaskKind mask,
+                 int key_percent, Index tile_q, Index tile_k, std::uint64_t seed) {
+  Draw d;
+  d.shape = s;
+  d.regime = regime;
+  std::mt19937_64 rng(seed);
+  auto fill = [&](Index rows, Index cols) {
+    DMatrix M(rows, cols);
+    for (Index i = 0; i < rows; ++i)
+      for (Index j = 0; j < cols; ++j) M(i, j) = long_value(regime, rng);
+    return M;
+  };
+  if (takes_qkv(cfg.op)) {
+    d.Q = fill(s.T_q, s.d_k);
+    d.K = fill(s.T_v, s.d_k);
+    d.V = fill(s.T_v, s.d_v);
+  } else {
+    d.S = fill(s.T_q, s.T_v);
+  }
+  d.mask.kind = policy == MaskPolicy::masked && mask == MaskKind::none ? MaskKind::causal : mask;
+  d.mask.key_length = std::max<Index>(1, s.T_v * key_percent / 100);
+  d.mask.bits.resize(std::size_t(s.T_q * s.T_v));
+  for (std::size_t k = 0; k < d.mask.bits.size(); ++k) d.mask.bits[k] = (rng() & 1) != 0;
+  d.mask.forbidden_row = Index(rng() % std::uint64_t(s.T_q));
+  for (Index i = 0; i < s.T_q; ++i) d.row_scales.push_back(std::uniform_int_distribution<int>(-10, 10)(rng));
+  d.tile_q = tile_q;
+  d.tile_k = tile_k;
+  return d;
+}
+
 /// The draw of a long case: its shape within the budget, values from the seed.
 Draw long_draw(const GenConfig& cfg, MaskPolicy policy, const LongDraw& l) {
   const ShapeSpace& sp = cfg.shapes;
@@ -508,33 +575,8 @@ Draw long_draw(const GenConfig& cfg, MaskPolicy policy, const LongDraw& l) {
     (dims[ik] >= dims[iv] && ik > 0 ? ik : iv) -= 1;
   if (T_v * (dims[ik] + dims[iv]) > kLongEntries)
     T_v = std::max<Index>(tm, kLongEntries / (dims[ik] + dims[iv]) / tm * tm);
-  Draw d;
-  d.shape = Shape{fit_length(l.T_q, sp), T_v, dims[ik], dims[iv]};
-  d.regime = l.regime;
-  std::mt19937_64 rng(l.seed);
-  auto fill = [&](Index rows, Index cols) {
-    DMatrix M(rows, cols);
-    for (Index i = 0; i < rows; ++i)
-      for (Index j = 0; j < cols; ++j) M(i, j) = long_value(l.regime, rng);
-    return M;
-  };
-  const Shape& s = d.shape;
-  if (takes_qkv(cfg.op)) {
-    d.Q = fill(s.T_q, s.d_k);
-    d.K = fill(s.T_v, s.d_k);
-    d.V = fill(s.T_v, s.d_v);
-  } else {
-    d.S = fill(s.T_q, s.T_v);
-  }
-  d.mask.kind = policy == MaskPolicy::masked && l.mask == MaskKind::none ? MaskKind::causal : l.mask;
-  d.mask.key_length = std::max<Index>(1, s.T_v * l.key_percent / 100);
-  d.mask.bits.resize(std::size_t(s.T_q * s.T_v));
-  for (std::size_t k = 0; k < d.mask.bits.size(); ++k) d.mask.bits[k] = (rng() & 1) != 0;
-  d.mask.forbidden_row = Index(rng() % std::uint64_t(s.T_q));
-  for (Index i = 0; i < s.T_q; ++i) d.row_scales.push_back(std::uniform_int_distribution<int>(-10, 10)(rng));
-  d.tile_q = l.tile_q;
-  d.tile_k = l.tile_k;
-  return d;
+  const Shape s{fit_length(l.T_q, sp), T_v, dims[ik], dims[iv]};
+  return seeded_draw(cfg, policy, s, l.regime, l.mask, l.key_percent, l.tile_q, l.tile_k, l.seed);
 }
 
 /// Long rows: T_q from 1 to 4, T_v from 64 to max_seq, head dims from
@@ -544,7 +586,12 @@ rc::Gen<Case> gen_long_case(const GenConfig& cfg, MaskPolicy policy) {
   const bool tiled = cfg.op == Operation::attention_tiled;
   const std::size_t n_dims = long_head_dims(cfg.shapes).size();
   auto knobs = rc::gen::tuple(
-      rc::gen::inRange<Index>(1, 5), rc::gen::inRange<Index>(kLongRowsFrom, cfg.shapes.max_seq + 1),
+      // T_v mostly from kLongRowsFrom on; the short branch is where a long
+      // failure shrinks to (the oneOf's index shrinks towards it), so a
+      // counterexample that does not need the length comes out small.
+      rc::gen::inRange<Index>(1, 5),
+      first_or_second(1, rc::gen::inRange<Index>(1, kLongRowsFrom), kLongRowsOneIn - 1,
+                      rc::gen::inRange<Index>(kLongRowsFrom, cfg.shapes.max_seq + 1)),
       rc::gen::inRange<std::size_t>(0, n_dims), rc::gen::inRange<std::size_t>(0, n_dims), all_regimes(),
       mask_kind_gen(policy, tiled), rc::gen::inRange(1, 101), rc::gen::element<Index>(1, 4, 16, 64),
       rc::gen::element<Index>(64, 128, 16, 32), rc::gen::noShrink(rc::gen::arbitrary<std::uint64_t>()));
@@ -554,8 +601,9 @@ rc::Gen<Case> gen_long_case(const GenConfig& cfg, MaskPolicy policy) {
     const LongDraw l{std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<3>(k), std::get<4>(k),
                      std::get<5>(k), std::get<6>(k), std::get<7>(k), std::get<8>(k), std::get<9>(k)};
     Case c = make_case(cfg, policy, long_draw(cfg, policy, l));
-    c.tags.push_back("shape: long rows (T_v from 64)");
-    if (c.K.cols() >= 64) c.tags.push_back("shape: head dim from 64");
+    const Index T_v = takes_qkv(c.op) ? c.K.rows() : c.S.cols();
+    if (T_v >= kLongRowsFrom) c.tags.push_back("shape: long rows (T_v from 64)");
+    if (takes_qkv(c.op) && c.K.cols() >= 64) c.tags.push_back("shape: head dim from 64");
     return c;
   });
 }
@@ -570,8 +618,7 @@ rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
                                  : policy == MaskPolicy::masked        ? BatchedFocus::broadcast_mask
                                                                        : BatchedFocus::any);
   if (cfg.shapes.max_seq < kLongRowsFrom) return gen_small_case(cfg, policy);
-  return rc::gen::weightedOneOf<Case>(
-      {{kLongRowsOneIn - 1, gen_small_case(cfg, policy)}, {1, gen_long_case(cfg, policy)}});
+  return first_or_second(kLongRowsOneIn - 1, gen_small_case(cfg, policy), 1, gen_long_case(cfg, policy));
 }
 
 rc::Gen<Case> gen_dk_mismatch_case(const GenConfig& cfg) {

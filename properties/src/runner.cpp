@@ -14,6 +14,7 @@
 #include <rapidcheck/detail/TestListenerAdapter.h>
 
 #include "attn/prop/property.hpp"
+#include "check_util.hpp"
 #include "edge_cases.hpp"
 
 namespace attn::prop {
@@ -116,14 +117,22 @@ Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
   std::optional<Failure> last_failure;
   bool failed_once = false;
   double loud = 0;  // the error/bound ratio a shrunk failure must keep
-  int ran = 0;
+  int ran = 0, not_judged = 0;
+  const detail::ShapesInForce shapes(cfg.shapes);
   auto property = [&] {
     const Case c = *gen;
+    // A case outside the declared shapes (a property that derives its own
+    // shapes, as scale_off's d_k) is not sent.
+    const bool outside = !cfg.shapes.admits(c);
     if (!failed_once) {
       ++ran;
+      if (outside) ++not_judged;
       for (const auto& t : c.tags) ++v.regimes[t];
     }
+    if (outside) return;
+    detail::clear_not_judged();
     std::optional<Failure> f = p.check(s, c);
+    if (!f && detail::not_judged() && !failed_once) ++not_judged;
     // While shrinking, a case that fails only by a little is not the same
     // failure: a loud one stays loud (failure_ratio, kLoudRatio).
     if (f && failed_once && failure_ratio(*f) < loud) f.reset();
@@ -151,6 +160,11 @@ Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
       rc::detail::checkProperty(rc::detail::toProperty(property), metadata, params, listener);
 
   v.cases = ran;
+  if (result.template is<rc::detail::SuccessResult>() && ran > 0 && not_judged == ran) {
+    v.skipped = true;
+    v.error = "skipped: none of its cases fits the shapes the subject takes (" + cfg.shapes.describe() + ")";
+    return v;
+  }
   if (result.template is<rc::detail::SuccessResult>()) {
     // Then the fixed edge cases, on every seed (edge_cases.hpp): the regimes
     // real bugs need are reached even when the random cases missed them. A

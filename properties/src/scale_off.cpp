@@ -19,9 +19,18 @@ Property scale_off(Operation op) {
   p.generator = [](const GenConfig& cfg) {
     // params[0] = sqrt(d_k) in {1, 2, 3, 4}; Q and K are widened to d_k = root^2
     // columns by repeating their columns, and Q is then multiplied by root.
+    // With declared head dims, the roots of those that are squares (64: 8).
+    std::vector<double> roots = {1.0, 2.0, 3.0, 4.0};
+    if (!cfg.shapes.head_dims.empty()) {
+      roots.clear();
+      for (Index d : cfg.shapes.head_dims)
+        for (Index r = 1; r * r <= d; ++r)
+          if (r * r == d) roots.push_back(double(r));
+      if (roots.empty()) roots.push_back(1.0);  // d_k = 1: outside, so not sent (runner.cpp)
+    }
     return rc::gen::map(
         with_params(gen_case(cfg, MaskPolicy::any), [](const Case&) { return std::size_t(1); },
-                    rc::gen::element(1.0, 2.0, 3.0, 4.0)),
+                    rc::gen::elementOf(roots)),
         [cfg](Case c) {
           const Index root = Index(c.params[0]), d_k = root * root, d_old = c.Q.cols();
           DMatrix Q(c.Q.rows(), d_k), K(c.K.rows(), d_k);

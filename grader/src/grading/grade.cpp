@@ -403,7 +403,12 @@ void run_properties(const GradeOptions& options, const Exercise& exercise, Proce
     }
     graded.push_back(Graded{run_guarded(p, budget, run, stopped), seconds_since(t0)});
   }
-  const auto diagnoses = diagnose_failures(graded, exercise, language, subject, budget);
+  // The diagnosis battery sends small shapes of its own: not to a kernel
+  // that declared the shapes it takes (check --head-dims, --tile-multiple).
+  const attn::prop::ShapeSpace& shapes = options.run.shapes;
+  const auto diagnoses = shapes.head_dims.empty() && shapes.tile_multiple <= 1
+                             ? diagnose_failures(graded, exercise, language, subject, budget)
+                             : std::vector<std::optional<FailureDiagnosis>>(graded.size());
   subject.stop();
   for (std::size_t k = 0; k < graded.size(); ++k) {
     record_verdict(report, result, std::move(graded[k].verdict), rules, graded[k].seconds,

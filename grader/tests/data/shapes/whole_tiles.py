@@ -23,6 +23,8 @@ def _takes(Q, K, V):
 
 
 def _attention(Q, K, V, mask, keys):
+    if mask is not None and np.shape(mask) != (Q.shape[0], K.shape[0]):
+        raise ValueError("mask is %s, logits are %s" % (np.shape(mask), (Q.shape[0], K.shape[0])))
     S = Q @ K[:keys].T / np.sqrt(Q.shape[1])
     forbidden = np.zeros(S.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)[:, :keys]
     if forbidden.all(axis=1).any():
