@@ -5,17 +5,9 @@ with float32 accumulation (the model keeps S in the accumulation type)."""
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import numpy as np  # noqa: E402
+from logits_float16_declared_f32 import logits_stored  # noqa: E402
+from zoo_common import to_bfloat16  # noqa: E402
 
-from zoo_common import checked, masked_logits, to_bfloat16  # noqa: E402
-
-
-def attention(Q, K, V, mask=None):
-    Q, K, V, mask = checked(Q, K, V, mask)
-    Q, K, V = (to_bfloat16(M) for M in (Q, K, V))
-    S, _ = masked_logits(Q, K, mask, np.float32)
-    S = to_bfloat16(S)  # BUG: the logits stored in bfloat16
-    E = np.exp(S - S.max(axis=1, keepdims=True))
-    Z = E.sum(axis=1, keepdims=True)
-    return to_bfloat16((to_bfloat16(E) @ V) / Z), to_bfloat16(E / Z)
+attention = logits_stored(to_bfloat16)

@@ -11,11 +11,19 @@ import numpy as np  # noqa: E402
 from zoo_common import checked, masked_logits, to_float16  # noqa: E402
 
 
-def attention(Q, K, V, mask=None):
-    Q, K, V, mask = checked(Q, K, V, mask)
-    Q, K, V = (to_float16(M) for M in (Q, K, V))
-    S, _ = masked_logits(Q, K, mask, np.float32)
-    S = to_float16(S)  # BUG: the logits stored in float16
-    E = np.exp(S - S.max(axis=1, keepdims=True))
-    Z = E.sum(axis=1, keepdims=True)
-    return to_float16((to_float16(E) @ V) / Z), to_float16(E / Z)
+def logits_stored(store):
+    """The kernel for the 16-bit rounding `store` (logits_bfloat16_declared_f32.py: bfloat16)."""
+
+    def attention(Q, K, V, mask=None):
+        Q, K, V, mask = checked(Q, K, V, mask)
+        Q, K, V = (store(M) for M in (Q, K, V))
+        S, _ = masked_logits(Q, K, mask, np.float32)
+        S = store(S)  # BUG: the logits stored in the 16-bit type
+        E = np.exp(S - S.max(axis=1, keepdims=True))
+        Z = E.sum(axis=1, keepdims=True)
+        return store((store(E) @ V) / Z), store(E / Z)
+
+    return attention
+
+
+attention = logits_stored(to_float16)

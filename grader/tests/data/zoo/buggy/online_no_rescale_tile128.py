@@ -6,22 +6,7 @@ grows (a row needs more than 128 keys, and a larger logit in a later tile)."""
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import numpy as np  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from online_no_rescale_tile64 import no_rescale  # noqa: E402
 
-from zoo_common import checked, masked_logits  # noqa: E402
-
-
-def attention(Q, K, V, mask=None):
-    Q, K, V, mask = checked(Q, K, V, mask)
-    S, _ = masked_logits(Q, K, mask, np.float64)
-    m = np.full((S.shape[0], 1), -np.inf)
-    l = np.zeros((S.shape[0], 1))
-    acc = np.zeros((S.shape[0], V.shape[1]))
-    for start in range(0, S.shape[1], 128):
-        St = S[:, start:start + 128]
-        m = np.maximum(m, St.max(axis=1, keepdims=True))  # BUG: l and acc not rescaled
-        P = np.exp(St - np.where(m > -np.inf, m, 0))
-        l = l + P.sum(axis=1, keepdims=True)
-        acc = acc + P @ V[start:start + 128]
-    return acc / l, np.exp(S - m) / l
+attention = no_rescale(128)
