@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/prop/bound_stats.hpp"
 #include "attn/prop/catalog.hpp"
 #include "commands/cli_checks.hpp"
 #include "exercises/exercise.hpp"
@@ -125,6 +126,24 @@ void print_check_report(std::ostream& os, const GradeResult& r, const std::strin
   os << "\n" << passed << " passed, " << failed << " failed";
   if (skipped) os << ", " << skipped << " skipped";
   os << (failed ? "" : (passed ? ": every property holds" : "")) << "\n";
+}
+
+/// The margin (reference/TOLERANCE.md, "Two-sided evidence"): after a
+/// passing oracle_agreement, the largest error/bound ratio of any output it
+/// compared with the oracle (bound_stats.hpp, collected on this thread while
+/// grade_file ran the properties) and the case it came from. Nothing when
+/// oracle_agreement failed (its failure shows its own ratio) or did not run.
+void print_margin(std::ostream& os, const GradeResult& r, const attn::prop::BoundStats& stats) {
+  const auto& items = r.items;
+  const bool passed = std::any_of(items.begin(), items.end(), [](const ScoredItem& item) {
+    return item.id == "oracle_agreement" && item.status == "passed";
+  });
+  if (!passed || stats.entries == 0) return;
+  std::ostringstream ratio;
+  ratio.precision(3);
+  ratio << stats.max_ratio;
+  os << "largest error/bound over passing comparisons: " << ratio.str() << " (" << stats.where
+     << "; " << stats.entries << " entries compared)\n";
 }
 
 }  // namespace
@@ -280,7 +299,9 @@ std::optional<int> run_check_command(const CheckCommand& c) {
   options.brief_header = true;
 
   std::ostringstream graded;  // grade's own report: not shown (it speaks of points)
+  attn::prop::reset_bound_stats();
   GradeResult result = grade_file(options, graded);
+  const attn::prop::BoundStats margin = attn::prop::bound_stats();
   std::ostringstream report;
   report << "attnlab check " << c.kernel << "\n"
          << "operation: " << attn::prop::operation_name(op) << " (" << how << ")";
@@ -302,6 +323,7 @@ std::optional<int> run_check_command(const CheckCommand& c) {
   report << "\n";
   if (result.status == GradeResult::Status::graded) {
     print_check_report(report, result, "");
+    print_margin(report, result, margin);
   } else if (result.status == GradeResult::Status::not_gradable) {
     report << "the kernel " << result.not_gradable_headline << ":\n"
            << result.details << (result.details.empty() || result.details.back() == '\n' ? "" : "\n");

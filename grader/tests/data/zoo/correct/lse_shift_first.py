@@ -1,0 +1,19 @@
+"""Logsumexp form, the other association: A = exp((S - m) - log Z)."""
+# zoo-entries: attention:float64 attention_f32:float32 attention_f16:float16
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import numpy as np  # noqa: E402
+
+from zoo_common import entries, masked_logits  # noqa: E402
+
+
+def core(Q, K, V, mask, dt, store):
+    S, _ = masked_logits(Q, K, mask, dt)
+    D = S - S.max(axis=1, keepdims=True)
+    A = store(np.exp(D - np.log(np.exp(D).sum(axis=1, keepdims=True))))
+    return store(A @ V), A
+
+
+attention, attention_f32, attention_f16 = entries(core)
