@@ -95,6 +95,11 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
   // (L) exp(x_j) with x_j = s_j - lse computed from a logsumexp within
   // lambda, either as s_j - lse or as (s_j - m) - log Z (5L), then stored.
   const double underflow = double(n + 1) * p.smallest_normal;
+  // (5L) holds only while the computed logsumexp is within a quarter of the
+  // exact one; beyond (|lse| of about 1/(4u)) that form's weights carry no
+  // correct bit (a row of two equal logits at -2e20 in double gives weights
+  // 1 and 1), and the divide form's bound alone applies.
+  const bool lse_form = lambda < kLogsumexpFormLimit;
   double sum_L = 0;
   for (std::ptrdiff_t j = 0; j < T_v; ++j) {
     if (!allowed(i, j)) {
@@ -109,14 +114,14 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
     // Past rho_Z >= 1/2 the analysis of (D) says nothing useful: any weight in [0, 1].
     const double r_D = rho_Z < 0.5 ? (1 + rho[std::size_t(j)]) * (1 + 2 * u) * (1 + v) / (1 - rho_Z) - 1
                                    : std::numeric_limits<double>::infinity();
-    const double r = std::max(r_D, r_L);
+    const double r = lse_form ? std::max(r_D, r_L) : r_D;
     EA(i, j) = std::isinf(r) ? 1.0 : std::min(kSafetyFactor * (a * r + underflow + 3 * eta), 1.0);
-    sum_L += std::isinf(r_L) ? r_L : a * r_L;
+    sum_L += a * std::min(r_L, 1e300);  // a weight that underflowed to 0 adds nothing
   }
   // Row sums: (D) is independent of the exponentials' errors ("Row sums");
   // (L) each weight carries its own error, summed with the weights.
   const double sum_D = (2 * u + g) / (1 - g) + (1 + 2 * u) * v * (2 + v) / (1 - g) + 2 * double(n) * eta;
-  row_sum = kSafetyFactor * std::max(sum_D, sum_L + underflow + 3 * double(n) * eta);
+  row_sum = kSafetyFactor * (lse_form ? std::max(sum_D, sum_L + underflow + 3 * double(n) * eta) : sum_D);
   return kSafetyFactor * lambda;
 }
 

@@ -54,6 +54,10 @@ inline constexpr double kSafetyFactor = 2.0;
 /// measured at 4.5 ulp; TOLERANCE.md, (3)).
 inline constexpr double kElementaryUlps = 5.0;
 
+/// The logsumexp form of the weights, exp(s_j - lse), is admitted while the
+/// computed logsumexp is within this of the exact one (TOLERANCE.md, (5L)).
+inline constexpr double kLogsumexpFormLimit = 0.25;
+
 /// gamma_n = n u / (1 - n u) (Higham, Lemma 3.1); +Inf if n u >= 1.
 double gamma(double n, double u);
 
