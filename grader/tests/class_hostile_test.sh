@@ -30,6 +30,7 @@ class="$tmp/class"
 mkdir -p "$class"
 # Normal students: full marks.
 mkdir "$class/good"; cp "$solution" "$class/good/attention.py"
+cp "$solution" "$class/loose.py"
 # Inside its own folder a link is fine: it is read (the target is the student's).
 mkdir -p "$class/inner/lib"; cp "$solution" "$class/inner/attention.py"
 printf 'def unused():\n    return 0\n' > "$class/inner/lib/util.py"
@@ -138,7 +139,7 @@ def one(student):
     assert len(rows[student]) == 1, rows[student]
     return rows[student][0]
 
-full = {"good": "", "inner": "", "warned": "", "tar_mixed":
+full = {"good": "", "loose.py": "", "inner": "", "warned": "", "tar_mixed":
         r"ignored mixed/copy\.py: a hard link.*ignored mixed/dev\.py: a character device"
         r".*ignored mixed/notes\.py: a symbolic link"}
 for student, note in full.items():

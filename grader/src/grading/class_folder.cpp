@@ -537,7 +537,7 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
         std::string why2;
         if (!collect.archive(e, name, excluded, &why2)) collect.nothing(name, why2);
       } else if (is_answers_file(e) || is_code(e)) {
-        collect.loose(e, unique(student_id(e.filename().string())), class_root);
+        collect.loose(class_root / e.filename(), unique(student_id(e.filename().string())), class_root);
       } else {
         out.ignored.push_back(e.string());
       }
