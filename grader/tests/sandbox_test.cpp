@@ -1,5 +1,6 @@
 // The sandbox: what it binds for a command, what it never shows, its
 // fallback, the process limit, the private copy of a submission.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "sandbox/memory_cgroup.hpp"
+#include "sandbox/no_follow.hpp"
 #include "sandbox/run_command.hpp"
 #include "sandbox/sandbox.hpp"
 #include "sandbox/tail_buffer.hpp"
@@ -192,6 +194,43 @@ TEST_CASE("sandbox: a private copy of the submission", "[sandbox]") {
     CHECK((fs::status(staged.path()).permissions() & fs::perms::others_read) != fs::perms::none);
   }
   CHECK_FALSE(fs::exists(copy_dir));
+}
+
+TEST_CASE("sandbox: a student's files are staged without following links below the folder",
+          "[sandbox]") {
+  attn::grader::TempDir dir("attnlab-test-");
+  const fs::path student = dir.path() / "alice", secret = dir.path() / "secret.txt";
+  fs::create_directories(student / "src");
+  std::ofstream(secret) << "the teacher's\n";
+  std::ofstream(student / "attention.py") << "x = 1\n";
+  std::ofstream(student / "src" / "util.py") << "y = 2\n";
+  using Helpers = std::vector<std::pair<fs::path, fs::path>>;
+  // Regular files below the folder: staged.
+  attn::grader::StagedSubmission ok(student / "attention.py", {}, Helpers{{student / "src" / "util.py", "util.py"}},
+                                    student);
+  CHECK(fs::is_regular_file(ok.folder() / "util.py"));
+  // A helper that is a link (to a file outside), and a folder on the way that
+  // became a link after the walk: refused, nothing of the secret copied.
+  fs::create_symlink(secret, student / "notes.py");
+  CHECK_THROWS_AS(attn::grader::StagedSubmission(student / "attention.py", {},
+                                                 Helpers{{student / "notes.py", "notes.py"}}, student),
+                  attn::grader::RefusedFile);
+  fs::rename(student / "src", dir.path() / "src-moved");
+  fs::create_directory_symlink(dir.path(), student / "src");
+  CHECK_THROWS_AS(attn::grader::StagedSubmission(student / "attention.py", {},
+                                                 Helpers{{student / "src" / "secret.txt", "util.py"}},
+                                                 student),
+                  attn::grader::RefusedFile);
+  // The entry itself a link below the folder: refused; a FIFO: refused without blocking.
+  fs::create_symlink(secret, student / "link.py");
+  CHECK_THROWS_AS(attn::grader::StagedSubmission(student / "link.py", {}, {}, student),
+                  attn::grader::RefusedFile);
+  REQUIRE(mkfifo((student / "fifo.py").c_str(), 0644) == 0);
+  CHECK_THROWS_AS(attn::grader::StagedSubmission(student / "fifo.py", {}, {}, student),
+                  attn::grader::RefusedFile);
+  // A file the user named (no student folder) may be a link.
+  attn::grader::StagedSubmission chosen(student / "link.py");
+  CHECK(fs::file_size(chosen.path()) == fs::file_size(secret));
 }
 
 TEST_CASE("sandbox: a memory cgroup bounds all of a submission's processes together", "[sandbox]") {

@@ -94,6 +94,7 @@ std::string first_error_line(const std::string& s) {
     if (!in.exercise.empty()) o.exercise = in.exercise;
     if (in.answers) o.answers = in.answers;
     o.helpers = in.helpers;
+    o.confine_to = in.root;
     o.whole_exercise = true;  // a class: the exercise's full maximum (class_folder.hpp)
     const auto start = Clock::now();
     const std::string stem = report_stem(in.name);
@@ -117,6 +118,10 @@ std::string first_error_line(const std::string& s) {
     row.report = stem + ".txt";
     row.student = in.student.empty() ? in.name : in.student;
     row.choice = in.choice;
+    if (!in.refused.empty()) {  // links, devices of the student's folder (class_folder.hpp)
+      row.note += (row.note.empty() ? "" : "; ") + in.refused;
+      text << "attnlab: note: " << in.refused << "\n";
+    }
     row.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     row.graded_at = utc_now();
     row.version = paths::version;
@@ -189,6 +194,18 @@ void no_submission_exercise(std::vector<SummaryRow>& rows, const Gradebook& book
                 "exercise's maximum)";
     }
   }
+}
+
+/// Removes input k's scratch folder (BatchInput::scratch) once no input
+/// naming it is left to grade (`finished`).
+void release_scratch(const std::vector<BatchInput>& inputs, const std::vector<bool>& finished,
+                     std::size_t k) {
+  const fs::path& scratch = inputs[k].scratch;
+  if (scratch.empty()) return;
+  for (std::size_t j = 0; j < inputs.size(); ++j)
+    if (!finished[j] && inputs[j].scratch == scratch) return;
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
 }
 
 std::string describe_status(const SummaryRow& r) {
@@ -323,6 +340,7 @@ int grade_batch(const BatchOptions& options, std::ostream& progress) {
   std::string overview;
   TempDir rows_dir("attnlab-batch-");
   std::vector<SummaryRow> rows(n);
+  std::vector<bool> finished(n, false);
 
   struct Running {
     pid_t pid;
@@ -418,6 +436,8 @@ int grade_batch(const BatchOptions& options, std::ostream& progress) {
                                    : "the grader ended without a result";
     }
     rows[k] = row;
+    finished[k] = true;
+    release_scratch(options.inputs, finished, k);
     slot_busy[static_cast<std::size_t>(it->slot)] = false;
     running.erase(it);
     ++done;

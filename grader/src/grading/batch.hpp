@@ -42,6 +42,18 @@ struct BatchInput {
   /// why, as a clause ("the folder is empty"). `file` is empty; the row's
   /// status is "no submission", worth 0 points of the exercise's maximum.
   std::string no_submission;
+  /// The student's folder (canonical) the file and its helpers were found
+  /// in: they are read below it without following links
+  /// (GradeOptions::confine_to). Empty: a file the user named.
+  std::filesystem::path root;
+  /// What of the student's folder was refused, as a clause ("ignored
+  /// notes.py: a symbolic link to a file outside the student's folder (not
+  /// followed)"); added to the row's note and the text report. Empty: nothing.
+  std::string refused;
+  /// A folder of the run's temporary space holding only this student's
+  /// unpacked archive (class_folder.hpp); grade_batch removes it once every
+  /// input naming it is graded. Empty: none.
+  std::filesystem::path scratch;
 };
 
 /// Why nothing to grade was found in `paths`, in a sentence for the

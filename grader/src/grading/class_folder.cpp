@@ -10,7 +10,10 @@
 #include <set>
 #include <stdexcept>
 
-#include "sandbox/run_command.hpp"
+#include <sys/stat.h>
+
+#include "sandbox/no_follow.hpp"
+#include "sandbox/unpack_archive.hpp"
 #include "submission/notebook.hpp"
 #include "submission/recognise.hpp"
 #include "submission/submission.hpp"
@@ -27,12 +30,6 @@ bool hidden_name(const fs::path& p) {
 
 bool is_code(const fs::path& p) { return is_notebook(p) || detect_language(p).has_value(); }
 
-/// The first line of a tool's message, at most 200 bytes.
-std::string first_line(const std::string& s) {
-  std::string line = s.substr(0, s.find('\n'));
-  return line.size() > 200 ? line.substr(0, 200) + "..." : line;
-}
-
 /// ".zip", ".tar.gz", ".tgz", ".tar" (any case): a student's archive; its name without them.
 std::optional<std::string> archive_stem(const fs::path& p) {
   std::string name = p.filename().string(), lower = name;
@@ -43,22 +40,129 @@ std::optional<std::string> archive_stem(const fs::path& p) {
   return std::nullopt;
 }
 
-/// Every file below `dir` in name order, hidden entries and `excluded` skipped.
-std::vector<fs::path> files_below(const fs::path& dir, const std::optional<fs::path>& excluded) {
-  std::vector<fs::path> files;
+/// `p` lies below the folder `root` (both canonical).
+bool inside(const fs::path& p, const fs::path& root) {
+  const fs::path rel = p.lexically_relative(root);
+  return !rel.empty() && *rel.begin() != ".." && rel != ".";
+}
+
+/// A file of a student's folder that may be read.
+struct Found {
+  fs::path path;    ///< where it was found (a link's own path)
+  fs::path source;  ///< the regular file read for it (a link's target, inside the folder)
+};
+
+/// What a walk of a student's folder found, and what it refused and why.
+struct Walk {
+  std::vector<Found> files;          ///< in name order
+  std::vector<std::string> refused;  ///< "notes.py: a symbolic link to a file outside the student's folder"
+};
+
+/// Why the link `link` below `root` is not read, or empty (and `target`
+/// set) when it leads to a regular file inside `root` of which every name
+/// is inside it (`names`: the names found per file).
+std::string link_refusal(const fs::path& link, const fs::path& root,
+                         const std::map<std::pair<dev_t, ino_t>, nlink_t>& names, fs::path* target) {
   std::error_code ec;
-  auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+  const fs::path t = fs::canonical(link, ec);
+  struct stat st {};
+  if (ec || ::lstat(t.c_str(), &st) != 0) return "a symbolic link to nothing (not followed)";
+  const std::string what = S_ISREG(st.st_mode) ? "a file" : file_type_words(st.st_mode);
+  if (!inside(t, root)) return "a symbolic link to " + what + " outside the student's folder (not followed)";
+  if (!S_ISREG(st.st_mode)) return "a symbolic link to " + what + " (not followed)";
+  const auto n = names.find({st.st_dev, st.st_ino});
+  if (st.st_nlink > 1 && (n == names.end() || n->second < st.st_nlink))
+    return "a symbolic link to a hard link whose other names are outside the student's folder";
+  *target = t;
+  return "";
+}
+
+/// The files below `root` (canonical) in name order, hidden entries and
+/// `excluded` skipped, nothing followed out of `root`: a symbolic link is
+/// read only if it leads to a regular file inside `root`; a file with
+/// several names (hard links, st_nlink > 1) only if all its names are
+/// inside `root` (a hard link cannot be traced to its other names, so they
+/// are counted: link(2), stat(2)); devices, FIFOs and sockets never (a FIFO
+/// is never opened, so it cannot hold the run). The others are refused, with why.
+Walk walk_student(const fs::path& root, const std::optional<fs::path>& excluded) {
+  Walk w;
+  struct Regular {
+    fs::path path;
+    struct stat st;
+  };
+  std::vector<Regular> regular;
+  std::vector<fs::path> links;
+  std::map<std::pair<dev_t, ino_t>, nlink_t> names;  // every name of a file found (hidden ones too)
+  std::error_code ec;
+  auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
   for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const fs::path& e = it->path();
-    const bool is_dir = it->is_directory(ec);
-    if (hidden_name(e) || (is_dir && excluded && fs::weakly_canonical(e, ec) == *excluded)) {
-      if (is_dir) it.disable_recursion_pending();
+    struct stat st {};
+    if (::lstat(e.c_str(), &st) != 0) continue;
+    const bool hidden = hidden_name(e);
+    if (S_ISDIR(st.st_mode)) {
+      std::error_code ec2;
+      if (hidden || (excluded && fs::weakly_canonical(e, ec2) == *excluded)) it.disable_recursion_pending();
+    } else if (S_ISREG(st.st_mode)) {
+      ++names[{st.st_dev, st.st_ino}];
+      if (!hidden) regular.push_back({e, st});
+    } else if (!hidden && S_ISLNK(st.st_mode)) {
+      links.push_back(e);
+    } else if (!hidden) {
+      w.refused.push_back(student_id(e.lexically_relative(root).generic_string()) + ": " +
+                          file_type_words(st.st_mode) + ", not a regular file");
+    }
+  }
+  for (const auto& r : regular) {
+    const nlink_t found = names[{r.st.st_dev, r.st.st_ino}];
+    if (r.st.st_nlink > found) {
+      w.refused.push_back(student_id(r.path.lexically_relative(root).generic_string()) +
+                          ": a hard link (the file has " + std::to_string(r.st.st_nlink) +
+                          " names, not all in the student's folder)");
       continue;
     }
-    if (it->is_regular_file(ec)) files.push_back(e);
+    w.files.push_back({r.path, r.path});
   }
-  std::sort(files.begin(), files.end());
-  return files;
+  for (const auto& l : links) {
+    fs::path target;
+    const std::string why = link_refusal(l, root, names, &target);
+    if (why.empty()) {
+      w.files.push_back({l, target});
+    } else {
+      w.refused.push_back(student_id(l.lexically_relative(root).generic_string()) + ": " + why);
+    }
+  }
+  std::sort(w.files.begin(), w.files.end(), [](const Found& a, const Found& b) { return a.path < b.path; });
+  std::sort(w.refused.begin(), w.refused.end());
+  return w;
+}
+
+/// "ignored a.py: a symbolic link ...; ignored b: a FIFO, ..." (at most three, then "...").
+std::string ignored_clause(const std::vector<std::string>& refused) {
+  std::string s;
+  for (std::size_t k = 0; k < refused.size() && k < 3; ++k)
+    s += (k ? "; " : "") + std::string("ignored ") + refused[k];
+  if (refused.size() > 3) s += "; and " + std::to_string(refused.size() - 3) + " more ignored";
+  return s;
+}
+
+/// A name attnlab would grade as code (.py, C++, .ipynb), read from the name alone.
+bool is_code_name(const fs::path& p) {
+  const std::string x = p.extension().string();
+  return is_notebook(p) || x == ".py" || x == ".cpp" || x == ".cc" || x == ".cxx" || x == ".C";
+}
+
+/// Why an entry directly in a class folder (`st`: its lstat) is not read, or
+/// empty for a regular file with one name (a folder is walked on its own).
+std::string top_level_refusal(const fs::path& e, const struct stat& st) {
+  const std::string shown = student_id(e.filename().string());
+  if (S_ISLNK(st.st_mode))
+    return shown + " is a symbolic link (attnlab follows no link in a class folder)";
+  if (!S_ISREG(st.st_mode)) return shown + " is " + file_type_words(st.st_mode) + ", not a regular file";
+  if (st.st_nlink > 1)
+    return shown + " is a hard link (the file has " + std::to_string(st.st_nlink) +
+           " names; another student's or the teacher's file may be one of them)";
+  return "";
 }
 
 /// Whether an entry recognised as `code` can take answers of `answers`.
@@ -74,6 +178,7 @@ bool is_cpp_header(const fs::path& f) {
 
 struct Candidate {
   fs::path file;      ///< as found (the notebook itself for a notebook)
+  fs::path source;    ///< the regular file read for it (a link's target inside the folder)
   fs::path graded;    ///< what is graded (the Python made from a notebook)
   std::string rel;    ///< below the student's folder
   std::string exercise;  ///< recognised; empty if not
@@ -85,33 +190,45 @@ class Collector {
  public:
   Collector(std::string exercise, ClassInputs& out) : exercise_(std::move(exercise)), out_(out) {}
 
-  /// The students's files below `dir`; `student` names it, `prefix` the
-  /// reports ("alice/"). Returns false if it holds nothing gradable.
+  /// The students's files below `dir` (walk_student); `student` names it,
+  /// `prefix` the reports ("alice/"); `refused` (entries an archive left
+  /// out) is added to what the walk refused. Returns false if it holds
+  /// nothing gradable.
   bool student(const fs::path& dir, const std::string& student, const std::string& prefix,
-               const std::optional<fs::path>& excluded, std::string* why) {
+               const std::optional<fs::path>& excluded, std::string* why,
+               std::vector<std::string> refused = {}) {
+    std::error_code ec;
+    const fs::path root = fs::canonical(dir, ec);
+    if (ec) {
+      if (why) *why = "its folder cannot be read: " + ec.message();
+      return false;
+    }
     std::vector<Candidate> code, answers, headers;
     std::vector<std::string> others;
-    for (const auto& f : files_below(dir, excluded)) {
-      const std::string rel = student_id(f.lexically_relative(dir).generic_string());
+    Walk walk = walk_student(root, excluded);
+    refused.insert(refused.end(), walk.refused.begin(), walk.refused.end());
+    std::sort(refused.begin(), refused.end());
+    for (const auto& [f, src] : walk.files) {
+      const std::string rel = student_id(f.lexically_relative(root).generic_string());
       if (is_answers_file(f)) {
-        const Recognition r = recognise_exercise(f);
+        const Recognition r = recognise_exercise(src);
         if (r.status == Recognition::Status::recognised) {
-          answers.push_back({f, f, rel, r.exercise, false, ""});
+          answers.push_back({f, src, src, rel, r.exercise, false, ""});
           continue;
         }
         others.push_back(rel);  // a .json that is not an answers file: a data file
         continue;
       }
       if (is_cpp_header(f)) {  // never an entry; staged beside the entry for #include "..."
-        headers.push_back({f, f, rel, "", false, ""});
+        headers.push_back({f, src, src, rel, "", false, ""});
         continue;
       }
       if (!is_code(f)) {
         others.push_back(rel);
         continue;
       }
-      Candidate c{f, f, rel, "", false, ""};
-      if (is_notebook(f)) c.graded = convert(f, student + "/" + rel);
+      Candidate c{f, src, src, rel, "", false, ""};
+      if (is_notebook(f)) c.graded = convert(src, f, student + "/" + rel);
       if (!c.graded.empty()) {
         const Recognition r = recognise_exercise(c.graded);
         if (r.status == Recognition::Status::recognised) {
@@ -128,10 +245,12 @@ class Collector {
         for (std::size_t k = 0; k < others.size() && k < 3; ++k)
           listed += (k ? ", " : ": ") + others[k];
         if (others.size() > 3) listed += ", ...";
-        *why = others.empty() ? "the folder is empty"
-                              : "it holds no .py, .cpp, .ipynb or answers .json file (" +
-                                    std::to_string(others.size()) + " other file" +
-                                    (others.size() == 1 ? "" : "s") + listed + ")";
+        *why = others.empty() && refused.empty() ? "the folder is empty"
+               : others.empty() ? "nothing in it can be read"
+                                : "it holds no .py, .cpp, .ipynb or answers .json file (" +
+                                      std::to_string(others.size()) + " other file" +
+                                      (others.size() == 1 ? "" : "s") + listed + ")";
+        if (!refused.empty()) *why += "; " + ignored_clause(refused);
       }
       for (const auto& o : others) out_.ignored.push_back((dir / o).string());
       return false;
@@ -157,6 +276,8 @@ class Collector {
       in.name = prefix + e->rel;
       in.student = student;
       in.exercise = exercise_;
+      in.root = root;
+      in.refused = ignored_clause(refused);
       const Candidate* paired = nullptr;
       for (const auto& a : answers)
         if (!used_answers.count(&a) && (e->exercise.empty() || pairs_with(e->exercise, a.exercise)) &&
@@ -166,7 +287,7 @@ class Collector {
         }
       if (paired) {
         used_answers.insert(paired);
-        in.answers = paired->file;
+        in.answers = paired->source;
         // An F3-looking file with F4 answers is an F4 attempt.
         if (in.exercise.empty() && !e->explicit_line) in.exercise = paired->exercise;
       }
@@ -179,11 +300,11 @@ class Collector {
         if (&c == e) continue;
         const fs::path rel = c.file.lexically_relative(e->file.parent_path());
         if (rel.empty() || *rel.begin() == "..") continue;  // above the entry: not importable
-        in.helpers.push_back({c.file, rel});
+        in.helpers.push_back({c.source, rel});
         helpers += (helpers.empty() ? "" : ", ") + c.rel;
       }
       if (is_notebook(e->file))
-        for (const auto& [src, rel] : in.helpers) copy_beside(src, e->graded.parent_path() / rel);
+        for (const auto& [src, rel] : in.helpers) copy_beside(src, e->graded.parent_path() / rel, root);
       in.choice = "entry " + e->rel +
                   (e->exercise.empty() ? std::string(" (the only code file)")
                                        : " (defines " + (in.exercise.empty() ? e->exercise : in.exercise) + ")");
@@ -194,17 +315,21 @@ class Collector {
       if (paired) in.choice += "; answers " + paired->rel;
       if (!helpers.empty()) in.choice += "; helpers: " + helpers;
       if (!note.empty()) in.choice += "; " + note;
+      if (!in.refused.empty()) in.choice += "; " + in.refused;
       out_.inputs.push_back(std::move(in));
     }
     for (const auto& a : answers) {
       if (used_answers.count(&a) || (!exercise_.empty() && a.exercise != exercise_)) continue;
       if (!entries.empty() && !exercise_.empty()) continue;
       BatchInput in;
-      in.file = a.file;
+      in.file = a.source;
       in.name = prefix + a.rel;
       in.student = student;
       in.exercise = exercise_;
+      in.root = root;
+      in.refused = ignored_clause(refused);
       in.choice = "answers " + a.rel + " alone (no code file of " + a.exercise + ")";
+      if (!in.refused.empty()) in.choice += "; " + in.refused;
       out_.inputs.push_back(std::move(in));
     }
     for (const auto& o : others) out_.ignored.push_back((dir / o).string());
@@ -221,15 +346,18 @@ class Collector {
     out_.inputs.push_back(std::move(in));
   }
 
- /// A loose file: a student of its own, named `name` (a notebook is converted).
-  void loose(const fs::path& file, const std::string& name) {
+ /// A loose file: a student of its own, named `name` (a notebook is
+  /// converted). `root`: the class folder it lies in, below which it is
+  /// read without following links (empty: a file the user named).
+  void loose(const fs::path& file, const std::string& name, const fs::path& root = {}) {
     BatchInput in;
     in.file = file;
     in.name = name;
     in.student = name;
     in.exercise = exercise_;
+    in.root = root;
     if (is_notebook(file)) {
-      const fs::path py = convert(file, name);
+      const fs::path py = convert(file, file, name);
       if (!py.empty()) {
         in.file = py;
         in.choice = "entry " + name + ", its code cells";
@@ -238,65 +366,83 @@ class Collector {
     out_.inputs.push_back(std::move(in));
   }
 
- /// An archive (.zip with unzip, .tar/.tar.gz with tar): unpacked into a
-  /// folder of the run's temporary folder, then a student folder named
-  /// `name`. False (and `why`) if it cannot be unpacked or holds nothing gradable.
+ /// An archive (zip or tar, unpack_archive.hpp): unpacked into a folder of
+  /// its own below the run's temporary folder (BatchInput::scratch, removed
+  /// once the student is graded), then a student folder named `name`.
+  /// False (and `why`) if it cannot be unpacked, is over a budget, or
+  /// holds nothing gradable; its folder is then removed at once.
   bool archive(const fs::path& file, const std::string& name, const std::optional<fs::path>& excluded,
                std::string* why) {
+    fs::path scratch;
+    const std::string shown = "its archive " + student_id(file.filename().string());
     try {
       if (!out_.converted) out_.converted = std::make_shared<TempDir>("attnlab-notebooks-");
-      const fs::path dir = out_.converted->path() / ("archive-" + std::to_string(++converted_));
+      scratch = out_.converted->path() / ("student-" + std::to_string(++converted_));
+      const fs::path dir = scratch / "archive";
       fs::create_directories(dir);
-      Command c;
-      const bool zip = file.extension() == ".zip" || file.extension() == ".ZIP";
-      // unzip and GNU tar refuse members with ".." or absolute paths by default.
-      c.argv = zip ? std::vector<std::string>{"unzip", "-q", "-o", fs::absolute(file).string(), "-d", dir.string()}
-                   : std::vector<std::string>{"tar", "-xf", fs::absolute(file).string(), "-C", dir.string()};
-      c.limits.address_space_bytes = std::uint64_t{1} << 30;
-      c.limits.file_size_bytes = std::uint64_t{64} << 20;
-      const CommandResult r = run_command(c, std::chrono::seconds(60));
-      if (!r.succeeded()) {
-        *why = "its archive " + file.filename().string() + " cannot be unpacked: " +
-               first_line(r.output);
-        return false;
-      }
+      const Unpacked u = unpack_archive(file, dir);
       // An archive holding one folder: that folder is the student's.
       fs::path root = dir;
       std::vector<fs::path> top;
       for (const auto& e : fs::directory_iterator(dir))
         if (!hidden_name(e.path()) && e.path().filename() != "__MACOSX") top.push_back(e.path());
-      if (top.size() == 1 && fs::is_directory(top.front())) root = top.front();
-      return student(root, name, name + "/", excluded, why);
+      if (top.size() == 1 && fs::is_directory(fs::symlink_status(top.front()))) root = top.front();
+      const std::size_t first = out_.inputs.size();
+      scratch_ = scratch;
+      const bool ok = student(root, name, name + "/", excluded, why, u.skipped);
+      scratch_.clear();
+      for (std::size_t k = first; k < out_.inputs.size(); ++k) {
+        out_.inputs[k].scratch = scratch;
+        if (!u.warnings.empty())
+          out_.inputs[k].choice += "; the archive's reader warned: " + u.warnings.front();
+      }
+      if (!ok) fs::remove_all(scratch);
+      return ok;
+    } catch (const ArchiveRefused& e) {
+      *why = shown + " " + e.what() + "; nothing of it is graded";
     } catch (const std::exception& e) {
-      *why = "its archive " + file.filename().string() + " cannot be unpacked: " + e.what();
-      return false;
+      *why = shown + " cannot be unpacked: " + e.what();
     }
+    scratch_.clear();
+    std::error_code ec;
+    if (!scratch.empty()) fs::remove_all(scratch, ec);
+    return false;
   }
 
  private:
-  /// The Python of a notebook, in a folder of its own below the run's temporary folder.
-  fs::path convert(const fs::path& notebook, const std::string& name) {
+  /// The Python of a notebook (read from `source`, named as `notebook`), in
+  /// a folder of its own below the run's temporary folder (below the
+  /// student's scratch folder while an archive's student is collected).
+  fs::path convert(const fs::path& source, const fs::path& notebook, const std::string& name) {
     try {
       if (!out_.converted) out_.converted = std::make_shared<TempDir>("attnlab-notebooks-");
-      const fs::path dir = out_.converted->path() / std::to_string(++converted_);
+      const fs::path dir =
+          (scratch_.empty() ? out_.converted->path() : scratch_) / std::to_string(++converted_);
       fs::create_directories(dir);
       const fs::path py = dir / (notebook.stem().string() + ".py");
       std::ofstream(py) << "# converted by attnlab from " << name << "\n"
-                        << notebook_to_python(notebook);
+                        << notebook_to_python(source);
       return py;
     } catch (const std::runtime_error&) {
       return {};  // not a notebook after all: graded as it is (and refused there)
     }
   }
-  static void copy_beside(const fs::path& src, const fs::path& dest) {
+  /// A helper of a notebook's entry copied beside its Python, read below
+  /// the student's folder `root` without following links (no_follow.hpp).
+  static void copy_beside(const fs::path& src, const fs::path& dest, const fs::path& root) {
     std::error_code ec;
     fs::create_directories(dest.parent_path(), ec);
-    fs::copy_file(src, dest, fs::copy_options::overwrite_existing, ec);
+    try {
+      copy_no_follow(src, dest, 0644, root);
+    } catch (const std::exception&) {
+      // not copied: the staged copy refuses it too (sandbox.hpp StagedSubmission)
+    }
   }
 
   std::string exercise_;
   ClassInputs& out_;
   int converted_ = 0;
+  fs::path scratch_;  ///< the scratch folder of the archive's student being collected
 };
 
 }  // namespace
@@ -369,19 +515,29 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
     for (auto it = fs::directory_iterator(p, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
       entries.push_back(it->path());
     std::sort(entries.begin(), entries.end());
+    const fs::path class_root = fs::canonical(p, ec);
     for (const auto& e : entries) {
       if (hidden_name(e)) continue;
-      if (fs::is_directory(e, ec)) {
+      struct stat st {};
+      if (::lstat(e.c_str(), &st) != 0) continue;
+      const auto stem = archive_stem(e);
+      if (S_ISDIR(st.st_mode)) {
         if (excluded && fs::weakly_canonical(e, ec) == *excluded) continue;
         const std::string name = unique(student_id(e.filename().string()));
         std::string why;
         if (!collect.student(e, name, name + "/", excluded, &why)) collect.nothing(name, why);
-      } else if (const auto stem = archive_stem(e)) {
+      } else if (const std::string why = top_level_refusal(e, st); !why.empty()) {
+        // A link, a device, a FIFO, a file with other names: never read.
+        if (stem || is_answers_file(e) || is_code_name(e) || fs::is_directory(e, ec))
+          collect.nothing(unique(student_id(stem ? *stem : e.filename().string())), why);
+        else
+          out.ignored.push_back(e.string());
+      } else if (stem) {
         const std::string name = unique(student_id(*stem));
-        std::string why;
-        if (!collect.archive(e, name, excluded, &why)) collect.nothing(name, why);
+        std::string why2;
+        if (!collect.archive(e, name, excluded, &why2)) collect.nothing(name, why2);
       } else if (is_answers_file(e) || is_code(e)) {
-        collect.loose(e, unique(student_id(e.filename().string())));
+        collect.loose(class_root / e.filename(), unique(student_id(e.filename().string())), class_root);
       } else {
         out.ignored.push_back(e.string());
       }

@@ -1,10 +1,20 @@
 #pragma once
 // A class to grade: `attnlab grade CLASS_DIR`. Each folder directly in
 // CLASS_DIR is one student (its name is the folder's); an archive directly in
-// it (.zip, unpacked with unzip; .tar, .tar.gz, .tgz, with tar) is a student
-// folder named without the extension (one folder inside it is taken as the
-// student's); each other file directly in it is a student of its own (named
-// by the file, as before). Inside a
+// it (.zip, .tar, .tar.gz, .tgz; sandbox/unpack_archive.hpp: files and
+// folders only, under per-student budgets, into a scratch folder removed
+// once the student is graded) is a student folder named without the
+// extension (one folder inside it is taken as the student's); each other
+// file directly in it is a student of its own (named by the file, as
+// before). Nothing is followed out of a student's folder: an entry is
+// read (lstat(2), never stat) only if it is a regular file whose every
+// name (st_nlink) is inside the folder, or a symbolic link to such a file
+// inside it; links out of it, links to folders, devices, FIFOs and sockets
+// are refused and named in the student's row ("ignored notes.py: a symbolic
+// link to a file outside the student's folder (not followed)"); directly in
+// CLASS_DIR, a link or special file is a student with no submission. The
+// files are then copied into the sandbox below the student's folder without
+// following links (BatchInput::root, sandbox/no_follow.hpp). Inside a
 // student's folder (walked recursively, hidden entries skipped):
 //
 // - an entry is a code file (.py, .cpp/.cc/.cxx, .ipynb, an executable)
@@ -45,7 +55,8 @@ namespace attn::grader {
 struct ClassInputs {
   std::vector<BatchInput> inputs;    ///< one per graded entry (a student may have several)
   std::vector<std::string> ignored;  ///< files of no kind attnlab reads
-  /// Python made from notebooks lives here while grading runs.
+  /// Python made from notebooks and unpacked archives (a scratch folder per
+  /// archive's student, BatchInput::scratch) live here while grading runs.
   std::shared_ptr<TempDir> converted;
 };
 

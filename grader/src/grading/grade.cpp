@@ -189,7 +189,8 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
     };
     if (sandbox->active() || sandbox->drops_to_own_uid()) {
       try {
-        prepared.staged.emplace(options.file, python_harness_path(), options.helpers);
+        prepared.staged.emplace(options.file, python_harness_path(), options.helpers,
+                              options.confine_to);
         file = prepared.staged->path();
         if (!options.helpers.empty()) *helpers_folder = prepared.staged->folder();
         launch_options.python_harness = prepared.staged->harness().string();

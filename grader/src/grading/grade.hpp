@@ -32,6 +32,11 @@ struct GradeOptions {
   /// Helper files of the submission, {file, path relative to the entry's
   /// folder}: copied beside its private copy in the sandbox (class_folder.hpp).
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> helpers;
+  /// The student's folder the file and its helpers were found in (a class
+  /// folder, an upload, an unpacked archive): where they are staged, they are
+  /// read below it without following links (sandbox.hpp StagedSubmission).
+  /// Empty: a file the user named, which may be a link.
+  std::filesystem::path confine_to;
   attn::prop::RunConfig run;
   SubjectOptions subject;
   LaunchOptions launch;

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "sandbox/no_follow.hpp"
 #include "sandbox/python_finder.hpp"
 #include "sandbox/run_command.hpp"
 
@@ -95,12 +96,19 @@ std::uint64_t count_user_tasks(uid_t uid) {
 
 StagedSubmission::StagedSubmission(
     const fs::path& original, const fs::path& harness,
-    const std::vector<std::pair<fs::path, fs::path>>& helpers)
+    const std::vector<std::pair<fs::path, fs::path>>& helpers, const fs::path& root)
     : dir_("attnlab-submission-") {
   fs::permissions(dir_.path(), fs::perms(0711), fs::perm_options::replace);
   file_ = dir_.path() / original.filename();
-  fs::copy_file(original, file_, fs::copy_options::overwrite_existing);
-  const bool exec = access(original.c_str(), X_OK) == 0;
+  bool exec = false;
+  const fs::path below = original.lexically_relative(root);
+  if (root.empty() || below.empty() || *below.begin() == "..") {
+    // A file the user named (it may be a link), or one the grader wrote (a notebook's Python).
+    fs::copy_file(original, file_, fs::copy_options::overwrite_existing);
+    exec = access(original.c_str(), X_OK) == 0;
+  } else {
+    exec = (copy_no_follow(original, file_, 0644, root) & 0111) != 0;
+  }
   fs::permissions(file_,
                   exec ? fs::perms(0755) : fs::perms(0644),
                   fs::perm_options::replace);
@@ -111,8 +119,7 @@ StagedSubmission::StagedSubmission(
     fs::create_directories(dest.parent_path());
     for (fs::path d = dest.parent_path(); d != dir_.path(); d = d.parent_path())
       fs::permissions(d, fs::perms(0755), fs::perm_options::replace);
-    fs::copy_file(src, dest, fs::copy_options::overwrite_existing);
-    fs::permissions(dest, fs::perms(0644), fs::perm_options::replace);
+    copy_no_follow(src, dest, 0644, root);
   }
   if (!harness.empty()) {
     // A name the submission's own file cannot take (it keeps its name).

@@ -130,9 +130,17 @@ class StagedSubmission {
   /// std::filesystem::filesystem_error if it cannot copy.
   /// `helpers` ({file, path relative to the copy's folder}) are copied
   /// too, read-only; one whose path leaves the folder is skipped.
+  /// `root` (a student's folder; empty for a file the user named) confines
+  /// the reads: the helpers, and the original when it lies below `root`,
+  /// are opened below it without following any link (no_follow.hpp) and
+  /// must be regular files, else RefusedFile is thrown. An original not
+  /// below `root` (a file the user named, which may be a link; a notebook's
+  /// Python, written by the grader) is copied as named; with `root` empty
+  /// only the helpers' last components are not followed.
   explicit StagedSubmission(
       const std::filesystem::path& original, const std::filesystem::path& harness = {},
-      const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& helpers = {});
+      const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& helpers = {},
+      const std::filesystem::path& root = {});
 
   const std::filesystem::path& path() const { return file_; }
   const std::filesystem::path& folder() const { return dir_.path(); }

@@ -1,0 +1,195 @@
+#!/bin/sh
+# class_hostile_test.sh ATTNLAB SOURCE_DIR
+# A class folder whose students try to take marks or secrets that are not
+# theirs, or to break the run (tests/hostile/README.md, "Class folders"):
+# symbolic links to the model solution, to another student's file and to a
+# secret file of the teacher's (0600, with a marker), a hard link to a file
+# outside the class, a FIFO (in a student's folder and directly in the
+# class folder), a link to a folder, and archives: a zip and tars holding
+# symbolic links, hard links and device entries, a zip bomb (600 MiB of
+# zeros in ~600 KB), a tar.gz of 30,000 files, and a zip with junk before
+# it (a reader's warning, not an error). Beside them, normal students get
+# full marks. Checks every row's status, points and reason, that the
+# marker is in no report, results.json, JUnit or summary, that the run's
+# temporary space is left empty, and that an upload (Gradescope) refuses
+# the same links.
+set -u
+attnlab=$1
+src=$2
+tmp=$(mktemp -d /tmp/attnlab-class-hostile-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "class_hostile_test: $*" >&2; exit 1; }
+
+marker="TEACHER-SECRET-5e1d-7c42"
+mkdir -p "$tmp/teacher" "$tmp/outside" "$tmp/tmpdir"
+printf '{"seed": 424242, "note": "%s"}\n' "$marker" > "$tmp/teacher/config.json"
+chmod 600 "$tmp/teacher/config.json"
+solution="$src/solutions/F3/attention.py"
+
+class="$tmp/class"
+mkdir -p "$class"
+# Normal students: full marks.
+mkdir "$class/good"; cp "$solution" "$class/good/attention.py"
+cp "$solution" "$class/loose.py"
+# Inside its own folder a link is fine: it is read (the target is the student's).
+mkdir -p "$class/inner/lib"; cp "$solution" "$class/inner/attention.py"
+printf 'def unused():\n    return 0\n' > "$class/inner/lib/util.py"
+ln -s lib/util.py "$class/inner/util.py"
+# Links out of the student's folder.
+mkdir "$class/link_solution"; ln -s "$solution" "$class/link_solution/attention.py"
+mkdir "$class/link_alice"; ln -s ../good/attention.py "$class/link_alice/attention.py"
+mkdir "$class/link_secret"
+cat > "$class/link_secret/attention.py" <<'PY'
+# exercise: F3
+import os
+_here = os.path.dirname(os.path.abspath(__file__))
+try:
+    with open(os.path.join(_here, "notes.py")) as f:
+        _notes = f.read()
+except OSError as e:
+    _notes = "no notes (%s)" % e.strerror
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    raise ValueError("notes: " + _notes)
+PY
+ln -s "$tmp/teacher/config.json" "$class/link_secret/notes.py"
+# A hard link to a file outside the class; a FIFO; a link to a folder.
+cp "$solution" "$tmp/outside/attention.py"
+mkdir "$class/hardlink"; ln "$tmp/outside/attention.py" "$class/hardlink/attention.py"
+mkdir "$class/fifo"; mkfifo "$class/fifo/attention.py"
+mkfifo "$class/zed.py"
+ln -s "$src/solutions/F3" "$class/linkdir"
+
+/usr/bin/python3 - "$class" "$solution" "$tmp/teacher/config.json" <<'PY' || fail "cannot make the archives"
+import io, os, sys, tarfile, zipfile
+cls, solution, secret = sys.argv[1:4]
+code = open(solution, "rb").read()
+
+def zip_symlink(z, name, target):
+    info = zipfile.ZipInfo(name)
+    info.create_system = 3  # Unix: the mode in external_attr
+    info.external_attr = (0o120777 << 16)
+    z.writestr(info, target)
+
+with zipfile.ZipFile(os.path.join(cls, "zip_links.zip"), "w") as z:
+    zip_symlink(z, "attention.py", solution)
+    zip_symlink(z, "notes.py", secret)
+
+def tar_add(t, name, kind, data=b"", link="", dev=(0, 0)):
+    info = tarfile.TarInfo(name)
+    info.type = kind
+    info.linkname = link
+    info.devmajor, info.devminor = dev
+    info.size = len(data) if kind == tarfile.REGTYPE else 0
+    info.mode = 0o644
+    t.addfile(info, io.BytesIO(data) if kind == tarfile.REGTYPE else None)
+
+with tarfile.open(os.path.join(cls, "tar_links.tar"), "w") as t:
+    tar_add(t, "attention.py", tarfile.SYMTYPE, link=solution)
+    tar_add(t, "notes.py", tarfile.LNKTYPE, link=secret.lstrip("/"))
+    tar_add(t, "null.py", tarfile.CHRTYPE, dev=(1, 3))
+    tar_add(t, "pipe.py", tarfile.FIFOTYPE)
+    tar_add(t, "../escape.py", tarfile.REGTYPE, code)
+
+# A normal file beside a device, a link and a hard link: graded, the rest named.
+with tarfile.open(os.path.join(cls, "tar_mixed.tar.gz"), "w:gz") as t:
+    tar_add(t, "mixed/attention.py", tarfile.REGTYPE, code)
+    tar_add(t, "mixed/dev.py", tarfile.CHRTYPE, dev=(1, 5))
+    tar_add(t, "mixed/notes.py", tarfile.SYMTYPE, link=secret)
+    tar_add(t, "mixed/copy.py", tarfile.LNKTYPE, link="mixed/attention.py")
+
+# 600 MiB of zeros in one member (~600 KB of zip).
+with zipfile.ZipFile(os.path.join(cls, "bomb.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+    with z.open("attention.py", "w", force_zip64=True) as f:
+        block = b"\0" * (1 << 20)
+        for _ in range(600):
+            f.write(block)
+assert os.path.getsize(os.path.join(cls, "bomb.zip")) < 2 << 20
+
+with tarfile.open(os.path.join(cls, "many.tar.gz"), "w:gz") as t:
+    tar_add(t, "attention.py", tarfile.REGTYPE, code)
+    for k in range(30000):
+        tar_add(t, "f/%05d.txt" % k, tarfile.REGTYPE)
+
+# Junk before the zip: unzip warns ("extra bytes at beginning"), the files are whole.
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("attention.py", code)
+open(os.path.join(cls, "warned.zip"), "wb").write(b"junk before the archive\n" * 4 + buf.getvalue())
+PY
+
+out="$tmp/reports"
+start=$(date +%s)
+TMPDIR="$tmp/tmpdir" timeout 600 "$attnlab" grade "$class" --exercise F3 --cases 10 --jobs 2 \
+  --out "$out" > "$tmp/stdout.txt" 2>&1
+code=$?
+[ "$code" = 1 ] || { cat "$tmp/stdout.txt"; fail "expected exit status 1, got $code"; }
+echo "class_hostile_test: graded in $(( $(date +%s) - start )) s"
+
+/usr/bin/python3 - "$out" <<'PY' || { cat "$tmp/stdout.txt"; fail "the gradebook is not as expected"; }
+import json, os, re, sys
+out = sys.argv[1]
+rows = {}
+for r in json.load(open(os.path.join(out, "summary.json")))["submissions"]:
+    rows.setdefault(r["student"], []).append(r)
+
+def one(student):
+    assert student in rows, (student, sorted(rows))
+    assert len(rows[student]) == 1, rows[student]
+    return rows[student][0]
+
+full = {"good": "", "loose.py": "", "inner": "", "warned": "", "tar_mixed":
+        r"ignored mixed/copy\.py: a hard link.*ignored mixed/dev\.py: a character device"
+        r".*ignored mixed/notes\.py: a symbolic link"}
+for student, note in full.items():
+    r = one(student)
+    assert r["status"] == "graded" and r["score"] == r["max_score"] > 0, r
+    assert re.search(note, r["note"]) if note else "ignored" not in r["note"], (student, r["note"])
+# No marks for a link, never the linked file's: "no submission" with why.
+refused = {
+    "link_solution": r"ignored attention\.py: a symbolic link to a file outside the student's folder",
+    "link_alice": r"ignored attention\.py: a symbolic link to a file outside the student's folder",
+    "hardlink": r"ignored attention\.py: a hard link",
+    "fifo": r"ignored attention\.py: a FIFO, not a regular file",
+    "zed.py": r"zed\.py is a FIFO, not a regular file",
+    "linkdir": r"linkdir is a symbolic link",
+    "zip_links": r"ignored attention\.py: a symbolic link \(not unpacked\)",
+    "tar_links": r"ignored \.\./escape\.py: a path leading out.*ignored attention\.py: a symbolic link",
+    "bomb": r"its archive bomb\.zip unpacks to more than 64 MiB",
+    "many": r"its archive many\.tar\.gz holds more than 2000 files and folders",
+}
+for student, why in refused.items():
+    r = one(student)
+    assert r["status"] == "no submission" and r["score"] == 0, r
+    assert re.search(why, r["note"]), (student, r["note"])
+# The entry that reads its linked notes.py is graded without it (and fails).
+r = one("link_secret")
+assert r["status"] == "graded" and r["score"] < r["max_score"], r
+assert "ignored notes.py: a symbolic link to a file outside the student's folder" in r["note"], r
+assert "ignored notes.py" in open(os.path.join(out, "link_secret__attention.py.txt")).read()
+print("class_hostile_test: %d students as expected" % len(rows))
+PY
+
+# The secret is nowhere: reports, results.json, JUnit, summaries, the run's output.
+if grep -rl "$marker" "$out" "$tmp/stdout.txt"; then fail "the secret marker leaked (files above)"; fi
+grep -q "notes: no notes" "$out/link_secret__attention.py.txt" ||
+  fail "link_secret's report does not show its submission ran without notes.py"
+# Every archive's and notebook's folder is gone.
+left=$(find "$tmp/tmpdir" -mindepth 1 | head -5)
+[ -z "$left" ] || fail "the run left files in its TMPDIR: $left"
+
+# An upload (Gradescope, PrairieLearn) follows no link either.
+upload="$tmp/upload"
+mkdir "$upload"; ln -s "$solution" "$upload/attention.py"
+"$attnlab" grade "$upload" --exercise F3 --cases 10 --results-json "$tmp/upload.json" \
+  > "$tmp/upload.txt" 2>&1
+code=$?
+[ "$code" = 2 ] || { cat "$tmp/upload.txt"; fail "a linked upload: expected exit status 2, got $code"; }
+grep -q "symbolic link to a file outside" "$tmp/upload.txt" ||
+  { cat "$tmp/upload.txt"; fail "a linked upload does not say why it is refused"; }
+# A file the user names on the command line may be a link (the user chose it).
+ln -s "$solution" "$tmp/chosen.py"
+"$attnlab" grade "$tmp/chosen.py" --cases 10 > "$tmp/chosen.txt" 2>&1 ||
+  { cat "$tmp/chosen.txt"; fail "a link named on the command line is not graded"; }
+echo "class_hostile_test: ok"
