@@ -4,13 +4,15 @@
 """Hostile kernel for attnlab check: right numbers, but O is a complex
 array (imaginary parts 0); a float64 conversion would drop the type and
 pass it. The answer must hold real floating-point numbers."""
+import os
+import sys
+
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from right_attention import right_attention  # noqa: E402
 
 
 def attention(Q, K, V, mask=None):
-    S = Q @ K.T / np.sqrt(Q.shape[1])
-    if mask is not None:
-        S = np.where(mask, -np.inf, S)
-    A = np.exp(S - S.max(axis=1, keepdims=True))
-    A /= A.sum(axis=1, keepdims=True)
-    return (A @ V).astype(np.complex128), A
+    O, A = right_attention(Q, K, V, mask)
+    return O.astype(np.complex128), A

@@ -2,15 +2,16 @@
 # expect-exit: 1
 # expect-text: the function modified its input Q in place
 """Hostile kernel for attnlab check: right answers, but it scales the
-caller's Q in place (Q /= sqrt(d_k)); the caller's Q must stay as given."""
+caller's Q in place (Q *= 0.5); the caller's Q must stay as given."""
+import os
+import sys
+
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from right_attention import right_attention  # noqa: E402
 
 
 def attention(Q, K, V, mask=None):
-    Q /= np.sqrt(Q.shape[1])
-    S = Q @ K.T
-    if mask is not None:
-        S = np.where(mask, -np.inf, S)
-    A = np.exp(S - S.max(axis=1, keepdims=True))
-    A /= A.sum(axis=1, keepdims=True)
-    return A @ V, A
+    Q *= 0.5  # in place: the caller's Q changes
+    return right_attention(2 * Q, K, V, mask)
