@@ -22,7 +22,7 @@ refused() {
   code=$?
   cat "$tmp/$name.txt"
   [ "$code" = 2 ] || fail "$name: expected exit status 2, got $code"
-  grep -Eq "$regex" "$tmp/$name.txt" || fail "$name: the message does not match '$regex'"
+  grep -Eq -e "$regex" "$tmp/$name.txt" || fail "$name: the message does not match '$regex'"
 }
 # config NAME JSON REGEX: a configuration holding JSON is refused with REGEX.
 config() {

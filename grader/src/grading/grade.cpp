@@ -454,14 +454,14 @@ GradeResult grade_notebook(const GradeOptions& options, std::ostream& report) {
     result.exercise = options.kernel ? options.kernel->id : options.exercise;
     result.message = std::string("is not a notebook attnlab can read: ") + e.what();
     result.header.submission = untrusted_text(o.display_name, 400);
-    result.header.exercise = result.exercise.empty() ? "not known (the notebook cannot be read)" : result.exercise;
+    result.header.exercise = result.exercise.empty() ? "not known" : result.exercise;
     result.header.language = "Python (a Jupyter notebook)";
     result.header.seed = options.run.seed;
     result.header.cases = options.run.cases;
     result.header.brief = options.brief_header;
     print_header(report, result.header);
     report_not_gradable(report, result, "is not a notebook attnlab can read",
-                        std::string("The notebook ") + e.what() + ".\n", "");
+                        std::string("What is wrong: ") + e.what() + ".\n", "");
     return result;
   }
   try {
