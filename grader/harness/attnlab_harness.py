@@ -188,17 +188,109 @@ def decode_mask(req):
     return np.array(flat, dtype=bool).reshape(shape)
 
 
-def as_matrix(value, name):
-    """The submission's output `name` as a 2-D float64 array, or a Fault."""
+# An answer whose shape holds more entries than this many times those the
+# case asks for (and more than ANSWER_ENTRIES_FLOOR) is refused by its shape
+# alone, before it is read: a broadcast view (np.broadcast_to(x, (10**6,
+# 10**6))) costs nothing until it is read, then terabytes. Smaller wrong
+# shapes go to the grader, whose reply-size cap and shape check say more.
+ANSWER_ENTRIES_FACTOR = 16
+ANSWER_ENTRIES_FLOOR = 1 << 22
+
+# The floating-point types an answer may hold (numpy's names; bfloat16 from
+# ml_dtypes or a similar extension). Any other kind is a wrong-type fault.
+REAL_TYPES = "float16, bfloat16, float32 or float64"
+
+_KINDS = {"c": "complex numbers", "U": "strings", "S": "bytes", "O": "Python objects",
+          "b": "booleans", "i": "integers", "u": "unsigned integers", "M": "dates",
+          "m": "time spans", "V": "raw records"}
+
+
+def _entries(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _declared_shape(value):
+    """An array's or a tensor's shape, read without converting it; None
+    for a value without one (a list)."""
+    try:
+        return tuple(int(d) for d in value.shape)
+    except Exception:  # noqa: BLE001  (no shape, or not one of integers)
+        return None
+
+
+def _check_entries(shape, name, expected):
+    """A Fault when `shape` holds far more entries than `expected` (a shape)."""
+    if expected is None or shape is None:
+        return
+    want = _entries(expected)
+    if _entries(shape) > max(ANSWER_ENTRIES_FACTOR * want, ANSWER_ENTRIES_FLOOR):
+        raise Fault("%s has shape %s (%d entries), expected %s (%d entries): refused by its "
+                    "shape before reading it" % (name, tuple(shape), _entries(shape),
+                                                 tuple(expected), want))
+
+
+def as_array(value, name, ndim, expected=None, what="a 2-D matrix"):
+    """The submission's output `name` as a fresh float64 array of `ndim`
+    dimensions (None: any), or a Fault: its shape is checked against `expected` (the
+    shape the case asks for) before anything is read, and it must hold real
+    floating-point numbers (REAL_TYPES), never complex numbers, strings,
+    objects, booleans or integers."""
     import numpy as np
 
+    _check_entries(_declared_shape(value), name, expected)
     try:
-        a = np.asarray(value, dtype=np.float64)
+        a = np.asarray(value)  # its own dtype: an array is not copied here
     except Exception as e:  # noqa: BLE001  (any conversion error is the answer's fault)
+        raise Fault("%s cannot be read as an array of numbers: %s: %s" % (name, type(e).__name__, e))
+    _check_entries(a.shape, name, expected)
+    if a.dtype.kind != "f" and a.dtype.name != "bfloat16":
+        kind = _KINDS.get(a.dtype.kind, "values")
+        raise Fault("%s holds %s (dtype %s), expected real floating-point numbers (%s)"
+                    % (name, kind, a.dtype, REAL_TYPES))
+    if ndim is not None and a.ndim != ndim:
+        raise Fault("%s has shape %s, expected %s" % (name, a.shape, what))
+    try:
+        return a.astype(np.float64)
+    except Exception as e:  # noqa: BLE001
         raise Fault("%s cannot be read as float64 numbers: %s: %s" % (name, type(e).__name__, e))
-    if a.ndim != 2:
-        raise Fault("%s has shape %s, expected a 2-D matrix" % (name, a.shape))
-    return a
+
+
+def as_matrix(value, name, expected=None):
+    """The submission's output `name` as a 2-D float64 array, or a Fault (as_array)."""
+    return as_array(value, name, 2, expected)
+
+
+def _snapshot(value):
+    """What an input is, to the bit: shape, type and bytes of an array; the
+    same for each element of a list (the heads' W_Q, W_K, W_V)."""
+    if isinstance(value, list):
+        return ("list", len(value), tuple(_snapshot(v) for v in value))
+    return (value.shape, value.dtype.str, value.tobytes())
+
+
+def call_kernel(fn, inputs, *args, **kwargs):
+    """(answer, None) for fn(*args, **kwargs), or (None, the refusal reply)
+    when it raises. `inputs` names the arrays passed ({"Q": Q, ...}); a Fault
+    when the call changed any of them in place (kept to the bit and compared
+    after the call, as the caller's arrays must stay as given)."""
+    saved = {n: _snapshot(v) for n, v in inputs.items() if v is not None}
+
+    def check():
+        for n, before in saved.items():
+            if _snapshot(inputs[n]) != before:
+                raise Fault("the function modified its input %s in place; the caller's %s must "
+                            "stay as it was given (work on a copy: %s = %s.copy())" % (n, n, n, n))
+
+    try:
+        result = fn(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
+        check()
+        return None, refusal(e)
+    check()
+    return result, None
 
 
 def refusal(e):
@@ -211,18 +303,18 @@ def answer_attention(fn, req):
     K = decode_matrix(req, "K")
     V = decode_matrix(req, "V")
     mask = decode_mask(req)
-    try:
-        result = fn(Q, K, V, mask)
-    except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
-        return refusal(e)
+    result, refused = call_kernel(fn, {"Q": Q, "K": K, "V": V, "mask": mask}, Q, K, V, mask)
+    if refused:
+        return refused
+    o_shape, a_shape = (Q.shape[0], V.shape[1]), (Q.shape[0], K.shape[0])
     if not RETURNS_WEIGHTS:  # a kernel that returns O only (hello "weights": false)
         if isinstance(result, (tuple, list)) and len(result) == 2:
             raise Fault("the function returned a pair, but returned O alone for the 1 x 1 probe")
-        return {"ok": True, "O": encode_matrix(as_matrix(result, "O"))}
+        return {"ok": True, "O": encode_matrix(as_matrix(result, "O", o_shape))}
     if not isinstance(result, (tuple, list)) or len(result) != 2:
         raise Fault("the function returned %s, expected the pair (O, A)" % type(result).__name__)
-    O = as_matrix(result[0], "O")
-    A = as_matrix(result[1], "A")
+    O = as_matrix(result[0], "O", o_shape)
+    A = as_matrix(result[1], "A", a_shape)
     return {"ok": True, "O": encode_matrix(O), "A": encode_matrix(A)}
 
 
@@ -230,13 +322,12 @@ def answer_softmax(fn, req, with_mask):
     """softmax_rows(S) (F1) or masked_softmax(S, mask) (F2; mask None if absent)."""
     S = decode_matrix(req, "S")
     args = (S, decode_mask(req)) if with_mask else (S,)
-    try:
-        result = fn(*args)
-    except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
-        return refusal(e)
+    result, refused = call_kernel(fn, {"S": S, "mask": args[1] if with_mask else None}, *args)
+    if refused:
+        return refused
     if isinstance(result, tuple):
         raise Fault("the function returned a tuple, expected the weight matrix A")
-    return {"ok": True, "A": encode_matrix(as_matrix(result, "A"))}
+    return {"ok": True, "A": encode_matrix(as_matrix(result, "A", S.shape))}
 
 
 def decode_tile(req, name):
@@ -248,26 +339,21 @@ def decode_tile(req, name):
 
 def answer_tiled(fn, req):
     """attention_tiled(Q, K, V, mask, tile_q, tile_k) -> (O, logsumexp) (T1)."""
-    import numpy as np
-
     Q = decode_matrix(req, "Q")
     K = decode_matrix(req, "K")
     V = decode_matrix(req, "V")
     mask = decode_mask(req)
     tile_q = decode_tile(req, "tile_q")
     tile_k = decode_tile(req, "tile_k")
-    try:
-        result = fn(Q, K, V, mask, tile_q, tile_k)
-    except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
-        return refusal(e)
+    result, refused = call_kernel(fn, {"Q": Q, "K": K, "V": V, "mask": mask},
+                                  Q, K, V, mask, tile_q, tile_k)
+    if refused:
+        return refused
     if not isinstance(result, (tuple, list)) or len(result) != 2:
         raise Fault("the function returned %s, expected the pair (O, logsumexp)"
                     % type(result).__name__)
-    O = as_matrix(result[0], "O")
-    try:
-        lse = np.asarray(result[1], dtype=np.float64)
-    except Exception as e:  # noqa: BLE001
-        raise Fault("logsumexp cannot be read as float64 numbers: %s: %s" % (type(e).__name__, e))
+    O = as_matrix(result[0], "O", (Q.shape[0], V.shape[1]))
+    lse = as_array(result[1], "logsumexp", None, (Q.shape[0],))
     if lse.ndim == 2 and 1 in lse.shape:
         lse = lse.reshape(-1)
     if lse.ndim != 1:
@@ -288,13 +374,13 @@ def answer_multi_head(fn, req):
         heads[name] = [decode_matrix(req, name, rows, "%s[%d]" % (name, i))
                        for i, rows in enumerate(items)]
     mask = decode_mask(req)
-    try:
-        result = fn(X, heads["W_Q"], heads["W_K"], heads["W_V"], W_O, mask)
-    except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
-        return refusal(e)
+    inputs = dict(heads, X=X, W_O=W_O, mask=mask)
+    result, refused = call_kernel(fn, inputs, X, heads["W_Q"], heads["W_K"], heads["W_V"], W_O, mask)
+    if refused:
+        return refused
     if isinstance(result, tuple):
         raise Fault("the function returned a tuple, expected the output matrix O")
-    return {"ok": True, "O": encode_matrix(as_matrix(result, "O"))}
+    return {"ok": True, "O": encode_matrix(as_matrix(result, "O", (X.shape[0], W_O.shape[1])))}
 
 
 def decode_tensor(req, name, boolean=False):
@@ -359,18 +445,14 @@ def answer_batched(fn, req):
     alignment = req.get("alignment")
     if alignment not in ("top_left", "bottom_right"):
         raise BadRequest("alignment is %r" % (alignment,))
-    try:
-        result = fn(Q, K, V, mask=mask, scale=scale, causal=causal, alignment=alignment)
-    except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
-        return refusal(e)
+    result, refused = call_kernel(fn, {"Q": Q, "K": K, "V": V, "mask": mask}, Q, K, V, mask=mask,
+                                  scale=scale, causal=causal, alignment=alignment)
+    if refused:
+        return refused
     if isinstance(result, tuple):
         raise Fault("the function returned a tuple, expected the output tensor O")
-    try:
-        O = np.asarray(result, dtype=np.float64)
-    except Exception as e:  # noqa: BLE001  (any conversion error is the answer's fault)
-        raise Fault("O cannot be read as float64 numbers: %s: %s" % (type(e).__name__, e))
-    if O.ndim != 4:
-        raise Fault("O has shape %s, expected 4 dimensions (N, H, T_q, d_v)" % (O.shape,))
+    expected = Q.shape[:3] + V.shape[3:]
+    O = as_array(result, "O", 4, expected, "4 dimensions (N, H, T_q, d_v)")
     return {"ok": True, "O": encode_tensor(O)}
 
 
@@ -397,6 +479,7 @@ def answer_mask(fn, req, causal):
         result = fn(T_q, T_v, third)
     except Exception as e:  # noqa: BLE001  (a refusal, reported with its type)
         return refusal(e)
+    _check_entries(_declared_shape(result), "the mask", (T_q, T_v))
     try:
         M = np.asarray(result)
     except Exception as e:  # noqa: BLE001

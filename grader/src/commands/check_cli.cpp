@@ -19,6 +19,7 @@
 #include "attn/prop/bound_stats.hpp"
 #include "attn/prop/catalog.hpp"
 #include "commands/cli_checks.hpp"
+#include "grading/number_bounds.hpp"
 #include "exercises/exercise.hpp"
 #include "grading/grade.hpp"
 #include "report/junit_report.hpp"
@@ -41,6 +42,7 @@ struct CheckCommand {
   PrecisionChoice precision;  ///< --precision, --accumulate (precision_options.hpp)
   attn::prop::RunConfig run;
   double timeout_s = 10.0;
+  std::uint64_t memory_mib = bounds::kDefaultMemoryMib;  ///< --memory; 0: no limit
   std::optional<std::string> python;
   std::optional<std::string> junit;
   std::optional<std::string> report;
@@ -184,10 +186,10 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
       ->check(CLI::IsMember({"error", "nan", "zeros"}));
   c->app->add_option("--seed", c->run.seed, "seed of the generated cases (replays a run)")
       ->capture_default_str()
-      ->check(check::whole_number(0));
+      ->check(check::whole_number(bounds::kSeed));
   c->app->add_option("--cases", c->run.cases, "cases per property")
       ->capture_default_str()
-      ->check(check::whole_number(1, 100000000));
+      ->check(check::whole_number(bounds::kCases));
   // The shapes to cover (attn::prop::ShapeSpace): what the kernel takes.
   c->run.shapes.max_seq = kCheckMaxSeq;
   c->app->add_option("--max-seq", c->run.shapes.max_seq,
@@ -206,7 +208,13 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
       ->check(check::whole_number(1, 65536));
   c->app->add_option("--timeout", c->timeout_s, "seconds allowed per case")
       ->capture_default_str()
-      ->check(check::seconds("2.5"));
+      ->check(check::seconds(bounds::kTimeoutSeconds, "2.5"));
+  c->app->add_option("--memory", c->memory_mib,
+                     "MiB of address space of the kernel's process (RLIMIT_AS), as attnlab grade's "
+                     "--memory; 0: no limit (PyTorch and JAX reserve far more address space "
+                     "than they use)")
+      ->capture_default_str()
+      ->check(check::whole_number(0, bounds::kMaxMib));
   c->app->add_option("--python", c->python,
                      "Python interpreter for a .py kernel (must import numpy and whatever the "
                      "kernel imports); default: /usr/bin/python3, then python3 on PATH");
@@ -292,9 +300,9 @@ std::optional<int> run_check_command(const CheckCommand& c) {
       std::max(options.subject.startup_timeout, options.subject.call_timeout);
   options.launch.python = c.python;
   options.launch.python_entry = c.entry;
-  // One's own kernel, not a student's: no sandbox, no address-space limit
-  // (PyTorch and JAX reserve far more than they use), the other limits kept.
-  options.launch.limits.address_space_bytes = 0;
+  // One's own kernel, not a student's: no sandbox; grade's limits (the
+  // address space: --memory, 0 for none).
+  options.launch.limits.address_space_bytes = c.memory_mib << 20;
   options.submission_timeout = std::chrono::milliseconds(0);
   options.brief_header = true;
 

@@ -17,8 +17,11 @@
 #include <utility>
 #include <vector>
 #include <algorithm>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
+
+#include "grading/number_bounds.hpp"
 
 namespace attn::grader::cli {
 
@@ -49,21 +52,29 @@ inline CLI::Validator whole_number(std::uint64_t min,
       unbounded ? low : full);
 }
 
-/// A number of seconds: a finite decimal number > 0 (or >= 0 with
-/// `zero_means` naming what 0 means, e.g. "no limit").
-inline CLI::Validator seconds(const std::string& example, const std::string& zero_means = "") {
-  const bool zero_ok = !zero_means.empty();
-  const std::string rule = zero_ok ? "must be a number of seconds >= 0 (0: " + zero_means +
-                                         "), e.g. " + example
-                                   : "must be a number of seconds > 0, e.g. " + example;
+/// The same for a range of the bounds table (grading/number_bounds.hpp).
+inline CLI::Validator whole_number(bounds::Whole b) { return whole_number(b.min, b.max); }
+
+/// A number of seconds within `b` (grading/number_bounds.hpp): a finite
+/// decimal number above b.min, at most b.max (0 allowed where b.zero_means
+/// says what it means, e.g. "no limit"). "must be a number of seconds > 0
+/// and <= 86400, e.g. 2.5, got '1e308'".
+inline CLI::Validator seconds(bounds::Real b, const std::string& example) {
+  std::ostringstream max;
+  max << b.max;
+  const bool zero_ok = b.zero_means != nullptr;
+  const std::string rule =
+      zero_ok ? "must be a number of seconds from 0 (0: " + std::string(b.zero_means) + ") to " +
+                    max.str() + ", e.g. " + example
+              : "must be a number of seconds > 0 and <= " + max.str() + ", e.g. " + example;
   return CLI::Validator(
-      [zero_ok, rule](std::string& text) -> std::string {
+      [zero_ok, rule, b](std::string& text) -> std::string {
         double x = 0;
         const char* last = text.data() + text.size();
         const auto r = std::from_chars(text.data(), last, x);
         // from_chars refuses a "+" sign and hex; "inf" and "nan" fail isfinite.
         if (text.empty() || r.ec != std::errc() || r.ptr != last || !std::isfinite(x) ||
-            x < 0 || (x == 0 && !zero_ok))
+            x < b.min || x > b.max || (x == b.min && !zero_ok))
           return rule + ", got '" + text + "'";
         return std::string();
       },

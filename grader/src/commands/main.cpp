@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   double timeout_s = 10.0;
   double compile_timeout_s = 120.0;
   double submission_timeout_s = 900.0;
-  std::uint64_t memory_mib = 4096;
+  std::uint64_t memory_mib = attn::grader::bounds::kDefaultMemoryMib;
   std::uint64_t file_size_mib = 64;
   std::uint64_t max_processes = 64;
   std::optional<std::string> python;
@@ -116,41 +116,41 @@ int main(int argc, char** argv) {
                     "with FILE; a .json FILE is graded alone");
   // Numbers are checked as text before CLI11 converts them (cli_checks.hpp):
   // nothing wraps ("--seed -1") and every message says what is expected.
+  // The bounds are the configuration's too (grading/number_bounds.hpp).
   namespace check = attn::grader::cli;
-  constexpr std::uint64_t kMaxCases = 100000000;  // as default_case_count's cap
-  constexpr std::uint64_t kMaxMib = std::uint64_t{1} << 24;  // 16 TiB: MiB << 20 cannot overflow
+  namespace bounds = attn::grader::bounds;
   auto* seed_opt = grade->add_option("--seed", run.seed, "seed of the generated cases (replays a run)")
       ->capture_default_str()
-      ->check(check::whole_number(0));
+      ->check(check::whole_number(bounds::kSeed));
   auto* cases_opt = grade->add_option("--cases", run.cases, "cases per property")
       ->capture_default_str()
-      ->check(check::whole_number(1, kMaxCases));
+      ->check(check::whole_number(bounds::kCases));
   auto* timeout_opt = grade->add_option("--timeout", timeout_s, "seconds allowed per case")
       ->capture_default_str()
-      ->check(check::seconds("2.5"));
+      ->check(check::seconds(bounds::kTimeoutSeconds, "2.5"));
   auto* compile_opt =
       grade->add_option("--compile-timeout", compile_timeout_s, "seconds allowed per compiler run")
           ->capture_default_str()
-          ->check(check::seconds("60"));
+          ->check(check::seconds(bounds::kTimeoutSeconds, "60"));
   auto* submission_opt =
       grade->add_option("--submission-timeout", submission_timeout_s,
                         "seconds allowed for all the cases of one submission (0: no limit)")
           ->capture_default_str()
-          ->check(check::seconds("600", "no limit"));
+          ->check(check::seconds(bounds::kBudgetSeconds, "600"));
   auto* memory_opt = grade->add_option("--memory", memory_mib,
                                        "MiB of address space per submission process (RLIMIT_AS)")
                          ->capture_default_str()
-                         ->check(check::whole_number(1, kMaxMib));
+                         ->check(check::whole_number(bounds::kMemoryMib));
   auto* file_size_opt =
       grade->add_option("--file-size", file_size_mib, "MiB a submission may write per file (RLIMIT_FSIZE)")
           ->capture_default_str()
-          ->check(check::whole_number(1, kMaxMib));
+          ->check(check::whole_number(bounds::kFileSizeMib));
   auto* processes_opt =
       grade->add_option("--max-processes", max_processes,
                         "processes and threads a submission may have at once (RLIMIT_NPROC; "
                         "0: no limit; see README, 'Limits and sandbox')")
           ->capture_default_str()
-          ->check(check::whole_number(0, 1000000));
+          ->check(check::whole_number(bounds::kMaxProcesses));
   grade->add_option("--python", python,
                     "Python interpreter for .py submissions (must import numpy); default: "
                     "/usr/bin/python3, then python3 on PATH");

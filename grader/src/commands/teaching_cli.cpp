@@ -42,6 +42,7 @@ struct TeachingCommands {
 
 std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
   namespace check = cli;
+  namespace bounds = attn::grader::bounds;
   auto t = std::make_shared<TeachingCommands>();
   t->mutants = app.add_subcommand(
       "mutants",
@@ -54,16 +55,16 @@ std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
       "clean and the median shrunk counterexample at most 3 in every dimension, 1 otherwise, 2 usage or infrastructure error.");
   t->mutants->add_option("--seed", t->seed, "seed of the generated cases")
       ->capture_default_str()
-      ->check(check::whole_number(0));
+      ->check(check::whole_number(bounds::kSeed));
   t->mutants->add_option("--cases", t->cases, "cases per property")
       ->capture_default_str()
-      ->check(check::whole_number(1, 100000000));
+      ->check(check::whole_number(bounds::kCases));
   t->mutants->add_option("--jobs,-j", t->jobs,
                          "gradings at once, each in a grader process of its own (default: the cores)")
       ->check(check::whole_number(1, 4096));
   t->mutants->add_option("--timeout", t->timeout_s, "seconds allowed per case")
       ->capture_default_str()
-      ->check(check::seconds("10"));
+      ->check(check::seconds(bounds::kTimeoutSeconds, "10"));
   t->mutants->add_option("--python", t->python,
                          "Python interpreter for the .py mutants (must import numpy)");
   t->mutants->add_option("--catalogue", t->catalogue,

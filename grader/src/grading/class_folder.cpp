@@ -272,7 +272,7 @@ class Collector {
     std::set<const Candidate*> used_answers;
     for (const Candidate* e : entries) {
       BatchInput in;
-      in.file = e->graded;
+      in.file = is_notebook(e->file) ? e->file : e->graded;  // grade_file reads a notebook
       in.name = prefix + e->rel;
       in.student = student;
       in.exercise = exercise_;
@@ -303,7 +303,7 @@ class Collector {
         in.helpers.push_back({c.source, rel});
         helpers += (helpers.empty() ? "" : ", ") + c.rel;
       }
-      if (is_notebook(e->file))
+      if (is_notebook(e->file) && !e->graded.empty())
         for (const auto& [src, rel] : in.helpers) copy_beside(src, e->graded.parent_path() / rel, root);
       in.choice = "entry " + e->rel +
                   (e->exercise.empty() ? std::string(" (the only code file)")
@@ -359,7 +359,6 @@ class Collector {
     if (is_notebook(file)) {
       const fs::path py = convert(file, file, name);
       if (!py.empty()) {
-        in.file = py;
         in.choice = "entry " + name + ", its code cells";
       }
     }

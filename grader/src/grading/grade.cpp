@@ -20,7 +20,9 @@
 #include "sandbox/memory_cgroup.hpp"
 #include "attn/grader/paths.hpp"
 #include "sandbox/guarded_run.hpp"
+#include "sandbox/temp_dir.hpp"
 #include "submission/cpp_build.hpp"
+#include "submission/notebook.hpp"
 #include "submission/recognise.hpp"
 #include "diagnosis/diagnosis_stage.hpp"
 #include "report/text_report.hpp"
@@ -242,6 +244,7 @@ void fill_header(const GradeOptions& options, const std::optional<Exercise>& exe
   header.mode = options.mode;
   header.settings_from = options.settings_from;
   header.limits = describe_limits(options);
+  header.notes = options.notes;
   if (prepared.cgroup) {
     header.limits += "; memory " + std::to_string(prepared.cgroup->limit_bytes() >> 20) +
                      " MiB for all its processes together (" + prepared.cgroup->kind() + ")";
@@ -439,7 +442,58 @@ void finish_report(const GradeOptions& options, const ProcessSubject& subject,
 
 }  // namespace
 
+namespace {
+
+/// A notebook (notebook.hpp): its code cells as Python in a private folder,
+/// with its helpers beside it, graded as a Python file under the notebook's
+/// name with the note of what was skipped; not gradable, with the reason,
+/// when it cannot be read.
+GradeResult grade_notebook(const GradeOptions& options, std::ostream& report) {
+  GradeOptions o = options;
+  if (o.display_name.empty()) o.display_name = options.file.string();
+  NotebookPython nb;
+  try {
+    nb = read_notebook(options.file);
+  } catch (const NotebookError& e) {
+    GradeResult result;
+    result.status = GradeResult::Status::not_gradable;
+    result.exercise = options.kernel ? options.kernel->id : options.exercise;
+    result.message = std::string("is not a notebook attnlab can read: ") + e.what();
+    result.header.submission = untrusted_text(o.display_name, 400);
+    result.header.exercise = result.exercise.empty() ? "not known" : result.exercise;
+    result.header.language = "Python (a Jupyter notebook)";
+    result.header.seed = options.run.seed;
+    result.header.cases = options.run.cases;
+    result.header.brief = options.brief_header;
+    print_header(report, result.header);
+    report_not_gradable(report, result, "is not a notebook attnlab can read",
+                        std::string("What is wrong: ") + e.what() + ".\n", "");
+    return result;
+  }
+  try {
+    const auto folder = std::make_shared<TempDir>("attnlab-notebook-");
+    o.file = folder->path() / (options.file.stem().string() + ".py");
+    std::ofstream(o.file) << "# converted by attnlab from " << o.display_name << "\n" << nb.python;
+    for (const auto& [src, rel] : options.helpers) {  // importable beside it, as beside the notebook
+      std::filesystem::create_directories((folder->path() / rel).parent_path());
+      std::filesystem::copy_file(src, folder->path() / rel,
+                                 std::filesystem::copy_options::overwrite_existing);
+    }
+    if (const std::string note = nb.note(); !note.empty()) o.notes.push_back(note);
+    GradeResult result = grade_file(o, report);
+    return result;
+  } catch (const std::exception& e) {
+    GradeResult result;
+    result.status = GradeResult::Status::infrastructure_error;
+    result.message = std::string("cannot write the notebook's Python: ") + e.what();
+    return result;
+  }
+}
+
+}  // namespace
+
 GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
+  if (is_notebook(options.file) && !is_answers_file(options.file)) return grade_notebook(options, report);
   GradeResult result;
   // A file's name is the student's too: made safe like its other text.
   const std::string shown = untrusted_text(

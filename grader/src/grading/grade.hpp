@@ -70,13 +70,18 @@ struct GradeOptions {
   /// Run this exercise instead of choosing one (`attnlab check`: a kernel's
   /// property list, exercises/exercise.hpp kernel_exercise); unset: choose.
   std::optional<Exercise> kernel;
+  /// Notes for the report header on how the file was read (a notebook's
+  /// skipped IPython syntax, submission/notebook.hpp).
+  std::vector<std::string> notes;
 };
 
 /// The properties that grade `exercise` (load_exercise(exercise).properties).
 /// Empty for an exercise the grader does not grade.
 std::vector<attn::prop::Property> exercise_properties(const std::string& exercise);
 
-/// Grades options.file, writing the text report to `report` as it goes
+/// Grades options.file (a Jupyter notebook: its code cells, read by
+/// submission/notebook.hpp; one that cannot be read is not gradable, with
+/// the reason), writing the text report to `report` as it goes
 /// (header, one verdict per property, the answers item for F2 and F4,
 /// summary). The exercise is options.exercise or, if empty, recognised from
 /// the file; a .json file is an answers file, graded alone. Usage and

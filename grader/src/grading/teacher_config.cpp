@@ -1,13 +1,20 @@
 // The teacher configuration: parsing and checking (nlohmann::json).
 #include "grading/teacher_config.hpp"
 
-#include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
 #include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "exercises/exercise.hpp"
+#include "grading/number_bounds.hpp"
 
 namespace attn::grader {
 namespace {
@@ -25,16 +32,34 @@ void only_members(const json& j, const std::string& where, std::set<std::string>
   }
 }
 
-std::uint64_t positive_integer(const json& j, const std::string& where, bool zero_ok = false) {
-  if (!j.is_number_integer() || (j.is_number_integer() && j.get<long long>() < (zero_ok ? 0 : 1)))
-    throw ConfigError(where + " must be " + (zero_ok ? "a non-negative" : "a positive") +
-                      " integer");
+/// The JSON text of `j` as written (shortened if long), for messages.
+std::string shown(const json& j) {
+  std::string text = j.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+/// A whole number within `b` (bounds.hpp); a fraction, a sign, a string or
+/// a number past the range is refused with the key, the value and the range.
+std::uint64_t whole_number(const json& j, const std::string& where, bounds::Whole b) {
+  const std::string range = "a whole number from " + std::to_string(b.min) + " to " +
+                            std::to_string(b.max);
+  const bool whole = j.is_number_unsigned() || (j.is_number_integer() && j.get<std::int64_t>() >= 0);
+  if (!whole || j.get<std::uint64_t>() < b.min || j.get<std::uint64_t>() > b.max)
+    throw ConfigError(where + " is " + shown(j) + "; it must be " + range);
   return j.get<std::uint64_t>();
 }
 
-double positive_number(const json& j, const std::string& where) {
-  if (!j.is_number() || !(j.get<double>() > 0)) throw ConfigError(where + " must be a positive number");
-  return j.get<double>();
+/// A finite number within `b` (bounds.hpp), 0 only where `b` says what it means.
+double real_number(const json& j, const std::string& where, bounds::Real b) {
+  std::ostringstream range;
+  range << "a number of " << b.unit << " ";
+  if (b.zero_means) range << "from " << b.min << " (" << b.zero_means << ") to " << b.max;
+  else range << "above " << b.min << " and at most " << b.max;
+  const double x = j.is_number() ? j.get<double>() : std::nan("");
+  if (!std::isfinite(x) || x < b.min || x > b.max || (x == b.min && !b.zero_means))
+    throw ConfigError(where + " is " + shown(j) + "; it must be " + range.str());
+  return x;
 }
 
 std::string visibility(const json& j, const std::string& where) {
@@ -62,12 +87,12 @@ TeacherConfig parse_teacher_config(const std::string& text, const std::string& o
   only_members(j, origin,
                {"seed", "cases", "student_cases", "visibility", "exercise", "exercises", "limits",
                 "comment"});
-  if (j.contains("seed")) c.seed = positive_integer(j["seed"], origin + ": seed", true);
+  if (j.contains("seed")) c.seed = whole_number(j["seed"], origin + ": seed", bounds::kSeed);
   if (j.contains("cases"))
-    c.cases = static_cast<int>(positive_integer(j["cases"], origin + ": cases"));
+    c.cases = static_cast<int>(whole_number(j["cases"], origin + ": cases", bounds::kCases));
   if (j.contains("student_cases"))
-    c.student_cases =
-        static_cast<int>(positive_integer(j["student_cases"], origin + ": student_cases"));
+    c.student_cases = static_cast<int>(
+        whole_number(j["student_cases"], origin + ": student_cases", bounds::kCases));
   if (j.contains("visibility")) {
     const std::string where = origin + ": visibility";
     only_members(j["visibility"], where, {"examples", "generated", "answers"});
@@ -114,9 +139,7 @@ TeacherConfig parse_teacher_config(const std::string& text, const std::string& o
         if (!body["points"].is_object()) throw ConfigError(where + ".points must be a JSON object");
         for (const auto& [item, value] : body["points"].items()) {
           check_item(item, where + ".points");
-          if (!value.is_number() || value.get<double>() < 0)
-            throw ConfigError(where + ".points." + item + " must be a number >= 0");
-          o.points[item] = value.get<double>();
+          o.points[item] = real_number(value, where + ".points." + item, bounds::kPoints);
         }
       }
       if (body.contains("visibility")) {
@@ -136,28 +159,78 @@ TeacherConfig parse_teacher_config(const std::string& text, const std::string& o
     only_members(l, where,
                  {"timeout_s", "submission_timeout_s", "compile_timeout_s", "memory_mib",
                   "max_processes", "file_size_mib"});
-    if (l.contains("timeout_s")) c.limits.timeout_s = positive_number(l["timeout_s"], where + ".timeout_s");
-    if (l.contains("submission_timeout_s"))
-      c.limits.submission_timeout_s =
-          positive_number(l["submission_timeout_s"], where + ".submission_timeout_s");
-    if (l.contains("compile_timeout_s"))
-      c.limits.compile_timeout_s =
-          positive_number(l["compile_timeout_s"], where + ".compile_timeout_s");
-    if (l.contains("memory_mib")) c.limits.memory_mib = positive_integer(l["memory_mib"], where + ".memory_mib");
-    if (l.contains("max_processes"))
-      c.limits.max_processes = positive_integer(l["max_processes"], where + ".max_processes", true);
-    if (l.contains("file_size_mib"))
-      c.limits.file_size_mib = positive_integer(l["file_size_mib"], where + ".file_size_mib");
+    auto seconds = [&](const char* key, bounds::Real b) -> std::optional<double> {
+      if (!l.contains(key)) return std::nullopt;
+      return real_number(l[key], where + "." + key, b);
+    };
+    auto whole = [&](const char* key, bounds::Whole b) -> std::optional<std::uint64_t> {
+      if (!l.contains(key)) return std::nullopt;
+      return whole_number(l[key], where + "." + key, b);
+    };
+    c.limits.timeout_s = seconds("timeout_s", bounds::kTimeoutSeconds);
+    c.limits.submission_timeout_s = seconds("submission_timeout_s", bounds::kBudgetSeconds);
+    c.limits.compile_timeout_s = seconds("compile_timeout_s", bounds::kTimeoutSeconds);
+    c.limits.memory_mib = whole("memory_mib", bounds::kMemoryMib);
+    c.limits.max_processes = whole("max_processes", bounds::kMaxProcesses);
+    c.limits.file_size_mib = whole("file_size_mib", bounds::kFileSizeMib);
   }
   return c;
 }
 
+namespace {
+
+/// What `mode` (st_mode) is, for "is a FIFO, not a regular file".
+std::string file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+/// The text of `file`, a regular file of at most kMaxConfigBytes. Opened
+/// without blocking (open(2) O_NONBLOCK: a FIFO with no writer does not
+/// hang) and checked with fstat(2) before any byte is read.
+std::string read_config_text(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  const int fd = ::open(name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    throw ConfigError("cannot read the configuration file " + name + ": " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    throw ConfigError("cannot read the configuration file " + name + ": " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    throw ConfigError("the configuration " + name + " is " + file_kind(st.st_mode) +
+                      ", not a regular file: give a JSON file (grader/examples/attnlab-config.json)");
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxConfigBytes)
+    throw ConfigError("the configuration file " + name + " is " + std::to_string(st.st_size) +
+                      " bytes, more than the " + std::to_string(kMaxConfigBytes) +
+                      " a configuration may have");
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      throw ConfigError("cannot read the configuration file " + name + ": " + std::strerror(errno));
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > kMaxConfigBytes)  // it grew while being read
+      throw ConfigError("the configuration file " + name + " is more than " +
+                        std::to_string(kMaxConfigBytes) + " bytes");
+  }
+  return text;
+}
+
+}  // namespace
+
 TeacherConfig read_teacher_config(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw ConfigError("cannot read the configuration file " + file.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  TeacherConfig c = parse_teacher_config(text.str(), file.string());
+  TeacherConfig c = parse_teacher_config(read_config_text(file), file.string());
   std::error_code ec;
   c.path = std::filesystem::absolute(file, ec);
   if (ec) c.path = file;

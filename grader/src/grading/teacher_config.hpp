@@ -27,7 +27,11 @@
 // not name is not graded.
 //
 // Every member is optional; an unknown member, exercise or property is an
-// error (a typo must not silently change the grading). Visibility values are
+// error (a typo must not silently change the grading). Every number is held
+// to the same bounds as its command-line option (number_bounds.hpp): a
+// fraction where a whole number is expected, a negative number, or one past
+// the range is an error naming the member, the value and the range, never
+// wrapped or rounded. Visibility values are
 // Gradescope's: "visible", "hidden", "after_due_date", "after_published".
 
 #include <cstdint>
@@ -79,11 +83,18 @@ std::optional<std::string> fixed_exercise(const TeacherConfig& c);
 /// True for "visible", "hidden", "after_due_date", "after_published".
 bool is_visibility(const std::string& v);
 
+/// The largest configuration file read (1 MiB; the example is 1 KiB).
+inline constexpr std::uint64_t kMaxConfigBytes = std::uint64_t{1} << 20;
+
 /// Reads and checks the file. Exercise ids and property ids are checked
-/// against the exercise registry (exercise.hpp). Throws ConfigError.
+/// against the exercise registry (exercise.hpp). Throws ConfigError: the
+/// file is not a regular file (a FIFO, a device, a directory: refused
+/// before reading), is larger than kMaxConfigBytes, or is invalid.
 TeacherConfig read_teacher_config(const std::filesystem::path& file);
 
-/// The same from JSON text (`origin` names it in messages). Throws ConfigError.
+/// The same from JSON text (`origin` names it in messages). Throws ConfigError
+/// naming the member ("CONFIG: cases is 4294967296; it must be a whole number
+/// from 1 to 100000000").
 TeacherConfig parse_teacher_config(const std::string& text, const std::string& origin);
 
 }  // namespace attn::grader

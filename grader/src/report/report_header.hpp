@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace attn::grader {
 
@@ -32,6 +33,9 @@ struct ReportHeader {
   std::string sandbox;
   std::string limits;
   std::string processes;  ///< how the process-count limit holds (sandbox.hpp: ProcessLimit)
+  /// Notes on how the submission was read, one line each ("skipped 1 cell
+  /// magic of the notebook ..."); shown in the brief header too.
+  std::vector<std::string> notes;
   /// The text report's short header: submission, exercise, seed and cases;
   /// the runtime, timeout, limits and sandbox lines only with --verbose.
   bool brief = false;

@@ -108,6 +108,7 @@ void print_header(std::ostream& os, const ReportHeader& h) {
   if (!h.settings_from.empty()) os << "  from " << h.settings_from;
   os << "\n";
   os << "  cases:       " << h.cases << " per property\n";
+  for (const auto& note : h.notes) os << "  note:        " << note << "\n";
   if (h.brief) {
     // A sandbox that is off is a warning, never hidden.
     if (h.sandbox.rfind("OFF", 0) == 0) os << "  sandbox:     " << h.sandbox << "\n";

@@ -2,53 +2,283 @@
 #include "submission/notebook.hpp"
 
 #include <fstream>
+#include <regex>
 #include <sstream>
-#include <stdexcept>
+#include <system_error>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "submission/submission.hpp"
 
 namespace attn::grader {
+namespace {
+
+using nlohmann::json;
+
+/// One cell as the stream has shown it so far.
+struct Cell {
+  std::string type;
+  std::string source;
+  bool type_is_text = true;
+  bool source_is_text = true;
+};
+
+/// nlohmann::json's SAX interface over a notebook: keeps the cells'
+/// "cell_type" and "source" (top-level "cells" list only), skips the rest
+/// (outputs, metadata) without holding it. Each finished cell goes to `done`.
+class CellReader : public nlohmann::json_sax<json> {
+ public:
+  using Done = void (*)(const Cell&, int, void*);
+  CellReader(Done done, void* context) : done_(done), context_(context) {}
+
+  std::string error;     ///< set when parsing stopped on a problem
+  bool has_cells = false;
+
+  bool null() override { return scalar(false); }
+  bool boolean(bool) override { return scalar(false); }
+  bool number_integer(number_integer_t) override { return scalar(false); }
+  bool number_unsigned(number_unsigned_t) override { return scalar(false); }
+  bool number_float(number_float_t, const string_t&) override { return scalar(false); }
+  bool binary(binary_t&) override { return scalar(false); }
+  bool string(string_t& s) override {
+    if (depth_ == 3 && key_ == "cell_type") cell_.type = s;
+    if (depth_ == 3 && key_ == "source") cell_.source = s;
+    if (depth_ == 4 && in_source_) cell_.source += s;
+    return scalar(true);
+  }
+  bool start_object(std::size_t) override {
+    if (depth_ == 0) root_object_ = true;
+    if (depth_ == 2 && in_cells_) {
+      ++index_;
+      cell_ = Cell{};
+    }
+    mark_not_text();
+    ++depth_;
+    return true;
+  }
+  bool end_object() override {
+    --depth_;
+    if (depth_ == 2 && in_cells_) done_(cell_, index_, context_);
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    if (depth_ == 0) root_object_ = false;
+    if (depth_ == 1 && key_ == "cells") in_cells_ = has_cells = true;
+    else if (depth_ == 2 && in_cells_) return stop("cell " + std::to_string(++index_) + " is not a JSON object");
+    else if (depth_ == 3 && key_ == "source") in_source_ = true;
+    else mark_not_text();
+    ++depth_;
+    return true;
+  }
+  bool end_array() override {
+    --depth_;
+    if (depth_ == 1) in_cells_ = false;
+    if (depth_ == 3) in_source_ = false;
+    return true;
+  }
+  bool key(string_t& k) override {
+    if (depth_ <= 3) key_ = k;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+    std::string what = e.what();
+    if (const auto at = what.find("] "); at != std::string::npos) what = what.substr(at + 2);
+    return stop("not JSON at byte " + std::to_string(position) + ": " + what);
+  }
+  bool root_object() const { return root_object_; }
+
+ private:
+  /// A value that is not a string where text is expected marks the cell.
+  void mark_not_text() {
+    if (depth_ == 3 && key_ == "cell_type") cell_.type_is_text = false;
+    if (depth_ == 3 && key_ == "source") cell_.source_is_text = false;
+    if (depth_ == 4 && in_source_) cell_.source_is_text = false;
+  }
+  bool scalar(bool text) {
+    if (depth_ == 0) root_object_ = false;
+    if (depth_ == 2 && in_cells_) return stop("cell " + std::to_string(++index_) + " is not a JSON object");
+    if (!text) mark_not_text();
+    return true;
+  }
+  bool stop(std::string why) {
+    error = std::move(why);
+    return false;
+  }
+
+  Done done_;
+  void* context_;
+  int depth_ = 0;
+  int index_ = 0;
+  bool root_object_ = false, in_cells_ = false, in_source_ = false;
+  std::string key_;
+  Cell cell_;
+};
+
+std::string plural(int n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+/// Where a line stands in Python's tokens: inside a triple-quoted string,
+/// inside brackets, or continued by a backslash; only a line that starts a
+/// statement is IPython syntax (IPython tokenizes the same way).
+struct LineState {
+  char triple = 0;  ///< the quote of an open ''' or """
+  int brackets = 0;
+  bool continued = false;
+  bool starts_statement() const { return triple == 0 && brackets <= 0 && !continued; }
+  /// Moves past `line`.
+  void advance(const std::string& line) {
+    continued = false;
+    char quote = 0;  // an open one-line string
+    for (std::size_t k = 0; k < line.size(); ++k) {
+      const char c = line[k];
+      if (triple) {
+        if (c == '\\') ++k;
+        else if (line.compare(k, 3, std::string(3, triple)) == 0) triple = 0, k += 2;
+      } else if (quote) {
+        if (c == '\\') ++k;
+        else if (c == quote) quote = 0;
+      } else if (c == '#') {
+        return;
+      } else if ((c == '"' || c == '\'') && line.compare(k, 3, std::string(3, c)) == 0) {
+        triple = c;
+        k += 2;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '(' || c == '[' || c == '{') {
+        ++brackets;
+      } else if (c == ')' || c == ']' || c == '}') {
+        --brackets;
+      } else if (c == '\\' && k + 1 == line.size()) {
+        continued = true;
+      }
+    }
+  }
+};
+
+/// The Python of one line that starts a statement; counts what it skips.
+std::string python_line(const std::string& line, NotebookPython& nb) {
+  const std::size_t first = line.find_first_not_of(" \t");
+  if (first == std::string::npos) return line;
+  const std::string indent = line.substr(0, first), body = line.substr(first);
+  const auto skipped = [&](int& count) {
+    ++count;
+    return indent + "pass  # (IPython, skipped) " + body;
+  };
+  static const std::regex assigned_magic(R"(^[A-Za-z_][\w.]*(\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[!%])");
+  static const std::regex ipython_call(R"(^get_ipython\s*\()");
+  static const std::regex from_ipython(R"(^from\s+IPython(\.\w+)*\s+import\s+([\w\s,]+?)\s*(#.*)?$)");
+  static const std::regex import_ipython(R"(^(import|from)\s+IPython\b)");
+  static const std::regex alias(R"(\s*(\w+)(\s+as\s+(\w+))?\s*)");
+  if (body[0] == '!') return skipped(nb.shell_lines);
+  if (body[0] == '%') return skipped(nb.line_magics);
+  if (std::regex_search(body, assigned_magic))
+    return skipped(body.find('!') < body.find('%') ? nb.shell_lines : nb.line_magics);
+  if (std::regex_search(body, ipython_call)) return skipped(nb.ipython_calls);
+  if (std::smatch m; std::regex_match(body, m, from_ipython)) {
+    ++nb.ipython_imports;
+    std::string names, list = m[2].str();
+    std::stringstream parts(list);
+    for (std::string part; std::getline(parts, part, ',');) {
+      std::smatch a;
+      if (!std::regex_match(part, a, alias)) return indent + "pass  # (IPython, skipped) " + body;
+      names += (a[3].matched ? a[3].str() : a[1].str()) + " = ";
+    }
+    return indent + names + "_attnlab_no_op  # (IPython, skipped) " + body;
+  }
+  if (std::regex_search(body, import_ipython)) return skipped(nb.ipython_imports);
+  return line;
+}
+
+/// Appends the Python of code cell `n` to nb.python.
+void add_code_cell(const std::string& source, int n, NotebookPython& nb) {
+  std::vector<std::string> lines;
+  std::istringstream in(source);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::string& out = nb.python;
+  out += "# --- cell " + std::to_string(n) + "\n";
+  std::size_t first = 0;
+  while (first < lines.size() && lines[first].find_first_not_of(" \t\r") == std::string::npos) ++first;
+  if (first < lines.size() && lines[first].rfind("%%", 0) == 0) {
+    ++nb.cell_magics;
+    for (const auto& line : lines) out += "# (IPython cell magic, skipped) " + line + "\n";
+    return;
+  }
+  LineState state;
+  for (const auto& line : lines) {
+    out += (state.starts_statement() ? python_line(line, nb) : line) + "\n";
+    state.advance(line);
+  }
+}
+
+/// What every converted notebook starts with: Jupyter's display() and
+/// get_ipython() as Python without IPython has them (they do nothing).
+constexpr const char* kPreamble =
+    "def display(*objects, **options): pass  # attnlab: Jupyter's display() shows nothing here\n"
+    "def _attnlab_no_op(*args, **kwargs): pass\n"
+    "class _AttnlabNoIPython:\n"
+    "    def __getattr__(self, name): return _attnlab_no_op\n"
+    "def get_ipython(): return _AttnlabNoIPython()\n";
+
+}  // namespace
+
+std::string NotebookPython::note() const {
+  std::vector<std::string> parts;
+  if (cell_magics) parts.push_back(plural(cell_magics, "cell magic", "cell magics"));
+  if (line_magics) parts.push_back(plural(line_magics, "line magic", "line magics"));
+  if (shell_lines) parts.push_back(plural(shell_lines, "shell line", "shell lines"));
+  if (ipython_calls) parts.push_back(plural(ipython_calls, "get_ipython() call", "get_ipython() calls"));
+  if (ipython_imports) parts.push_back(plural(ipython_imports, "IPython import", "IPython imports"));
+  if (parts.empty()) return {};
+  std::string text = "skipped ";
+  for (std::size_t k = 0; k < parts.size(); ++k) text += (k ? ", " : "") + parts[k];
+  return text + " of the notebook (IPython syntax, not Python; display() shows nothing)";
+}
 
 bool is_notebook(const std::filesystem::path& file) {
   return lower_extension(file) == ".ipynb";
 }
 
-std::string notebook_to_python(const std::filesystem::path& notebook) {
+NotebookPython read_notebook(const std::filesystem::path& notebook) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(notebook, ec))
+    throw NotebookError("it is not a regular file");
+  const std::uintmax_t size = std::filesystem::file_size(notebook, ec);
+  if (ec) throw NotebookError("it cannot be read: " + ec.message());
+  if (size > kMaxNotebookBytes)
+    throw NotebookError("it is " + std::to_string(size) + " bytes, more than the " +
+                        std::to_string(kMaxNotebookBytes >> 20) +
+                        " MiB a notebook may have (clear its outputs: Jupyter's "
+                        "Edit > Clear Outputs of All Cells, then save)");
   std::ifstream in(notebook, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + notebook.string());
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(notebook.string() + " is not a notebook: " + e.what());
-  }
-  if (!j.is_object() || !j.contains("cells") || !j["cells"].is_array())
-    throw std::runtime_error(notebook.string() + " is not a notebook: it has no \"cells\" list");
-  std::ostringstream out;
-  int n = 0;
-  for (const auto& cell : j["cells"]) {
-    if (!cell.is_object() || cell.value("cell_type", "") != "code") continue;
-    ++n;
-    std::string source;
-    const auto it = cell.find("source");
-    if (it != cell.end() && it->is_string()) {
-      source = it->get<std::string>();
-    } else if (it != cell.end() && it->is_array()) {
-      for (const auto& part : *it)
-        if (part.is_string()) source += part.get<std::string>();
-    }
-    out << "# --- cell " << n << "\n";
-    std::istringstream lines(source);
-    std::string line;
-    while (std::getline(lines, line)) {
-      const auto first = line.find_first_not_of(" \t");
-      const bool magic = first != std::string::npos && (line[first] == '%' || line[first] == '!');
-      out << (magic ? "# (IPython, skipped) " : "") << line << "\n";
-    }
-  }
-  return out.str();
+  if (!in) throw NotebookError("it cannot be read");
+  struct Context {
+    NotebookPython nb;
+    std::string error;
+  } context;
+  context.nb.python = kPreamble;
+  CellReader reader(
+      [](const Cell& cell, int n, void* c) {
+        auto& ctx = *static_cast<Context*>(c);
+        if (!cell.type_is_text && ctx.error.empty()) ctx.error = "cell " + std::to_string(n) + "'s cell_type is not text";
+        if (cell.type != "code" || !ctx.error.empty()) return;
+        if (!cell.source_is_text)
+          ctx.error = "cell " + std::to_string(n) + "'s source is not text (a string or a list of strings)";
+        else
+          add_code_cell(cell.source, n, ctx.nb);
+      },
+      &context);
+  json::sax_parse(in, &reader);
+  if (!reader.error.empty()) throw NotebookError(reader.error);
+  if (!reader.root_object()) throw NotebookError("it is JSON but not an object with a \"cells\" list");
+  if (!reader.has_cells) throw NotebookError("it has no \"cells\" list (nbformat 4)");
+  if (!context.error.empty()) throw NotebookError(context.error);
+  return std::move(context.nb);
+}
+
+std::string notebook_to_python(const std::filesystem::path& notebook) {
+  return read_notebook(notebook).python;
 }
 
 }  // namespace attn::grader

@@ -1,21 +1,69 @@
 #pragma once
 // Jupyter notebooks (.ipynb) as Python submissions: the code cells, in
-// order, become one Python file. No Jupyter is needed: a notebook is JSON
-// (nbformat 4: "cells", each with "cell_type" and "source", a string or a
-// list of strings). A line of IPython syntax (`%magic`, `!shell`) is kept
-// as a comment, so line numbers in tracebacks still count the same lines.
+// order, become one Python file that runs as Jupyter would run them, minus
+// the display. No Jupyter is needed: a notebook is JSON (nbformat 4:
+// "cells", each with "cell_type" and "source", a string or a list of
+// strings), read as a stream (nlohmann::json's SAX parser), so only the
+// code cells' text is held, never the outputs.
+//
+// IPython's own syntax, which plain Python cannot run (IPython's input
+// transformers, https://ipython.readthedocs.io/en/stable/config/inputtransforms.html):
+// - a cell magic (a cell whose first line starts with `%%`, e.g. `%%bash`,
+//   `%%timeit`) is skipped whole: every line kept as a comment;
+// - a line magic (`%matplotlib inline`), a shell line (`!pip install numpy`,
+//   indented too) and a statement that is a `get_ipython()` call become
+//   `pass` at the same indentation with the line as a comment, so a block
+//   keeps a body and line numbers still count the same lines;
+// - `from IPython... import a, b` binds a and b to a function that does
+//   nothing; `import IPython...` becomes `pass`;
+// - `display()` is defined to do nothing and `get_ipython()` answers every
+//   method with nothing (one definition each, before the first cell).
+// Each kind skipped is counted for the report's note.
 
+#include <cstdint>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 namespace attn::grader {
 
+/// The largest notebook read (16 MiB; outputs with images make notebooks
+/// large, the code cells rarely pass 100 KiB).
+inline constexpr std::uintmax_t kMaxNotebookBytes = std::uintmax_t{16} << 20;
+
+/// Why a notebook cannot be graded, in words the student can act on: "not
+/// JSON at byte 120: ...", "it has no \"cells\" list", "cell 3's source is
+/// not text", "it is 41943040 bytes, more than the 16 MiB ...".
+class NotebookError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A notebook's code cells as Python, and what was skipped.
+struct NotebookPython {
+  std::string python;
+  int cell_magics = 0;      ///< `%%` cells, skipped whole
+  int line_magics = 0;      ///< `%...` lines
+  int shell_lines = 0;      ///< `!...` lines
+  int ipython_calls = 0;    ///< statements calling get_ipython()
+  int ipython_imports = 0;  ///< `from IPython... import` and `import IPython` lines
+  /// "skipped 2 cell magics, 1 shell line (IPython syntax; display() shows
+  /// nothing)"; empty when nothing was skipped.
+  std::string note() const;
+};
+
 /// True for a file named *.ipynb (any case).
 bool is_notebook(const std::filesystem::path& file);
 
-/// The Python text of `notebook`'s code cells, each preceded by a
-/// "# --- cell N" line. Throws std::runtime_error ("... is not a notebook:
-/// ...") if the file cannot be read or is not nbformat JSON with "cells".
+/// Reads `notebook` (a regular file of at most kMaxNotebookBytes): its code
+/// cells, each preceded by a "# --- cell N" line (N counts every cell of the
+/// notebook, as Jupyter shows them), after the definitions of display() and
+/// get_ipython(). Throws NotebookError naming what is wrong (not a regular
+/// file, too large, not JSON and where, no "cells" list, a cell that is not
+/// an object, a code cell whose source or cell_type is not text).
+NotebookPython read_notebook(const std::filesystem::path& notebook);
+
+/// read_notebook(notebook).python. Throws NotebookError.
 std::string notebook_to_python(const std::filesystem::path& notebook);
 
 }  // namespace attn::grader

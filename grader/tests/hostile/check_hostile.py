@@ -2,6 +2,7 @@
 """Grades one hostile submission and checks the reports (see README.md).
 
 Usage: check_hostile.py ATTNLAB SUBMISSION [TIME_BUDGET_S]
+(`# command: check` in its header: the file is a kernel for `attnlab check`.)
 Exit 0 when every check holds; 1 with the list of what did not.
 """
 import json
@@ -22,7 +23,7 @@ def header(path):
     with open(path, "rb") as f:
         for raw in f.read().split(b"\n")[:40]:
             line = raw.decode("utf-8", "replace").strip()
-            m = re.match(r"^(?:#|//)\s*(expect-[a-z-]+|args|exercise):\s*(.*)$", line)
+            m = re.match(r"^(?:#|//)\s*(expect-[a-z-]+|args|exercise|command):\s*(.*)$", line)
             if m:
                 keys.setdefault(m.group(1), []).append(m.group(2).strip())
     return keys
@@ -52,8 +53,13 @@ def main():
         text_path = os.path.join(out, "report.txt")
         json_path = os.path.join(out, "results.json")
         junit_path = os.path.join(out, "junit.xml")
-        args = [attnlab, "grade", submission, "--cases", "30", "--report", text_path,
-                "--results-json", json_path, "--junit", junit_path]
+        check = keys.get("command", ["grade"])[0] == "check"
+        if check:  # attnlab check KERNEL: a text report and JUnit, no points
+            args = [attnlab, "check", submission, "--cases", "30", "--report", text_path,
+                    "--junit", junit_path]
+        else:
+            args = [attnlab, "grade", submission, "--cases", "30", "--report", text_path,
+                    "--results-json", json_path, "--junit", junit_path]
         for extra in keys.get("args", []):
             args += extra.replace("@DIR@", here).split()
         t0 = time.monotonic()
@@ -70,7 +76,7 @@ def main():
         for name, path in (("text report", text_path), ("results.json", json_path),
                            ("JUnit XML", junit_path)):
             if not os.path.exists(path):
-                if want != 2:
+                if want != 2 and not (check and name == "results.json"):
                     problems.append("%s was not written" % name)
                 continue
             with open(path, "rb") as f:
@@ -78,7 +84,7 @@ def main():
         text = reports.get("text report", stdout)
         scores = [l for l in text.splitlines() if l.startswith("score:")]
         not_gradable = "NOT GRADABLE" in text
-        if want != 2 and len(scores) != (0 if not_gradable else 1):
+        if want != 2 and len(scores) != (0 if not_gradable or check else 1):
             problems.append("%d lines start with 'score:' (the grader writes one): %r"
                             % (len(scores), scores[:4]))
         results = None
@@ -98,10 +104,10 @@ def main():
                 pid = (t.get("extra_data") or {}).get("property") or t.get("name", "").split(":")[0]
                 statuses[pid] = t.get("status")
         for pid in keys.get("expect-fail", []):
-            if pid not in re.findall(r"^\[FAIL\] ([a-z_]+)", text, re.M):
+            if pid not in re.findall(r"^(?:\[FAIL\] |FAIL  )([a-z_]+)", text, re.M):
                 problems.append("property %s did not fail" % pid)
         for pid in keys.get("expect-pass", []):
-            if pid not in re.findall(r"^\[PASS\] ([a-z_]+)", text, re.M):
+            if pid not in re.findall(r"^(?:\[PASS\] |PASS  )([a-z_]+)", text, re.M):
                 problems.append("property %s did not pass" % pid)
         # The submission's own words must not show where the checkout is.
         repo = os.path.dirname(os.path.dirname(os.path.dirname(here)))
