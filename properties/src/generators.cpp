@@ -12,7 +12,7 @@ namespace attn::prop {
 namespace {
 
 /// Value regimes. The first one is where shrinking goes.
-enum class Regime { small_integers, reals, large_logits, row_scales, zero_query, tied_keys, hugely_negative };
+enum class Regime { small_integers, reals, large_logits, row_scales, zero_query, tied_keys, hugely_negative, offset_rows };
 
 const char* regime_tag(Regime r) {
   switch (r) {
@@ -23,6 +23,7 @@ const char* regime_tag(Regime r) {
     case Regime::zero_query: return "values: zero Q (uniform weights)";
     case Regime::tied_keys: return "values: tied keys (equal logits)";
     case Regime::hugely_negative: return "values: every logit below -1e9";
+    case Regime::offset_rows: return "values: rows offset by 32 to 256 (logits far from 0, close together)";
   }
   return "";
 }
@@ -66,6 +67,7 @@ rc::Gen<double> value_gen(Regime r) {
     case Regime::row_scales:
     case Regime::large_logits:
     case Regime::hugely_negative:
+    case Regime::offset_rows:
       // k / 2^18 for |k| <= 2^20: reals in [-4, 4] on a fine binary grid.
       return rc::gen::map(zigzag(1 << 20), [](int k) { return std::ldexp(double(k), -18); });
   }
@@ -406,6 +408,15 @@ void apply_regime(Case& c, const GenConfig& cfg, const Draw& d) {
     }
     if (r == Regime::row_scales)
       for (Index i = 0; i < s.T_q; ++i) c.Q.row(i) *= std::ldexp(1.0, d.row_scales[std::size_t(i)]);
+    if (r == Regime::offset_rows) {
+      // Q's first column 2^(5..8) sqrt-free, K's 1: every logit of row i is
+      // raised by the same 2^(5..8) / sqrt(d_k) (softmax does not change),
+      // so the logits are far from 0 but close together: a logit rounded to
+      // a narrow type, or a logsumexp rounded at the size of the maximum,
+      // moves the weights by its error times the offset.
+      for (Index i = 0; i < s.T_q; ++i) c.Q(i, 0) = std::ldexp(1.0, 5 + std::abs(d.row_scales[std::size_t(i)]) % 4);
+      c.K.col(0).setOnes();
+    }
     return;
   }
   c.S = d.S;
@@ -421,6 +432,9 @@ void apply_regime(Case& c, const GenConfig& cfg, const Draw& d) {
     for (Index j = 1; j < s.T_v; ++j) c.S.col(j) = c.S.col(0);
   if (r == Regime::row_scales)
     for (Index i = 0; i < s.T_q; ++i) c.S.row(i) *= std::ldexp(1.0, d.row_scales[std::size_t(i)]);
+  if (r == Regime::offset_rows)
+    for (Index i = 0; i < s.T_q; ++i)
+      c.S.row(i).array() += std::ldexp(1.0, 5 + std::abs(d.row_scales[std::size_t(i)]) % 4);
 }
 
 /// The case of a draw: tiles, tags, regime, mask (or -Inf logits for
@@ -458,7 +472,7 @@ Case make_case(const GenConfig& cfg, MaskPolicy policy, const Draw& d) {
 
 const auto all_regimes = [] {
   return rc::gen::element(Regime::small_integers, Regime::reals, Regime::large_logits, Regime::row_scales,
-                          Regime::zero_query, Regime::tied_keys, Regime::hugely_negative);
+                          Regime::zero_query, Regime::tied_keys, Regime::hugely_negative, Regime::offset_rows);
 };
 
 Draw seeded_draw(const GenConfig& cfg, MaskPolicy policy, const Shape& s, Regime regime, MaskKind mask,
