@@ -60,7 +60,9 @@ for name, kind in expect.items():
             assert r["points"] == r["max_points"], r
         else:
             assert r["score"] < r["max_score"], r
-    stem = name.replace("/", "__")
+    # students/<stem>: '%', '/' and a leading '.' escaped (student_names.hpp report_stem).
+    stem = os.path.join("students", name.replace("%", "%25").replace("/", "%2F"))
+    assert r["report"] == stem + ".txt", r["report"]
     for ext in (".txt", ".results.json", ".junit.xml"):
         assert os.path.isfile(os.path.join(out, stem + ext)), stem + ext
     res = json.load(open(os.path.join(out, stem + ".results.json")))

@@ -55,7 +55,7 @@ for r in rows:
         assert r["score"] == r["max_score"] - (3 if missing else 0) > 0, r
     else:  # skeletons and the F4 variants
         assert r["score"] < r["max_score"], r
-    res = json.load(open(os.path.join(out, name.replace("/", "__") + ".results.json")))
+    res = json.load(open(os.path.join(out, "students", name.replace("%", "%25").replace("/", "%2F") + ".results.json")))
     for key in ("score", "max_score", "output", "tests"):
         assert key in res, (name, key)
     assert res["tests"], name

@@ -10,6 +10,7 @@
 
 #include "grading/batch.hpp"
 #include "grading/gradebook.hpp"
+#include "grading/student_names.hpp"
 #include "exercises/exercise.hpp"
 #include "report/junit_report.hpp"
 #include "attn/grader/paths.hpp"
@@ -317,5 +318,52 @@ TEST_CASE("summary rows and CSV", "[reports]") {
         "graded_at,attnlab_version,note");
   CHECK(line == "dir,3,5,graded,F3,\"dir/a,b.py\",3,0,,2026-01-01T00:00:00Z,0.1.0,"
                 "\"dir/a,b.py: 1 failed\"");
-  CHECK(attn::grader::report_stem("dir/.hidden/a.py") == "dir___hidden__a.py");
+  CHECK(attn::grader::report_stem("dir/.hidden/a.py") == "dir%2F.hidden%2Fa.py");
+}
+
+TEST_CASE("report stems are reversible, short and never hidden", "[reports]") {
+  using attn::grader::report_stem;
+  // '/' and "__", '%' and an escape, a leading '.': distinct names, distinct stems.
+  CHECK(report_stem("x/sub/attention.py") == "x%2Fsub%2Fattention.py");
+  CHECK(report_stem("x__sub/attention.py") == "x__sub%2Fattention.py");
+  CHECK(report_stem("a%2Fb") != report_stem("a/b"));
+  CHECK(report_stem("..") == "%2E.");
+  CHECK(attn::grader::report_path("summary") == "students/summary.txt");
+  // Long names: under the limit, distinct, and never the stem of a short name.
+  const std::string a(300, 'a'), b = std::string(299, 'a') + "b";
+  CHECK(report_stem(a).size() <= 200);
+  CHECK(report_stem(a) != report_stem(b));
+  CHECK(report_stem(a).find("%h") != std::string::npos);
+  // A cut never splits a UTF-8 character or a %XX escape.
+  const std::string e = std::string(159, 'e') + "\xc3\xa9" + std::string(100, 'e');
+  const std::string cut = report_stem(e);
+  CHECK(cut.substr(0, cut.find("%h")) == std::string(159, 'e'));
+  const std::string p = std::string(158, 'p') + std::string(60, '%');
+  const std::string pc = report_stem(p);
+  CHECK(pc.substr(0, pc.find("%h")) == std::string(158, 'p'));  // not "...%2"
+}
+
+TEST_CASE("CSV cells cannot run as formulas (OWASP)", "[reports]") {
+  using attn::grader::csv_cell;
+  CHECK(csv_cell("=1+2") == "'=1+2");
+  CHECK(csv_cell("+sum") == "'+sum");
+  CHECK(csv_cell("-x") == "'-x");
+  CHECK(csv_cell("@at") == "'@at");
+  CHECK(csv_cell("\tx") == "'\tx");
+  CHECK(csv_cell("=a,b") == "\"'=a,b\"");
+  CHECK(csv_cell("alice") == "alice");
+  CHECK(csv_cell("") == "");
+}
+
+TEST_CASE("look-alike student names", "[reports]") {
+  using attn::grader::look_alike_key;
+  CHECK(look_alike_key("Jos\xc3\xa9") == look_alike_key("Jose\xcc\x81"));   // NFC, NFD
+  CHECK(look_alike_key("ana") == look_alike_key("a\xe2\x80\x8bna"));          // U+200B
+  CHECK(look_alike_key("ana") == look_alike_key("\xef\xbb\xbf" "ana"));        // U+FEFF
+  CHECK(look_alike_key("ana") == look_alike_key("an\xe2\x81\xa0" "a"));        // U+2060
+  CHECK(look_alike_key("ana") != look_alike_key("anna"));
+  const auto groups = attn::grader::look_alike_groups({"ana", "bob", "a\xe2\x80\x8bna", "ana"});
+  REQUIRE(groups.size() == 1);
+  CHECK(groups[0].size() == 2);
+  CHECK(attn::grader::visible_name("a\xe2\x80\x8bna") == "a<U+200B>na");
 }

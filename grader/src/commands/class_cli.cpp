@@ -12,6 +12,7 @@
 
 #include "attn/grader/paths.hpp"
 #include "grading/gradebook.hpp"
+#include "grading/shard_merge.hpp"
 #include "grading/teacher_config.hpp"
 #include "report/results_json.hpp"
 #include "sandbox/run_command.hpp"
@@ -25,6 +26,7 @@ struct ClassCommands {
   CLI::App* merge = nullptr;
   std::vector<std::string> merge_inputs;
   std::string merge_out;
+  bool allow_overlap = false;
 
   CLI::App* zip = nullptr;
   std::string zip_config;
@@ -34,47 +36,22 @@ struct ClassCommands {
 
 namespace {
 
-/// Copies every report file of `book`'s submissions from `from` to `to`.
-void copy_reports(const Gradebook& book, const fs::path& from, const fs::path& to) {
-  for (const auto& s : book.submissions) {
-    if (s.report.empty()) continue;
-    const std::string stem = s.report.substr(0, s.report.size() - 4);  // "<stem>.txt"
-    for (const std::string ext : {".txt", ".results.json", ".junit.xml"}) {
-      std::error_code ec;
-      if (fs::exists(from / (stem + ext), ec))
-        fs::copy_file(from / (stem + ext), to / (stem + ext), fs::copy_options::overwrite_existing, ec);
-    }
-  }
-}
-
-/// `attnlab merge`: later inputs win for a student graded in several.
+/// `attnlab merge` (grading/shard_merge.hpp): later inputs win for a
+/// student graded in several, which only --allow-overlap accepts.
 int run_merge(const ClassCommands& c) {
-  const fs::path out(c.merge_out);
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec) {
-    std::cerr << "attnlab: cannot create " << out.string() << ": " << ec.message() << "\n";
-    return 2;
-  }
+  MergeOptions options;
+  for (const auto& in : c.merge_inputs) options.shards.push_back(in);
+  options.out = c.merge_out;
+  options.allow_overlap = c.allow_overlap;
   Gradebook merged;
   try {
-    for (const auto& in : c.merge_inputs) {
-      if (!fs::exists(fs::path(in) / "summary.json")) {
-        std::cerr << "attnlab: " << in << " has no summary.json (is it an --out folder of attnlab grade?)\n";
-        return 2;
-      }
-      const Gradebook part = read_gradebook(in);
-      if (fs::weakly_canonical(in, ec) != fs::weakly_canonical(out, ec)) copy_reports(part, in, out);
-      merged = merged.submissions.empty() && merged.elapsed_seconds == 0 ? part
-                                                                        : update_gradebook(merged, part);
-    }
-    write_gradebook(out, merged);
+    merged = merge_shards(options);
   } catch (const std::exception& e) {
     std::cerr << "attnlab: " << e.what() << "\n";
     return 2;
   }
   std::cout << "attnlab: merged " << c.merge_inputs.size() << " gradebook(s): "
-            << merged.students.size() << " students into " << out.string() << "\n\n"
+            << merged.students.size() << " students into " << options.out.string() << "\n\n"
             << overview_text(merged);
   return 0;
 }
@@ -229,10 +206,16 @@ std::shared_ptr<ClassCommands> add_class_commands(CLI::App& app) {
   c->merge = app.add_subcommand(
       "merge",
       "Join the gradebooks (summary.json and the reports) of several `attnlab grade --out` "
-      "folders, e.g. the shards of --shard K/N, into one: a student graded in several takes "
-      "the row of the last one given.");
+      "folders, e.g. the shards of --shard K/N, into one. Every row is checked first (its "
+      "score is the sum of its points, each within its maximum; its report is the grader's; "
+      "its results.json agrees); shards graded with other settings (seed, cases, limits, "
+      "configuration), by another attnlab version, with an unknown exercise or sharing a "
+      "student are refused (exit 2).");
   c->merge->add_option("OUT", c->merge_inputs, "the --out folders to join")->required();
   c->merge->add_option("-o,--output", c->merge_out, "the merged folder")->required();
+  c->merge->add_flag("--allow-overlap", c->allow_overlap,
+                     "accept a student graded in several inputs: the last one given wins "
+                     "(to fold a regrade into a merged folder)");
   c->zip = app.add_subcommand(
       "gradescope-zip",
       "Build a Gradescope autograder zip: setup.sh (installs attnlab from the sources in the "

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "exercises/exercise.hpp"
 #include "grading/batch.hpp"
@@ -60,6 +63,32 @@ std::string fixed_exercise(const attn::grader::GradeOptions& options) {
   if (!options.exercise.empty()) return options.exercise;
   if (options.config && options.config->exercise) return *options.config->exercise;
   return {};
+}
+
+/// What decides a grade in a class run (gradebook.hpp "settings"): seed,
+/// cases, the fixed exercise, the property, the mode, the limits, the
+/// precision asked for, and the teacher configuration's content.
+nlohmann::ordered_json grading_settings(const attn::grader::GradeOptions& o,
+                                        const attn::grader::PrecisionChoice& precision,
+                                        const std::optional<std::string>& config_file) {
+  nlohmann::ordered_json config = nullptr;
+  if (config_file) {
+    std::ifstream in(*config_file);
+    config = nlohmann::ordered_json::parse(in, nullptr, false);
+  }
+  return {{"seed", o.run.seed},
+          {"cases", o.run.cases},
+          {"exercise", fixed_exercise(o)},
+          {"property", o.only_property},
+          {"mode", o.mode},
+          {"timeout_ms", o.subject.call_timeout.count()},
+          {"submission_timeout_ms", o.submission_timeout.count()},
+          {"compile_timeout_ms", o.launch.compile_timeout.count()},
+          {"memory_bytes", o.launch.limits.address_space_bytes},
+          {"file_size_bytes", o.launch.limits.file_size_bytes},
+          {"precision", precision.precision},
+          {"accumulate", precision.accumulate},
+          {"configuration", config}};
 }
 
 }  // namespace
@@ -195,8 +224,15 @@ int main(int argc, char** argv) {
       ->check(check::shard());
   grade->add_option("--out", out_dir,
                     "folder for the reports when grading several submissions (default: "
-                    "attnlab-reports): <name>.txt, <name>.results.json, <name>.junit.xml, "
-                    "summary.csv, summary.json");
+                    "attnlab-reports): the gradebook summary.csv, summary.json, summary.txt, "
+                    "updated as each student is graded, and students/<name>.txt, "
+                    ".results.json, .junit.xml. One attnlab writes to it at a time. A run that "
+                    "was stopped (kill, power cut) is resumed by the same command: the students "
+                    "it finished keep their rows, the others are graded");
+  bool restart = false;
+  grade->add_flag("--restart", restart,
+                  "with --out: grade every student given even if the folder holds an "
+                  "interrupted run with the same settings (which is otherwise resumed)");
   grade->add_option("--jobs,-j", jobs, "submissions graded at once (default: the cores)")
       ->check(check::whole_number(1, 4096));
   grade->add_flag("--no-sandbox", no_sandbox,
@@ -234,6 +270,10 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
+  // A write past RLIMIT_FSIZE fails with EFBIG, reported as any write error,
+  // instead of killing the grader mid-write (sandbox/child_process.cpp
+  // restores the default for submissions).
+  signal(SIGXFSZ, SIG_IGN);
   if (const auto code = attn::grader::run_teaching_command(*teaching)) return *code;
   if (const auto code = attn::grader::run_class_command(*class_commands)) return *code;
   if (const auto code = attn::grader::run_check_command(*check_command)) return *code;
@@ -409,6 +449,8 @@ int main(int argc, char** argv) {
     b.jobs = jobs;
     if (junit) b.junit = fs::path(*junit);
     b.base = options;
+    b.restart = restart;
+    b.settings = grading_settings(options, precision, config_file);
     if (options.submission_timeout.count() > 0)
       b.child_timeout = options.submission_timeout + 2 * options.launch.compile_timeout +
                         std::chrono::minutes(2);

@@ -21,12 +21,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "grading/out_folder.hpp"
+#include "grading/student_names.hpp"
 #include "report/junit_report.hpp"
 #include "report/prairielearn_json.hpp"
 #include "report/results_json.hpp"
 #include "report/scoring.hpp"
 #include "submission/submission.hpp"
 #include "submission/wrong_language.hpp"
+#include "sandbox/memory_cgroup.hpp"
 #include "sandbox/temp_dir.hpp"
 #include "report/text_report.hpp"
 
@@ -79,7 +82,28 @@ std::string first_error_line(const std::string& s) {
   return first_line(s);
 }
 
-/// Runs in the forked child: grades input k and leaves its row in rows_dir.
+/// Writes a submission's three report files (out_folder.hpp: each whole).
+/// Empty: written; else why not, as a clause for the row's note.
+std::string write_reports(const fs::path& out_dir, const std::string& name, const std::string& text,
+                          const GradeResult* r) {
+  const std::string stem = report_stem(name);
+  const fs::path dir = out_dir / kReportsFolder;
+  std::vector<std::pair<fs::path, std::string>> files;
+  if (r) {
+    files.push_back({dir / (stem + ".results.json"), dump_json(results_json(*r))});
+    files.push_back({dir / (stem + ".junit.xml"), junit_xml({r})});
+  }
+  files.push_back({dir / (stem + ".txt"), text});
+  try {
+    write_files_atomically(files);
+    return {};
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+/// Runs in the forked child: grades input k, writes its reports and leaves
+/// its row in rows_dir.
 [[noreturn]] void child_main(const BatchOptions& options, std::size_t k, int slot,
                              const fs::path& rows_dir, pid_t parent) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -97,14 +121,12 @@ std::string first_error_line(const std::string& s) {
     o.confine_to = in.root;
     o.whole_exercise = true;  // a class: the exercise's full maximum (class_folder.hpp)
     const auto start = Clock::now();
-    const std::string stem = report_stem(in.name);
-    std::ofstream text(options.out_dir / (stem + ".txt"));
-    ReportFiles files;
-    files.results_json = options.out_dir / (stem + ".results.json");
-    files.junit = options.out_dir / (stem + ".junit.xml");
+    std::ostringstream text;
     SummaryRow row;
+    std::optional<GradeResult> result;
     try {
-      const GradeResult r = grade_and_report(o, text, files);
+      result = grade_and_report(o, text, ReportFiles{});
+      const GradeResult& r = *result;
       if (r.status == GradeResult::Status::usage_error ||
           r.status == GradeResult::Status::infrastructure_error)
         text << "attnlab: could not grade " << in.name << ": " << r.message << "\n";
@@ -115,23 +137,29 @@ std::string first_error_line(const std::string& s) {
       row.note = std::string("grader error: ") + e.what();
       text << "attnlab: " << row.note << "\n";
     }
-    row.report = stem + ".txt";
-    row.student = in.student.empty() ? in.name : in.student;
-    row.choice = in.choice;
     if (!in.refused.empty()) {  // links, devices of the student's folder (class_folder.hpp)
       row.note += (row.note.empty() ? "" : "; ") + in.refused;
       text << "attnlab: note: " << in.refused << "\n";
     }
+    row.report = report_path(in.name);
+    row.student = in.student.empty() ? in.name : in.student;
+    row.choice = in.choice;
     row.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     row.graded_at = utc_now();
     row.version = paths::version;
-    text.close();
-    const fs::path tmp = rows_dir / (std::to_string(k) + ".json.tmp");
-    {
-      std::ofstream out(tmp);
-      out << dump_json(summary_row_json(row));
+    row.settings_hash = settings_hash(options.settings);
+    if (const std::string why = write_reports(options.out_dir, in.name, text.str(),
+                                              result ? &*result : nullptr);
+        !why.empty()) {
+      row.note += (row.note.empty() ? "" : "; ") + std::string("its reports are not written: ") + why;
+      row.exit_code = 2;
     }
-    fs::rename(tmp, rows_dir / (std::to_string(k) + ".json"));
+    try {
+      write_file_atomically(rows_dir / (std::to_string(k) + ".json"),
+                            dump_json(summary_row_json(row)));
+    } catch (const std::exception&) {
+      // The parent finds no row and says so.
+    }
     code = row.exit_code;
   }
   std::cout.flush();
@@ -149,18 +177,23 @@ SummaryRow no_submission_row(const BatchOptions& options, const BatchInput& in) 
   row.status = "no submission";
   row.note = in.no_submission;
   row.exit_code = 1;
-  row.report = report_stem(row.student) + ".txt";
+  row.report = report_path(row.student);
   row.graded_at = utc_now();
   row.version = paths::version;
+  row.settings_hash = settings_hash(options.settings);
   if (!row.exercise.empty()) {
     try {
       row.max_score = exercise_maximum(load_exercise(row.exercise), options.base.config.get());
     } catch (const std::exception&) {
     }
   }
-  std::ofstream(options.out_dir / row.report)
-      << "attnlab: " << row.student << ": no submission: " << in.no_submission
-      << "; it counts 0 points\n";
+  const std::string text = "attnlab: " + row.student + ": no submission: " + in.no_submission +
+                           "; it counts 0 points\n";
+  if (const std::string why = write_reports(options.out_dir, row.student, text, nullptr);
+      !why.empty()) {
+    row.note += "; its report is not written: " + why;
+    row.exit_code = 2;
+  }
   return row;
 }
 
@@ -196,16 +229,23 @@ void no_submission_exercise(std::vector<SummaryRow>& rows, const Gradebook& book
   }
 }
 
-/// Removes input k's scratch folder (BatchInput::scratch) once no input
-/// naming it is left to grade (`finished`).
-void release_scratch(const std::vector<BatchInput>& inputs, const std::vector<bool>& finished,
-                     std::size_t k) {
-  const fs::path& scratch = inputs[k].scratch;
-  if (scratch.empty()) return;
-  for (std::size_t j = 0; j < inputs.size(); ++j)
-    if (!finished[j] && inputs[j].scratch == scratch) return;
-  std::error_code ec;
-  fs::remove_all(scratch, ec);
+/// The first lines of a batch: how many, how many at a time, who handed in nothing.
+void announce(const BatchOptions& options, std::ostream& progress) {
+  const std::size_t n = options.inputs.size();
+  std::string nothing;
+  std::size_t nothing_count = 0;
+  for (const auto& in : options.inputs)
+    if (!in.no_submission.empty() && ++nothing_count <= 5)
+      nothing += (nothing.empty() ? "" : ", ") + in.student;
+  if (nothing_count > 5) nothing += ", ...";
+  progress << "attnlab: grading " << n - nothing_count << " submission"
+           << (n - nothing_count == 1 ? "" : "s") << ", " << std::max(1, options.jobs)
+           << " at a time; reports in " << options.out_dir.string() << "\n";
+  if (nothing_count > 0)
+    progress << "attnlab: " << nothing_count << " student" << (nothing_count == 1 ? "" : "s")
+             << " handed in nothing to grade (" << nothing << "): row"
+             << (nothing_count == 1 ? "" : "s") << " \"no submission\", 0 points\n";
+  progress.flush();
 }
 
 std::string describe_status(const SummaryRow& r) {
@@ -216,20 +256,6 @@ std::string describe_status(const SummaryRow& r) {
 }
 
 }  // namespace
-
-std::string report_stem(const std::string& name) {
-  std::string stem;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    if (name[i] == '/') {
-      stem += "__";
-    } else if (name[i] == '.' && (i == 0 || name[i - 1] == '/')) {
-      stem += '_';  // no hidden files, no ".."
-    } else {
-      stem += name[i];
-    }
-  }
-  return stem.empty() ? std::string("submission") : stem;
-}
 
 std::string no_submission_message(const std::vector<fs::path>& paths,
                                   const std::vector<std::string>& ignored) {
@@ -327,150 +353,134 @@ SummaryRow summary_row(const std::string& name, const GradeResult& r) {
   return row;
 }
 
-int grade_batch(const BatchOptions& options, std::ostream& progress) {
-  std::error_code ec;
-  fs::create_directories(options.out_dir, ec);
-  if (ec) {
-    progress << "attnlab: cannot create " << options.out_dir.string() << ": " << ec.message() << "\n";
-    return 2;
-  }
-  const std::size_t n = options.inputs.size();
-  const int jobs = std::max(1, options.jobs);
-  const auto batch_start = Clock::now();
-  std::string overview;
-  TempDir rows_dir("attnlab-batch-");
-  std::vector<SummaryRow> rows(n);
-  std::vector<bool> finished(n, false);
+namespace {
 
-  struct Running {
-    pid_t pid;
-    std::size_t index;
-    int slot;
-    Clock::time_point start;
-    bool killed = false;
-  };
-  std::vector<Running> running;
-  std::vector<bool> slot_busy(static_cast<std::size_t>(jobs), false);
-  std::size_t next = 0, done = 0;
-  const pid_t parent = getpid();
-
-  std::string nothing;
-  std::size_t nothing_count = 0;
-  for (const auto& in : options.inputs)
-    if (!in.no_submission.empty() && ++nothing_count <= 5)
-      nothing += (nothing.empty() ? "" : ", ") + in.student;
-  if (nothing_count > 5) nothing += ", ...";
-  progress << "attnlab: grading " << n - nothing_count << " submission"
-           << (n - nothing_count == 1 ? "" : "s") << ", " << jobs << " at a time; reports in "
-           << options.out_dir.string() << "\n";
-  if (nothing_count > 0)
-    progress << "attnlab: " << nothing_count << " student" << (nothing_count == 1 ? "" : "s")
-             << " handed in nothing to grade (" << nothing << "): row"
-             << (nothing_count == 1 ? "" : "s") << " \"no submission\", 0 points\n";
-  progress.flush();
-
-  while (done < n) {
-    while (running.size() < static_cast<std::size_t>(jobs) && next < n) {
-      if (const BatchInput& in = options.inputs[next]; !in.no_submission.empty()) {
-        rows[next] = no_submission_row(options, in);
-        ++next;
-        ++done;
-        progress << "[" << done << "/" << n << "] " << rows[next - 1].file << ": "
-                 << describe_status(rows[next - 1]) << "\n";
-        continue;
-      }
-      const int slot = static_cast<int>(
-          std::find(slot_busy.begin(), slot_busy.end(), false) - slot_busy.begin());
-      std::cout.flush();
-      std::cerr.flush();
-      progress.flush();
-      const pid_t pid = fork();
-      if (pid == 0) child_main(options, next, slot, rows_dir.path(), parent);
-      if (pid < 0) {
-        rows[next] = SummaryRow{};
-        rows[next].file = options.inputs[next].name;
-        rows[next].student = options.inputs[next].student;
-        rows[next].status = "error";
-        rows[next].note = "cannot fork a grader process";
-        ++next;
-        ++done;
-        continue;
-      }
-      slot_busy[static_cast<std::size_t>(slot)] = true;
-      running.push_back({pid, next, slot, Clock::now()});
-      ++next;
-    }
-    int st = 0;
-    const pid_t p = waitpid(-1, &st, WNOHANG);
-    if (p <= 0) {
-      if (options.child_timeout.count() > 0) {
-        for (auto& r : running)
-          if (!r.killed && Clock::now() - r.start > options.child_timeout) {
-            ::kill(r.pid, SIGKILL);
-            r.killed = true;
-          }
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      continue;
-    }
-    auto it = std::find_if(running.begin(), running.end(), [&](const Running& r) { return r.pid == p; });
-    if (it == running.end()) continue;  // not ours (the sandbox self-test is long done)
-    const std::size_t k = it->index;
-    SummaryRow row;
-    const fs::path row_file = rows_dir.path() / (std::to_string(k) + ".json");
-    try {
-      std::ifstream in(row_file);
-      if (!in) throw std::runtime_error("no result");
-      row = summary_row_from_json(nlohmann::json::parse(in));
-    } catch (const std::exception&) {
-      row.file = options.inputs[k].name;
-      row.student = options.inputs[k].student.empty() ? row.file : options.inputs[k].student;
-      row.graded_at = utc_now();
-      row.version = paths::version;
-      row.status = "error";
-      row.exit_code = 2;
-      row.report = report_stem(options.inputs[k].name) + ".txt";
-      row.note = it->killed ? "the grader was stopped after " +
-                                  std::to_string(options.child_timeout.count() / 1000) + " s"
-                 : WIFSIGNALED(st) ? "the grader died with signal " + std::to_string(WTERMSIG(st))
-                                   : "the grader ended without a result";
-    }
-    rows[k] = row;
-    finished[k] = true;
-    release_scratch(options.inputs, finished, k);
-    slot_busy[static_cast<std::size_t>(it->slot)] = false;
-    running.erase(it);
-    ++done;
-    progress << "[" << done << "/" << n << "] " << row.file << ": " << describe_status(row) << "\n";
-    if (!row.choice.empty()) progress << "        " << row.choice << "\n";
-    progress.flush();
+/// The rows of a run as they come in, and the gradebook rewritten each time
+/// a student's files are all graded (batch.hpp).
+class Recorder {
+ public:
+  Recorder(const BatchOptions& options, Gradebook base, std::vector<std::string> graded)
+      : options_(options), base_(std::move(base)), graded_(std::move(graded)),
+        rows_(options.inputs.size()) {
+    for (const auto& in : options.inputs) ++remaining_[who(in)];
   }
 
-  int worst = 0;
-  for (const auto& r : rows) worst = std::max(worst, r.exit_code);
-  try {
-    const Gradebook base = read_gradebook(options.out_dir);
-    no_submission_exercise(rows, base, options.base.config.get());
+  /// Input k's row; its student is whole when it was the last of theirs.
+  void add(std::size_t k, SummaryRow row) {
+    rows_[k] = std::move(row);
+    if (--remaining_[who(options_.inputs[k])] == 0) {
+      graded_.push_back(who(options_.inputs[k]));
+      dirty_ = true;
+    }
+  }
+  const SummaryRow& row(std::size_t k) const { return rows_[k]; }
+  const std::vector<SummaryRow>& rows() const { return rows_; }
+  bool dirty() const { return dirty_; }
+
+  /// Writes the gradebook: the rows of the whole students over the base.
+  /// Throws std::runtime_error when it cannot be written (it is then as before).
+  Gradebook save(bool complete) {
+    std::vector<SummaryRow> fresh_rows;
+    for (std::size_t k = 0; k < rows_.size(); ++k)
+      if (remaining_[who(options_.inputs[k])] == 0) fresh_rows.push_back(rows_[k]);
+    no_submission_exercise(fresh_rows, base_, options_.base.config.get());
     Gradebook fresh;
-    fresh.submissions = rows;
-    fresh.seed = options.base.run.seed;
-    fresh.cases = options.base.run.cases;
-    fresh.elapsed_seconds = std::chrono::duration<double>(Clock::now() - batch_start).count();
-    const Gradebook book = update_gradebook(base, fresh);
-    write_gradebook(options.out_dir, book);
-    overview = overview_text(book);
-    if (options.junit) {
-      std::vector<fs::path> parts;
-      for (const auto& in : options.inputs)
-        if (in.no_submission.empty())
-          parts.push_back(options.out_dir / (report_stem(in.name) + ".junit.xml"));
-      merge_junit_files(parts, *options.junit);
-    }
-  } catch (const std::exception& e) {
-    progress << "attnlab: " << e.what() << "\n";
-    return 2;
+    fresh.submissions = std::move(fresh_rows);
+    fresh.seed = options_.base.run.seed;
+    fresh.cases = options_.base.run.cases;
+    fresh.settings = options_.settings;
+    fresh.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    fresh.run.started_at = started_at_;
+    fresh.run.complete = complete;
+    fresh.run.settings_hash = settings_hash(options_.settings);
+    if (!complete) fresh.run.graded = graded_;
+    const Gradebook book = update_gradebook(base_, fresh);
+    write_gradebook(options_.out_dir, book);
+    dirty_ = false;
+    return book;
   }
+  void set_started_at(std::string at) { started_at_ = std::move(at); }
 
+ private:
+  static std::string who(const BatchInput& in) { return in.student.empty() ? in.name : in.student; }
+  const BatchOptions& options_;
+  Gradebook base_;
+  std::vector<std::string> graded_;
+  std::vector<SummaryRow> rows_;
+  std::map<std::string, int> remaining_;
+  bool dirty_ = false;
+  std::string started_at_ = utc_now();
+  Clock::time_point start_ = Clock::now();
+};
+
+/// Resuming an interrupted run (batch.hpp): drops from `options.inputs` the
+/// students `base.run` finished, when its settings are these; returns them.
+std::vector<std::string> resume(const Gradebook& base, BatchOptions& options, std::ostream& progress) {
+  if (base.run.complete || base.run.started_at.empty()) return {};
+  const std::string dir = options.out_dir.string();
+  if (options.restart) {
+    progress << "attnlab: the run of " << base.run.started_at << " into " << dir
+             << " was interrupted; --restart: grading every student given again\n";
+    return {};
+  }
+  if (base.run.settings_hash != settings_hash(options.settings)) {
+    progress << "attnlab: the run of " << base.run.started_at << " into " << dir
+             << " was interrupted, but with other settings (seed, cases, exercise, limits or "
+                "configuration): not resumed, grading every student given\n";
+    return {};
+  }
+  const std::set<std::string> finished(base.run.graded.begin(), base.run.graded.end());
+  const std::size_t before = options.inputs.size();
+  std::erase_if(options.inputs, [&](const BatchInput& in) {
+    return finished.count(in.student.empty() ? in.name : in.student) > 0;
+  });
+  progress << "attnlab: resuming the interrupted run of " << base.run.started_at << " into " << dir
+           << ": " << before - options.inputs.size() << " file(s) of the " << finished.size()
+           << " student(s) it graded keep their rows; grading the other " << options.inputs.size()
+           << " (--restart grades them all again)\n";
+  return base.run.graded;
+}
+
+/// Removes what killed runs left (temp_dir.hpp, memory_cgroup.hpp) and says so.
+void remove_leftovers(std::ostream& progress) {
+  const auto dirs = remove_leftover_temp_dirs();
+  const std::size_t groups = MemoryCgroup::remove_leftovers();
+  if (!dirs.empty() || groups > 0)
+    progress << "attnlab: removed what earlier runs that were killed left behind: " << dirs.size()
+             << " temporary folder(s)" << (dirs.empty() ? "" : " (" + dirs.front().string() + (dirs.size() > 1 ? ", ..." : "") + ")")
+             << " and " << groups << " memory cgroup(s)\n";
+}
+
+/// Kills and reaps every running child grader.
+void stop_children(const std::vector<pid_t>& pids) {
+  for (const pid_t p : pids) ::kill(p, SIGKILL);
+  for (const pid_t p : pids) {
+    int st = 0;
+    (void)waitpid(p, &st, 0);
+  }
+}
+
+/// The row of input k whose child grader ended (`st`) without leaving one.
+SummaryRow lost_row(const BatchOptions& options, std::size_t k, int st, bool killed) {
+  SummaryRow row;
+  row.file = options.inputs[k].name;
+  row.student = options.inputs[k].student.empty() ? row.file : options.inputs[k].student;
+  row.graded_at = utc_now();
+  row.version = paths::version;
+  row.settings_hash = settings_hash(options.settings);
+  row.status = "error";
+  row.exit_code = 2;
+  row.report = report_path(options.inputs[k].name);
+  row.note = killed ? "the grader was stopped after " +
+                          std::to_string(options.child_timeout.count() / 1000) + " s"
+             : WIFSIGNALED(st) ? "the grader died with signal " + std::to_string(WTERMSIG(st))
+                               : "the grader ended without a result";
+  return row;
+}
+
+/// The table and overview printed at the end of a batch.
+void print_table(const std::vector<SummaryRow>& rows, const Gradebook& book,
+                 const BatchOptions& options, std::ostream& progress) {
   std::size_t width = 4;
   for (const auto& r : rows) width = std::max(width, r.file.size());
   progress << "\n";
@@ -485,12 +495,157 @@ int grade_batch(const BatchOptions& options, std::ostream& progress) {
     progress << "  " << f << "  " << (r.exercise.empty() ? "--" : r.exercise) << "  "
              << describe_status(r) << "\n";
   }
-  progress << "\n" << overview;
+  progress << "\n" << overview_text(book);
   progress << "\ngradebook: " << (options.out_dir / "summary.csv").string() << ", "
            << (options.out_dir / "summary.json").string() << ", "
-           << (options.out_dir / "summary.txt").string();
+           << (options.out_dir / "summary.txt").string() << "; reports in "
+           << (options.out_dir / kReportsFolder).string();
   if (options.junit) progress << "; JUnit: " << options.junit->string();
   progress << "\n";
+}
+
+}  // namespace
+
+/// Removes input k's scratch folder (BatchInput::scratch) once no input
+/// naming it is left to grade (`finished`).
+void release_scratch(const std::vector<BatchInput>& inputs, const std::vector<bool>& finished,
+                     std::size_t k) {
+  const fs::path& scratch = inputs[k].scratch;
+  if (scratch.empty()) return;
+  for (std::size_t j = 0; j < inputs.size(); ++j)
+    if (!finished[j] && inputs[j].scratch == scratch) return;
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+}
+
+int grade_batch(const BatchOptions& given, std::ostream& progress) {
+  std::optional<OutLock> lock;
+  Gradebook base;
+  try {
+    lock.emplace(given.out_dir, "attnlab grade");
+    base = read_gradebook(given.out_dir);
+  } catch (const std::exception& e) {
+    progress << "attnlab: " << e.what() << "\n";
+    return 2;
+  }
+  remove_leftovers(progress);
+  BatchOptions options = given;
+  std::vector<std::string> graded = resume(base, options, progress);
+  Recorder record(options, base, graded);
+  if (!base.run.complete && !graded.empty()) record.set_started_at(base.run.started_at);
+  const std::size_t n = options.inputs.size();
+  const int jobs = std::max(1, options.jobs);
+  TempDir rows_dir("attnlab-batch-");
+
+  struct Running {
+    pid_t pid;
+    std::size_t index;
+    int slot;
+    Clock::time_point start;
+    bool killed = false;
+  };
+  std::vector<Running> running;
+  std::vector<bool> slot_busy(static_cast<std::size_t>(jobs), false);
+  std::vector<bool> finished(options.inputs.size(), false);
+  std::size_t next = 0, done = 0;
+  const pid_t parent = getpid();
+  announce(options, progress);
+
+  while (done < n) {
+    while (running.size() < static_cast<std::size_t>(jobs) && next < n) {
+      if (const BatchInput& in = options.inputs[next]; !in.no_submission.empty()) {
+        record.add(next, no_submission_row(options, in));
+        ++done;
+        progress << "[" << done << "/" << n << "] " << record.row(next).file << ": "
+                 << describe_status(record.row(next)) << "\n";
+        ++next;
+        continue;
+      }
+      const int slot = static_cast<int>(
+          std::find(slot_busy.begin(), slot_busy.end(), false) - slot_busy.begin());
+      std::cout.flush();
+      std::cerr.flush();
+      progress.flush();
+      const pid_t pid = fork();
+      if (pid == 0) child_main(options, next, slot, rows_dir.path(), parent);
+      if (pid < 0) {
+        SummaryRow row = lost_row(options, next, 0, false);
+        row.note = "cannot fork a grader process";
+        record.add(next, std::move(row));
+        ++next;
+        ++done;
+        continue;
+      }
+      slot_busy[static_cast<std::size_t>(slot)] = true;
+      running.push_back({pid, next, slot, Clock::now()});
+      ++next;
+    }
+    int st = 0;
+    const pid_t p = waitpid(-1, &st, WNOHANG);
+    if (p > 0) {
+      auto it = std::find_if(running.begin(), running.end(), [&](const Running& r) { return r.pid == p; });
+      if (it == running.end()) continue;  // not ours (the sandbox self-test is long done)
+      const std::size_t k = it->index;
+      SummaryRow row;
+      try {
+        std::ifstream in(rows_dir.path() / (std::to_string(k) + ".json"));
+        if (!in) throw std::runtime_error("no result");
+        row = summary_row_from_json(nlohmann::json::parse(in));
+      } catch (const std::exception&) {
+        row = lost_row(options, k, st, it->killed);
+        const std::string why = write_reports(options.out_dir, options.inputs[k].name,
+                                              "attnlab: " + row.note + "\n", nullptr);
+        if (!why.empty()) row.note += "; its report is not written: " + why;
+      }
+      record.add(k, row);
+      finished[k] = true;
+      release_scratch(options.inputs, finished, k);
+      slot_busy[static_cast<std::size_t>(it->slot)] = false;
+      running.erase(it);
+      ++done;
+      progress << "[" << done << "/" << n << "] " << row.file << ": " << describe_status(row) << "\n";
+      if (!row.choice.empty()) progress << "        " << row.choice << "\n";
+      progress.flush();
+    }
+    if (record.dirty() && done < n) {
+      try {
+        record.save(false);
+      } catch (const std::exception& e) {
+        std::vector<pid_t> pids;
+        for (const auto& r : running) pids.push_back(r.pid);
+        stop_children(pids);
+        progress << "attnlab: " << e.what() << "; stopped: the gradebook is as it was before "
+                 << "this write (rerun to resume once it can be written)\n";
+        return 2;
+      }
+    }
+    if (p > 0) continue;
+    if (options.child_timeout.count() > 0)
+      for (auto& r : running)
+        if (!r.killed && Clock::now() - r.start > options.child_timeout) {
+          ::kill(r.pid, SIGKILL);
+          r.killed = true;
+        }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+
+  int worst = 0;
+  for (const auto& r : record.rows()) worst = std::max(worst, r.exit_code);
+  Gradebook book;
+  try {
+    book = record.save(true);
+    if (options.junit) {
+      std::vector<fs::path> parts;
+      for (const auto& in : options.inputs)
+        if (in.no_submission.empty())
+          parts.push_back(options.out_dir / kReportsFolder / (report_stem(in.name) + ".junit.xml"));
+      merge_junit_files(parts, *options.junit);
+    }
+  } catch (const std::exception& e) {
+    progress << "attnlab: " << e.what() << "\n";
+    return 2;
+  }
+  print_table(record.rows(), book, options, progress);
   return worst;
 }
 

@@ -4,11 +4,24 @@
 // Each submission is graded in a child process of its own (a fork of the
 // grader: RapidCheck keeps per-process state, and one submission's grading
 // cannot disturb another's), up to `jobs` at a time. Per submission, DIR
-// gets <name>.txt (the text report), <name>.results.json (Gradescope) and
-// <name>.junit.xml, where <name> is the submission's path below its folder
-// with '/' written as "__". Then DIR gets the gradebook (gradebook.hpp:
-// summary.csv, summary.json, summary.txt), updated if DIR already had one.
+// gets students/<stem>.txt (the text report), students/<stem>.results.json
+// (Gradescope) and students/<stem>.junit.xml, where <stem> is the
+// submission's shown name escaped (student_names.hpp report_stem). DIR
+// holds the gradebook (gradebook.hpp: summary.csv, summary.json,
+// summary.txt), updated if DIR already had one.
 // Which files are a student's submission: class_folder.hpp.
+//
+// One grader writes to DIR at a time (out_folder.hpp OutLock: a second one
+// exits 2 at once), and every file there is replaced whole (written to a
+// temporary, fsync'd, renamed; the reports first, the gradebook last). The
+// gradebook is rewritten as each student's files are all graded, so a run
+// stopped any way (kill -9, a power cut) leaves every finished student's
+// row beside its reports, and summary.json's "run" says it did not
+// complete. Grading into DIR again with the same settings resumes that run:
+// the students it finished keep their rows and the others are graded
+// (BatchOptions::restart grades them all again). At its start a run removes
+// what killed runs left behind: attnlab's temporary folders whose owner
+// process is gone (temp_dir.hpp) and their memory cgroups (memory_cgroup.hpp).
 
 #include <filesystem>
 #include <functional>
@@ -17,6 +30,8 @@
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "grading/grade.hpp"
 
@@ -94,6 +109,7 @@ struct SummaryRow {
   std::string graded_at;  ///< UTC, ISO 8601
   std::string version;    ///< attnlab's version
   std::string choice;     ///< which files were taken, and why (BatchInput::choice)
+  std::string settings_hash;  ///< of the settings it was graded with (gradebook.hpp)
 };
 
 SummaryRow summary_row(const std::string& name, const GradeResult& r);
@@ -110,16 +126,19 @@ struct BatchOptions {
   /// Wall-clock limit per child grader (0: none); a child past it is killed
   /// and its row is an error. Covers compile + grading + margin.
   std::chrono::milliseconds child_timeout{0};
+  /// What decides a grade (gradebook.hpp "settings"); its hash is in every row.
+  nlohmann::ordered_json settings = nlohmann::ordered_json::object();
+  /// Grade every input even when DIR holds an interrupted run with the same settings.
+  bool restart = false;
 };
-
-/// The file-name stem of a submission's reports: its name with '/' as "__".
-std::string report_stem(const std::string& name);
 
 /// Grades every input (at most options.jobs at once), writes the reports
 /// and the summaries, prints one progress line per finished submission and a
 /// table at the end. Returns 0 if every submission was graded and passed
 /// everything, 1 if one failed or was not gradable, 2 if one could not be
-/// graded (usage or infrastructure error, a crashed child).
+/// graded (usage or infrastructure error, a crashed child) or DIR cannot be
+/// used or written (read-only, full, another grader writing to it: said on
+/// `progress`, and the gradebook left as it was before that write).
 int grade_batch(const BatchOptions& options, std::ostream& progress);
 
 }  // namespace attn::grader

@@ -498,9 +498,12 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
   const std::optional<fs::path> excluded =
       exclude ? std::optional<fs::path>(fs::weakly_canonical(*exclude, ec)) : std::nullopt;
   std::set<std::string> students;
+  // Two students with one id (a folder and an archive of one name, two
+  // paths given): the second is "<id>%~2". student_id writes every '%' of a
+  // name as %25, so "%~" is in no id of a real folder.
   auto unique = [&](std::string name) {
     std::string u = name;
-    for (int k = 2; students.count(u); ++k) u = name + "~" + std::to_string(k);
+    for (int k = 2; students.count(u); ++k) u = name + kDuplicateMark + std::to_string(k);
     students.insert(u);
     return u;
   };

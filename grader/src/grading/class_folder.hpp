@@ -35,6 +35,8 @@
 // A student folder (or archive) with nothing of these is a student too: a
 // BatchInput with `no_submission` set (batch.hpp), its row "no submission".
 // Students and shown file names are student_id()s (non-UTF-8 bytes escaped).
+// Two students of one id (a folder "alice" and an archive "alice.zip") are
+// "alice" and "alice%~2": a mark no student_id contains.
 //
 // Several entries of one exercise are all graded; the gradebook counts the
 // best of them (gradebook.hpp). Every choice is written in `choice`, which
@@ -82,6 +84,10 @@ ClassInputs collect_upload(const std::filesystem::path& folder, const std::strin
 /// that distinct names keep distinct ids and the id gives back the name
 /// ("jos\xe9" -> "jos%E9", "jos\xe8" -> "jos%E8", "100%" -> "100%25").
 std::string student_id(const std::string& name);
+
+/// What tells a second student of one id from the first ("alice%~2"):
+/// student_id writes '%' as "%25", so no folder's id contains it.
+inline constexpr const char* kDuplicateMark = "%~";
 
 /// Student `name` is in shard `k` of `n` (1 <= k <= n): FNV-1a of the name
 /// modulo n equals k - 1. Deterministic across machines and runs.

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "grading/out_folder.hpp"
+#include "grading/student_names.hpp"
 #include "report/results_json.hpp"
 #include "report/scoring.hpp"
 
@@ -18,13 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 std::string student_of(const SummaryRow& r) { return r.student.empty() ? r.file : r.student; }
 
@@ -87,6 +82,20 @@ std::string fixed(double x, int digits) {
 
 }  // namespace
 
+std::string csv_cell(const std::string& text) {
+  std::string s = text;
+  if (!s.empty() && std::string("=+-@\t\r").find(s.front()) != std::string::npos) s = "'" + s;
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string settings_hash(const ojson& settings) {
+  // Keys sorted (nlohmann::json's order): the hash of the settings, not of their order.
+  return sha256_hex(nlohmann::json::parse(settings.dump()).dump()).substr(0, 16);
+}
+
 std::string utc_now() {
   const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
@@ -116,7 +125,7 @@ ojson summary_row_json(const SummaryRow& r) {
                {"seconds", r.seconds},     {"graded_at", r.graded_at},
                {"attnlab_version", r.version}, {"choice", r.choice},
                {"note", r.note},           {"exit_code", r.exit_code},
-               {"report", r.report}};
+               {"report", r.report},       {"settings_hash", r.settings_hash}};
 }
 
 SummaryRow summary_row_from_json(const nlohmann::json& j) {
@@ -140,6 +149,7 @@ SummaryRow summary_row_from_json(const nlohmann::json& j) {
   r.note = j.at("note").get<std::string>();
   r.exit_code = j.at("exit_code").get<int>();
   r.report = j.at("report").get<std::string>();
+  r.settings_hash = j.value("settings_hash", "");
   return r;
 }
 
@@ -195,6 +205,8 @@ Gradebook update_gradebook(const Gradebook& base, const Gradebook& fresh) {
   Gradebook out;
   out.seed = fresh.seed;
   out.cases = fresh.cases;
+  out.settings = fresh.settings;
+  out.run = fresh.run;
   out.elapsed_seconds = base.elapsed_seconds + fresh.elapsed_seconds;
   for (const auto& s : base.submissions)
     if (!regraded.count(student_of(s))) out.submissions.push_back(s);
@@ -219,6 +231,14 @@ Gradebook read_gradebook(const fs::path& out_dir) {
     if (j.contains("overview")) book.elapsed_seconds = j["overview"].value("elapsed_seconds", 0.0);
     book.seed = j.value("seed", std::uint64_t{0});
     book.cases = j.value("cases", 0);
+    if (j.contains("settings")) book.settings = ojson::parse(j["settings"].dump());
+    if (j.contains("run")) {
+      const auto& run = j["run"];
+      book.run.started_at = run.value("started_at", "");
+      book.run.complete = run.value("complete", true);
+      book.run.settings_hash = run.value("settings_hash", "");
+      if (run.contains("graded")) book.run.graded = run["graded"].get<std::vector<std::string>>();
+    }
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error("cannot read the gradebook " + file.string() + ": " + e.what() +
                              " (move it away to start a new one)");
@@ -274,6 +294,9 @@ ojson gradebook_overview(const Gradebook& book) {
   ojson mis = ojson::array();
   for (const auto& [k, n] : common) mis.push_back(ojson{{"misconception", k}, {"students", n}});
   o["misconceptions"] = mis;
+  std::vector<std::string> names;
+  for (const auto& s : book.students) names.push_back(s.student);
+  o["look_alike_names"] = look_alike_groups(names);
   std::vector<double> secs;
   for (const auto& s : book.submissions)
     if (handed_in(s)) secs.push_back(s.seconds);
@@ -323,62 +346,72 @@ std::string overview_text(const Gradebook& book) {
          << " student" << (m["students"].get<int>() == 1 ? "" : "s") << "\n";
     }
   }
+  for (const auto& group : o["look_alike_names"]) {
+    os << "warning: these students' names look alike (the same after Unicode NFC and without "
+          "zero-width characters); check that they are different people:";
+    for (const auto& n : group) os << " " << visible_name(n.get<std::string>());
+    os << "\n";
+  }
   os << "time: " << fixed(book.elapsed_seconds, 1) << " s elapsed, median "
      << fixed(o["median_seconds_per_submission"].get<double>(), 2) << " s per file\n";
   return os.str();
 }
 
-void write_gradebook(const fs::path& out_dir, const Gradebook& book) {
+namespace {
+
+std::string gradebook_csv(const Gradebook& book) {
   const auto columns = columns_of(book);
-  {
-    const fs::path file = out_dir / "summary.csv";
-    std::ofstream out(file);
-    if (!out) throw std::runtime_error("cannot write " + file.string());
-    out << "student,score,max_score,status,exercises,files";
-    for (const auto& [key, max] : columns) out << "," << csv_field(gradebook_column(key, max));
-    out << ",misconceptions,graded_at,attnlab_version,note\n";
-    for (const auto& s : book.students) {
-      out << csv_field(s.student) << "," << format_points(s.score) << ","
-          << format_points(s.max_score) << "," << csv_field(s.status) << ","
-          << csv_field(join(s.exercises, " ")) << "," << csv_field(join(s.files, " "));
-      for (const auto& [key, max] : columns) {
-        out << ",";
-        if (auto it = s.points.find(key); it != s.points.end()) out << format_points(it->second.first);
-      }
-      out << "," << csv_field(join(s.misconceptions, " ")) << "," << s.graded_at << ","
-          << csv_field(s.version) << "," << csv_field(s.note) << "\n";
+  std::ostringstream out;
+  out << "student,score,max_score,status,exercises,files";
+  for (const auto& [key, max] : columns) out << "," << csv_cell(gradebook_column(key, max));
+  out << ",misconceptions,graded_at,attnlab_version,note\n";
+  for (const auto& s : book.students) {
+    out << csv_cell(s.student) << "," << format_points(s.score) << ","
+        << format_points(s.max_score) << "," << csv_cell(s.status) << ","
+        << csv_cell(join(s.exercises, " ")) << "," << csv_cell(join(s.files, " "));
+    for (const auto& [key, max] : columns) {
+      out << ",";
+      if (auto it = s.points.find(key); it != s.points.end()) out << format_points(it->second.first);
     }
-    if (!out) throw std::runtime_error("cannot write " + file.string());
+    out << "," << csv_cell(join(s.misconceptions, " ")) << "," << s.graded_at << ","
+        << csv_cell(s.version) << "," << csv_cell(s.note) << "\n";
   }
-  {
-    ojson j;
-    j["attnlab"] = "summary/2";
-    j["seed"] = book.seed;
-    j["cases"] = book.cases;
-    ojson students = ojson::array(), subs = ojson::array();
-    std::map<std::string, int> counts = {
-        {"graded", 0}, {"not gradable", 0}, {"error", 0}, {"no submission", 0}};
-    for (const auto& s : book.students) students.push_back(student_json(s));
-    for (const auto& r : book.submissions) {
-      subs.push_back(summary_row_json(r));
-      ++counts[r.status];
-    }
-    j["counts"] = counts;
-    j["students"] = std::move(students);
-    j["submissions"] = std::move(subs);
-    j["overview"] = gradebook_overview(book);
-    const fs::path file = out_dir / "summary.json", tmp = out_dir / "summary.json.tmp";
-    {
-      std::ofstream out(tmp);
-      if (!out) throw std::runtime_error("cannot write " + tmp.string());
-      out << dump_json(j);
-      if (!out) throw std::runtime_error("cannot write " + tmp.string());
-    }
-    fs::rename(tmp, file);
+  return out.str();
+}
+
+ojson gradebook_json(const Gradebook& book) {
+  ojson j;
+  j["attnlab"] = "summary/3";
+  j["seed"] = book.seed;
+  j["cases"] = book.cases;
+  j["settings"] = book.settings;
+  ojson run{{"started_at", book.run.started_at},
+            {"complete", book.run.complete},
+            {"settings_hash", book.run.settings_hash}};
+  if (!book.run.complete) run["graded"] = book.run.graded;
+  j["run"] = run;
+  ojson students = ojson::array(), subs = ojson::array();
+  std::map<std::string, int> counts = {
+      {"graded", 0}, {"not gradable", 0}, {"error", 0}, {"no submission", 0}};
+  for (const auto& s : book.students) students.push_back(student_json(s));
+  for (const auto& r : book.submissions) {
+    subs.push_back(summary_row_json(r));
+    ++counts[r.status];
   }
-  std::ofstream txt(out_dir / "summary.txt");
-  txt << overview_text(book);
-  if (!txt) throw std::runtime_error("cannot write " + (out_dir / "summary.txt").string());
+  j["counts"] = counts;
+  j["students"] = std::move(students);
+  j["submissions"] = std::move(subs);
+  j["overview"] = gradebook_overview(book);
+  return j;
+}
+
+}  // namespace
+
+void write_gradebook(const fs::path& out_dir, const Gradebook& book) {
+  // summary.json last: it is the one a later run reads back.
+  write_files_atomically({{out_dir / "summary.csv", gradebook_csv(book)},
+                          {out_dir / "summary.txt", overview_text(book)},
+                          {out_dir / "summary.json", dump_json(gradebook_json(book))}});
 }
 
 }  // namespace attn::grader

@@ -7,18 +7,30 @@
 // skipped), misconceptions, graded_at, attnlab_version, note. A student
 // with several files of one exercise counts the best of them.
 //
-// summary.json: {"attnlab": "summary/2", "students": [...], "submissions":
-// [one per graded file: file, student, exercise, status, score, max_score,
-// points, max_points, misconceptions, seconds, graded_at, choice, note,
-// report], "counts": {status: submissions}, "overview": {...}}.
+// Text cells that a spreadsheet would read as a formula (starting with '=',
+// '+', '-', '@', a tab or a carriage return) are written with a leading
+// single quote (OWASP, "CSV Injection"); summary.json keeps the text as it is.
+//
+// summary.json: {"attnlab": "summary/3", "settings": {...}, "run": {...},
+// "students": [...], "submissions": [one per graded file: file, student,
+// exercise, status, score, max_score, points, max_points, misconceptions,
+// seconds, graded_at, choice, note, report, settings_hash], "counts":
+// {status: submissions}, "overview": {...}}. "settings" are what decides a
+// grade (seed, cases, the fixed exercise, limits, the teacher
+// configuration's content); each row's "settings_hash" is the start of
+// their SHA-256, so `attnlab merge` can refuse rows graded otherwise.
+// "run" says whether the last run writing here finished ("complete") and,
+// while it has not, which students it has graded ("graded"): batch.hpp
+// resumes it.
 // summary.txt: the overview for people (also printed after a batch): score
 // histogram, pass rate per property, the most common diagnosed
-// misconceptions, elapsed time, median time per submission.
+// misconceptions, names that look alike, elapsed time, median time per
+// submission.
 //
 // Grading into a folder that already has a summary.json replaces the rows of
 // the students graded now and keeps every other row as it was (with the time
 // and attnlab version of its own grading); `attnlab merge` joins the
-// gradebooks of several runs (shards) the same way.
+// gradebooks of several runs (shards) the same way (shard_merge.hpp).
 
 #include <filesystem>
 #include <map>
@@ -48,13 +60,32 @@ struct StudentRow {
   int exit_code = 0;
 };
 
+/// The state of the last run that wrote a gradebook.
+struct RunState {
+  std::string started_at;  ///< UTC, ISO 8601; empty: no run recorded
+  bool complete = true;    ///< false: it was stopped (or is still running, under the lock)
+  std::string settings_hash;  ///< of the settings it graded with
+  std::vector<std::string> graded;  ///< the students it finished, while not complete
+};
+
 struct Gradebook {
   std::vector<StudentRow> students;       ///< by name
   std::vector<SummaryRow> submissions;    ///< by student, then file
   double elapsed_seconds = 0;  ///< wall-clock time of the run(s) that graded it (sum over merged runs)
   std::uint64_t seed = 0;
   int cases = 0;
+  nlohmann::ordered_json settings = nlohmann::ordered_json::object();  ///< of the last run
+  RunState run;
 };
+
+/// The hash of a run's settings: the first 16 hex digits of the SHA-256 of
+/// their JSON text (settings as summary.json's "settings").
+std::string settings_hash(const nlohmann::ordered_json& settings);
+
+/// A text cell of summary.csv: quoted as RFC 4180 asks, and with a leading
+/// "'" when it starts with '=', '+', '-', '@', tab or CR (OWASP's rule
+/// against formulas run by a spreadsheet).
+std::string csv_cell(const std::string& text);
 
 /// A SummaryRow as summary.json writes it, and back (throws
 /// nlohmann::json::exception on a malformed row).
@@ -73,8 +104,10 @@ Gradebook update_gradebook(const Gradebook& base, const Gradebook& fresh);
 /// Throws std::runtime_error if the file exists but cannot be read.
 Gradebook read_gradebook(const std::filesystem::path& out_dir);
 
-/// Writes summary.csv, summary.json and summary.txt into out_dir. Throws
-/// std::runtime_error if a file cannot be written.
+/// Writes summary.csv, summary.txt and, last, summary.json into out_dir,
+/// each whole (out_folder.hpp write_files_atomically): after a failed write
+/// the three are as they were. Throws std::runtime_error naming the file
+/// and why ("No space left on device").
 void write_gradebook(const std::filesystem::path& out_dir, const Gradebook& book);
 
 /// The overview as summary.json's "overview" and as text.

@@ -82,8 +82,10 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
   // make sure it dies with the grader instead of looping on.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != grader) _exit(127);
-  // The grader ignores SIGPIPE; ignored signals survive exec, so restore the default.
+  // The grader ignores SIGPIPE and SIGXFSZ; ignored signals survive exec, so
+  // restore the defaults.
   signal(SIGPIPE, SIG_DFL);
+  signal(SIGXFSZ, SIG_DFL);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);

@@ -79,6 +79,52 @@ std::string own_path(bool v2) {
   return {};
 }
 
+/// The grader's own cgroup folder in the v2 or v1 hierarchy, or empty.
+fs::path own_folder(bool v2) {
+  const std::string point = mount_point(v2);
+  const std::string own = own_path(v2);
+  if (point.empty() || own.empty()) return {};
+  return fs::path(point) / fs::path(own).relative_path();
+}
+
+/// The pid in "attnlab-<pid>-<n>", or 0.
+pid_t owner_pid(const std::string& name) {
+  if (name.rfind("attnlab-", 0) != 0) return 0;
+  const std::size_t dash = name.find('-', 8);
+  if (dash == std::string::npos || dash == 8 || dash + 1 == name.size()) return 0;
+  pid_t pid = 0;
+  for (std::size_t k = 8; k < name.size(); ++k) {
+    if (k == dash) continue;
+    if (name[k] < '0' || name[k] > '9') return 0;
+    if (k < dash) {
+      if (pid > 100000000) return 0;
+      pid = pid * 10 + (name[k] - '0');
+    }
+  }
+  return pid;
+}
+
+/// SIGKILLs every process in the cgroup `dir` (cgroup.kill on v2, else one by one).
+void kill_members(const fs::path& dir, bool v2) {
+  if (v2 && write_control(dir / "cgroup.kill", "1", nullptr)) return;
+  std::istringstream in(read_file(dir / "cgroup.procs"));
+  pid_t pid = 0;
+  while (in >> pid)
+    if (pid > 0) ::kill(pid, SIGKILL);
+}
+
+/// Removes the cgroup `dir`. One with processes cannot be removed: kill
+/// them, then wait a little for the kernel to reap them. True when gone.
+bool kill_and_remove(const fs::path& dir, bool v2) {
+  std::error_code ec;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    if (fs::remove(dir, ec) || !fs::exists(dir, ec)) return true;
+    kill_members(dir, v2);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
 std::string unique_name() {
   static std::atomic<unsigned> counter{0};
   return "attnlab-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
@@ -89,14 +135,12 @@ std::string unique_name() {
 std::unique_ptr<MemoryCgroup> MemoryCgroup::create(std::uint64_t bytes, std::string* why) {
   std::string reasons;
   for (const bool v2 : {true, false}) {
-    const std::string point = mount_point(v2);
-    const std::string own = own_path(v2);
+    const fs::path parent = own_folder(v2);
     const char* name = v2 ? "cgroup v2" : "cgroup v1";
-    if (point.empty() || own.empty()) {
+    if (parent.empty()) {
       reasons += std::string(reasons.empty() ? "" : "; ") + name + ": no memory hierarchy mounted";
       continue;
     }
-    const fs::path parent = fs::path(point) / fs::path(own).relative_path();
     std::string err;
     if (v2) {
       // The memory controller must be on offer and enabled for the children.
@@ -154,23 +198,24 @@ std::uint64_t MemoryCgroup::peak_bytes() const {
   }
 }
 
-void MemoryCgroup::kill_all() const {
-  if (v2_ && write_control(fs::path(dir_) / "cgroup.kill", "1", nullptr)) return;
-  std::istringstream in(read_file(procs_));
-  pid_t pid = 0;
-  while (in >> pid)
-    if (pid > 0) ::kill(pid, SIGKILL);
+void MemoryCgroup::kill_all() const { kill_members(dir_, v2_); }
+
+std::size_t MemoryCgroup::remove_leftovers() {
+  std::size_t removed = 0;
+  for (const bool v2 : {true, false}) {
+    const fs::path parent = own_folder(v2);
+    if (parent.empty()) continue;
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(parent, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec)) {
+      const pid_t pid = owner_pid(it->path().filename().string());
+      if (pid <= 0 || !it->is_directory(ec) || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+      if (kill_and_remove(it->path(), v2)) ++removed;
+    }
+  }
+  return removed;
 }
 
-MemoryCgroup::~MemoryCgroup() {
-  // A cgroup with processes cannot be removed: kill them, then wait a little
-  // for the kernel to reap them.
-  std::error_code ec;
-  for (int attempt = 0; attempt < 50; ++attempt) {
-    if (fs::remove(dir_, ec) || !fs::exists(dir_, ec)) return;
-    kill_all();
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-}
+MemoryCgroup::~MemoryCgroup() { (void)kill_and_remove(dir_, v2_); }
 
 }  // namespace attn::grader

@@ -28,6 +28,13 @@ class MemoryCgroup {
   static std::unique_ptr<MemoryCgroup> create(std::uint64_t bytes, std::string* why = nullptr);
   /// Kills any process still in it and removes it.
   ~MemoryCgroup();
+  /// Removes the cgroups that graders which are gone left below this
+  /// grader's own cgroup (v2 and v1): those named attnlab-<pid>-<n> whose
+  /// pid no longer exists (kill(pid, 0) fails with ESRCH), after killing
+  /// any process still in them. A grader killed with kill -9 leaves its
+  /// cgroups behind; the next run on the same cgroup removes them. Returns
+  /// how many were removed; never throws.
+  static std::size_t remove_leftovers();
   MemoryCgroup(const MemoryCgroup&) = delete;
   MemoryCgroup& operator=(const MemoryCgroup&) = delete;
 

@@ -118,7 +118,7 @@ class Sandbox {
 std::uint64_t count_user_tasks(uid_t uid);
 
 /// A private copy of a submission file, the one thing of the submission's
-/// folder the sandbox shows: <tmp>/attnlab-submission-XXXXXX/<file name>
+/// folder the sandbox shows: <tmp>/attnlab-submission-pid<pid>-XXXXXX/<file name>
 /// (the folder 0700, removed with the object; the file 0644, or 0755 if the
 /// original is executable, so the sandbox's own uid can read it).
 class StagedSubmission {

@@ -1,0 +1,228 @@
+// attnlab merge: checked joining of shards (see shard_merge.hpp).
+#include "grading/shard_merge.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "exercises/exercise.hpp"
+#include "grading/out_folder.hpp"
+#include "grading/student_names.hpp"
+#include "report/scoring.hpp"
+
+namespace attn::grader {
+namespace {
+
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+
+bool same(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
+
+/// The item ids an exercise's rows may hold; throws MergeError for an unknown exercise.
+const std::set<std::string>& items_of(const std::string& exercise, const std::string& where) {
+  static std::map<std::string, std::set<std::string>> cache;
+  if (auto it = cache.find(exercise); it != cache.end()) return it->second;
+  std::vector<std::string> known = exercise_ids();
+  for (const auto& id : library_exercise_ids()) known.push_back(id);
+  if (std::find(known.begin(), known.end(), exercise) == known.end()) {
+    std::string list;
+    for (const auto& id : known) list += (list.empty() ? "" : ", ") + id;
+    throw MergeError(where + ": unknown exercise \"" + exercise + "\" (attnlab grades " + list + ")");
+  }
+  std::set<std::string> ids;
+  const Exercise ex = load_exercise(exercise);
+  for (const auto& p : ex.properties) ids.insert(p.id);
+  for (const auto& [id, points] : ex.points) ids.insert(id);
+  if (ex.has_answers) ids.insert(kAnswersItem);
+  return cache[exercise] = ids;
+}
+
+/// The text of a regular file inside `shard`, read through no symlink;
+/// nullopt when it does not exist. Throws MergeError for a symlink or a
+/// file that is not regular.
+std::optional<std::string> read_inside(const fs::path& shard, const std::string& rel) {
+  const fs::path folder = shard / kReportsFolder;
+  struct stat st {};
+  if (::lstat(folder.c_str(), &st) != 0) return std::nullopt;
+  if (!S_ISDIR(st.st_mode))
+    throw MergeError(shard.string() + ": " + folder.string() + " is not a folder (a symlink?)");
+  const fs::path file = shard / rel;
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return std::nullopt;
+    throw MergeError(shard.string() + ": cannot read " + file.string() + ": " +
+                     (errno == ELOOP ? std::string("it is a symlink") : std::strerror(errno)));
+  }
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw MergeError(shard.string() + ": " + file.string() + " is not a regular file");
+  }
+  std::string text;
+  char buf[65536];
+  ssize_t n;
+  while ((n = ::read(fd, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  return text;
+}
+
+/// One row's own checks (shard_merge.hpp). Throws MergeError.
+void check_row(const SummaryRow& r, const fs::path& shard) {
+  const std::string where = shard.string() + ", row of " + r.file;
+  if (!r.exercise.empty()) {
+    const auto& items = items_of(r.exercise, where);
+    for (const auto& [id, p] : r.points)
+      if (!items.count(id))
+        throw MergeError(where + ": " + r.exercise + " has no item \"" + id + "\"");
+  } else if (!r.points.empty()) {
+    throw MergeError(where + ": points without an exercise");
+  }
+  double earned = 0, possible = 0;
+  for (const auto& [id, p] : r.points) {
+    if (!std::isfinite(p.first) || !std::isfinite(p.second) || p.second < 0 || p.first < 0 ||
+        p.first > p.second + 1e-9)
+      throw MergeError(where + ": item " + id + " has " + format_points(p.first) + " of " +
+                       format_points(p.second) + " points (outside [0, its maximum])");
+    earned += p.first;
+    possible += p.second;
+  }
+  const double score = r.status == "graded" ? earned : 0.0;
+  if (!same(r.score, score))
+    throw MergeError(where + ": its score " + format_points(r.score) +
+                     " is not what its items earned (" + format_points(score) + ")");
+  if (!std::isfinite(r.max_score) || r.max_score + 1e-9 < possible)
+    throw MergeError(where + ": its maximum " + format_points(r.max_score) +
+                     " is below its items' maxima (" + format_points(possible) + ")");
+  const bool nothing = r.status == "no submission";
+  if (r.report != report_path(r.file) && !(nothing && r.report == report_path(r.student)))
+    throw MergeError(where + ": its report \"" + r.report + "\" is not " + report_path(r.file) +
+                     ", where attnlab writes it");
+  if (r.status != "graded") return;
+  const std::string results = r.report.substr(0, r.report.size() - 4) + ".results.json";
+  const auto text = read_inside(shard, results);
+  if (!text) throw MergeError(where + ": its " + results + " is missing");
+  const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_object() || !j.contains("score") || !j["score"].is_number() ||
+      !same(j["score"].get<double>(), r.score) || !same(j.value("max_score", -1.0), r.max_score))
+    throw MergeError(where + ": its score " + format_points(r.score) + " / " +
+                     format_points(r.max_score) + " is not the one of its " + results);
+}
+
+/// "seed 7 vs 1; configuration differs": how settings b differ from a.
+std::string differences(const ojson& a, const ojson& b) {
+  std::set<std::string> keys;
+  for (const auto& [k, v] : a.items()) keys.insert(k);
+  for (const auto& [k, v] : b.items()) keys.insert(k);
+  std::string out;
+  for (const auto& k : keys) {
+    const ojson va = a.contains(k) ? a[k] : ojson(), vb = b.contains(k) ? b[k] : ojson();
+    if (va == vb) continue;
+    out += (out.empty() ? "" : "; ") + k;
+    out += va.is_structured() || vb.is_structured() ? " differs" : " " + vb.dump() + " vs " + va.dump();
+  }
+  return out.empty() ? "settings recorded differently" : out;
+}
+
+/// The first shard's settings, version and per-exercise items; every other
+/// shard must match them (shard_merge.hpp).
+struct Reference {
+  fs::path shard;
+  std::string hash, version;
+  ojson settings;
+  std::map<std::string, std::map<std::string, double>> item_max;  ///< exercise -> item -> max
+  std::map<std::string, double> maximum;                           ///< exercise -> max_score
+};
+
+void check_consistent(const Gradebook& book, const fs::path& shard, Reference& ref) {
+  if (!book.run.complete)
+    throw MergeError(shard.string() + ": its run of " + book.run.started_at +
+                     " did not complete; rerun the same attnlab grade command to finish it");
+  for (const auto& r : book.submissions) {
+    const std::string where = shard.string() + ", row of " + r.file;
+    if (r.settings_hash.empty() || r.version.empty())
+      throw MergeError(where + ": no settings hash or attnlab version (graded by an older attnlab? "
+                       "grade it again)");
+    if (ref.hash.empty()) {
+      ref = Reference{shard, r.settings_hash, r.version, book.settings, {}, {}};
+    } else if (r.settings_hash != ref.hash) {
+      throw MergeError("cannot merge " + shard.string() + " with " + ref.shard.string() +
+                       ": graded with other settings (" + differences(ref.settings, book.settings) +
+                       "; settings hash " + r.settings_hash + " vs " + ref.hash + ")");
+    } else if (r.version != ref.version) {
+      throw MergeError("cannot merge " + shard.string() + " with " + ref.shard.string() +
+                       ": graded by attnlab " + r.version + " vs " + ref.version);
+    }
+    for (const auto& [id, p] : r.points) {
+      auto [it, fresh] = ref.item_max[r.exercise].insert({id, p.second});
+      if (!fresh && !same(it->second, p.second))
+        throw MergeError(where + ": " + r.exercise + ":" + id + " is worth " +
+                         format_points(p.second) + " here but " + format_points(it->second) +
+                         " in an earlier row (another points table)");
+    }
+    if (r.exercise.empty() || r.max_score <= 0) continue;
+    auto [it, fresh] = ref.maximum.insert({r.exercise, r.max_score});
+    if (!fresh && !same(it->second, r.max_score))
+      throw MergeError(where + ": " + r.exercise + " is out of " + format_points(r.max_score) +
+                       " here but " + format_points(it->second) + " in an earlier row");
+  }
+}
+
+/// The report files of `book`'s rows in `shard`, read (as checked) for `out`.
+void read_reports(const Gradebook& book, const fs::path& shard, const fs::path& out,
+                  std::vector<std::pair<fs::path, std::string>>& files) {
+  for (const auto& s : book.submissions) {
+    const std::string stem = s.report.substr(0, s.report.size() - 4);  // "students/<stem>"
+    for (const std::string ext : {".txt", ".results.json", ".junit.xml"})
+      if (auto text = read_inside(shard, stem + ext)) files.push_back({out / (stem + ext), std::move(*text)});
+  }
+}
+
+}  // namespace
+
+Gradebook merge_shards(const MergeOptions& options) {
+  OutLock lock(options.out, "attnlab merge");
+  std::vector<Gradebook> books;
+  Reference ref;
+  std::map<std::string, fs::path> owner;  // student -> shard
+  for (const auto& shard : options.shards) {
+    std::error_code ec;
+    if (!fs::exists(shard / "summary.json", ec))
+      throw MergeError(shard.string() +
+                       " has no summary.json (is it an --out folder of attnlab grade?)");
+    books.push_back(read_gradebook(shard));
+    for (const auto& r : books.back().submissions) check_row(r, shard);
+    check_consistent(books.back(), shard, ref);
+    for (const auto& s : books.back().students) {
+      auto [it, fresh] = owner.insert({s.student, shard});
+      if (!fresh && !options.allow_overlap)
+        throw MergeError("student " + s.student + " is in " + it->second.string() + " and in " +
+                         shard.string() + " (shards of one class do not overlap; "
+                         "--allow-overlap takes the last one given)");
+      it->second = shard;
+    }
+  }
+  // Every report is read (and checked) before the first is written.
+  std::vector<std::pair<fs::path, std::string>> files;
+  Gradebook merged;
+  for (std::size_t k = 0; k < books.size(); ++k) {
+    std::error_code ec;
+    if (fs::weakly_canonical(options.shards[k], ec) != fs::weakly_canonical(options.out, ec))
+      read_reports(books[k], options.shards[k], options.out, files);
+    merged = k == 0 ? books[k] : update_gradebook(merged, books[k]);
+  }
+  for (const auto& [file, text] : files) write_file_atomically(file, text);
+  merged.run = RunState{};
+  write_gradebook(options.out, merged);
+  return merged;
+}
+
+}  // namespace attn::grader

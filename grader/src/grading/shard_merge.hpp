@@ -1,0 +1,49 @@
+#pragma once
+// `attnlab merge`: joining the gradebooks of several --out folders (the
+// shards of --shard K/N) into one, trusting none of them.
+//
+// Every row of every shard is checked before anything is written:
+// - its exercise is one attnlab grades (exercises/exercise.hpp), its items
+//   are that exercise's properties (or its answers item), each earned
+//   within [0, its maximum], and its score is the sum of what they earned
+//   (a row that is not graded scores 0); its maximum is at least the sum
+//   of the items' maxima;
+// - its report is where the grader writes it (students/<stem>.txt of its
+//   own name, student_names.hpp), and a graded row's results.json (a
+//   regular file inside the shard, no symlink) gives the same score;
+// - every row of every shard was graded with the same settings (the
+//   settings hash of gradebook.hpp: seed, cases, limits, configuration)
+//   and attnlab version, each exercise has the same items, item maxima and
+//   maximum in every shard, and each shard's run completed;
+// - no student is in two shards, unless overlaps are allowed (then the
+//   last shard given wins).
+// Then the report files are copied (regular files read through no
+// symlink, written whole) and the gradebook is written last.
+
+#include <filesystem>
+#include <ostream>
+#include <stdexcept>
+#include <vector>
+
+#include "grading/gradebook.hpp"
+
+namespace attn::grader {
+
+/// A shard that cannot be merged; what() names the shard, the row and why.
+struct MergeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct MergeOptions {
+  std::vector<std::filesystem::path> shards;  ///< --out folders of attnlab grade
+  std::filesystem::path out;                  ///< the merged folder (may be one of them)
+  bool allow_overlap = false;                 ///< a student in several shards: the last wins
+};
+
+/// Checks the shards as above, copies their reports into options.out and
+/// writes the merged gradebook there (under out_folder.hpp's lock).
+/// Returns it. Throws MergeError (a shard is refused), OutFolderError (out
+/// cannot be used) or std::runtime_error (a file cannot be read or written).
+Gradebook merge_shards(const MergeOptions& options);
+
+}  // namespace attn::grader

@@ -1,0 +1,96 @@
+#!/bin/sh
+# merge_refusal_test.sh ATTNLAB SOURCE_DIR
+# attnlab merge trusts no shard (shard_merge.hpp). Two shards of one class
+# (classes A and B, same settings) merge; then, each on fresh copies, a
+# shard whose row was edited (999/12, an item at -5, a score that is not the
+# sum of its points, a forged 12/12 beside a results.json saying less, an
+# item worth 3 instead of 2, an unknown exercise F9, another attnlab
+# version, a report path "../../../x"), a shard graded with another seed
+# or other cases, and two shards sharing a student are refused with exit 2
+# and a message saying why; nothing outside a shard is ever copied.
+# --allow-overlap merges overlapping shards, the last one winning.
+set -u
+attnlab=$1
+src=$2
+tmp=$(mktemp -d /tmp/attnlab-merge-refusal-XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+fail() { echo "merge_refusal_test: $*" >&2; exit 1; }
+
+mkdir -p "$tmp/A/good" "$tmp/A/bad" "$tmp/B/fine"
+cp "$src/solutions/F3/attention.py" "$tmp/A/good/a.py"
+cp "$src/exercises/mutants/f3_no_scale.py" "$tmp/A/bad/a.py"
+cp "$src/solutions/F3/attention.py" "$tmp/B/fine/a.py"
+grade() {  # grade CLASS OUT CASES [options]
+  c=$1; o=$2; n=$3; shift 3
+  "$attnlab" grade "$tmp/$c" --cases "$n" --jobs 2 --out "$tmp/$o" "$@" > "$tmp/$o.log" 2>&1
+  [ $? -le 1 ] || { cat "$tmp/$o.log"; fail "grading $c into $o failed"; }
+}
+grade A shardA 5
+grade B shardB 5
+grade B shardB_seed 5 --seed 7
+grade B shardB_cases 6
+
+"$attnlab" merge "$tmp/shardA" "$tmp/shardB" -o "$tmp/merged" > "$tmp/ok.txt" 2>&1 ||
+  { cat "$tmp/ok.txt"; fail "two honest shards did not merge"; }
+
+refused() {  # refused NAME EXPECTED_TEXT SHARD...: merge refused, exit 2, message
+  name=$1; text=$2; shift 2
+  "$attnlab" merge "$@" -o "$tmp/out_$name" > "$tmp/$name.txt" 2>&1
+  code=$?
+  [ "$code" = 2 ] || { cat "$tmp/$name.txt"; fail "$name: expected exit status 2, got $code"; }
+  grep -q -- "$text" "$tmp/$name.txt" || { cat "$tmp/$name.txt"; fail "$name: the message does not say \"$text\""; }
+  [ -f "$tmp/out_$name/summary.json" ] && fail "$name: a gradebook was written"
+  return 0
+}
+edit() {  # edit NAME PYTHON: a copy of shardA as $tmp/NAME, its summary.json edited (row r: bad's)
+  rm -rf "$tmp/$1" && cp -r "$tmp/shardA" "$tmp/$1"
+  /usr/bin/python3 - "$tmp/$1/summary.json" "$2" <<'PY' || fail "cannot edit $1"
+import json, sys
+path, code = sys.argv[1], sys.argv[2]
+s = json.load(open(path))
+r = [x for x in s["submissions"] if x["student"] == "bad"][0]
+exec(code)
+json.dump(s, open(path, "w"), indent=2)
+PY
+}
+edit s999 'r["score"] = 999'
+refused score_999 "is not what its items earned" "$tmp/s999" "$tmp/shardB"
+edit neg 'k = r["items"][0]; r["points"][k] = -5; r["score"] = sum(r["points"].values())'
+refused negative "outside \[0, its maximum\]" "$tmp/neg" "$tmp/shardB"
+edit notsum 'r["score"] = r["score"] + 1'
+refused not_sum "is not what its items earned" "$tmp/notsum" "$tmp/shardB"
+edit forged 'r["points"] = dict(r["max_points"]); r["score"] = r["max_score"]'
+refused forged_full "is not the one of its students/" "$tmp/forged" "$tmp/shardB"
+# 13 points instead of 12, its results.json edited alike: refused for disagreeing with shardB.
+edit worth 'k = r["items"][0]; r["max_points"][k] = r["max_points"][k] + 1; r["max_score"] += 1
+import os; f = os.path.join(os.path.dirname(path), r["report"][:-4] + ".results.json")
+j = json.load(open(f)); j["max_score"] = r["max_score"]; json.dump(j, open(f, "w"))'
+refused other_points "is worth" "$tmp/worth" "$tmp/shardB"
+edit f9 'r["exercise"] = "F9"'
+refused unknown_exercise 'unknown exercise "F9"' "$tmp/f9" "$tmp/shardB"
+edit version 'for x in s["submissions"]: x["attnlab_version"] = "0.0.1"'
+refused version "graded by attnlab" "$tmp/shardB" "$tmp/version"
+echo "outside" > "$tmp/secret.txt"
+edit escape 'r["report"] = "../../../secret.txt"'
+refused report_path "is not students/" "$tmp/escape" "$tmp/shardB"
+[ -e "$tmp/out_report_path/secret.txt" ] || [ -e "$tmp/secret.results.json" ] && fail "a file outside the shard was copied"
+refused seed "seed 7 vs" "$tmp/shardB" "$tmp/shardB_seed"
+refused cases "cases 6 vs 5" "$tmp/shardB" "$tmp/shardB_cases"
+refused overlap "student fine is in" "$tmp/shardB" "$tmp/shardB"
+# A symlinked report is refused (a shard may not point outside itself).
+rm -rf "$tmp/linked" && cp -r "$tmp/shardB" "$tmp/linked"
+ln -sf "$tmp/secret.txt" "$tmp/linked/students/fine%2Fa.py.txt"
+refused symlink "symlink" "$tmp/shardA" "$tmp/linked"
+
+# --allow-overlap: the last shard given wins.
+"$attnlab" merge "$tmp/merged" "$tmp/shardB" --allow-overlap -o "$tmp/merged2" > "$tmp/overlap.txt" 2>&1 ||
+  { cat "$tmp/overlap.txt"; fail "--allow-overlap did not merge"; }
+/usr/bin/python3 - "$tmp" <<'PY' || fail "the merged gradebooks are not as expected"
+import json, os, sys
+tmp = sys.argv[1]
+m = json.load(open(os.path.join(tmp, "merged2", "summary.json")))
+assert sorted(r["student"] for r in m["students"]) == ["bad", "fine", "good"], m["students"]
+for r in m["submissions"]:
+    assert os.path.isfile(os.path.join(tmp, "merged2", r["report"])), r["report"]
+PY
+echo "merge_refusal_test: ok"
