@@ -5,6 +5,8 @@
 //   build/properties/attnlab_deep_run --cases 25000
 // and, for the emulated float16 and bfloat16 kernels (properties/testing/),
 //   build/properties/attnlab_deep_run --emulated bfloat16 --emulated float16 --cases 12500
+// and, for the zoo of correct implementations (properties/testing/zoo_kernels.hpp),
+//   build/properties/attnlab_deep_run --zoo --cases 10000
 // Exit code: 0 no property failed, 1 a property failed.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include "attn/prop/lib_subject.hpp"
 #include "attn/ref/number_format.hpp"
 #include "emulated_kernels.hpp"
+#include "zoo_kernels.hpp"
 
 using namespace attn::prop;
 
@@ -29,40 +32,71 @@ std::vector<Property> properties_for(Operation op) {
                                                : library_properties(op);
 }
 
-/// Runs op's list on one subject and prints the largest error/bound ratio.
-bool run_all(Subject& subject, Operation op, const std::vector<Property>& list, const RunConfig& cfg,
-             long long& total_cases) {
+/// One configuration's result, for the closing table.
+struct Row {
+  std::string label, precision;
+  BoundStats stats;
+  bool passed;
+};
+
+/// Runs the list on one subject (labelled by its operation, or a zoo
+/// member's name) and prints the largest error/bound ratio.
+bool run_all(Subject& subject, const std::string& label, const std::vector<Property>& list,
+             const RunConfig& cfg, long long& total_cases, std::vector<Row>& rows) {
   bool ok = true;
   reset_bound_stats();
   for (const Property& p : list) {
     const Verdict v = run_property(p, subject, cfg);
     total_cases += v.cases;
-    std::cout << operation_name(op) << " <" << subject.precision().name << "> ";
+    std::cout << label << " <" << subject.precision().name << "> ";
     print_verdict(std::cout, v);
     if (p.id == "oracle_agreement") print_regimes(std::cout, v);
     ok = ok && v.passed;
   }
   const BoundStats st = bound_stats();
-  std::cout << "  largest error/bound ratio for " << operation_name(op) << " <"
-            << subject.precision().name << ">: " << st.max_ratio << " over " << st.entries
-            << " compared entries\n    at " << st.where << "\n\n";
+  std::cout << "  largest error/bound ratio for " << label << " <" << subject.precision().name
+            << ">: " << st.max_ratio << " over " << st.entries << " compared entries\n    at "
+            << st.where << "\n\n";
+  rows.push_back({label, subject.precision().name, st, ok});
   return ok;
 }
 
 template <class T>
-bool run_all(Operation op, const RunConfig& cfg, long long& total_cases) {
+bool run_all(Operation op, const RunConfig& cfg, long long& total_cases, std::vector<Row>& rows) {
   LibSubject<T> subject;
-  return run_all(subject, op, properties_for(op), cfg, total_cases);
+  return run_all(subject, operation_name(op), properties_for(op), cfg, total_cases, rows);
+}
+
+/// A zoo member in float and in double, held to kernel_properties() (op attention).
+bool run_zoo(const attn::prop::testing::ZooMember& m, const RunConfig& cfg, long long& total_cases,
+             std::vector<Row>& rows) {
+  KernelSubject d = attn::prop::testing::zoo_subject<double>(m);
+  KernelSubject f = attn::prop::testing::zoo_subject<float>(m);
+  const bool ok_d = run_all(d, d.name(), kernel_properties(), cfg, total_cases, rows);
+  return run_all(f, f.name(), kernel_properties(), cfg, total_cases, rows) && ok_d;
+}
+
+/// The closing table (Markdown, as in reference/TOLERANCE.md): every
+/// configuration's largest error/bound ratio; those above 1/2, the margin
+/// the bound keeps for a correct implementation ("The safety factor"), marked.
+void print_table(const std::vector<Row>& rows) {
+  std::cout << "| configuration | precision | compared entries | largest error / bound | where |\n"
+               "|---|---|---|---|---|\n";
+  for (const Row& r : rows)
+    std::cout << "| " << r.label << " | " << r.precision << " | " << r.stats.entries << " | "
+              << r.stats.max_ratio << (r.stats.max_ratio > 0.5 ? " (ABOVE 0.5)" : "")
+              << (r.passed ? "" : " (a property FAILED)") << " | " << r.stats.where << " |\n";
 }
 
 /// The emulated kernel's list: the library's, without textbook_example (the
 /// text's 1e-4 on its printed decimals, beyond a 16-bit type's 3 digits).
-bool run_emulated(attn::ref::NumberFormat f, Operation op, const RunConfig& cfg, long long& total_cases) {
+bool run_emulated(attn::ref::NumberFormat f, Operation op, const RunConfig& cfg, long long& total_cases,
+                  std::vector<Row>& rows) {
   attn::prop::testing::EmulatedSubject subject(f);
   std::vector<Property> list;
   for (Property& p : library_properties(op))
     if (p.id != "textbook_example") list.push_back(std::move(p));
-  return run_all(subject, op, list, cfg, total_cases);
+  return run_all(subject, operation_name(op), list, cfg, total_cases, rows);
 }
 
 }  // namespace
@@ -84,26 +118,43 @@ int main(int argc, char** argv) {
                  "(float16, bfloat16; float32 accumulation) on attention, attention_tiled, "
                  "masked_softmax and softmax_rows")
       ->check(CLI::IsMember({"float16", "bfloat16"}));
+  bool zoo = false;
+  app.add_flag("--zoo", zoo,
+               "instead of the library, run the kernel properties on every member of the zoo of "
+               "correct implementations (properties/testing/zoo_kernels.hpp), float and double");
+  std::vector<std::string> members;
+  std::vector<std::string> names;
+  for (const auto& m : attn::prop::testing::zoo_members()) names.push_back(m.name);
+  app.add_option("--zoo-member", members, "run only these zoo members (implies --zoo)")
+      ->check(CLI::IsMember(names));
   CLI11_PARSE(app, argc, argv);
 
   const auto start = std::chrono::steady_clock::now();
   long long total = 0;
   bool ok = true;
+  std::vector<Row> rows;
+  for (const auto& m : attn::prop::testing::zoo_members()) {
+    if (!zoo && members.empty()) break;
+    if (!members.empty() && std::find(members.begin(), members.end(), m.name) == members.end())
+      continue;
+    ok = run_zoo(m, cfg, total, rows) && ok;
+  }
   for (const std::string& name : emulated)
     for (Operation op : {Operation::attention, Operation::attention_tiled, Operation::masked_softmax,
                          Operation::softmax_rows}) {
       if (!only.empty() && std::find(only.begin(), only.end(), operation_name(op)) == only.end())
         continue;
-      ok = run_emulated(*attn::ref::parse_format(name), op, cfg, total) && ok;
+      ok = run_emulated(*attn::ref::parse_format(name), op, cfg, total, rows) && ok;
     }
   for (Operation op :
        {Operation::attention, Operation::attention_tiled, Operation::multi_head_attention}) {
-    if (!emulated.empty()) break;
+    if (!emulated.empty() || zoo || !members.empty()) break;
     if (!only.empty() && std::find(only.begin(), only.end(), operation_name(op)) == only.end())
       continue;
-    ok = run_all<double>(op, cfg, total) && ok;
-    ok = run_all<float>(op, cfg, total) && ok;
+    ok = run_all<double>(op, cfg, total, rows) && ok;
+    ok = run_all<float>(op, cfg, total, rows) && ok;
   }
+  print_table(rows);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << total << " cases in " << seconds << " s, seed " << cfg.seed << ": "
