@@ -94,7 +94,7 @@ Index long_edge_dim(const ShapeSpace& sp) {
   return best;
 }
 
-/// Two long rows (T_v up to 2048, within the ShapeSpace), head dims 64:
+/// Two long rows (T_v up to 2000, within the ShapeSpace), head dims 64:
 /// nearly uniform weights, logits 0, -1/4, -1/2, -3/4 repeating (a sum kept
 /// in a narrow type stops growing, or rounds the same way at every step,
 /// so Z comes out far off: bfloat16 from 256 on, float16 from 512), and
@@ -104,7 +104,9 @@ Index long_edge_dim(const ShapeSpace& sp) {
 /// max_seq is below kLongRowsFrom.
 std::vector<Case> long_rows_cases(Operation op, const ShapeSpace& sp, const Precision& prec) {
   const Index tm = std::max<Index>(sp.tile_multiple, 1);
-  const Index T_v = std::min<Index>(2048, sp.max_seq) / tm * tm, T_q = 2 * tm;
+  // 2000 keys (or 8 fewer than max_seq): not a whole number of tiles of 32,
+  // 64 or 128 keys, so a last partial tile is reached too.
+  const Index T_v = std::min<Index>(2000, sp.max_seq - 8) / tm * tm, T_q = 2 * tm;
   if (T_v < kLongRowsFrom || T_q > sp.max_seq) return {};
   const Index d = long_edge_dim(sp);
   std::vector<Case> out;

@@ -27,7 +27,7 @@ namespace attn::prop::detail {
 ///    masked_softmax;
 ///  - two long rows (oracle_agreement and row_stochastic, when the
 ///    ShapeSpace reaches kLongRowsFrom): nearly uniform weights over up to
-///    2048 keys, and logits rising along the keys, where sums kept in a
+///    2000 keys, and logits rising along the keys, where sums kept in a
 ///    narrow type and an online softmax that forgets to rescale go far off.
 /// Only for the properties that accept any valid case of their operation
 /// (oracle_agreement, exact_zeros, row_stochastic) and the operations

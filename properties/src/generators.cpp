@@ -91,13 +91,13 @@ rc::Gen<DMatrix> matrix_gen(Index rows, Index cols, Regime r) {
 /// from key_length is forbidden for the rows whose random bit in column 0 is set
 /// (for every row when T_q = 1), so some rows skip a whole tile.
 Mask build_mask(MaskKind kind, Index T_q, Index T_v, Index key_length, const std::vector<bool>& bits,
-                Index tile_k) {
+                Index tile_k, Index causal_offset = 0) {
   Mask M = Mask::Constant(T_q, T_v, false);
   for (Index i = 0; i < T_q; ++i)
     for (Index j = 0; j < T_v; ++j) {
       switch (kind) {
         case MaskKind::none: break;
-        case MaskKind::causal: M(i, j) = j > i; break;
+        case MaskKind::causal: M(i, j) = j > i + causal_offset; break;
         case MaskKind::padding: M(i, j) = j >= key_length; break;
         case MaskKind::random: M(i, j) = bits[std::size_t(i * T_v + j)]; break;
         case MaskKind::forbidden_tile: {
@@ -190,6 +190,10 @@ struct MaskDraw {
   Index key_length;
   std::vector<bool> bits;
   Index forbidden_row;
+  /// Causal: key j is forbidden for query i when j > i + causal_offset (0:
+  /// the text's top-left rule; T_v - T_q: bottom-right, as when decoding
+  /// the last T_q tokens of a long sequence).
+  Index causal_offset = 0;
 };
 
 rc::Gen<MaskDraw> mask_gen(Index T_q, Index T_v, MaskPolicy policy, bool tiled) {
@@ -210,7 +214,7 @@ void apply_mask(Case& c, const MaskDraw& m, Index T_q, Index T_v, MaskPolicy pol
     c.tags.push_back(mask_tag(MaskKind::none));
     return;
   }
-  Mask M = build_mask(m.kind, T_q, T_v, m.key_length, m.bits, tile_k);
+  Mask M = build_mask(m.kind, T_q, T_v, m.key_length, m.bits, tile_k, m.causal_offset);
   c.tags.push_back(mask_tag(m.kind));
   // Tag a key tile wholly forbidden for a row that still has allowed keys elsewhere.
   if (c.tile_k > 0 && c.tile_k < T_v) {
@@ -570,6 +574,9 @@ Draw seeded_draw(const GenConfig& cfg, MaskPolicy policy, const Shape& s, Regime
   d.mask.bits.resize(std::size_t(s.T_q * s.T_v));
   for (std::size_t k = 0; k < d.mask.bits.size(); ++k) d.mask.bits[k] = (rng() & 1) != 0;
   d.mask.forbidden_row = Index(rng() % std::uint64_t(s.T_q));
+  // Long rows with few queries: the causal mask is bottom-right aligned, so
+  // the queries see (nearly) every key, as a decoder's last queries do.
+  if (s.T_v >= kLongRowsFrom && s.T_v > s.T_q) d.mask.causal_offset = s.T_v - s.T_q;
   for (Index i = 0; i < s.T_q; ++i) d.row_scales.push_back(std::uniform_int_distribution<int>(-10, 10)(rng));
   d.tile_q = tile_q;
   d.tile_k = tile_k;
