@@ -20,7 +20,8 @@ const std::vector<ZooMember>& zoo_members() {
   using W = ZooWeights;
   static const std::vector<ZooMember> members = {
       {"divide", "the text's stable softmax, p / Z"},
-      {"logsumexp", "exp(s - (m + log Z))", D::loop, S::left, W::logsumexp},
+      {"logsumexp", "exp(s - (m + log Z))", D::loop, S::left, W::logsumexp, 0, false, false, false,
+       {"row_stochastic", "oracle_agreement"}},
       {"log_softmax", "exp((s - m) - log Z)", D::loop, S::left, W::log_softmax},
       {"reciprocal", "p * (1 / Z)", D::loop, S::left, W::reciprocal},
       {"kahan", "Kahan-compensated Z and A V sums", D::loop, S::kahan},

@@ -58,6 +58,11 @@ struct ZooMember {
   bool long_double = false;  ///< every step in long double, rounded to T at the end
   bool eigen_exp = false;    ///< Eigen's .array().exp() on the whole row, forbidden selected to 0 after
   bool deferred = false;     ///< O = (P V) / Z instead of A V
+  /// Properties the member may fail outside the range where it is correct
+  /// (the logsumexp form exp(s - (m + log Z)) loses log Z once |lse| u
+  /// nears 1/4, reference/TOLERANCE.md (5L): the fixed edge rows at -2e20
+  /// in double and -2e9 in float get the weights 1 and 1).
+  std::vector<std::string> may_fail = {};
 };
 
 /// The members, in report order (16 of them).

@@ -42,7 +42,8 @@ struct Row {
 /// Runs the list on one subject (labelled by its operation, or a zoo
 /// member's name) and prints the largest error/bound ratio.
 bool run_all(Subject& subject, const std::string& label, const std::vector<Property>& list,
-             const RunConfig& cfg, long long& total_cases, std::vector<Row>& rows) {
+             const RunConfig& cfg, long long& total_cases, std::vector<Row>& rows,
+             const std::vector<std::string>& may_fail = {}) {
   bool ok = true;
   reset_bound_stats();
   for (const Property& p : list) {
@@ -51,7 +52,7 @@ bool run_all(Subject& subject, const std::string& label, const std::vector<Prope
     std::cout << label << " <" << subject.precision().name << "> ";
     print_verdict(std::cout, v);
     if (p.id == "oracle_agreement") print_regimes(std::cout, v);
-    ok = ok && v.passed;
+    ok = ok && (v.passed || std::find(may_fail.begin(), may_fail.end(), p.id) != may_fail.end());
   }
   const BoundStats st = bound_stats();
   std::cout << "  largest error/bound ratio for " << label << " <" << subject.precision().name
@@ -72,8 +73,8 @@ bool run_zoo(const attn::prop::testing::ZooMember& m, const RunConfig& cfg, long
              std::vector<Row>& rows) {
   KernelSubject d = attn::prop::testing::zoo_subject<double>(m);
   KernelSubject f = attn::prop::testing::zoo_subject<float>(m);
-  const bool ok_d = run_all(d, d.name(), kernel_properties(), cfg, total_cases, rows);
-  return run_all(f, f.name(), kernel_properties(), cfg, total_cases, rows) && ok_d;
+  const bool ok_d = run_all(d, d.name(), kernel_properties(), cfg, total_cases, rows, m.may_fail);
+  return run_all(f, f.name(), kernel_properties(), cfg, total_cases, rows, m.may_fail) && ok_d;
 }
 
 /// The closing table (Markdown, as in reference/TOLERANCE.md): every
