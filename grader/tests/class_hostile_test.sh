@@ -167,13 +167,13 @@ for student, why in refused.items():
 r = one("link_secret")
 assert r["status"] == "graded" and r["score"] < r["max_score"], r
 assert "ignored notes.py: a symbolic link to a file outside the student's folder" in r["note"], r
-assert "ignored notes.py" in open(os.path.join(out, "link_secret__attention.py.txt")).read()
+assert "ignored notes.py" in open(os.path.join(out, "students", "link_secret%2Fattention.py.txt")).read()
 print("class_hostile_test: %d students as expected" % len(rows))
 PY
 
 # The secret is nowhere: reports, results.json, JUnit, summaries, the run's output.
 if grep -rl "$marker" "$out" "$tmp/stdout.txt"; then fail "the secret marker leaked (files above)"; fi
-grep -q "notes: no notes" "$out/link_secret__attention.py.txt" ||
+grep -q "notes: no notes" "$out/students/link_secret%2Fattention.py.txt" ||
   fail "link_secret's report does not show its submission ran without notes.py"
 # Every archive's and notebook's folder is gone.
 left=$(find "$tmp/tmpdir" -mindepth 1 | head -5)
