@@ -120,7 +120,9 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
   }
   // Row sums: (D) is independent of the exponentials' errors ("Row sums");
   // (L) each weight carries its own error, summed with the weights.
-  const double sum_D = (2 * u + g) / (1 - g) + (1 + 2 * u) * v * (2 + v) / (1 - g) + 2 * double(n) * eta;
+  // gamma_{n-1} >= 1 (n u >= 1: a long row in a 16-bit accumulation type): no bound.
+  const double sum_D = g < 1 ? (2 * u + g) / (1 - g) + (1 + 2 * u) * v * (2 + v) / (1 - g) + 2 * double(n) * eta
+                             : std::numeric_limits<double>::infinity();
   row_sum = kSafetyFactor * (lse_form ? std::max(sum_D, sum_L + underflow + 3 * double(n) * eta) : sum_D);
   return kSafetyFactor * lambda;
 }
@@ -169,8 +171,12 @@ AttentionBound attention_error_bound(const DMatrix& Q, const DMatrix& K, const D
         magnitude += (static_cast<double>(exact.A(i, j)) + ea) * v;
       }
       // (6') O rounded to the storage type: v |o| + eta, |o| <= (1 + g_sum) magnitude.
-      b.O(i, l) = kSafetyFactor * ((carried + g_sum * magnitude) * (1 + 2 * double(T_v) * u) +
-                                   (p.storage_roundoff * (1 + g_sum) * magnitude + p.storage_underflow));
+      // gamma_{T_v + 2} may be infinite (T_v u >= 1): then so is the bound
+      // (never 0 * inf = NaN from a storage term that is 0).
+      const double stored = p.storage_roundoff > 0 ? p.storage_roundoff * (1 + g_sum) * magnitude : 0.0;
+      const double o = kSafetyFactor * ((carried + g_sum * magnitude) * (1 + 2 * double(T_v) * u) +
+                                        (stored + p.storage_underflow));
+      b.O(i, l) = std::isnan(o) ? std::numeric_limits<double>::infinity() : o;
     }
   }
   return b;
