@@ -451,15 +451,6 @@ void remove_leftovers(std::ostream& progress) {
              << " and " << groups << " memory cgroup(s)\n";
 }
 
-/// Kills and reaps every running child grader.
-void stop_children(const std::vector<pid_t>& pids) {
-  for (const pid_t p : pids) ::kill(p, SIGKILL);
-  for (const pid_t p : pids) {
-    int st = 0;
-    (void)waitpid(p, &st, 0);
-  }
-}
-
 /// The row of input k whose child grader ended (`st`) without leaving one.
 SummaryRow lost_row(const BatchOptions& options, std::size_t k, int st, bool killed) {
   SummaryRow row;
@@ -506,17 +497,132 @@ void print_table(const std::vector<SummaryRow>& rows, const Gradebook& book,
 
 }  // namespace
 
-/// Removes input k's scratch folder (BatchInput::scratch) once no input
-/// naming it is left to grade (`finished`).
-void release_scratch(const std::vector<BatchInput>& inputs, const std::vector<bool>& finished,
-                     std::size_t k) {
-  const fs::path& scratch = inputs[k].scratch;
-  if (scratch.empty()) return;
-  for (std::size_t j = 0; j < inputs.size(); ++j)
-    if (!finished[j] && inputs[j].scratch == scratch) return;
-  std::error_code ec;
-  fs::remove_all(scratch, ec);
-}
+namespace {
+
+/// The forked graders of a batch: at most `jobs` at once, each on a slot.
+class Graders {
+ public:
+  Graders(const BatchOptions& options, Recorder& record, std::ostream& progress)
+      : options_(options), record_(record), progress_(progress),
+        slot_busy_(static_cast<std::size_t>(std::max(1, options.jobs)), false) {}
+
+  bool finished() const { return done_ == options_.inputs.size(); }
+
+  /// Starts inputs while a slot is free (a no-submission row needs none).
+  void fill() {
+    const std::size_t n = options_.inputs.size();
+    while (running_.size() < slot_busy_.size() && next_ < n) {
+      const std::size_t k = next_++;
+      if (const BatchInput& in = options_.inputs[k]; !in.no_submission.empty()) {
+        finish(k, no_submission_row(options_, in));
+        continue;
+      }
+      const int slot = static_cast<int>(
+          std::find(slot_busy_.begin(), slot_busy_.end(), false) - slot_busy_.begin());
+      std::cout.flush();
+      std::cerr.flush();
+      progress_.flush();
+      const pid_t pid = fork();
+      if (pid == 0) child_main(options_, k, slot, rows_dir_.path(), parent_);
+      if (pid < 0) {
+        SummaryRow row = lost_row(options_, k, 0, false);
+        row.note = "cannot fork a grader process";
+        finish(k, std::move(row));
+        continue;
+      }
+      slot_busy_[static_cast<std::size_t>(slot)] = true;
+      running_.push_back({pid, k, slot, Clock::now()});
+    }
+  }
+
+  /// Takes the row of a grader that ended; false when none has.
+  bool reap() {
+    int st = 0;
+    const pid_t p = waitpid(-1, &st, WNOHANG);
+    if (p <= 0) return false;
+    auto it = std::find_if(running_.begin(), running_.end(), [&](const Running& r) { return r.pid == p; });
+    if (it == running_.end()) return true;  // not ours (the sandbox self-test is long done)
+    const std::size_t k = it->index;
+    SummaryRow row;
+    try {
+      std::ifstream in(rows_dir_.path() / (std::to_string(k) + ".json"));
+      if (!in) throw std::runtime_error("no result");
+      row = summary_row_from_json(nlohmann::json::parse(in));
+    } catch (const std::exception&) {
+      row = lost_row(options_, k, st, it->killed);
+      const std::string why = write_reports(options_.out_dir, options_.inputs[k].name,
+                                            "attnlab: " + row.note + "\n", nullptr);
+      if (!why.empty()) row.note += "; its report is not written: " + why;
+    }
+    slot_busy_[static_cast<std::size_t>(it->slot)] = false;
+    running_.erase(it);
+    finish(k, std::move(row));
+    return true;
+  }
+
+  /// Kills the graders past BatchOptions::child_timeout.
+  void enforce_timeout() {
+    if (options_.child_timeout.count() <= 0) return;
+    for (auto& r : running_)
+      if (!r.killed && Clock::now() - r.start > options_.child_timeout) {
+        ::kill(r.pid, SIGKILL);
+        r.killed = true;
+      }
+  }
+
+  /// Kills and reaps every running grader.
+  void stop() {
+    for (const auto& r : running_) ::kill(r.pid, SIGKILL);
+    for (const auto& r : running_) {
+      int st = 0;
+      (void)waitpid(r.pid, &st, 0);
+    }
+    running_.clear();
+  }
+
+ private:
+  struct Running {
+    pid_t pid;
+    std::size_t index;
+    int slot;
+    Clock::time_point start;
+    bool killed = false;
+  };
+
+  void finish(std::size_t k, SummaryRow row) {
+    record_.add(k, std::move(row));
+    finished_[k] = true;
+    release_scratch(k);
+    const SummaryRow& r = record_.row(k);
+    progress_ << "[" << ++done_ << "/" << options_.inputs.size() << "] " << r.file << ": "
+              << describe_status(r) << "\n";
+    if (!r.choice.empty()) progress_ << "        " << r.choice << "\n";
+    progress_.flush();
+  }
+
+  /// Removes input k's scratch folder (BatchInput::scratch) once no input
+  /// naming it is left to grade.
+  void release_scratch(std::size_t k) const {
+    const fs::path& scratch = options_.inputs[k].scratch;
+    if (scratch.empty()) return;
+    for (std::size_t j = 0; j < options_.inputs.size(); ++j)
+      if (!finished_[j] && options_.inputs[j].scratch == scratch) return;
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+  }
+
+  const BatchOptions& options_;
+  Recorder& record_;
+  std::ostream& progress_;
+  TempDir rows_dir_{"attnlab-batch-"};
+  std::vector<Running> running_;
+  std::vector<bool> slot_busy_;
+  std::vector<bool> finished_ = std::vector<bool>(options_.inputs.size(), false);
+  std::size_t next_ = 0, done_ = 0;
+  pid_t parent_ = getpid();
+};
+
+}  // namespace
 
 int grade_batch(const BatchOptions& given, std::ostream& progress) {
   std::optional<OutLock> lock;
@@ -530,102 +636,26 @@ int grade_batch(const BatchOptions& given, std::ostream& progress) {
   }
   remove_leftovers(progress);
   BatchOptions options = given;
-  std::vector<std::string> graded = resume(base, options, progress);
+  const std::vector<std::string> graded = resume(base, options, progress);
   Recorder record(options, base, graded);
   if (!base.run.complete && !graded.empty()) record.set_started_at(base.run.started_at);
-  const std::size_t n = options.inputs.size();
-  const int jobs = std::max(1, options.jobs);
-  TempDir rows_dir("attnlab-batch-");
-
-  struct Running {
-    pid_t pid;
-    std::size_t index;
-    int slot;
-    Clock::time_point start;
-    bool killed = false;
-  };
-  std::vector<Running> running;
-  std::vector<bool> slot_busy(static_cast<std::size_t>(jobs), false);
-  std::vector<bool> finished(options.inputs.size(), false);
-  std::size_t next = 0, done = 0;
-  const pid_t parent = getpid();
   announce(options, progress);
-
-  while (done < n) {
-    while (running.size() < static_cast<std::size_t>(jobs) && next < n) {
-      if (const BatchInput& in = options.inputs[next]; !in.no_submission.empty()) {
-        record.add(next, no_submission_row(options, in));
-        ++done;
-        progress << "[" << done << "/" << n << "] " << record.row(next).file << ": "
-                 << describe_status(record.row(next)) << "\n";
-        ++next;
-        continue;
-      }
-      const int slot = static_cast<int>(
-          std::find(slot_busy.begin(), slot_busy.end(), false) - slot_busy.begin());
-      std::cout.flush();
-      std::cerr.flush();
-      progress.flush();
-      const pid_t pid = fork();
-      if (pid == 0) child_main(options, next, slot, rows_dir.path(), parent);
-      if (pid < 0) {
-        SummaryRow row = lost_row(options, next, 0, false);
-        row.note = "cannot fork a grader process";
-        record.add(next, std::move(row));
-        ++next;
-        ++done;
-        continue;
-      }
-      slot_busy[static_cast<std::size_t>(slot)] = true;
-      running.push_back({pid, next, slot, Clock::now()});
-      ++next;
-    }
-    int st = 0;
-    const pid_t p = waitpid(-1, &st, WNOHANG);
-    if (p > 0) {
-      auto it = std::find_if(running.begin(), running.end(), [&](const Running& r) { return r.pid == p; });
-      if (it == running.end()) continue;  // not ours (the sandbox self-test is long done)
-      const std::size_t k = it->index;
-      SummaryRow row;
-      try {
-        std::ifstream in(rows_dir.path() / (std::to_string(k) + ".json"));
-        if (!in) throw std::runtime_error("no result");
-        row = summary_row_from_json(nlohmann::json::parse(in));
-      } catch (const std::exception&) {
-        row = lost_row(options, k, st, it->killed);
-        const std::string why = write_reports(options.out_dir, options.inputs[k].name,
-                                              "attnlab: " + row.note + "\n", nullptr);
-        if (!why.empty()) row.note += "; its report is not written: " + why;
-      }
-      record.add(k, row);
-      finished[k] = true;
-      release_scratch(options.inputs, finished, k);
-      slot_busy[static_cast<std::size_t>(it->slot)] = false;
-      running.erase(it);
-      ++done;
-      progress << "[" << done << "/" << n << "] " << row.file << ": " << describe_status(row) << "\n";
-      if (!row.choice.empty()) progress << "        " << row.choice << "\n";
-      progress.flush();
-    }
-    if (record.dirty() && done < n) {
+  Graders graders(options, record, progress);
+  while (!graders.finished()) {
+    graders.fill();
+    const bool reaped = graders.reap();
+    if (record.dirty() && !graders.finished()) {
       try {
         record.save(false);
       } catch (const std::exception& e) {
-        std::vector<pid_t> pids;
-        for (const auto& r : running) pids.push_back(r.pid);
-        stop_children(pids);
+        graders.stop();
         progress << "attnlab: " << e.what() << "; stopped: the gradebook is as it was before "
                  << "this write (rerun to resume once it can be written)\n";
         return 2;
       }
     }
-    if (p > 0) continue;
-    if (options.child_timeout.count() > 0)
-      for (auto& r : running)
-        if (!r.killed && Clock::now() - r.start > options.child_timeout) {
-          ::kill(r.pid, SIGKILL);
-          r.killed = true;
-        }
+    if (reaped) continue;
+    graders.enforce_timeout();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
 
