@@ -5,7 +5,8 @@
 //   build/properties/attnlab_deep_run --cases 25000
 // and, for the emulated float16 and bfloat16 kernels (properties/testing/),
 //   build/properties/attnlab_deep_run --emulated bfloat16 --emulated float16 --cases 12500
-// and, for the zoo of correct implementations (properties/testing/zoo_kernels.hpp),
+// The zoo of correct implementations (properties/testing/zoo_kernels.hpp), each
+// held to the kernel properties, runs with
 //   build/properties/attnlab_deep_run --zoo --cases 10000
 // Exit code: 0 no property failed, 1 a property failed.
 #include <CLI/CLI.hpp>
