@@ -3,7 +3,7 @@
 run ended, with its margin to the error bound (reference/TOLERANCE.md).
 
 Usage: zoo_run.py ATTNLAB ZOO_DIR [--seeds 1,2,3,4,5] [--cases N] [--jobs 2]
-                  [--max-ratio 0.5]
+                  [--max-ratio 0.5] [--min-ratio 10]
 
 Every .py and .cpp file of ZOO_DIR names its entries and their declared
 precision in header lines (grader/tests/data/zoo/README.md):
@@ -15,7 +15,7 @@ precision in header lines (grader/tests/data/zoo/README.md):
 (the F3 interface, no --entry). Each entry is checked as the op attention
 at each seed; one line per run:
 
-    member  entry  precision  seed  verdict  failing-properties  ratio  where
+    member  entry  precision  seed  verdict  failing-properties  ratio  time  where
 
 `ratio` is, for a passing run, the largest error/bound over the passing
 comparisons with the oracle (check's "largest error/bound over passing
@@ -26,7 +26,8 @@ missed, "-" when the failure has no worst entry (a refusal missed).
 
 Exit status: 1 when a requirement fails, 0 otherwise, 2 for bad usage.
 Requirements: a file without `expect-fail` must pass every run with a
-ratio <= --max-ratio; a file with `expect-fail: P` must fail P in every run.
+ratio <= --max-ratio; a file with `expect-fail: P` must fail P in every run,
+with a ratio >= --min-ratio (a loud failure; "inf" and "-" count as loud).
 A correct member that is correct only in a stated range (its docstring says
 which and why) names the properties an entry may fail outside it:
 
@@ -40,6 +41,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 FAIL_LINE = re.compile(r"^FAIL  (\w+)")
 PASS_LINE = re.compile(r"^(PASS|SKIP)  (\w+)")
@@ -95,6 +97,13 @@ def parse_report(text, expect):
 
 
 def run_one(attnlab, path, entry, storage, accumulate, seed, cases):
+    """check's output, and its wall time in seconds."""
+    start = time.monotonic()
+    text = run_check(attnlab, path, entry, storage, accumulate, seed, cases)
+    return text, time.monotonic() - start
+
+
+def run_check(attnlab, path, entry, storage, accumulate, seed, cases):
     cmd = [attnlab, "check", path, "--op", "attention", "--precision", storage, "--seed", str(seed)]
     if accumulate:
         cmd += ["--accumulate", accumulate]
@@ -116,6 +125,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=2, choices=(1, 2))
     ap.add_argument("--max-ratio", type=float, default=0.5,
                     help="largest error/bound allowed to a correct member's passing run")
+    ap.add_argument("--min-ratio", type=float, default=0,
+                    help="smallest error/bound of a planted bug's expected failure (a failure "
+                         "of an exact rule counts as infinite)")
     args = ap.parse_args()
     seeds = [int(s) for s in args.seeds.split(",") if s]
     runs = []
@@ -132,20 +144,21 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(run_one, args.attnlab, path, e[0], e[1], e[2], seed, args.cases)
                    for (_, path, e, _, seed) in runs]
-        print("%-28s %-22s %-16s %4s %-7s %-40s %-9s %s" % (
-            "member", "entry", "precision", "seed", "verdict", "failing", "ratio", "where"))
+        print("%-28s %-22s %-16s %4s %-7s %-40s %-9s %6s %s" % (
+            "member", "entry", "precision", "seed", "verdict", "failing", "ratio", "time", "where"))
         for (name, _, (entry, storage, acc), (expect, may_fail), seed), fut in zip(runs, futures):
-            verdict, failing, ratio, where = parse_report(fut.result(), expect)
+            text, seconds = fut.result()
+            verdict, failing, ratio, where = parse_report(text, expect)
             if expect:
-                ok = expect in failing
+                ok = expect in failing and (ratio in ("inf", "-") or float(ratio) >= args.min_ratio)
             elif failing and set(failing) <= may_fail:
                 ok = True
             else:
                 ok = verdict == "pass" and ratio != "-" and float(ratio) <= args.max_ratio
             violations += not ok
-            print("%-28s %-22s %-16s %4d %-7s %-40s %-9s %s%s" % (
+            print("%-28s %-22s %-16s %4d %-7s %-40s %-9s %5.1fs %s%s" % (
                 name, entry, storage + ("/" + acc if acc else ""), seed, verdict,
-                ",".join(failing) or "-", ratio, where, "" if ok else "  <-- NOT AS REQUIRED"),
+                ",".join(failing) or "-", ratio, seconds, where, "" if ok else "  <-- NOT AS REQUIRED"),
                 flush=True)
     print("%d runs, %d not as required" % (len(runs), violations))
     return 1 if violations else 0

@@ -95,9 +95,12 @@ Index long_edge_dim(const ShapeSpace& sp) {
 }
 
 /// Two long rows (T_v up to 2000, within the ShapeSpace), head dims 64:
-/// nearly uniform weights, logits 0, -1/4, -1/2, -3/4 repeating (a sum kept
+/// nearly uniform weights, logits 0, -1/4, -1/2, -3/4 repeating on even
+/// query rows and one leading key with the rest tied one below (logits 0,
+/// -1, -1, ...; weights e^-1 = 0.37 of the first) on odd ones (a sum kept
 /// in a narrow type stops growing, or rounds the same way at every step,
-/// so Z comes out far off: bfloat16 from 256 on, float16 from 512), and
+/// so Z comes out far off: bfloat16 from 256 on, float16 from 512; in
+/// float16 a running sum of terms below 1/2 stops at 1024), and
 /// logits rising along the keys (j / 64 for d_k = 64: the row maximum grows
 /// in every tile, so an online softmax that forgets to rescale is far off).
 /// V small integers; rounded to the subject's storage type. Empty when
@@ -113,20 +116,28 @@ std::vector<Case> long_rows_cases(Operation op, const ShapeSpace& sp, const Prec
   for (const bool rising : {false, true}) {
     Case c;
     c.op = op;
-    c.tags = {rising ? "edge: long rows, logits rising along the keys" : "edge: long rows, nearly uniform weights"};
-    // The logit of key j with Q's first column 1 and d_k = 64 (1/sqrt(d_k) = 1/8).
-    auto logit = [rising](Index j) { return rising ? double(j) / 64 : -double(j % 4) / 4; };
+    c.tags = {rising ? "edge: long rows, logits rising along the keys" : "edge: long rows, nearly uniform weights or one key above ties"};
+    // The logit of key j in query row i (pattern i % 2; one pattern when d_k is 1).
+    const Index patterns = rising || d < 2 ? 1 : 2;
+    auto logit = [rising](Index pattern, Index j) {
+      if (rising) return double(j) / 64;
+      return pattern == 0 ? -double(j % 4) / 4 : (j == 0 ? 0.0 : -1.0);
+    };
     if (op == Operation::softmax_rows || op == Operation::masked_softmax) {
       c.S = DMatrix(T_q, T_v);
-      for (Index j = 0; j < T_v; ++j) c.S.col(j).setConstant(logit(j));
+      for (Index i = 0; i < T_q; ++i)
+        for (Index j = 0; j < T_v; ++j) c.S(i, j) = logit(i % patterns, j);
       if (op == Operation::masked_softmax) c.mask = Mask::Constant(T_q, T_v, false);
     } else {
+      // Query row i is the unit vector e_{i % patterns}; key j holds pattern
+      // k's logit in column k, times sqrt(d_k) = 8 for d_k = 64.
+      const double root = std::sqrt(double(d));
       c.Q = DMatrix::Zero(T_q, d);
       c.K = DMatrix::Zero(T_v, d);
       c.V = DMatrix(T_v, d);
-      c.Q.col(0).setOnes();
+      for (Index i = 0; i < T_q; ++i) c.Q(i, i % patterns) = 1;
       for (Index j = 0; j < T_v; ++j) {
-        c.K(j, 0) = 8 * logit(j);
+        for (Index k = 0; k < patterns; ++k) c.K(j, k) = root * logit(k, j);
         for (Index l = 0; l < d; ++l) c.V(j, l) = double((j * 7 + l * 3) % 9) - 4;
       }
     }

@@ -134,7 +134,7 @@ TEST_CASE("refusing the bad input but not answering the valid one correctly fail
   }
 }
 
-TEST_CASE("a refusal property's counterexample is the case its answer is to (issue #10, 1)",
+TEST_CASE("a refusal property's counterexample is the case its answer is to",
           "[mutants]") {
   // Refuses every faulty input as the library does, answers every valid one
   // with weights all 0: each refusal property fails on its valid case, and
@@ -191,7 +191,7 @@ TEST_CASE("a refusal property's counterexample is the case its answer is to (iss
   CHECK(mismatched);
 }
 
-TEST_CASE("an exact comparison says the value it must be, not an error bound of 0 (issue #10, 15)",
+TEST_CASE("an exact comparison says the value it must be, not an error bound of 0",
           "[mutants]") {
   // A tiny positive weight at a forbidden key (Eigen 3.4's exp(-inf)): the
   // oracle's weight there is exactly 0, with no rounding allowed.
@@ -278,6 +278,15 @@ TEST_CASE("softmax mistakes are caught on the logits", "[mutants]") {
     FnSubject s([](const Case& c) { return Outcome::make_result({}, softmax_variant(c, true, 1e-12, false)); },
                 Operation::masked_softmax);
     CHECK_FALSE(run(oracle_agreement(Operation::masked_softmax), s).passed);
+    // A row with one allowed key is exact for every correct algorithm
+    // (TOLERANCE.md (8)): the epsilon fails there as an exact comparison.
+    const Verdict v = run(row_stochastic(Operation::masked_softmax), s);
+    REQUIRE_FALSE(v.passed);
+    REQUIRE(v.failure);
+    REQUIRE(v.failure->worst);
+    INFO(v.failure->summary);
+    CHECK(v.failure->worst->bound == 0);
+    CHECK(v.failure->worst->actual < 1.0);
   }
   SECTION("mask polarity inverted (true read as 'may attend')") {
     FnSubject s([](const Case& c) { return Outcome::make_result({}, softmax_variant(c, true, 0, true)); },
@@ -392,4 +401,36 @@ TEST_CASE("a metamorphic property prints two different answers as two different 
   CHECK(a != b);
   CHECK(std::strtod(a.c_str(), nullptr) == w.actual);
   CHECK(std::strtod(b.c_str(), nullptr) == w.expected);
+}
+
+namespace {
+
+/// The library's answer with every weight and output of row 0 scaled by
+/// 1 + 4 T_v^2 2^-52: an error that grows faster than the bound with the
+/// row's length, near rounding level on short rows and far off on long ones.
+Outcome length_dependent_error(const Case& c) {
+  LibSubject<double> lib;
+  Outcome o = lib.run(c);
+  // Rows with one allowed key are left exact (they are judged exactly).
+  if (o.kind != Outcome::Kind::result || c.mask || c.K.rows() < 2) return o;
+  const double f = 1 + 4.0 * double(c.K.rows()) * double(c.K.rows()) * std::ldexp(1.0, -52);
+  o.A.row(0) *= f;
+  o.O.row(0) *= f;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("a failure that grows with the row's length is shown where it is loud", "[mutants]") {
+  // Quiet on the short cases (a few times the bound), loud on the long
+  // ones: the counterexample is the loud one, its summary names the small one.
+  FnSubject s(length_dependent_error);
+  const Verdict v = run(oracle_agreement(), s);
+  REQUIRE_FALSE(v.passed);
+  REQUIRE(v.failure);
+  REQUIRE(v.failure->worst);
+  INFO(v.failure->summary);
+  INFO("worst " << v.failure->worst->matrix << " error " << v.failure->worst->error << " bound " << v.failure->worst->bound);
+  CHECK(v.failure->worst->bound > 0);
+  CHECK(v.failure->worst->error >= 10 * v.failure->worst->bound);
 }

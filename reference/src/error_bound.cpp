@@ -118,6 +118,16 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
     EA(i, j) = std::isinf(r) ? 1.0 : std::min(kSafetyFactor * (a * r + underflow + 3 * eta), 1.0);
     sum_L += a * std::min(r_L, 1e300);  // a weight that underflowed to 0 adds nothing
   }
+  // (8) A row with one allowed key j: every algorithm of the class computes
+  // exp(s_j - m) = exp(+0) = 1 exactly (IEEE 754 and C Annex F, F.10.3.1),
+  // the forbidden terms exactly 0, and 1 / 1, 1 * (1 / 1) or exp(s_j - (m +
+  // log 1)) exactly 1, whatever the logit's own error: the weights are exact
+  // ("Rows with one allowed key" in TOLERANCE.md).
+  if (n == 1) {
+    for (std::ptrdiff_t j = 0; j < T_v; ++j) EA(i, j) = 0;
+    row_sum = 0;
+    return kSafetyFactor * lambda;
+  }
   // Row sums: (D) is independent of the exponentials' errors ("Row sums");
   // (L) each weight carries its own error, summed with the weights.
   // gamma_{n-1} >= 1 (n u >= 1: a long row in a 16-bit accumulation type): no bound.
@@ -161,7 +171,12 @@ AttentionBound attention_error_bound(const DMatrix& Q, const DMatrix& K, const D
                           b.row_sum[std::size_t(i)]);
     // (6) O = A V: the weights' errors carried through V, plus a T_v-term
     // sum (and the final division by the running sum in the online form).
-    const double g_sum = gamma(double(T_v + 2), u);
+    // (8) with one allowed key the weights are exactly 0 and 1: O's row is
+    // that key's row of V (a one-term sum, no division left), rounded at most
+    // once to the storage type.
+    std::ptrdiff_t n_allowed = 0;
+    for (std::ptrdiff_t j = 0; j < T_v; ++j) n_allowed += exact.allowed(i, j) ? 1 : 0;
+    const double g_sum = n_allowed == 1 ? 0.0 : gamma(double(T_v + 2), u);
     for (std::ptrdiff_t l = 0; l < d_v; ++l) {
       double carried = 0, magnitude = 0;
       for (std::ptrdiff_t j = 0; j < T_v; ++j) {
@@ -174,8 +189,10 @@ AttentionBound attention_error_bound(const DMatrix& Q, const DMatrix& K, const D
       // gamma_{T_v + 2} may be infinite (T_v u >= 1): then so is the bound
       // (never 0 * inf = NaN from a storage term that is 0).
       const double stored = p.storage_roundoff > 0 ? p.storage_roundoff * (1 + g_sum) * magnitude : 0.0;
-      const double o = kSafetyFactor * ((carried + g_sum * magnitude) * (1 + 2 * double(T_v) * u) +
-                                        (stored + p.storage_underflow));
+      const double o = n_allowed == 1
+                           ? kSafetyFactor * (stored + p.storage_underflow)
+                           : kSafetyFactor * ((carried + g_sum * magnitude) * (1 + 2 * double(T_v) * u) +
+                                              (stored + p.storage_underflow));
       b.O(i, l) = std::isnan(o) ? std::numeric_limits<double>::infinity() : o;
     }
   }

@@ -96,3 +96,28 @@ TEST_CASE("oracle: an explicit scale s gives the logits s Q K^T, taken exactly",
                                              std::numeric_limits<double>::infinity()),
                   attn::ref::OracleRefusal);
 }
+
+TEST_CASE("bound: a row with one allowed key is exact in A, its row sum and O", "[bound]") {
+  // Row 0 allows key 1 only; row 1 allows all three (TOLERANCE.md (8)).
+  DMatrix Q(2, 2), K(3, 2), V(3, 2);
+  Q << 0.7, -1.3, 2, 0.25;
+  K << 1, 2, -0.5, 3, 4, -1;
+  V << 1.5, -2, 0.125, 3, 7, 1;
+  BoolMatrix mask = BoolMatrix::Constant(2, 3, false);
+  mask(0, 0) = mask(0, 2) = true;
+  const auto exact = attn::ref::exact_attention(Q, K, V, mask);
+  CHECK(exact.A(0, 1) == 1);
+  for (const auto& model : {attn::ref::PrecisionModel::for_double(), attn::ref::PrecisionModel::for_float()}) {
+    const auto b = attn::ref::attention_error_bound(Q, K, V, exact, model);
+    for (int j = 0; j < 3; ++j) CHECK(b.A(0, j) == 0);
+    CHECK(b.row_sum[0] == 0);
+    CHECK(b.O(0, 0) == 0);
+    CHECK(b.O(0, 1) == 0);
+    // The logits of that row still carry their rounding, and the other row
+    // its whole bound.
+    CHECK(b.S(0, 1) > 0);
+    CHECK(b.A(1, 0) > 0);
+    CHECK(b.row_sum[1] > 0);
+    CHECK(b.O(1, 0) > 0);
+  }
+}
