@@ -111,7 +111,7 @@ std::vector<Model> candidate_models(Operation op, const Precision& declared) {
       // "Low precision" in the declared accumulation type (or a wider one) is
       // no mistake: float32 for a float subject or a 16-bit one accumulating in float32.
       if (m.key == "low_precision" && !m.params.empty() &&
-          unit_roundoff(arith_of(declared)) >= std::ldexp(1.0, -int(m.params[0].value)))
+          ref::format_unit_roundoff(declared.accumulate) >= std::ldexp(1.0, -int(m.params[0].value)))
         continue;
       v.push_back(std::move(m));
     }

@@ -18,13 +18,13 @@ void add_numerics_families(std::vector<Family>& out) {
       "the type is fitted; float16 and bfloat16 differ in range (overflow past 65504)",
       kValueOps, [](Operation) {
         std::vector<Model> v;
-        const std::pair<Arith, double> types[] = {
-            {Arith::float32, 24}, {Arith::float16, 11}, {Arith::bfloat16, 8}};
-        for (const auto& [a, bits] : types) {
+        // Every format narrower than float64, its significand bits the parameter.
+        for (const ref::FormatInfo& f : ref::number_formats()) {
+          if (f.format == NumberFormat::float64) continue;
           Knobs k;
           k.narrow = true;
-          k.arith = a;
-          v.push_back(knob_model("low_precision", {{"precision", bits, arith_name(a)}}, k));
+          k.arith = f.format;
+          v.push_back(knob_model("low_precision", {{"precision", double(f.significand_bits), f.name}}, k));
         }
         return v;
       }));

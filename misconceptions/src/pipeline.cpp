@@ -90,8 +90,8 @@ double scale_divisor(Scale s, Index d_k, Index d_v, Index T_v, Index d_model) {
   return 1.0;
 }
 
-HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
-  auto r = [a](double x) { return round_to(a, x); };
+HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
+  auto r = [a](double x) { return ref::round_to_format(a, x); };
   HeadOut out;
   const bool given = in.S != nullptr;
   const Index T_q = given ? in.S->rows() : in.Q.rows();
@@ -204,7 +204,7 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
   // Exponentials and the conditioning of each row.
   DMatrix P(T_q, T_v);
   std::vector<double> W(std::size_t(T_q), 0.0);
-  const double log_tiny = std::log(smallest_normal(a)) - 5;
+  const double log_tiny = std::log(ref::format_smallest_normal(a)) - 5;
   for (Index i = 0; i < T_q; ++i)
     for (Index j = 0; j < T_v; ++j) {
       if (k.norm == Norm::abs_values) {
@@ -305,7 +305,7 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
   for (Index i = 0; i < T_q; ++i)
     for (Index j = 0; j < T_v; ++j)
       out.tol_A(i, j) = times(rel[std::size_t(i)], std::abs(A(i, j))) +
-                        (real(i, j) ? 0.0 : double(T_v + 2) * smallest_normal(a));
+                        (real(i, j) ? 0.0 : double(T_v + 2) * ref::format_smallest_normal(a));
   // A stand-in for exp(-inf) is known to a few digits only: vectorised exps
   // clamp their argument at slightly different points (Eigen's clamp gives
   // 5.56e-309 or 5.56e-309 x (1 - 1e-3) depending on the code path).
@@ -334,7 +334,7 @@ HeadOut run_head(HeadIn in, const Knobs& k, Arith a, double u_eff) {
         out.O(i, l) = o;
         out.tol_O(i, l) =
             times(rel[std::size_t(i)] + kTolFactor * u_eff * (double(T_v + 2) + in.V_rel), mag) +
-            double(T_v + 2) * smallest_normal(a) * vmag;
+            double(T_v + 2) * ref::format_smallest_normal(a) * vmag;
       }
   }
   // The outputs too are undetermined when a column is: O = A V carries a
@@ -451,13 +451,13 @@ Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, 
     else pr.no_claim = true;
     return pr;
   }
-  const Arith declared_arith = arith_of(declared);
+  const NumberFormat declared_arith = declared.accumulate;
   if (k.narrow) {
     // An input beyond the narrow type's range: what the code does then is not modelled.
     auto overflows = [&](const DMatrix& M) {
       for (Index i = 0; i < M.rows(); ++i)
         for (Index j = 0; j < M.cols(); ++j)
-          if (std::isfinite(M(i, j)) && !std::isfinite(round_to(k.arith, M(i, j)))) return true;
+          if (std::isfinite(M(i, j)) && !std::isfinite(ref::round_to_format(k.arith, M(i, j)))) return true;
       return false;
     };
     bool over = overflows(c.S) || overflows(c.Q) || overflows(c.K) || overflows(c.V) ||
@@ -468,10 +468,10 @@ Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, 
       return pr;
     }
   }
-  const Arith a = k.narrow ? k.arith : declared_arith;
-  const double u_eff = declared_bound ? unit_roundoff(declared_arith)
-                                      : std::max(unit_roundoff(a), unit_roundoff(declared_arith));
-  auto r = [a](double x) { return round_to(a, x); };
+  const NumberFormat a = k.narrow ? k.arith : declared_arith;
+  const double u_eff = declared_bound ? ref::format_unit_roundoff(declared_arith)
+                                      : std::max(ref::format_unit_roundoff(a), ref::format_unit_roundoff(declared_arith));
+  auto r = [a](double x) { return ref::round_to_format(a, x); };
 
   HeadOut res;
   std::vector<bool> full;
@@ -660,19 +660,19 @@ Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, 
   // property's bound (2 x 3 roundings for A), or the definition would fit
   // every answer the bound rejects.
   if (!k.narrow && declared.storage != declared.accumulate) {
-    const Arith s = arith_of(declared.storage);
-    const double u_s = unit_roundoff(s), tiny = smallest_normal(s);
+    const NumberFormat s = declared.storage;
+    const double u_s = ref::format_unit_roundoff(s), tiny = ref::format_smallest_normal(s);
     for (Index i = 0; i < res.A.rows(); ++i)
       for (Index j = 0; j < res.A.cols(); ++j) {
         const double x = res.A(i, j);
-        res.A(i, j) = round_to(s, x);
+        res.A(i, j) = ref::round_to_format(s, x);
         if (res.tol_A.size() && std::isfinite(res.tol_A(i, j)))
           res.tol_A(i, j) += 4 * u_s * std::abs(x) + 3 * u_s * tiny;
       }
     for (Index i = 0; i < res.O.rows(); ++i)
       for (Index l = 0; l < res.O.cols(); ++l) {
         const double x = res.O(i, l);
-        res.O(i, l) = round_to(s, x);
+        res.O(i, l) = ref::round_to_format(s, x);
         if (!res.tol_O.size() || !std::isfinite(res.tol_O(i, l))) continue;
         double mag = 0;
         if (c.op != Operation::multi_head_attention && res.A.size() && res.A.cols() == c.V.rows())
@@ -726,7 +726,7 @@ Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, 
 Prediction predict(const Case& c, const Knobs& k, const Precision& declared) {
   if (builds_mask(c.op)) throw std::invalid_argument("mask builders have their own models");
   Prediction pr = predict_in(c, k, declared, false);
-  if (k.narrow && pr.has_answer && unit_roundoff(k.arith) > unit_roundoff(arith_of(declared))) {
+  if (k.narrow && pr.has_answer && ref::format_unit_roundoff(k.arith) > ref::format_unit_roundoff(declared.accumulate)) {
     const Prediction s = predict_in(c, k, declared, true);
     pr.separation_tol_A = s.tol_A;
     pr.separation_tol_O = s.tol_O;

@@ -60,7 +60,7 @@ struct Knobs {
   double exp_stand_in = 0;
   /// Computation arithmetic; nullopt-like float64 with `narrow` false means "declared".
   bool narrow = false;
-  Arith arith = Arith::float64;
+  NumberFormat arith = NumberFormat::float64;
   FullRow full_row = FullRow::either;
   bool truncate_dk = false;      ///< Q, K of different widths cut to the smaller
   DkScaleWidth dk_scale_width = DkScaleWidth::truncated;  ///< (with truncate_dk)

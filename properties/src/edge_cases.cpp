@@ -25,9 +25,10 @@ double lowest(const Precision& p) { return -p.largest_finite(); }
 std::string level_text(double level, const Precision& p) {
   if (level == lowest(p))
     return std::string("the lowest finite ") +
-           (p.storage == NumberFormat::float16 || p.storage == NumberFormat::bfloat16
-                ? ref::format_name(p.storage)
-                : p.name.c_str());
+           // A storage type narrower than its accumulation (the 16-bit ones)
+           // by its format's name, the float and double presets by theirs.
+           (ref::format_info(p.storage).default_accumulate != p.storage ? ref::format_name(p.storage)
+                                                                        : p.name.c_str());
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0e", level);
   return buf;

@@ -403,10 +403,10 @@ void apply_regime(Case& c, const GenConfig& cfg, const Draw& d) {
       // Q <= -2^15 and K >= 2^15 entrywise: every logit is below
       // -2^30 sqrt(d_k), about -1.07e9, where a finite stand-in
       // for -inf (-1e4, -1e9) is no longer "very negative".
-      // In float16 (largest finite 65504) the factor |x| + 1 in [1, 5]
-      // becomes |x| / 8 + 1 in [1, 1.5]: entries up to 49152, logits still
-      // below -2^30 sqrt(d_k).
-      const double shrink = cfg.precision.storage == NumberFormat::float16 ? 0.125 : 1.0;
+      // In a storage type whose largest finite value is below 5 2^15
+      // (float16: 65504) the factor |x| + 1 in [1, 5] becomes |x| / 8 + 1
+      // in [1, 1.5]: entries up to 49152, logits still below -2^30 sqrt(d_k).
+      const double shrink = cfg.precision.largest_finite() < 5 * 0x1p15 ? 0.125 : 1.0;
       c.Q = -(c.Q.array().abs() * shrink + 1.0) * 0x1p15;
       c.K = (c.K.array().abs() * shrink + 1.0) * 0x1p15;
     }
@@ -427,11 +427,12 @@ void apply_regime(Case& c, const GenConfig& cfg, const Draw& d) {
   // Logits: reals in [-4, 4], or scaled up to about +-1000 (double) / +-250 (float).
   if (r == Regime::large_logits) c.S *= big * big;
   if (r == Regime::zero_query) c.S.setZero();
-  // float16 cannot hold -1e9: its logits go to the lowest finite value
-  // region instead, -(|x| / 8 + 1) 2^15 (exp of the gap still underflows).
+  // A storage type that cannot hold -2^30 (float16) gets its logits in the
+  // lowest finite value region instead, -(|x| / 8 + 1) 2^15 (exp of the gap
+  // still underflows).
   if (r == Regime::hugely_negative)
-    c.S = cfg.precision.storage == NumberFormat::float16 ? DMatrix(-(c.S.array().abs() * 0.125 + 1.0) * 0x1p15)
-                                                         : DMatrix(-(c.S.array().abs() + 1.0) * 0x1p30);
+    c.S = cfg.precision.largest_finite() < 0x1p30 ? DMatrix(-(c.S.array().abs() * 0.125 + 1.0) * 0x1p15)
+                                                  : DMatrix(-(c.S.array().abs() + 1.0) * 0x1p30);
   if (r == Regime::tied_keys)
     for (Index j = 1; j < s.T_v; ++j) c.S.col(j) = c.S.col(0);
   if (r == Regime::row_scales)

@@ -115,11 +115,14 @@ int main(int argc, char** argv) {
                  "default: all")
       ->check(CLI::IsMember({"attention", "attention_tiled", "multi_head_attention", "masked_softmax", "softmax_rows"}));
   std::vector<std::string> emulated;
+  std::vector<std::string> narrow;  // the storage types with a wider default accumulation
+  for (const attn::ref::FormatInfo& f : attn::ref::number_formats())
+    if (f.default_accumulate != f.format) narrow.push_back(f.name);
   app.add_option("--emulated", emulated,
                  "instead of the library, run the emulated kernels storing in these types "
-                 "(float16, bfloat16; float32 accumulation) on attention, attention_tiled, "
+                 "(16-bit; float32 accumulation) on attention, attention_tiled, "
                  "masked_softmax and softmax_rows")
-      ->check(CLI::IsMember({"float16", "bfloat16"}));
+      ->check(CLI::IsMember(narrow));
   bool zoo = false;
   app.add_flag("--zoo", zoo,
                "instead of the library, run the kernel properties on every member of the zoo of "

@@ -1,4 +1,4 @@
-// Constants of the declared formats (number_format.hpp has the contract).
+// The table of declared formats (number_format.hpp has the contract).
 #include "attn/ref/number_format.hpp"
 
 #include <limits>
@@ -7,68 +7,60 @@
 
 namespace attn::ref {
 
-const char* format_name(NumberFormat f) noexcept {
-  switch (f) {
-    case NumberFormat::float64: return "float64";
-    case NumberFormat::float32: return "float32";
-    case NumberFormat::float16: return "float16";
-    case NumberFormat::bfloat16: return "bfloat16";
-  }
-  return "?";
-}
+namespace {
+
+double round_double(double x) noexcept { return x; }
+double round_float(double x) noexcept { return double(float(x)); }
+double round_half(double x) noexcept { return double(round_to_float16(float(x))); }
+double round_brain(double x) noexcept { return double(round_to_bfloat16(float(x))); }
+
+// IEEE 754-2019 binary64, binary32, binary16; bfloat16 = binary32's top 16 bits.
+constexpr std::array<FormatInfo, 4> kFormats{{
+    {NumberFormat::float64, "float64", {"double", nullptr}, 53, 0x1p-53, 0x1p-1022,
+     std::numeric_limits<double>::max(), true, NumberFormat::float64, round_double},
+    {NumberFormat::float32, "float32", {"float", nullptr}, 24, 0x1p-24, 0x1p-126,
+     double(std::numeric_limits<float>::max()), true, NumberFormat::float32, round_float},
+    {NumberFormat::float16, "float16", {"half", "fp16"}, 11, kFloat16UnitRoundoff,
+     kFloat16SmallestNormal, 65504.0, true, NumberFormat::float32, round_half},
+    {NumberFormat::bfloat16, "bfloat16", {"bf16", nullptr}, 8, kBfloat16UnitRoundoff,
+     kBfloat16SmallestNormal, 0x1.FEp127, true, NumberFormat::float32, round_brain},
+}};
+
+static_assert(kFormats[0].format == NumberFormat::float64 && kFormats[1].format == NumberFormat::float32 &&
+              kFormats[2].format == NumberFormat::float16 && kFormats[3].format == NumberFormat::bfloat16,
+              "one row per NumberFormat, in the enumerators' order");
+
+}  // namespace
+
+std::span<const FormatInfo> number_formats() noexcept { return kFormats; }
+
+const FormatInfo& format_info(NumberFormat f) noexcept { return kFormats[static_cast<std::size_t>(f)]; }
+
+const char* format_name(NumberFormat f) noexcept { return format_info(f).name; }
 
 std::optional<NumberFormat> parse_format(std::string_view s) noexcept {
-  if (s == "float64" || s == "double") return NumberFormat::float64;
-  if (s == "float32" || s == "float") return NumberFormat::float32;
-  if (s == "float16" || s == "fp16" || s == "half") return NumberFormat::float16;
-  if (s == "bfloat16" || s == "bf16") return NumberFormat::bfloat16;
+  for (const FormatInfo& row : kFormats) {
+    if (s == row.name) return row.format;
+    for (const char* alias : row.aliases)
+      if (alias && s == alias) return row.format;
+  }
   return std::nullopt;
 }
 
-double format_unit_roundoff(NumberFormat f) noexcept {
-  switch (f) {
-    case NumberFormat::float64: return 0x1p-53;
-    case NumberFormat::float32: return 0x1p-24;
-    case NumberFormat::float16: return kFloat16UnitRoundoff;
-    case NumberFormat::bfloat16: return kBfloat16UnitRoundoff;
-  }
-  return 0x1p-53;
-}
+double format_unit_roundoff(NumberFormat f) noexcept { return format_info(f).unit_roundoff; }
 
-double format_smallest_normal(NumberFormat f) noexcept {
-  switch (f) {
-    case NumberFormat::float64: return 0x1p-1022;
-    case NumberFormat::float32: return 0x1p-126;
-    case NumberFormat::float16: return kFloat16SmallestNormal;
-    case NumberFormat::bfloat16: return kBfloat16SmallestNormal;
-  }
-  return 0x1p-1022;
-}
+double format_smallest_normal(NumberFormat f) noexcept { return format_info(f).smallest_normal; }
 
-double format_largest_finite(NumberFormat f) noexcept {
-  switch (f) {
-    case NumberFormat::float64: return std::numeric_limits<double>::max();
-    case NumberFormat::float32: return double(std::numeric_limits<float>::max());
-    case NumberFormat::float16: return 65504.0;
-    case NumberFormat::bfloat16: return 0x1.FEp127;
-  }
-  return std::numeric_limits<double>::max();
-}
+double format_largest_finite(NumberFormat f) noexcept { return format_info(f).largest_finite; }
 
-double round_to_format(NumberFormat f, double x) noexcept {
-  switch (f) {
-    case NumberFormat::float64: return x;
-    case NumberFormat::float32: return double(float(x));
-    case NumberFormat::float16: return double(round_to_float16(float(x)));
-    case NumberFormat::bfloat16: return double(round_to_bfloat16(float(x)));
-  }
-  return x;
-}
+double round_to_format(NumberFormat f, double x) noexcept { return format_info(f).round(x); }
 
 bool format_covers(NumberFormat wide, NumberFormat narrow) noexcept {
-  if (wide == narrow || wide == NumberFormat::float64) return true;
-  if (wide == NumberFormat::float32) return narrow != NumberFormat::float64;
-  return false;  // float16 and bfloat16 cover only themselves
+  // Every value of narrow is one of wide, and wide is at least as precise:
+  // both ranges and significands nest (float16 and bfloat16 do not nest).
+  const FormatInfo &w = format_info(wide), &n = format_info(narrow);
+  return w.significand_bits >= n.significand_bits && w.largest_finite >= n.largest_finite &&
+         w.smallest_normal <= n.smallest_normal;
 }
 
 }  // namespace attn::ref

@@ -26,23 +26,10 @@ using attn::prop::Operation;
 using attn::prop::Outcome;
 using attn::prop::Precision;
 
-/// The arithmetic a model computes in: the subject's declared precision
-/// (float or double), or a narrower one (the low_precision family).
-enum class Arith { float64, float32, float16, bfloat16 };
-
-/// Unit roundoff of an arithmetic: 2^-53, 2^-24, 2^-11, 2^-8.
-double unit_roundoff(Arith a);
-/// Smallest positive normal number: 2^-1022, 2^-126, 2^-14, 2^-126.
-double smallest_normal(Arith a);
-/// x rounded to the arithmetic (round to nearest even); float64 returns x.
-double round_to(Arith a, double x);
-/// The arithmetic of a declared precision: its accumulation type (the
-/// storage type's extra roundings are modelled on top, pipeline.cpp).
-Arith arith_of(const Precision& p);
-/// The arithmetic of a format.
-Arith arith_of(ref::NumberFormat f);
-/// "float64", "float32", "float16", "bfloat16".
-const char* arith_name(Arith a);
+/// The arithmetic a model computes in is a number format (ref::FormatInfo:
+/// its unit roundoff, smallest normal and rounding): the subject's declared
+/// accumulation type, or a narrower one (the low_precision family).
+using NumberFormat = ref::NumberFormat;
 
 /// One fitted parameter of a model: a name ("fill"), its value as a number
 /// (-1e9) and as text ("-1e9", "1/d_k", "float16").

@@ -37,9 +37,7 @@ struct Precision {
   /// float16 accumulation, any narrower accumulation).
   static Precision of(NumberFormat s, std::optional<NumberFormat> a = std::nullopt);
   /// The default accumulation type of a storage type.
-  static NumberFormat default_accumulate(NumberFormat s) {
-    return s == NumberFormat::float16 || s == NumberFormat::bfloat16 ? NumberFormat::float32 : s;
-  }
+  static NumberFormat default_accumulate(NumberFormat s) { return ref::format_info(s).default_accumulate; }
   /// True if the storage type is float32 (the old "is float" flag).
   bool stores_float32() const { return storage == NumberFormat::float32; }
   /// Largest finite value of the storage type (inputs must stay below it).

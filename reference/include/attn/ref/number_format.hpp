@@ -5,12 +5,39 @@
 // declared precision (storage and accumulation types, reference/TOLERANCE.md
 // "Storage and accumulation types").
 
+#include <array>
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace attn::ref {
 
 enum class NumberFormat { float64, float32, float16, bfloat16 };
+
+/// One row of the table of formats: everything attnlab knows about a format.
+/// Adding a format is its enumerator above and its row in number_format.cpp.
+struct FormatInfo {
+  NumberFormat format;
+  const char* name;                    ///< "float16": reports, the command line
+  std::array<const char*, 2> aliases;  ///< "half", "fp16" (nullptr: none)
+  int significand_bits;                ///< 53, 24, 11, 8 (with the implicit bit)
+  double unit_roundoff;                ///< 2^-significand_bits
+  double smallest_normal;              ///< 2^-1022, 2^-126, 2^-14, 2^-126
+  double largest_finite;               ///< DBL_MAX, FLT_MAX, 65504, (2 - 2^-7) 2^127
+  bool has_infinity;                   ///< IEEE 754 +-Inf (all four)
+  /// The accumulation type a kernel storing in this format uses unless it
+  /// declares another: float32 for the 16-bit formats (as FlashAttention
+  /// computes), the format itself otherwise.
+  NumberFormat default_accumulate;
+  /// x rounded to the format, ties to even (via float32 for the 16-bit
+  /// formats); overflow gives +-Inf.
+  double (*round)(double x) noexcept;
+};
+
+/// The table, one row per NumberFormat, in the enumerators' order.
+std::span<const FormatInfo> number_formats() noexcept;
+/// The row of format f.
+const FormatInfo& format_info(NumberFormat f) noexcept;
 
 /// "float64", "float32", "float16", "bfloat16".
 const char* format_name(NumberFormat f) noexcept;
