@@ -45,8 +45,6 @@ class MemoryCgroup {
   std::uint64_t limit_bytes() const { return bytes_; }
   /// How many times the kernel's OOM killer ended a process in it.
   std::uint64_t oom_kills() const;
-  /// The largest memory use seen, in bytes (0 where the kernel does not say).
-  std::uint64_t peak_bytes() const;
   /// SIGKILLs every process in it (cgroup.kill on v2, else one by one).
   void kill_all() const;
 

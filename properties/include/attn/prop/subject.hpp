@@ -40,8 +40,6 @@ struct Precision {
   static NumberFormat default_accumulate(NumberFormat s) {
     return s == NumberFormat::float16 || s == NumberFormat::bfloat16 ? NumberFormat::float32 : s;
   }
-  /// True if the storage type is float32 (the old "is float" flag).
-  bool stores_float32() const { return storage == NumberFormat::float32; }
   /// Largest finite value of the storage type (inputs must stay below it).
   double largest_finite() const { return ref::format_largest_finite(storage); }
   /// x rounded to the storage type.
