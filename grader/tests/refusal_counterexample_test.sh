@@ -1,6 +1,6 @@
 #!/bin/sh
 # refusal_counterexample_test.sh ATTNLAB SOURCE_DIR DATA_DIR
-# Issue #10, finding 1: a submission whose only fault is a value mistake
+# The counterexample shown is the case answered: a submission whose only fault is a value mistake
 # (an epsilon in the softmax denominator, so it fails on every case, the
 # shrunk ones included) refuses every faulty input, so each refusal
 # property (F3's dk_mismatch_refused and fully_forbidden_refused; with
