@@ -12,7 +12,8 @@
 // cgroup v2 (memory.max) is used where the memory controller can be enabled
 // below the grader's own cgroup, else cgroup v1 (memory.limit_in_bytes).
 // Where neither is writable (an unprivileged user, most containers), create()
-// says why and the limits are per process only (README, "Limits and sandbox").
+// says why and the limits are per process only (docs/MANUAL.md,
+// "Limits and sandbox").
 
 #include <cstdint>
 #include <memory>
