@@ -1,6 +1,6 @@
 #!/bin/sh
 # examples_test.sh ATTNLAB SOURCE_DIR
-# The README's examples work as written:
+# The manual's examples (docs/MANUAL.md) work as written:
 # - grader/examples/run_autograder, with Gradescope's paths redirected to a
 #   temporary folder, grades a model solution (full marks) and the F4 variant
 #   (partial credit) and writes a results.json with every documented field;

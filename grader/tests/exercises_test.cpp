@@ -1,6 +1,7 @@
-// Exercises F1-F4 in the grader: the registry (properties, points, entry
-// points), recognising a submission's exercise from its file, the answers
-// files of F2 and F4, and the visible examples of the softmax exercises.
+// Exercises F1-F4 (and the library operations T1, M1, C1) in the grader: the
+// registry (properties, points, entry points), recognising a submission's
+// exercise from its file, the answers files of F2 and F4, and the visible
+// examples of the softmax exercises.
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -105,7 +106,7 @@ TEST_CASE("every exercise loads with properties, entry points and a full points 
   }
 }
 
-TEST_CASE("each exercise is graded on the operation and properties the brief names",
+TEST_CASE("each exercise is graded on the operation and properties its statement names",
           "[exercises]") {
   using attn::prop::Operation;
   auto ids = [](const Exercise& e) {
@@ -343,7 +344,7 @@ TEST_CASE("wrong answers fail at the entry that is wrong", "[answers]") {
   CHECK(f2.counterexample);  // the report shows F2's S
   // Forgetting the mask (softmax over all three logits) is caught.
   CHECK_FALSE(answers_verdict("F2", data("f2_unmasked.json")).passed);
-  // A wrong number is told to recompute it (issue #10, 13: and only a wrong number).
+  // A wrong number, and only a wrong number, is told to recompute it.
   for (const auto* v : {&f4, &f2}) {
     const auto h = diagnose(*v);
     REQUIRE(h);
@@ -372,8 +373,8 @@ TEST_CASE("a malformed answers file fails with what is wrong and the expected fo
     CHECK_THAT(failure_summary(v), Catch::Contains(b.says));
     if (std::string(b.says).find("expected 2 x 3") == std::string::npos)
       CHECK_THAT(failure_summary(v), Catch::Contains("README.md"));
-    // The hint says the file is malformed, not that a number is not the text's
-    // (issue #10, 13: a string for a number, a missing member).
+    // The hint says the file is malformed (a string for a number, a missing
+    // member), not that a number is not the text's.
     const auto h = diagnose(v);
     REQUIRE(h);
     CHECK(h->key == "answers_malformed");
@@ -398,7 +399,7 @@ TEST_CASE("answers that cannot serve are usage problems", "[answers]") {
              Catch::Contains("for exercise F4") && Catch::Contains("graded as F2"));
   CHECK_THAT(*answers_usage_problem(f2, data("does_not_exist.json")),
              Catch::Contains("no such answers file"));
-  // A folder is said to be one (issue #10, 12), not "no such answers file".
+  // A folder is said to be one, not "no such answers file".
   const auto folder = answers_usage_problem(f2, source("exercises/F2"));
   REQUIRE(folder);
   CHECK_THAT(*folder, Catch::Contains("is a directory, not an answers file") &&

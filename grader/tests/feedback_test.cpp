@@ -300,7 +300,7 @@ TEST_CASE("diagnosis stage: scaling twice is wrong_scale (1/d_k), not a missing 
   CHECK_THAT(d.engine.explanation, Catch::Contains("np.sqrt"));  // NumPy idiom for a .py file
 }
 
-TEST_CASE("diagnosis text: a parameter named with a verb reads as a clause (issue #10, 15)",
+TEST_CASE("diagnosis text: a parameter named with a verb reads as a clause",
           "[feedback][diagnosis]") {
   FailureDiagnosis d;
   d.status = FailureDiagnosis::Status::diagnosed;
@@ -312,7 +312,7 @@ TEST_CASE("diagnosis text: a parameter named with a verb reads as a clause (issu
   CHECK_THAT(attn::grader::diagnosis_summary(d), Catch::Contains("finite_fill (fill = -1e9)"));
 }
 
-TEST_CASE("diagnosis text: no known mistake is said once, not twice (issue #10, 15)",
+TEST_CASE("diagnosis text: no known mistake is said once, not twice",
           "[feedback][diagnosis]") {
   // Weights of 0.3 everywhere (rows summing to 0.3 T_v): no model gives them.
   FnSubject s([](const Case& c) {

@@ -5,7 +5,7 @@
 # and the same command run again resumes it: it grades only the others,
 # keeps the finished rows as they were, and removes what the killed run
 # left (its temporary folders in TMPDIR; a memory cgroup of a dead grader,
-# where this user may make one). batch.hpp, README "Grading a class".
+# where this user may make one). batch.hpp, docs/MANUAL.md "Grading a class".
 set -u
 attnlab=$1
 src=$2

@@ -1,17 +1,17 @@
 #!/bin/sh
 # refusal_counterexample_test.sh ATTNLAB SOURCE_DIR DATA_DIR
-# Issue #10, finding 1: a submission whose only fault is a value mistake
-# (an epsilon in the softmax denominator, so it fails on every case, the
-# shrunk ones included) refuses every faulty input, so each refusal
-# property (F3's dk_mismatch_refused and fully_forbidden_refused; with
-# attnlab check also shape_mismatch_refused) fails on the valid case it was
-# made from. Its
-# block must show that valid case throughout: the shape line, the pasted
+# The counterexample shown is the case answered: a submission whose only
+# fault is a value mistake (an epsilon in the softmax denominator, so it
+# fails on every case, the shrunk ones included) refuses every faulty input,
+# so each refusal property (F3's dk_mismatch_refused and
+# fully_forbidden_refused; with attnlab check also shape_mismatch_refused)
+# fails on the valid case it was made from. Its block must show that valid
+# case throughout: the shape line, the pasted
 # reproduction (whose Q, K, V and mask have those shapes, with no fully
 # forbidden row) and the answer (A is T_q x T_v of that case); and the
 # reproduction, pasted beside the file, must run without raising (Python)
 # or throwing (C++). The Python file is named my-attention.py (not a module
-# name, finding 8); the C++ one is built with the report's own command line.
+# name: it is imported by path); the C++ one is built with the report's own command line.
 set -u
 attnlab=$1
 src=$2

@@ -78,8 +78,8 @@ TEST_CASE("empty query sets are handled: T_q = 0 gives empty O and A", "[errors]
   CHECK(r.A.cols() == 3);
 }
 
-// ---- The rule for logits, one for every operation (issue: overflowing
-// logits were handled three ways).
+// ---- The rule for logits, one for every operation (docs/ARCHITECTURE.md,
+// "The rule for logits"): overflowing logits are decided one way everywhere.
 
 namespace {
 /// Q K^T / sqrt(2) for Q = [q, q] and K rows [k_j, k_j]: 2 q k_j / sqrt(2).

@@ -1,7 +1,8 @@
 // A kernel that stores in bfloat16 and declares float32 accumulation (as
 // FlashAttention computes) but accumulates in bfloat16 is diagnosed
 // low_precision(bfloat16); the correct emulated kernel is consistent with
-// the definition in its declared precision (issue 11, point 1).
+// the definition in its declared precision (reference/TOLERANCE.md, "Storage
+// and accumulation types").
 #include <catch2/catch.hpp>
 
 #include "attn/mis/diagnose.hpp"

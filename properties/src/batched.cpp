@@ -112,11 +112,4 @@ StackedRow stacked_row(const Shape4& s, Index r) {
   return out;
 }
 
-std::string head_row_text(const Shape4& s, Index r) {
-  const StackedRow at = stacked_row(s, r);
-  std::ostringstream os;
-  os << "n = " << at.n << ", h = " << at.h << ", query row " << at.i;
-  return os.str();
-}
-
 }  // namespace attn::prop

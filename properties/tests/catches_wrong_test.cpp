@@ -366,8 +366,8 @@ TEST_CASE("a metamorphic property prints two different answers as two different 
           "[mutants]") {
   // Subnormal weights at forbidden keys (where no rounding is allowed) that
   // differ only beyond 12 significant digits between the original and the
-  // shifted case (issue #10, 15: "6.57223630855e-310 ... gives
-  // 6.57223630855e-310"): the summary must print them so they differ.
+  // shifted case (printed to 12 digits they read "6.57223630855e-310 ...
+  // gives 6.57223630855e-310"): the summary must print them so they differ.
   LibSubject<double> lib;
   FnSubject s([&lib](const Case& c) {
     Outcome o = lib.run(c);

@@ -10,7 +10,7 @@
 own under attnlab's harness (grader/PROTOCOL.md), and raises
 :class:`PropertyFailure` (an ``AssertionError``) carrying the report when a
 property fails. The kernel's calling conventions are in grader/PROTOCOL.md
-and the README ("Checking your own kernel").
+and docs/MANUAL.md ("Checking your own kernel").
 
 The ``attnlab`` binary is found, in order: the ``binary`` argument, the
 ``ATTNLAB`` environment variable, ``attnlab`` on ``PATH``, then the

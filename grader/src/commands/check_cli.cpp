@@ -280,7 +280,7 @@ std::optional<int> run_check_command(const CheckCommand& c) {
   }
   if (!c.entry.empty() && detect_language(options.file) != Language::python) {
     std::cerr << "attnlab: --entry picks a Python function; a C++ kernel defines the F3 "
-                 "interface (f3::attention, README 'Checking your own kernel') and an "
+                 "interface (f3::attention, docs/MANUAL.md 'Checking your own kernel') and an "
                  "executable says its entry in its hello\n";
     return 2;
   }

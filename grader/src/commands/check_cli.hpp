@@ -1,6 +1,7 @@
 #pragma once
 // `attnlab check KERNEL`: every property that applies to a kernel's
-// operation, pass/fail with no points (README, "Checking your own kernel").
+// operation, pass/fail with no points (docs/MANUAL.md,
+// "Checking your own kernel").
 //   attnlab check KERNEL [--op OP] [--entry NAME] [--property NAME]
 //                 [--fully-forbidden error|nan|zeros] [--cases N] [--seed N]
 //                 [--timeout S] [--junit FILE] [--report FILE]

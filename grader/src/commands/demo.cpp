@@ -19,15 +19,6 @@ namespace {
 
 using M = Matrix<double>;
 
-void print_weights(std::ostream& out, const char* title, const M& A) {
-  out << "  " << title << "\n";
-  for (Index i = 0; i < A.rows(); ++i) {
-    out << "    row " << i << ": [";
-    for (Index j = 0; j < A.cols(); ++j) out << (j ? ", " : "") << std::setw(7) << A(i, j);
-    out << "]   sum = " << A.row(i).sum() << "\n";
-  }
-}
-
 // F4 and Lemma 2: masking after the softmax.
 std::string row_text(const M& A, Index i, int precision = 4) {
   std::ostringstream os;

@@ -177,7 +177,7 @@ int main(int argc, char** argv) {
   auto* processes_opt =
       grade->add_option("--max-processes", max_processes,
                         "processes and threads a submission may have at once (RLIMIT_NPROC; "
-                        "0: no limit; see README, 'Limits and sandbox')")
+                        "0: no limit; see docs/MANUAL.md, 'Limits and sandbox')")
           ->capture_default_str()
           ->check(check::whole_number(bounds::kMaxProcesses));
   grade->add_option("--python", python,

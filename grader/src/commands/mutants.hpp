@@ -6,7 +6,7 @@
 //
 // The mutants are exercises/mutants/*.py and *.cpp: submissions in an
 // exercise's own interface (F1-F4, and the library operations T1, the tiled
-// kernel, and M1, multi-head attention), graded exactly as `attnlab grade`
+// kernel, M1, multi-head attention, and C1, the masks), graded exactly as `attnlab grade`
 // grades a student's file. Every one is graded in a forked grader process of its own (RapidCheck's
 // state is per process, so threads would share it), `jobs` at a time.
 

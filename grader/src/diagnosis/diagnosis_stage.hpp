@@ -1,5 +1,5 @@
 #pragma once
-// The diagnosis stage (issue #10): after grading, each failed property's
+// The diagnosis stage: after grading, each failed property's
 // counterexample goes to attn::mis::diagnose, which sends a small battery of
 // extra cases to the submission and names a misconception only if its model
 // reproduces every answer while the definition does not

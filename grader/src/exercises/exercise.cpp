@@ -1,4 +1,5 @@
-// The exercise registry: F1..F4 with their properties and points tables.
+// The exercise registry: F1..F4 and the library operations T1, M1, C1, with
+// their properties and points tables.
 #include "exercises/exercise.hpp"
 
 #include <fstream>

@@ -53,13 +53,14 @@ struct Exercise {
   double max_points() const;
 };
 
-/// The exercise with this id ("F1".."F4"), read from the registry and its
+/// The exercise with this id ("F1".."F4", or T1, M1, C1 below), read from the registry and its
 /// points table. Throws std::invalid_argument for an id attnlab does not
 /// grade (the message says which ids it grades; for F5, that it is prose)
 /// and std::runtime_error if its points table cannot be read.
 Exercise load_exercise(const std::string& id);
 
-/// The ids of every graded exercise, in order: F1, F2, F3, F4.
+/// The ids of the text's graded exercises, in order: F1, F2, F3, F4 (the
+/// library operations T1, M1, C1: library_exercise_ids).
 std::vector<std::string> exercise_ids();
 
 /// Graded pseudo-exercises for the library's operations (not exercises of the

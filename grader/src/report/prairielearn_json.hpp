@@ -1,7 +1,7 @@
 #pragma once
 // PrairieLearn's external-grader results (written to
-// /grade/results/results.json; reference: PrairieLearn's
-// docs/externalGrading.md, "Grading results"):
+// /grade/results/results.json; reference: PrairieLearn's documentation,
+// "External grading", section "Grading results"):
 //
 //   {"gradable": true, "score": 0.8, "message": "...", "output": "...",
 //    "tests": [{"name": "row_stochastic", "description": "<the statement>",

@@ -188,16 +188,6 @@ std::uint64_t MemoryCgroup::oom_kills() const {
   return keyed(read_file(dir / (v2_ ? "memory.events" : "memory.oom_control")), "oom_kill");
 }
 
-std::uint64_t MemoryCgroup::peak_bytes() const {
-  const std::string text =
-      read_file(fs::path(dir_) / (v2_ ? "memory.peak" : "memory.max_usage_in_bytes"));
-  try {
-    return text.empty() ? 0 : std::stoull(text);
-  } catch (const std::exception&) {
-    return 0;
-  }
-}
-
 void MemoryCgroup::kill_all() const { kill_members(dir_, v2_); }
 
 std::size_t MemoryCgroup::remove_leftovers() {

@@ -12,7 +12,8 @@
 // cgroup v2 (memory.max) is used where the memory controller can be enabled
 // below the grader's own cgroup, else cgroup v1 (memory.limit_in_bytes).
 // Where neither is writable (an unprivileged user, most containers), create()
-// says why and the limits are per process only (README, "Limits and sandbox").
+// says why and the limits are per process only (docs/MANUAL.md,
+// "Limits and sandbox").
 
 #include <cstdint>
 #include <memory>
@@ -45,8 +46,6 @@ class MemoryCgroup {
   std::uint64_t limit_bytes() const { return bytes_; }
   /// How many times the kernel's OOM killer ended a process in it.
   std::uint64_t oom_kills() const;
-  /// The largest memory use seen, in bytes (0 where the kernel does not say).
-  std::uint64_t peak_bytes() const;
   /// SIGKILLs every process in it (cgroup.kill on v2, else one by one).
   void kill_all() const;
 

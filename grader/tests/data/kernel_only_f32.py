@@ -1,5 +1,5 @@
 """A kernel file whose one function has its own name (not one attnlab
-looks for): `attnlab check` must list it and suggest --entry (issue #10, 11)."""
+looks for): `attnlab check` must list it and suggest --entry."""
 import numpy as np
 
 

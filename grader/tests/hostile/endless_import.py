@@ -2,8 +2,7 @@
 # expect-exit: 1
 # expect-text: did not finish loading \(importing the file and saying hello to the grader\) within 30 s
 """Hostile: loops forever while the file is imported, so the harness never
-says hello; the report must say the file did not finish loading (issue #10,
-15), not only that a protocol message is missing."""
+says hello; the report must say the file did not finish loading, not only that a protocol message is missing."""
 import numpy as np
 
 while True:

@@ -4,7 +4,7 @@
 // submission mutant is recognised as its exercise from the file alone (so
 // `attnlab grade` takes it like a student's file); the catalogue covers
 // F1-F4, both languages, and the library operations (tiled: T1, multi-head:
-// M1). Grading the catalogue is the e2e tests' job (CMakeLists.txt).
+// M1, masks: C1). Grading the catalogue is the e2e tests' job (CMakeLists.txt).
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -78,15 +78,16 @@ struct TiledAttentionResult {
 /// half of it under a causal mask.
 ///
 /// Q: T_q x d_k, K: T_v x d_k, V: T_v x d_v, mask: T_q x T_v (true = forbidden)
-/// or std::nullopt. A logit that is -Inf (overflow of a finite product) is
-/// forbidden, as in masked_softmax.
+/// or std::nullopt. Logits follow the rule for logits (docs/ARCHITECTURE.md,
+/// "lib/"), as in attention: only allowed entries are read; an allowed logit
+/// that overflows to -Inf gets weight exactly 0, unless every allowed logit
+/// of its row does (then NonFiniteInputError, below).
 /// Throws, like attention: ShapeError (tile size < 1, threads < 0, d_k
 /// mismatch, K and V with different row counts, mask shape, d_k == 0);
-/// NonFiniteInputError (NaN/Inf in Q, K, V; a logit that is NaN or +Inf,
-/// reported as "S" with its row and column: the first met in tile order,
-/// query tile by query tile, which may differ from the naive form's
-/// row-major order when there are several; logits that can overflow are
-/// checked in every tile, skipped ones included); FullyMaskedRowError for the
+/// NonFiniteInputError (NaN/Inf in Q, K, V; an allowed logit that is NaN or
+/// +Inf, or a row whose allowed logits all overflow to -Inf, reported as "S"
+/// with its row and column; when a logit can overflow, every allowed logit
+/// is checked before any tile is computed); FullyMaskedRowError for the
 /// lowest query row with no allowed key (also T_v = 0 with T_q > 0), raised
 /// after every tile has been seen. T_q = 0 gives an empty result.
 /// std::bad_alloc if a thread's buffers cannot be allocated.

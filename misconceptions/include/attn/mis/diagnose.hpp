@@ -1,5 +1,5 @@
 #pragma once
-// Differential diagnosis of a failing subject (issue #10).
+// Differential diagnosis of a failing subject.
 //
 // diagnose() builds a small battery of extra cases for the operation of the
 // counterexample, chosen so that the models of the catalogue (and the

@@ -63,8 +63,8 @@ struct Prediction {
   /// (non_finite_swallowed: the values themselves are not modelled).
   bool any_finite_answer = false;
   /// An answer with a non-finite compared entry also agrees: a NaN or Inf
-  /// input may be refused or may give NaN where it reaches (issue 10's
-  /// rule); only a finite answer, which swallowed it, is a mistake.
+  /// input may be refused or may give NaN where it reaches; only a finite
+  /// answer, which swallowed it, is a mistake.
   bool non_finite_answer_ok = false;
   Outcome answer;
   /// Per-entry absolute tolerances, same shapes as answer.A, answer.O,

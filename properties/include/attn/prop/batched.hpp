@@ -75,7 +75,4 @@ struct StackedRow {
 };
 StackedRow stacked_row(const Shape4& s, Index r);
 
-/// "n = 1, h = 2, query row 3" for stacked row r of the output.
-std::string head_row_text(const Shape4& s, Index r);
-
 }  // namespace attn::prop

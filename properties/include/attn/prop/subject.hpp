@@ -38,8 +38,6 @@ struct Precision {
   static Precision of(NumberFormat s, std::optional<NumberFormat> a = std::nullopt);
   /// The default accumulation type of a storage type.
   static NumberFormat default_accumulate(NumberFormat s) { return ref::format_info(s).default_accumulate; }
-  /// True if the storage type is float32 (the old "is float" flag).
-  bool stores_float32() const { return storage == NumberFormat::float32; }
   /// Largest finite value of the storage type (inputs must stay below it).
   double largest_finite() const { return ref::format_largest_finite(storage); }
   /// x rounded to the storage type.

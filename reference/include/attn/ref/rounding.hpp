@@ -13,7 +13,8 @@
 // Figueroa, "When is double rounding innocuous?", SIGNUM 1995). For exp and
 // log the result is within one narrow ulp, which is all an exp claims anyway.
 //
-// Used by misconceptions/ (the low_precision model) and planned for issue 11.
+// Used by number_format.cpp (the declared storage types), misconceptions/
+// (the low_precision model) and the emulated kernels of properties/testing/.
 
 #include <cstdint>
 

@@ -1,5 +1,6 @@
 #pragma once
-// The numbers printed in the two source pages (../shared/seeds/), as data.
+// The numbers printed in the two source pages (the Hungarian section 32.2 and
+// the Russian section 14.3 on scaled dot-product attention), as data.
 // Printed values have 4 decimals and are checked at the text's absolute
 // tolerance 1e-4 (section 32.2.7); everything else is checked against the
 // oracle within the error bound.
