@@ -272,10 +272,13 @@ void clear_not_judged() { g_not_judged = false; }
 namespace {
 
 /// The bound of an entry whose exact value is `exact`, for an answer of
-/// size |answer|: the bound times max(1, |answer| / |exact|).
+/// size |answer|: the bound times max(1, |answer| / |exact|). An exact value
+/// below double's range (a weight of e^-1000) counts as the smallest
+/// subnormal: a wrong answer of 1e-145 there rounds at its own size, not at
+/// the size of the underflow bound (4e-307).
 double answer_rounding(double bound, double answer, const ref::Real& exact) {
-  const double x = std::abs(static_cast<double>(exact));
-  if (x == 0 || !std::isfinite(answer) || std::abs(answer) <= x) return bound;
+  const double x = std::max(std::abs(static_cast<double>(exact)), std::numeric_limits<double>::denorm_min());
+  if (!std::isfinite(answer) || std::abs(answer) <= x) return bound;
   return bound * (std::abs(answer) / x);
 }
 
