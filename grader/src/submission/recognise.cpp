@@ -361,6 +361,11 @@ Recognition recognise_cpp(const std::string& text, const std::string& shown) {
 Recognition recognise_answers(const fs::path& file, const std::string& shown) {
   Recognition r;
   const AnswersExercise a = read_answers_exercise(file);
+  if (!a.refused.empty()) {
+    r.message = "the answers file " + shown + " is not read: " + a.refused +
+                "; attnlab reads an answers file only as the regular file itself (give that file)";
+    return r;
+  }
   if (!a.exercise) {
     r.message = "cannot tell which exercise the answers file " + shown + " answers: " +
                 a.problem + "; an answers file names it, {\"exercise\": \"F2\", ...}, or say "
