@@ -241,6 +241,11 @@ AnswersExercise read_answers_exercise(const fs::path& file, const fs::path& root
   return r;
 }
 
+std::string answers_refused_message(const std::string& shown, const std::string& refused) {
+  return "the answers file " + shown + " is not read: " + refused +
+         "; attnlab reads an answers file only as the regular file itself (give that file)";
+}
+
 std::optional<std::string> answers_usage_problem(const Exercise& exercise, const fs::path& file,
                                                  const fs::path& root) {
   if (!exercise.has_answers) {
@@ -248,9 +253,7 @@ std::optional<std::string> answers_usage_problem(const Exercise& exercise, const
   }
   if (const auto problem = not_a_file(file, "answers file")) return *problem;
   const AnswersExercise a = read_answers_exercise(file, root);
-  if (!a.refused.empty())
-    return "the answers file " + file.string() + " is not read: " + a.refused +
-           "; attnlab reads an answers file only as the regular file itself (give that file)";
+  if (!a.refused.empty()) return answers_refused_message(file.string(), a.refused);
   if (a.exercise && *a.exercise != exercise.id) {
     return "the answers file " + file.string() + " is for exercise " + *a.exercise +
            ", but the submission is graded as " + exercise.id;
@@ -286,8 +289,8 @@ Verdict check_answers(const Exercise& exercise, const std::optional<fs::path>& f
   } catch (const Malformed& m) {
     Failure f;
     f.summary = "the answers file " + file->filename().string() +
-                (m.refused ? " is not read: " : " is malformed: ") + m.why + ". Expected " + format_of(exercise.id) + " (exercises/" + exercise.id +
-                "/README.md)";
+                (m.refused ? " is not read: " : " is malformed: ") + m.why + ". Expected " +
+                format_of(exercise.id) + " (exercises/" + exercise.id + "/README.md)";
     v.failure = std::move(f);
     v.passed = false;
   } catch (const std::exception& e) {  // the oracle or the JSON library, unexpectedly

@@ -56,6 +56,10 @@ struct AnswersExercise {
 AnswersExercise read_answers_exercise(const std::filesystem::path& file,
                                       const std::filesystem::path& root = {});
 
+/// The message for an answers file that is not read (`refused`:
+/// AnswersExercise::refused), `shown` naming it.
+std::string answers_refused_message(const std::string& shown, const std::string& refused);
+
 /// Why `file` cannot serve as the answers of `exercise`, as a usage error
 /// (the caller exits 2): the exercise takes no answers file, the file does
 /// not exist, is not read (a symbolic link, a FIFO: AnswersExercise::refused,

@@ -362,8 +362,7 @@ Recognition recognise_answers(const fs::path& file, const std::string& shown) {
   Recognition r;
   const AnswersExercise a = read_answers_exercise(file);
   if (!a.refused.empty()) {
-    r.message = "the answers file " + shown + " is not read: " + a.refused +
-                "; attnlab reads an answers file only as the regular file itself (give that file)";
+    r.message = answers_refused_message(shown, a.refused);
     return r;
   }
   if (!a.exercise) {
