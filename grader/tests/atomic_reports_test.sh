@@ -3,10 +3,10 @@
 # --prairielearn-json, --junit, --report) and of `attnlab check` (--junit,
 # --report) are replaced whole (a temporary beside the file, then rename(2)),
 # never rewritten in place. Seen from outside: each target is made a hard
-# link of a second name holding OLD, or a symbolic link to a file holding
-# OLD; an in-place write would change that second file too (truncating and
-# writing through the shared inode or the link), a replacement leaves it
-# OLD. The targets then hold the new reports, and no temporary is left.
+# link of a second name holding OLD; an in-place write would change that
+# second name too (truncating and writing the shared inode), a replacement
+# leaves it OLD. The targets then hold the new reports, and no temporary is
+# left. A symbolic link (--report /dev/stdout) is still written through.
 # Usage: atomic_reports_test.sh ATTNLAB SOURCE_DIR
 set -eu
 attnlab="$1"
@@ -15,16 +15,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-# out/NAME is a hard link of keep/NAME, or a symbolic link to keep/NAME.
+# out/NAME is a hard link of keep/NAME.
 prepare() {
   rm -rf "$tmp/out" "$tmp/keep"
   mkdir "$tmp/out" "$tmp/keep"
   for name in "$@"; do
     printf 'OLD\n' >"$tmp/keep/$name"
-    case "$name" in
-      *.txt) ln -s "$tmp/keep/$name" "$tmp/out/$name" ;;
-      *) ln "$tmp/keep/$name" "$tmp/out/$name" ;;
-    esac
+    ln "$tmp/keep/$name" "$tmp/out/$name"
   done
 }
 check_kept() {
@@ -57,4 +54,11 @@ status=0
 check_kept junit.xml report.txt
 grep -q '<testcase ' "$tmp/out/junit.xml" || fail "check's JUnit file holds no testcase"
 cmp -s "$tmp/check.txt" "$tmp/out/report.txt" || fail "check --report differs from what was printed"
+# A link is written through (the user's /dev/stdout, a file kept elsewhere).
+printf 'OLD\n' >"$tmp/kept.txt"
+ln -s "$tmp/kept.txt" "$tmp/link.txt"
+"$attnlab" check "$src/solutions/F3/attention.py" --cases 10 --report "$tmp/link.txt" >/dev/null 2>&1 ||
+  fail "check --report LINK failed"
+[ -L "$tmp/link.txt" ] || fail "check --report LINK replaced the link"
+grep -q '^attnlab check' "$tmp/kept.txt" || fail "check --report LINK did not write through the link"
 echo "grade's and check's single-file outputs are replaced whole"

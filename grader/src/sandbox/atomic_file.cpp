@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 
 namespace attn::grader {
@@ -90,6 +91,15 @@ void write_files_atomically(const std::vector<std::pair<fs::path, std::string>>&
 }
 
 void write_file_creating_folder(const fs::path& file, const std::string& content) {
+  struct stat st {};
+  if (::lstat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    // A link the user made (/dev/stdout -> /proc/self/fd/1, or to a file
+    // kept elsewhere) or a stream: written through, never replaced.
+    std::ofstream out(file, std::ios::binary);
+    out << content;
+    if (!out.flush()) throw std::runtime_error("cannot write " + file.string());
+    return;
+  }
   if (file.has_parent_path()) {
     std::error_code ec;
     fs::create_directories(file.parent_path(), ec);

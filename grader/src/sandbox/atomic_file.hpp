@@ -18,7 +18,7 @@ namespace attn::grader {
 /// never a part), then the folder fsync'd. The folder must exist. `file`
 /// becomes a new file (mode 0644): other names of the old one (hard links)
 /// keep the old content, and a symbolic link at `file` is replaced, never
-/// followed. Throws std::runtime_error naming the file and errno's words
+/// followed (so the grader's own folders only; see write_file_creating_folder). Throws std::runtime_error naming the file and errno's words
 /// ("No space left on device", "Permission denied"); `file` is then as it
 /// was and the temporary is removed.
 void write_file_atomically(const std::filesystem::path& file, const std::string& content);
@@ -30,7 +30,10 @@ void write_file_atomically(const std::filesystem::path& file, const std::string&
 void write_files_atomically(const std::vector<std::pair<std::filesystem::path, std::string>>& files);
 
 /// write_file_atomically after creating `file`'s folder if it is missing
-/// (a report asked for at a path in a new folder). Throws as
+/// (a report asked for at a path in a new folder). A `file` that is neither
+/// a regular file nor a folder (lstat(2)): a symbolic link
+/// (--results-json /dev/stdout, a link the user keeps), a FIFO, a device,
+/// is written through as it is (std::ofstream), never replaced. Throws as
 /// write_file_atomically, or naming the folder that cannot be created.
 void write_file_creating_folder(const std::filesystem::path& file, const std::string& content);
 
