@@ -3,16 +3,18 @@
 # A class folder whose students try to take marks or secrets that are not
 # theirs, or to break the run (tests/hostile/README.md, "Class folders"):
 # symbolic links to the model solution, to another student's file and to a
-# secret file of the teacher's (0600, with a marker), a hard link to a file
+# secret file of the teacher's (0600, with a marker), an answers file linked
+# to the teacher's answer key (also with the marker), a hard link to a file
 # outside the class, a FIFO (in a student's folder and directly in the
 # class folder), a link to a folder, and archives: a zip and tars holding
 # symbolic links, hard links and device entries, a zip bomb (600 MiB of
 # zeros in ~600 KB), a tar.gz of 30,000 files, and a zip with junk before
 # it (a reader's warning, not an error). Beside them, normal students get
-# full marks. Checks every row's status, points and reason, that the
-# marker is in no report, results.json, JUnit or summary, that the run's
-# temporary space is left empty, and that an upload (Gradescope) refuses
-# the same links.
+# full marks. Checks every row's status, points and reason (also in the
+# student's results.json and JUnit), that the marker is in no report,
+# results.json, JUnit or summary, that the run's temporary space is left
+# empty, that an upload (Gradescope) refuses the same links, and that an
+# answers file given as a link (--answers LINK, or as the FILE) is refused.
 set -u
 attnlab=$1
 src=$2
@@ -54,6 +56,12 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     raise ValueError("notes: " + _notes)
 PY
 ln -s "$tmp/teacher/config.json" "$class/link_secret/notes.py"
+# An answers file linked to the teacher's answer key (with the marker).
+printf '{"exercise": "F4", "buggy_row_sum": 0.3302, "note": "%s"}\n' "$marker" \
+  > "$tmp/teacher/answers.json"
+chmod 600 "$tmp/teacher/answers.json"
+mkdir "$class/link_answers"; cp "$solution" "$class/link_answers/attention.py"
+ln -s "$tmp/teacher/answers.json" "$class/link_answers/answers.json"
 # A hard link to a file outside the class; a FIFO; a link to a folder.
 cp "$solution" "$tmp/outside/attention.py"
 mkdir "$class/hardlink"; ln "$tmp/outside/attention.py" "$class/hardlink/attention.py"
@@ -139,7 +147,9 @@ def one(student):
     assert len(rows[student]) == 1, rows[student]
     return rows[student][0]
 
-full = {"good": "", "loose.py": "", "inner": "", "warned": "", "tar_mixed":
+full = {"good": "", "loose.py": "", "inner": "", "warned": "",
+        "link_answers": r"ignored answers\.json: a symbolic link to a file outside the student's folder",
+        "tar_mixed":
         r"ignored mixed/copy\.py: a hard link.*ignored mixed/dev\.py: a character device"
         r".*ignored mixed/notes\.py: a symbolic link"}
 for student, note in full.items():
@@ -159,15 +169,31 @@ refused = {
     "bomb": r"its archive bomb\.zip unpacks to more than 64 MiB",
     "many": r"its archive many\.tar\.gz holds more than 2000 files and folders",
 }
+import xml.etree.ElementTree as ET
 for student, why in refused.items():
     r = one(student)
     assert r["status"] == "no submission" and r["score"] == 0, r
     assert re.search(why, r["note"]), (student, r["note"])
+    # ... and in the student's results.json and JUnit, not only the text report.
+    stem = os.path.join(out, r["report"][:-4])
+    res = json.load(open(stem + ".results.json"))
+    assert res["score"] == 0 and re.search(why, res["output"]), (student, res)
+    said = "".join(ET.parse(stem + ".junit.xml").getroot().itertext())
+    assert re.search(why, said), (student, said)
 # The entry that reads its linked notes.py is graded without it (and fails).
 r = one("link_secret")
 assert r["status"] == "graded" and r["score"] < r["max_score"], r
 assert "ignored notes.py: a symbolic link to a file outside the student's folder" in r["note"], r
 assert "ignored notes.py" in open(os.path.join(out, "students", "link_secret%2Fattention.py.txt")).read()
+# The reason is in the student's results.json ("output") and JUnit (the
+# suite's <system-out>) too, not only in the text report.
+for stem, why in [("link_secret%2Fattention.py", "ignored notes.py: a symbolic link to a file outside"),
+                  ("link_answers%2Fattention.py", "ignored answers.json: a symbolic link to a file outside")]:
+    res = json.load(open(os.path.join(out, "students", stem + ".results.json")))
+    assert why in res["output"], (stem, res["output"])
+    suite = ET.parse(os.path.join(out, "students", stem + ".junit.xml")).getroot().find("testsuite")
+    said = suite.findtext("system-out") or ""
+    assert why in said, (stem, ET.tostring(suite, encoding="unicode")[-2000:])
 print("class_hostile_test: %d students as expected" % len(rows))
 PY
 
@@ -188,6 +214,24 @@ code=$?
 [ "$code" = 2 ] || { cat "$tmp/upload.txt"; fail "a linked upload: expected exit status 2, got $code"; }
 grep -q "symbolic link to a file outside" "$tmp/upload.txt" ||
   { cat "$tmp/upload.txt"; fail "a linked upload does not say why it is refused"; }
+# An answers file is never read through a link, not even one named with
+# --answers or as the FILE: refused with the file named, the key not read.
+ln -s "$tmp/teacher/answers.json" "$tmp/answers_link.json"
+"$attnlab" grade "$src/solutions/F4/masked_attention.py" --answers "$tmp/answers_link.json" \
+  --cases 10 --results-json "$tmp/answers_link.results.json" > "$tmp/answers_link.txt" 2>&1
+code=$?
+[ "$code" = 2 ] || { cat "$tmp/answers_link.txt"; fail "--answers LINK: expected exit status 2, got $code"; }
+grep -q "answers_link.json is a symbolic link (not followed)" "$tmp/answers_link.txt" ||
+  { cat "$tmp/answers_link.txt"; fail "--answers LINK does not say the link is not followed"; }
+"$attnlab" grade "$tmp/answers_link.json" --cases 10 > "$tmp/answers_alone.txt" 2>&1
+code=$?
+[ "$code" = 2 ] || { cat "$tmp/answers_alone.txt"; fail "grade LINK.json: expected exit status 2, got $code"; }
+grep -q "answers_link.json is a symbolic link (not followed)" "$tmp/answers_alone.txt" ||
+  { cat "$tmp/answers_alone.txt"; fail "grade LINK.json does not say the link is not followed"; }
+if grep -ls "$marker" "$tmp/answers_link.txt" "$tmp/answers_link.results.json" \
+  "$tmp/answers_alone.txt"; then
+  fail "the teacher's answer key leaked through a linked answers file"
+fi
 # A file the user names on the command line may be a link (the user chose it).
 ln -s "$solution" "$tmp/chosen.py"
 "$attnlab" grade "$tmp/chosen.py" --cases 10 > "$tmp/chosen.txt" 2>&1 ||

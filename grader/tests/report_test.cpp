@@ -186,6 +186,25 @@ TEST_CASE("JUnit XML stays well formed with hostile text", "[reports]") {
   CHECK(doc.child("testsuites").attribute("errors").as_int() == 1);
 }
 
+TEST_CASE("a refused file of the student's folder is said in results.json and JUnit", "[reports]") {
+  GradeResult r;
+  r.status = GradeResult::Status::graded;
+  r.header.submission = "bob/attention.py";
+  r.refused = "ignored notes.py: a symbolic link to a file outside the student's folder (not followed)";
+  const std::string output = attn::grader::results_json(r).at("output").get<std::string>();
+  CHECK(output.find("Not read: " + r.refused + "\n") != std::string::npos);
+  pugi::xml_document doc;
+  REQUIRE(doc.load_string(attn::grader::junit_xml({&r}).c_str()));
+  const auto suite = doc.child("testsuites").child("testsuite");
+  CHECK(std::string(suite.child("system-out").text().get()) == "attnlab: note: " + r.refused + "\n");
+  // Nothing refused: no such line, no suite <system-out>.
+  r.refused.clear();
+  CHECK(attn::grader::results_json(r).at("output").get<std::string>().find("Not read") ==
+        std::string::npos);
+  REQUIRE(doc.load_string(attn::grader::junit_xml({&r}).c_str()));
+  CHECK(!doc.child("testsuites").child("testsuite").child("system-out"));
+}
+
 TEST_CASE("points: overrides from the configuration, skipped items not counted", "[reports]") {
   const auto exercise = attn::grader::load_exercise("F3");
   const auto config = attn::grader::parse_teacher_config(

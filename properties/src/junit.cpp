@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -79,6 +80,7 @@ void add_suite(pugi::xml_node root, const JunitSuite& s) {
     // After the failure, as the JUnit schema orders them.
     if (!c.system_out.empty()) set_text(tc.append_child("system-out"), c.system_out);
   }
+  if (!s.system_out.empty()) set_text(suite.append_child("system-out"), s.system_out);
   if (!s.system_err.empty()) set_text(suite.append_child("system-err"), s.system_err);
   set(suite, "tests", std::to_string(s.cases.size()));
   set(suite, "failures", std::to_string(failures));
@@ -110,11 +112,18 @@ pugi::xml_node new_root(pugi::xml_document& doc) {
   return root;
 }
 
-void save(const pugi::xml_document& doc, const std::filesystem::path& file) {
+std::string text_of(const pugi::xml_document& doc) {
+  std::ostringstream os;
+  doc.save(os, "  ", pugi::format_default, pugi::encoding_utf8);
+  return os.str();
+}
+
+void save(const std::string& text, const std::filesystem::path& file) {
   std::error_code ec;
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
-  if (!doc.save_file(file.c_str(), "  ", pugi::format_default, pugi::encoding_utf8))
-    throw std::runtime_error("cannot write " + file.string());
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+  if (!out.flush()) throw std::runtime_error("cannot write " + file.string());
 }
 
 pugi::xml_document document(const std::vector<JunitSuite>& suites) {
@@ -151,19 +160,13 @@ std::string xml_safe(const std::string& text) {
   return out;
 }
 
-std::string junit_xml(const std::vector<JunitSuite>& suites) {
-  const pugi::xml_document doc = document(suites);
-  std::ostringstream os;
-  doc.save(os, "  ", pugi::format_default, pugi::encoding_utf8);
-  return os.str();
-}
+std::string junit_xml(const std::vector<JunitSuite>& suites) { return text_of(document(suites)); }
 
 void write_junit_file(const std::filesystem::path& file, const std::vector<JunitSuite>& suites) {
-  save(document(suites), file);
+  save(junit_xml(suites), file);
 }
 
-void merge_junit_files(const std::vector<std::filesystem::path>& parts,
-                       const std::filesystem::path& file) {
+std::string merged_junit_xml(const std::vector<std::filesystem::path>& parts) {
   pugi::xml_document doc;
   auto root = new_root(doc);
   for (const auto& part : parts) {
@@ -190,7 +193,7 @@ void merge_junit_files(const std::vector<std::filesystem::path>& parts,
     }
   }
   total_counts(root);
-  save(doc, file);
+  return text_of(doc);
 }
 
 }  // namespace attn::prop

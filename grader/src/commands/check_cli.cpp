@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -23,6 +22,7 @@
 #include "exercises/exercise.hpp"
 #include "grading/grade.hpp"
 #include "report/junit_report.hpp"
+#include "sandbox/atomic_file.hpp"
 #include "submission/recognise.hpp"
 #include "submission/submission.hpp"
 
@@ -342,11 +342,7 @@ std::optional<int> run_check_command(const CheckCommand& c) {
       result.status == GradeResult::Status::infrastructure_error)
     std::cerr << "attnlab: " << result.message << "\n";
   try {
-    if (c.report) {
-      std::ofstream out(*c.report);
-      out << report.str();
-      if (!out) throw std::runtime_error("cannot write " + *c.report);
-    }
+    if (c.report) write_file_creating_folder(*c.report, report.str());
     if (c.junit) write_junit(*c.junit, result);
   } catch (const std::exception& e) {
     std::cerr << "attnlab: " << e.what() << "\n";

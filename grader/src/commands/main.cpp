@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
                     "\"exercise\")");
   grade->add_option("--answers", answers,
                     "the answers file of F2 or F4 (JSON, see exercises/F2/README.md), graded "
-                    "with FILE; a .json FILE is graded alone");
+                    "with FILE; a .json FILE is graded alone (never read through a symbolic link)");
   // Numbers are checked as text before CLI11 converts them (cli_checks.hpp):
   // nothing wraps ("--seed -1") and every message says what is expected.
   // The bounds are the configuration's too (grading/number_bounds.hpp).

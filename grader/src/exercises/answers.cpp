@@ -1,9 +1,9 @@
 // The answers file of F2 and F4, checked against the oracle at 1e-4.
 #include "exercises/answers.hpp"
 #include "sandbox/file_problem.hpp"
+#include "sandbox/no_follow.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
@@ -26,6 +26,7 @@ namespace textbook = attn::ref::textbook;
 /// The answers file could not be read as the format says; the message is for the student.
 struct Malformed {
   std::string why;
+  bool refused = false;  ///< not read at all (a link, a FIFO, too large: no_follow.hpp)
 };
 
 /// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
@@ -36,11 +37,17 @@ std::string plain_json_error(const std::string& what) {
              : what;
 }
 
-nlohmann::json parse_file(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) throw Malformed{"it cannot be read"};
+nlohmann::json parse_file(const fs::path& file, const fs::path& root) {
+  std::string text;
   try {
-    return nlohmann::json::parse(in);
+    text = read_no_follow(file, root, kAnswersMaxBytes);
+  } catch (const RefusedFile& e) {
+    throw Malformed{e.what(), true};
+  } catch (const std::exception&) {
+    throw Malformed{"it cannot be read"};
+  }
+  try {
+    return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {  // also a number too large (out_of_range)
     throw Malformed{"it is not valid JSON (" + plain_json_error(e.what()) + ")"};
   }
@@ -220,25 +227,33 @@ double f4_expected_buggy_row_sum() {
   return static_cast<double>(sum);
 }
 
-AnswersExercise read_answers_exercise(const fs::path& file) {
+AnswersExercise read_answers_exercise(const fs::path& file, const fs::path& root) {
   AnswersExercise r;
   try {
-    const nlohmann::json j = parse_file(file);
+    const nlohmann::json j = parse_file(file, root);
     const nlohmann::json& e = member(j, "exercise");
     if (!e.is_string()) throw Malformed{"its \"exercise\" member is " + e.dump() + ", not a string"};
     r.exercise = e.get<std::string>();
   } catch (const Malformed& m) {
-    r.problem = m.why;
+    r.problem = m.refused ? "it is not read: " + m.why : m.why;
+    if (m.refused) r.refused = m.why;
   }
   return r;
 }
 
-std::optional<std::string> answers_usage_problem(const Exercise& exercise, const fs::path& file) {
+std::string answers_refused_message(const std::string& shown, const std::string& refused) {
+  return "the answers file " + shown + " is not read: " + refused +
+         "; attnlab reads an answers file only as the regular file itself (give that file)";
+}
+
+std::optional<std::string> answers_usage_problem(const Exercise& exercise, const fs::path& file,
+                                                 const fs::path& root) {
   if (!exercise.has_answers) {
     return "exercise " + exercise.id + " has no answers file (only F2 and F4 do)";
   }
   if (const auto problem = not_a_file(file, "answers file")) return *problem;
-  const AnswersExercise a = read_answers_exercise(file);
+  const AnswersExercise a = read_answers_exercise(file, root);
+  if (!a.refused.empty()) return answers_refused_message(file.string(), a.refused);
   if (a.exercise && *a.exercise != exercise.id) {
     return "the answers file " + file.string() + " is for exercise " + *a.exercise +
            ", but the submission is graded as " + exercise.id;
@@ -246,7 +261,8 @@ std::optional<std::string> answers_usage_problem(const Exercise& exercise, const
   return std::nullopt;
 }
 
-Verdict check_answers(const Exercise& exercise, const std::optional<fs::path>& file) {
+Verdict check_answers(const Exercise& exercise, const std::optional<fs::path>& file,
+                      const fs::path& root) {
   Verdict v = blank_verdict(exercise, file ? file->string() : std::string());
   if (!file) {
     v.skipped = true;
@@ -259,7 +275,7 @@ Verdict check_answers(const Exercise& exercise, const std::optional<fs::path>& f
     return v;
   }
   try {
-    const nlohmann::json j = parse_file(*file);
+    const nlohmann::json j = parse_file(*file, root);
     const nlohmann::json& e = member(j, "exercise");
     if (!e.is_string() || e.get<std::string>() != exercise.id) {
       throw Malformed{"its \"exercise\" member is " + e.dump() + ", expected \"" + exercise.id +
@@ -272,9 +288,9 @@ Verdict check_answers(const Exercise& exercise, const std::optional<fs::path>& f
     }
   } catch (const Malformed& m) {
     Failure f;
-    f.summary = "the answers file " + file->filename().string() + " is malformed: " + m.why +
-                ". Expected " + format_of(exercise.id) + " (exercises/" + exercise.id +
-                "/README.md)";
+    f.summary = "the answers file " + file->filename().string() +
+                (m.refused ? " is not read: " : " is malformed: ") + m.why + ". Expected " +
+                format_of(exercise.id) + " (exercises/" + exercise.id + "/README.md)";
     v.failure = std::move(f);
     v.passed = false;
   } catch (const std::exception& e) {  // the oracle or the JSON library, unexpectedly

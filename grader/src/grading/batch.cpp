@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "grading/out_folder.hpp"
+#include "sandbox/atomic_file.hpp"
 #include "grading/student_names.hpp"
 #include "report/junit_report.hpp"
 #include "report/prairielearn_json.hpp"
@@ -82,7 +83,7 @@ std::string first_error_line(const std::string& s) {
   return first_line(s);
 }
 
-/// Writes a submission's three report files (out_folder.hpp: each whole).
+/// Writes a submission's three report files (sandbox/atomic_file.hpp: each whole).
 /// Empty: written; else why not, as a clause for the row's note.
 std::string write_reports(const fs::path& out_dir, const std::string& name, const std::string& text,
                           const GradeResult* r) {
@@ -140,6 +141,7 @@ std::string write_reports(const fs::path& out_dir, const std::string& name, cons
     if (!in.refused.empty()) {  // links, devices of the student's folder (class_folder.hpp)
       row.note += (row.note.empty() ? "" : "; ") + in.refused;
       text << "attnlab: note: " << in.refused << "\n";
+      if (result) result->refused = in.refused;  // in its results.json and JUnit too
     }
     row.report = report_path(in.name);
     row.student = in.student.empty() ? in.name : in.student;
@@ -167,12 +169,19 @@ std::string write_reports(const fs::path& out_dir, const std::string& name, cons
   _exit(code);
 }
 
+/// The name an input's reports are written under (students/<stem>): a
+/// student with no submission is reported under the student's name.
+std::string report_name(const BatchInput& in) {
+  if (in.no_submission.empty() || in.student.empty()) return in.name;
+  return in.student;
+}
+
 /// The row of a student who handed in nothing gradable (BatchInput::no_submission),
 /// and its one-line text report. Its exercise is the fixed one, if any.
 SummaryRow no_submission_row(const BatchOptions& options, const BatchInput& in) {
   SummaryRow row;
   row.file = in.name;
-  row.student = in.student.empty() ? in.name : in.student;
+  row.student = report_name(in);
   row.exercise = in.exercise;
   row.status = "no submission";
   row.note = in.no_submission;
@@ -189,7 +198,16 @@ SummaryRow no_submission_row(const BatchOptions& options, const BatchInput& in) 
   }
   const std::string text = "attnlab: " + row.student + ": no submission: " + in.no_submission +
                            "; it counts 0 points\n";
-  if (const std::string why = write_reports(options.out_dir, row.student, text, nullptr);
+  // Its results.json and JUnit say why too (a refused link, FIFO, device:
+  // class_folder.cpp top_level_refusal, walk_student), as a submission not gradable.
+  GradeResult r;
+  r.status = GradeResult::Status::not_gradable;
+  r.exercise = row.exercise;
+  r.header.submission = row.student;
+  r.max_score = row.max_score;
+  r.not_gradable_headline = "was not found (nothing attnlab grades was handed in)";
+  r.details = "no submission: " + in.no_submission + "; it counts 0 points\n";
+  if (const std::string why = write_reports(options.out_dir, row.student, text, &r);
       !why.empty()) {
     row.note += "; its report is not written: " + why;
     row.exit_code = 2;
@@ -277,13 +295,9 @@ std::string no_submission_message(const std::vector<fs::path>& paths,
 
 GradeResult grade_and_report(const GradeOptions& options, std::ostream& text,
                              const ReportFiles& files) {
-  std::ofstream copy;
-  if (files.text) {
-    std::error_code ec;
-    if (files.text->has_parent_path()) fs::create_directories(files.text->parent_path(), ec);
-    copy.open(*files.text);
-  }
-  TeeBuf tee(text.rdbuf(), copy.is_open() ? copy.rdbuf() : nullptr);
+  // The text report, kept in memory and written whole at the end.
+  std::ostringstream copy;
+  TeeBuf tee(text.rdbuf(), files.text ? copy.rdbuf() : nullptr);
   std::ostream both(&tee);
   if (const std::string note = wrong_language_note(options.file); !note.empty())
     both << "attnlab: note: " << note << "\n";
@@ -293,9 +307,14 @@ GradeResult grade_and_report(const GradeOptions& options, std::ostream& text,
     r.details = "note: " + note + "\n\n" + r.details;
   both.flush();
   complete_scoring(r, options);
-  if (copy.is_open() && (r.status == GradeResult::Status::usage_error ||
-                         r.status == GradeResult::Status::infrastructure_error))
+  if (files.text && (r.status == GradeResult::Status::usage_error ||
+                     r.status == GradeResult::Status::infrastructure_error))
     copy << "attnlab: " << r.message << "\n";
+  try {
+    if (files.text) write_file_creating_folder(*files.text, copy.str());
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab: " << e.what() << "\n";
+  }
   try {
     if (files.results_json) write_results_json(*files.results_json, r);
   } catch (const std::exception& e) {
@@ -667,8 +686,7 @@ int grade_batch(const BatchOptions& given, std::ostream& progress) {
     if (options.junit) {
       std::vector<fs::path> parts;
       for (const auto& in : options.inputs)
-        if (in.no_submission.empty())
-          parts.push_back(options.out_dir / kReportsFolder / (report_stem(in.name) + ".junit.xml"));
+        parts.push_back(options.out_dir / kReportsFolder / (report_stem(report_name(in)) + ".junit.xml"));
       merge_junit_files(parts, *options.junit);
     }
   } catch (const std::exception& e) {

@@ -55,7 +55,9 @@ struct BatchInput {
   /// Non-empty: the student handed in nothing attnlab grades (an empty
   /// folder, only a README.txt, an archive that cannot be unpacked), and
   /// why, as a clause ("the folder is empty"). `file` is empty; the row's
-  /// status is "no submission", worth 0 points of the exercise's maximum.
+  /// status is "no submission", worth 0 points of the exercise's maximum;
+  /// its students/<student>.txt, .results.json and .junit.xml (a submission
+  /// not gradable, in the merged --junit too) say why.
   std::string no_submission;
   /// The student's folder (canonical) the file and its helpers were found
   /// in: they are read below it without following links
@@ -87,7 +89,10 @@ struct ReportFiles {
 
 /// Grades one submission (grade_file), writing the text report to `text`
 /// and the requested files. A usage or infrastructure error is written to
-/// the text report too (one line) and to the files. Does not throw.
+/// the text report too (one line) and to the files. Each file is written
+/// whole once grading is over (sandbox/atomic_file.hpp; the copy of the
+/// text report is kept in memory meanwhile); one that cannot be written is
+/// left as it was and said on stderr. Does not throw.
 GradeResult grade_and_report(const GradeOptions& options, std::ostream& text,
                              const ReportFiles& files);
 

@@ -56,10 +56,22 @@ bool load(const std::string& id, std::optional<Exercise>& exercise, GradeResult&
   return false;
 }
 
+}  // namespace
+
+std::filesystem::path answers_root(const GradeOptions& options, const std::filesystem::path& file) {
+  if (options.confine_to.empty()) return {};
+  const std::filesystem::path rel = file.lexically_relative(options.confine_to);
+  if (rel.empty() || *rel.begin() == ".." || rel.is_absolute()) return {};
+  return options.confine_to;
+}
+
+namespace {
+
 /// A usage error if options.answers cannot serve as `exercise`'s answers.
 bool answers_usable(const GradeOptions& options, const Exercise& exercise, GradeResult& result) {
   if (!options.answers) return true;
-  if (auto why = answers_usage_problem(exercise, *options.answers)) {
+  if (auto why = answers_usage_problem(exercise, *options.answers,
+                                       answers_root(options, *options.answers))) {
     result.status = GradeResult::Status::usage_error;
     result.message = *why;
     return false;
@@ -419,7 +431,9 @@ void run_properties(const GradeOptions& options, const Exercise& exercise, Proce
                    diagnoses[k] ? &*diagnoses[k] : nullptr);
   }
   if (exercise.has_answers && (options.only_property.empty() || options.only_property == kAnswersItem)) {
-    record_verdict(report, result, check_answers(exercise, options.answers), rules);
+    const std::filesystem::path root =
+        options.answers ? answers_root(options, *options.answers) : std::filesystem::path();
+    record_verdict(report, result, check_answers(exercise, options.answers, root), rules);
   }
 }
 

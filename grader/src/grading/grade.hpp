@@ -89,4 +89,10 @@ std::vector<attn::prop::Property> exercise_properties(const std::string& exercis
 /// Does not throw.
 GradeResult grade_file(const GradeOptions& options, std::ostream& report);
 
+/// The folder an answers file `file` is read below (exercises/answers.hpp,
+/// no link followed under it): options.confine_to when `file` lies lexically
+/// below it (the student's own answers), else empty (an answers file the
+/// user named: its last component is still never a symbolic link).
+std::filesystem::path answers_root(const GradeOptions& options, const std::filesystem::path& file);
+
 }  // namespace attn::grader

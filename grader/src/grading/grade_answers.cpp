@@ -17,7 +17,7 @@ GradeResult grade_answers_file(const GradeOptions& options, const Exercise& exer
                      " is itself an answers file; --answers goes with a .py or .cpp submission";
     return result;
   }
-  if (auto why = answers_usage_problem(exercise, options.file)) {
+  if (auto why = answers_usage_problem(exercise, options.file, answers_root(options, options.file))) {
     result.status = GradeResult::Status::usage_error;
     result.message = *why;
     return result;
@@ -34,7 +34,7 @@ GradeResult grade_answers_file(const GradeOptions& options, const Exercise& exer
          << "  (the code of " << exercise.id
          << " is graded separately: attnlab grade CODE --answers " << shown << ")\n\n";
 
-  attn::prop::Verdict v = check_answers(exercise, options.file);
+  attn::prop::Verdict v = check_answers(exercise, options.file, answers_root(options, options.file));
   v.subject = shown;
   result.status = GradeResult::Status::graded;
   const ScoringRules rules =

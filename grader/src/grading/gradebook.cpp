@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "grading/out_folder.hpp"
+#include "sandbox/atomic_file.hpp"
 #include "grading/student_names.hpp"
 #include "report/results_json.hpp"
 #include "report/scoring.hpp"

@@ -105,7 +105,7 @@ Gradebook update_gradebook(const Gradebook& base, const Gradebook& fresh);
 Gradebook read_gradebook(const std::filesystem::path& out_dir);
 
 /// Writes summary.csv, summary.txt and, last, summary.json into out_dir,
-/// each whole (out_folder.hpp write_files_atomically): after a failed write
+/// each whole (sandbox/atomic_file.hpp write_files_atomically): after a failed write
 /// the three are as they were. Throws std::runtime_error naming the file
 /// and why ("No space left on device").
 void write_gradebook(const std::filesystem::path& out_dir, const Gradebook& book);

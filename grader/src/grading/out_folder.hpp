@@ -1,6 +1,7 @@
 #pragma once
 // The --out folder of a class grading (batch.hpp) or of `attnlab merge`:
-// one writer at a time, every file replaced whole, never in part.
+// one writer at a time, every file replaced whole, never in part
+// (sandbox/atomic_file.hpp).
 //
 // Layout of OUT: summary.csv, summary.json, summary.txt (the gradebook,
 // gradebook.hpp); students/<stem>.txt, .results.json, .junit.xml (each
@@ -10,8 +11,6 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
-#include <utility>
-#include <vector>
 
 namespace attn::grader {
 
@@ -47,19 +46,5 @@ class OutLock {
  private:
   int fd_ = -1;
 };
-
-/// Replaces `file` by `content` whole: written to a temporary file with a
-/// unique name in the same folder (mkstemp(3)), fsync'd, renamed over
-/// `file` (rename(2) is atomic: a reader sees the old file or the new one,
-/// never a part), then the folder fsync'd. Throws std::runtime_error naming
-/// the file and errno's words ("No space left on device", "File too
-/// large"); `file` is then as it was and the temporary is removed.
-void write_file_atomically(const std::filesystem::path& file, const std::string& content);
-
-/// Several files replaced together: every one is written to its temporary
-/// first; only when all are written are they renamed, in the order given
-/// (put the one readers trust last). Throws as write_file_atomically,
-/// having renamed none when a write fails.
-void write_files_atomically(const std::vector<std::pair<std::filesystem::path, std::string>>& files);
 
 }  // namespace attn::grader

@@ -17,6 +17,7 @@
 
 #include "exercises/exercise.hpp"
 #include "grading/out_folder.hpp"
+#include "sandbox/atomic_file.hpp"
 #include "grading/student_names.hpp"
 #include "report/scoring.hpp"
 

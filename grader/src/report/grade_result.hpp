@@ -49,6 +49,12 @@ struct GradeResult {
   /// not handed in and its points, counted 0 and in max_score ("the answers
   /// file: 0 of 3 points"); empty when nothing is missing.
   std::string missing;
+  /// What of the student's folder was not read and why, as a clause
+  /// ("ignored notes.py: a symbolic link to a file outside the student's
+  /// folder (not followed)"; grading/class_folder.hpp, BatchInput::refused);
+  /// said by the text report's note, results.json's "output" and the JUnit
+  /// suite's <system-out>. Empty: nothing was refused.
+  std::string refused;
 
   /// 0 every property passed; 1 a property failed or not gradable; 2 usage
   /// or infrastructure error (docs/ARCHITECTURE.md, "grader/").

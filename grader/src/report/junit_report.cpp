@@ -6,6 +6,7 @@
 
 #include "diagnosis/diagnosis_text.hpp"
 #include "report/scoring.hpp"
+#include "sandbox/atomic_file.hpp"
 
 namespace attn::grader {
 namespace {
@@ -79,6 +80,7 @@ JunitSuite suite_of(const GradeResult& r) {
                            : r.message;
     suite.cases.push_back(std::move(tc));
   }
+  if (!r.refused.empty()) suite.system_out = "attnlab: note: " + r.refused + "\n";
   suite.system_err = r.stderr_tail;
   suite.seconds = r.seconds > 0 ? r.seconds : -1;
   return suite;
@@ -95,12 +97,12 @@ std::string junit_xml(const std::vector<const GradeResult*>& results) {
 }
 
 void write_junit(const std::filesystem::path& file, const GradeResult& r) {
-  attn::prop::write_junit_file(file, {suite_of(r)});
+  write_file_creating_folder(file, junit_xml({&r}));
 }
 
 void merge_junit_files(const std::vector<std::filesystem::path>& parts,
                        const std::filesystem::path& file) {
-  attn::prop::merge_junit_files(parts, file);
+  write_file_creating_folder(file, attn::prop::merged_junit_xml(parts));
 }
 
 }  // namespace attn::grader

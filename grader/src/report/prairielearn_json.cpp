@@ -1,11 +1,11 @@
 // PrairieLearn's external-grader results.json (see prairielearn_json.hpp).
 #include "report/prairielearn_json.hpp"
 
-#include <fstream>
 #include <stdexcept>
 
 #include "report/results_json.hpp"
 #include "report/scoring.hpp"
+#include "sandbox/atomic_file.hpp"
 
 namespace attn::grader {
 
@@ -50,12 +50,7 @@ nlohmann::ordered_json prairielearn_json(const GradeResult& r) {
 }
 
 void write_prairielearn_json(const std::filesystem::path& file, const GradeResult& r) {
-  std::error_code ec;
-  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
-  std::ofstream out(file);
-  if (!out) throw std::runtime_error("cannot write " + file.string());
-  out << dump_json(prairielearn_json(r));
-  if (!out) throw std::runtime_error("cannot write " + file.string());
+  write_file_creating_folder(file, dump_json(prairielearn_json(r)));
 }
 
 }  // namespace attn::grader

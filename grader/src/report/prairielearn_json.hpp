@@ -26,8 +26,9 @@ namespace attn::grader {
 
 nlohmann::ordered_json prairielearn_json(const GradeResult& r);
 
-/// Writes prairielearn_json(r) to `file` (its folder is created). Throws
-/// std::runtime_error if it cannot be written.
+/// Replaces `file` (its folder created if missing) by prairielearn_json(r)
+/// whole (sandbox/atomic_file.hpp). Throws std::runtime_error naming the file
+/// if it cannot be written; `file` is then as it was.
 void write_prairielearn_json(const std::filesystem::path& file, const GradeResult& r);
 
 }  // namespace attn::grader

@@ -2,12 +2,12 @@
 #include "report/results_json.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "diagnosis/diagnosis_text.hpp"
 #include "report/scoring.hpp"
+#include "sandbox/atomic_file.hpp"
 
 namespace attn::grader {
 namespace {
@@ -55,6 +55,7 @@ std::string summary_output(const GradeResult& r) {
       os << "attnlab could not grade this submission: " << r.message << "\n";
       break;
   }
+  if (!r.refused.empty()) os << "Not read: " << r.refused << "\n";
   if (!h.mode.empty()) os << "Mode: " << h.mode << "\n";
   if (r.status == GradeResult::Status::graded && !h.precision.empty())
     os << "Precision: " << h.precision << "\n";
@@ -147,12 +148,7 @@ nlohmann::ordered_json results_json(const GradeResult& r) {
 }
 
 void write_results_json(const std::filesystem::path& file, const GradeResult& r) {
-  std::error_code ec;
-  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
-  std::ofstream out(file);
-  if (!out) throw std::runtime_error("cannot write " + file.string());
-  out << dump_json(results_json(r));
-  if (!out) throw std::runtime_error("cannot write " + file.string());
+  write_file_creating_folder(file, dump_json(results_json(r)));
 }
 
 }  // namespace attn::grader

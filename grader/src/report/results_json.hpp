@@ -39,8 +39,9 @@ nlohmann::ordered_json results_json(const GradeResult& r);
 /// The "extra_data" object of a failed test (see above).
 nlohmann::ordered_json diagnosis_extra_data(const ScoredItem& it);
 
-/// Writes results_json(r) to `file` (its folder is created). Throws
-/// std::runtime_error if it cannot be written.
+/// Replaces `file` (its folder created if missing) by results_json(r) whole
+/// (sandbox/atomic_file.hpp). Throws std::runtime_error naming the file if it
+/// cannot be written; `file` is then as it was.
 void write_results_json(const std::filesystem::path& file, const GradeResult& r);
 
 /// JSON text; invalid UTF-8 (from a submission's stderr) is replaced, never thrown on.

@@ -86,6 +86,22 @@ int open_no_follow(const fs::path& file, const fs::path& root) {
   return dir.release();
 }
 
+std::string read_no_follow(const fs::path& file, const fs::path& root, std::size_t max_bytes) {
+  Fd in;
+  in.fd = open_no_follow(file, root);
+  std::string text;
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(in.fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::system_error(errno, std::generic_category(), "cannot read " + file.string());
+    if (n == 0) return text;
+    if (text.size() + static_cast<std::size_t>(n) > max_bytes)
+      throw RefusedFile(file.string() + " is larger than " + std::to_string(max_bytes) + " bytes");
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+}
+
 mode_t copy_no_follow(const fs::path& file, const fs::path& dest, mode_t mode, const fs::path& root) {
   Fd in;
   in.fd = open_no_follow(file, root);

@@ -39,6 +39,13 @@ std::string file_type_words(mode_t mode);
 /// when it cannot be opened for another reason (permissions, missing).
 int open_no_follow(const std::filesystem::path& file, const std::filesystem::path& root = {});
 
+/// The content of `file`, opened as open_no_follow(file, root) (a student's
+/// answers file). Throws as open_no_follow; RefusedFile when it holds more
+/// than `max_bytes` ("answers.json is larger than 1048576 bytes");
+/// std::system_error when reading fails.
+std::string read_no_follow(const std::filesystem::path& file, const std::filesystem::path& root,
+                           std::size_t max_bytes);
+
 /// Copies `file`, opened as open_no_follow(file, root), to `dest` (created
 /// or truncated; a link at `dest` is not followed) with mode `mode`.
 /// Returns the source's st_mode. Throws as open_no_follow, and

@@ -361,6 +361,10 @@ Recognition recognise_cpp(const std::string& text, const std::string& shown) {
 Recognition recognise_answers(const fs::path& file, const std::string& shown) {
   Recognition r;
   const AnswersExercise a = read_answers_exercise(file);
+  if (!a.refused.empty()) {
+    r.message = answers_refused_message(shown, a.refused);
+    return r;
+  }
   if (!a.exercise) {
     r.message = "cannot tell which exercise the answers file " + shown + " answers: " +
                 a.problem + "; an answers file names it, {\"exercise\": \"F2\", ...}, or say "

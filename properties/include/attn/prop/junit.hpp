@@ -5,7 +5,8 @@
 // the common one CI systems read (Jenkins' junit.xsd): <testsuites> holding
 // <testsuite name tests failures errors skipped time> with <properties>,
 // <testcase classname name time> and in it at most one of <failure>,
-// <error>, <skipped>, then <system-out>; <system-err> closes a suite.
+// <error>, <skipped>, then <system-out>; a suite's <system-out> and
+// <system-err> close it.
 
 #include <filesystem>
 #include <string>
@@ -38,6 +39,8 @@ struct JunitSuite {
   std::vector<JunitTestcase> cases;
   /// The suite's time attribute; negative: the sum of the cases' seconds.
   double seconds = -1;
+  /// <system-out> of the suite (after its testcases); omitted when empty.
+  std::string system_out;
   /// <system-err> of the suite; omitted when empty.
   std::string system_err;
 };
@@ -46,16 +49,15 @@ struct JunitSuite {
 /// suite and the totals as attributes. Every text is passed through xml_safe.
 std::string junit_xml(const std::vector<JunitSuite>& suites);
 
-/// Writes junit_xml(suites) to `file`, creating its folder. Throws
-/// std::runtime_error if it cannot.
+/// Writes junit_xml(suites) to `file` in place (std::ofstream), creating its
+/// folder. Throws std::runtime_error if it cannot. The grader writes the text
+/// of junit_xml whole instead (grader/src/sandbox/atomic_file.hpp).
 void write_junit_file(const std::filesystem::path& file, const std::vector<JunitSuite>& suites);
 
-/// Merges the <testsuite> elements of several JUnit files into one document
-/// at `file`; a file that cannot be read or parsed, or holds no testsuite,
-/// becomes a <testsuite> with one <error> naming it. Throws
-/// std::runtime_error if `file` cannot be written.
-void merge_junit_files(const std::vector<std::filesystem::path>& parts,
-                       const std::filesystem::path& file);
+/// The <testsuite> elements of several JUnit files merged into one document
+/// (<testsuites>, totals recounted); a file that cannot be read or parsed, or
+/// holds no testsuite, becomes a <testsuite> with one <error> naming it.
+std::string merged_junit_xml(const std::vector<std::filesystem::path>& parts);
 
 /// `text` as valid UTF-8 without the characters XML 1.0 forbids: invalid
 /// bytes become U+FFFD, control characters other than tab, newline and
