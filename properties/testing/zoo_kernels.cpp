@@ -49,6 +49,15 @@ const ZooMember* find_zoo_member(const std::string& name) {
 
 namespace {
 
+/// Storage rounding of a 16-bit twin (nullptr: none, the value stays in W).
+using Store = double (*)(double) noexcept;
+
+/// x rounded by `store` (a 16-bit twin's storage type), or x itself.
+template <class W>
+W stored(W x, Store store) {
+  return store ? W(store(double(x))) : x;
+}
+
 /// x summed in member order `how` (step (4) and (6): any order is within gamma_{n-1}).
 template <class W>
 W sum_in_order(std::vector<W> x, ZooSum how) {
@@ -138,8 +147,11 @@ std::vector<W> logits_row(const ZooMember& m, const Matrix<W>& Q, const Matrix<W
 
 /// Pass 2 (online form): FlashAttention's running max m, running sum l and
 /// accumulator over key tiles, then the final division; A = exp(s - m) / l.
+/// With `store`, each p is rounded to storage before it multiplies V, and O
+/// and A are rounded at the end (TOLERANCE.md, "Storage and accumulation").
 template <class W>
-void online_row(const ZooMember& mem, const std::vector<W>& s, const Matrix<W>& V, W* O, W* A) {
+void online_row(const ZooMember& mem, const std::vector<W>& s, const Matrix<W>& V, W* O, W* A,
+                Store store) {
   const W inf = std::numeric_limits<W>::infinity();
   const Index T_v = Index(s.size()), d_v = V.cols();
   W m = -inf, l = 0;
@@ -155,18 +167,21 @@ void online_row(const ZooMember& mem, const std::vector<W>& s, const Matrix<W>& 
     for (Index j = j0; j < j1; ++j) {
       const W p = std::exp(s[std::size_t(j)] - m_new);  // exactly 0 where forbidden
       l += p;
-      for (Index q = 0; q < d_v; ++q) acc[std::size_t(q)] += p * V(j, q);
+      const W p_s = stored(p, store);
+      for (Index q = 0; q < d_v; ++q) acc[std::size_t(q)] += p_s * V(j, q);
     }
     m = m_new;
   }
-  for (Index q = 0; q < d_v; ++q) O[q] = acc[std::size_t(q)] / l;
-  for (Index j = 0; j < T_v; ++j) A[j] = std::exp(s[std::size_t(j)] - m) / l;
+  for (Index q = 0; q < d_v; ++q) O[q] = stored(acc[std::size_t(q)] / l, store);
+  for (Index j = 0; j < T_v; ++j) A[j] = stored(std::exp(s[std::size_t(j)] - m) / l, store);
 }
 
 /// Pass 2 (one pass over the row): p = exp(s - m), Z, the weights in the
-/// member's form, and O = A V (or (P V) / Z).
+/// member's form, and O = A V (or (P V) / Z). With `store`, the weights
+/// that multiply V (A, or p when deferred) and O are rounded to storage.
 template <class W>
-void softmax_row(const ZooMember& mem, const std::vector<W>& s, const Matrix<W>& V, W* O, W* A) {
+void softmax_row(const ZooMember& mem, const std::vector<W>& s, const Matrix<W>& V, W* O, W* A,
+                 Store store) {
   const W inf = std::numeric_limits<W>::infinity();
   const Index T_v = Index(s.size()), d_v = V.cols();
   W m = -inf;
@@ -190,6 +205,8 @@ void softmax_row(const ZooMember& mem, const std::vector<W>& s, const Matrix<W>&
       case ZooWeights::logsumexp: A[j] = sj == -inf ? W(0) : std::exp(sj - lse); break;
       case ZooWeights::log_softmax: A[j] = sj == -inf ? W(0) : std::exp((sj - m) - log_Z); break;
     }
+    A[j] = stored(A[j], store);
+    if (mem.deferred) p[std::size_t(j)] = stored(pj, store);
   }
   const W* weights = mem.deferred ? p.data() : A;
   std::vector<W> terms(static_cast<std::size_t>(T_v));
@@ -201,20 +218,20 @@ void softmax_row(const ZooMember& mem, const std::vector<W>& s, const Matrix<W>&
       for (Index j = 0; j < T_v; ++j) terms[std::size_t(j)] = weights[j] * V(j, q);
       o = sum_in_order(terms, mem.sum);
     }
-    O[q] = mem.deferred ? o / Z : o;
+    O[q] = stored(mem.deferred ? o / Z : o, store);
   }
 }
 
 /// The member's computation in W (T, or long double), rounded to T.
 template <class W, class T>
 ZooResult<T> compute(const ZooMember& mem, const Matrix<T>& Qt, const Matrix<T>& Kt,
-                     const Matrix<T>& Vt, const std::optional<Mask>& mask) {
+                     const Matrix<T>& Vt, const std::optional<Mask>& mask, Store store) {
   const Matrix<W> Q = Qt.template cast<W>(), K = Kt.template cast<W>(), V = Vt.template cast<W>();
   Matrix<W> O(Q.rows(), V.cols()), A(Q.rows(), K.rows());
   for (Index i = 0; i < Q.rows(); ++i) {
     const std::vector<W> s = logits_row<W, T>(mem, Q, K, mask, i);
-    if (mem.tile > 0) online_row(mem, s, V, O.row(i).data(), A.row(i).data());
-    else softmax_row(mem, s, V, O.row(i).data(), A.row(i).data());
+    if (mem.tile > 0) online_row(mem, s, V, O.row(i).data(), A.row(i).data(), store);
+    else softmax_row(mem, s, V, O.row(i).data(), A.row(i).data(), store);
   }
   return {O.template cast<T>(), A.template cast<T>()};
 }
@@ -223,10 +240,13 @@ ZooResult<T> compute(const ZooMember& mem, const Matrix<T>& Qt, const Matrix<T>&
 
 template <class T>
 ZooResult<T> zoo_attention(const ZooMember& m, const Matrix<T>& Q, const Matrix<T>& K,
-                           const Matrix<T>& V, const std::optional<Mask>& mask) {
+                           const Matrix<T>& V, const std::optional<Mask>& mask,
+                           std::optional<attn::ref::NumberFormat> storage) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
   check_inputs(m, Q, K, V, mask);
-  return m.long_double ? compute<long double>(m, Q, K, V, mask) : compute<T>(m, Q, K, V, mask);
+  const Store store = storage ? attn::ref::format_info(*storage).round : nullptr;
+  return m.long_double ? compute<long double>(m, Q, K, V, mask, store)
+                       : compute<T>(m, Q, K, V, mask, store);
 }
 
 template <class T>
@@ -236,10 +256,24 @@ KernelSubject zoo_subject(const ZooMember& m) {
                                const std::optional<Mask>& mask) { return zoo_attention<T>(m, Q, K, V, mask); });
 }
 
+KernelSubject zoo_subject_stored(const ZooMember& m, attn::ref::NumberFormat storage) {
+  const attn::ref::FormatInfo& f = attn::ref::format_info(storage);
+  if (f.default_accumulate != NumberFormat::float32 || storage == NumberFormat::float32)
+    throw std::invalid_argument("zoo_subject_stored: " + std::string(f.name) +
+                                " is not a storage type accumulated in float32");
+  return kernel_subject<float>("zoo/" + m.name + "/" + f.name, Precision::of(storage),
+                               [m, storage](const Matrix<float>& Q, const Matrix<float>& K,
+                                            const Matrix<float>& V, const std::optional<Mask>& mask) {
+                                 return zoo_attention<float>(m, Q, K, V, mask, storage);
+                               });
+}
+
 template ZooResult<float> zoo_attention(const ZooMember&, const Matrix<float>&, const Matrix<float>&,
-                                        const Matrix<float>&, const std::optional<Mask>&);
+                                        const Matrix<float>&, const std::optional<Mask>&,
+                                        std::optional<attn::ref::NumberFormat>);
 template ZooResult<double> zoo_attention(const ZooMember&, const Matrix<double>&, const Matrix<double>&,
-                                         const Matrix<double>&, const std::optional<Mask>&);
+                                         const Matrix<double>&, const std::optional<Mask>&,
+                                         std::optional<attn::ref::NumberFormat>);
 template KernelSubject zoo_subject<float>(const ZooMember&);
 template KernelSubject zoo_subject<double>(const ZooMember&);
 

@@ -19,6 +19,7 @@
 
 #include "attn/matrix.hpp"
 #include "attn/prop/kernel_subject.hpp"
+#include "attn/ref/number_format.hpp"
 
 namespace attn::prop::testing {
 
@@ -78,6 +79,10 @@ struct ZooResult {
 
 /// Member `m`'s attention of Q (T_q x d_k), K (T_v x d_k), V (T_v x d_v) and
 /// mask (T_q x T_v, true = forbidden; nullopt: none), T float or double.
+/// With `storage` (float16 or bfloat16, T float: the member's 16-bit twin),
+/// the weights that multiply V and the returned A and O are rounded to the
+/// storage type (reference/TOLERANCE.md, "Storage and accumulation types";
+/// the arithmetic stays the member's, in T).
 /// Throws std::invalid_argument for shapes that do not fit (d_k, T_v, the
 /// mask's shape) or d_k = 0; std::domain_error for NaN or Inf in Q, K or V,
 /// a fully forbidden row, and the rule for logits (docs/ARCHITECTURE.md,
@@ -85,11 +90,19 @@ struct ZooResult {
 /// allowed logit overflows to -Inf.
 template <class T>
 ZooResult<T> zoo_attention(const ZooMember& m, const Matrix<T>& Q, const Matrix<T>& K,
-                           const Matrix<T>& V, const std::optional<Mask>& mask);
+                           const Matrix<T>& V, const std::optional<Mask>& mask,
+                           std::optional<attn::ref::NumberFormat> storage = std::nullopt);
 
 /// Member `m` in T as a Subject for Operation::attention (kernel_subject),
 /// named "zoo/<name>", declaring float or double.
 template <class T>
 KernelSubject zoo_subject(const ZooMember& m);
+
+/// Member `m`'s 16-bit twin as a Subject for Operation::attention, named
+/// "zoo/<name>/<storage>": float32 arithmetic in the member's order, inputs
+/// and answers in `storage`, declaring Precision::of(storage) (float32
+/// accumulation). Throws std::invalid_argument unless `storage` is a type
+/// accumulated in float32 by default (float16, bfloat16).
+KernelSubject zoo_subject_stored(const ZooMember& m, attn::ref::NumberFormat storage);
 
 }  // namespace attn::prop::testing

@@ -7,7 +7,8 @@
 //   build/properties/attnlab_deep_run --emulated bfloat16 --emulated float16 --cases 12500
 // The zoo of correct implementations (properties/testing/zoo_kernels.hpp), each
 // held to the kernel properties, runs with
-//   build/properties/attnlab_deep_run --zoo --cases 10000
+//   build/properties/attnlab_deep_run --zoo --cases 8400
+// (--zoo-precision float16 bfloat16: the members' 16-bit twins).
 // Exit code: 0 no property failed, 1 a property failed.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -69,13 +70,21 @@ bool run_all(Operation op, const RunConfig& cfg, long long& total_cases, std::ve
   return run_all(subject, operation_name(op), properties_for(op), cfg, total_cases, rows);
 }
 
-/// A zoo member in float and in double, held to kernel_properties() (op attention).
-bool run_zoo(const attn::prop::testing::ZooMember& m, const RunConfig& cfg, long long& total_cases,
-             std::vector<Row>& rows) {
-  KernelSubject d = attn::prop::testing::zoo_subject<double>(m);
-  KernelSubject f = attn::prop::testing::zoo_subject<float>(m);
-  const bool ok_d = run_all(d, d.name(), kernel_properties(), cfg, total_cases, rows, m.may_fail);
-  return run_all(f, f.name(), kernel_properties(), cfg, total_cases, rows, m.may_fail) && ok_d;
+/// A zoo member in each of `precisions` (float64: the member in double,
+/// float32: in float, float16 / bfloat16: its 16-bit twin), held to
+/// kernel_properties() (op attention).
+bool run_zoo(const attn::prop::testing::ZooMember& m, const std::vector<std::string>& precisions,
+             const RunConfig& cfg, long long& total_cases, std::vector<Row>& rows) {
+  namespace t = attn::prop::testing;
+  bool ok = true;
+  for (const std::string& name : precisions) {
+    const attn::ref::NumberFormat f = *attn::ref::parse_format(name);
+    KernelSubject s = f == attn::ref::NumberFormat::float64   ? t::zoo_subject<double>(m)
+                      : f == attn::ref::NumberFormat::float32 ? t::zoo_subject<float>(m)
+                                                              : t::zoo_subject_stored(m, f);
+    ok = run_all(s, s.name(), kernel_properties(), cfg, total_cases, rows, m.may_fail) && ok;
+  }
+  return ok;
 }
 
 /// The closing table (Markdown, as in reference/TOLERANCE.md): every
@@ -132,6 +141,14 @@ int main(int argc, char** argv) {
   for (const auto& m : attn::prop::testing::zoo_members()) names.push_back(m.name);
   app.add_option("--zoo-member", members, "run only these zoo members (implies --zoo)")
       ->check(CLI::IsMember(names));
+  std::vector<std::string> zoo_precisions = {"float64", "float32"};
+  std::vector<std::string> formats;
+  for (const attn::ref::FormatInfo& f : attn::ref::number_formats()) formats.push_back(f.name);
+  app.add_option("--zoo-precision", zoo_precisions,
+                 "the zoo members' precisions: float64, float32, and the 16-bit twins (float16, "
+                 "bfloat16: float32 arithmetic, weights and answers rounded to storage); "
+                 "default float64 float32")
+      ->check(CLI::IsMember(formats));
   CLI11_PARSE(app, argc, argv);
 
   const auto start = std::chrono::steady_clock::now();
@@ -142,7 +159,7 @@ int main(int argc, char** argv) {
     if (!zoo && members.empty()) break;
     if (!members.empty() && std::find(members.begin(), members.end(), m.name) == members.end())
       continue;
-    ok = run_zoo(m, cfg, total, rows) && ok;
+    ok = run_zoo(m, zoo_precisions, cfg, total, rows) && ok;
   }
   for (const std::string& name : emulated)
     for (Operation op : {Operation::attention, Operation::attention_tiled, Operation::masked_softmax,
