@@ -41,7 +41,8 @@ ref::MultiHeadWeights multi_head_weights(const Case& c) {
   return w;
 }
 
-std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Subject& s) {
+std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Subject& s,
+                                      Reads reads) {
   Failure f;
   f.outcome = o;
   if (o.kind == Outcome::Kind::refusal) {
@@ -53,6 +54,14 @@ std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Sub
     return f;
   }
   auto shape = [](const DMatrix& M) { return std::to_string(M.rows()) + "x" + std::to_string(M.cols()); };
+  if (reads == Reads::weights) {
+    if (weights_expected(s, c) && (o.A.rows() != T_q(c) || o.A.cols() != T_v(c))) {
+      f.summary = "A is " + shape(o.A) + " but must be T_q x T_v = " + std::to_string(T_q(c)) +
+                  "x" + std::to_string(T_v(c)) + " (Lemma 1)";
+      return f;
+    }
+    return std::nullopt;
+  }
   if (c.op == Operation::attention_tiled) {
     if (o.logsumexp.rows() != T_q(c) || o.logsumexp.cols() != 1) {
       f.summary = "logsumexp is " + shape(o.logsumexp) + " but must be T_q x 1 = " +
@@ -401,22 +410,16 @@ std::optional<Failure> require_specific_refusal(Subject& s, const Case& faulty, 
     return f;
   }
   const Outcome v = s.run(valid);
-  if (v.kind == Outcome::Kind::refusal) {
-    Failure f;
-    f.outcome = v;
-    f.answered = valid;
-    f.shown = valid;
+  if (v.kind == Outcome::Kind::result) return std::nullopt;
+  Failure f;
+  f.outcome = v;
+  f.answered = valid;
+  f.shown = valid;
+  if (v.kind == Outcome::Kind::refusal)
     f.summary = "refused " + why + ", but also " + valid_what + " (" + v.error_type + ": " +
                 v.message + "): the error must come from the fault, not from every input";
-    return f;
-  }
-  auto f = check_answer(s, valid, v);
-  if (!f) return std::nullopt;
-  f->outcome = v;
-  f->answered = valid;
-  f->shown = valid;
-  f->summary = "refused " + why + ", but did not answer " + valid_what + " correctly: " +
-               (v.kind == Outcome::Kind::fault ? v.message : f->summary);
+  else
+    f.summary = "refused " + why + ", but gave no answer to " + valid_what + ": " + v.message;
   return f;
 }
 
@@ -438,8 +441,13 @@ std::optional<Failure> check_answer(const Subject& s, const Case& c, const Outco
     if (record) record("O", ratio, o.O.size());
     return with_outcome(f, o);
   }
-  if (weights_expected(s, c))
-    if (auto f = compare("A", o.A, e.A, e.bound_A)) return f;
+  if (weights_expected(s, c)) {
+    DMatrix allowed_part = o.A;  // forbidden entries: exact_zeros' (Lemma 2)
+    for (Index i = 0; i < allowed_part.rows(); ++i)
+      for (Index j = 0; j < allowed_part.cols(); ++j)
+        if (forbidden(c, i, j)) allowed_part(i, j) = 0.0;
+    if (auto f = compare("A", allowed_part, e.A, e.bound_A)) return f;
+  }
   if (returns_outputs(c.op))
     if (auto f = compare("O", o.O, e.O, e.bound_O)) return f;
   if (c.op == Operation::attention_tiled)

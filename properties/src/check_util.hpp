@@ -23,10 +23,20 @@ Index T_v(const Case& c);
 /// Key j is forbidden for query i: masked, or a -Inf logit of a softmax case.
 bool forbidden(const Case& c, Index i, Index j);
 
-/// A failure unless the subject returned values of the right shapes:
+/// What a property reads of an answer. A property is charged for a wrong
+/// shape only in what it reads: a wrong-shaped O leaves the properties of
+/// A judged (exact_zeros, row_stochastic), and the reverse.
+enum class Reads {
+  weights,  ///< A only
+  all       ///< A (when expected), O, logsumexp: whatever the operation returns
+};
+
+/// A failure unless the subject returned a result (not a refusal or a
+/// fault) whose parts that the property `reads` have the right shapes:
 /// A is T_q x T_v (Lemma 1; when weights are expected), for attention O is
 /// T_q x d_v, for tiled attention logsumexp is T_q x 1.
-std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Subject& s);
+std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Subject& s,
+                                      Reads reads = Reads::all);
 
 /// The answer to c carries the weights A: not for tiled attention, nor for a
 /// subject that declares it returns O only.
@@ -113,7 +123,9 @@ std::optional<Failure> check_related(Subject& s, const Case& original, const Cas
 /// nullopt if o answers c usably and correctly: a result of the right shapes
 /// (require_answer) whose A, O and logsumexp, as the operation returns them,
 /// agree with the oracle within the error bound for the subject's precision
-/// (compare_with_bound). A mask-building case is only checked for shape.
+/// (compare_with_bound). A's forbidden entries are not compared: they are
+/// exact_zeros' to judge (Lemma 2), so a tiny nonzero there is charged once.
+/// A mask-building case is only checked for shape.
 /// `record` (optional) receives, per compared output, its name, the largest
 /// error/bound ratio and the number of entries (bound_stats.hpp).
 using RatioRecorder = std::function<void(const char* name, double ratio, Index entries)>;
@@ -129,14 +141,16 @@ std::optional<Failure> require_refusal(const Outcome& o, const std::string& expe
                                        const std::string& why);
 
 /// As require_refusal on `o`, the answer to `faulty`, and then the valid case
-/// the faulty one was made from must be answered, usably and correctly
-/// (check_answer): a subject that refuses every input (a skeleton), or that
-/// crashes or returns nothing on valid input, does not pass a refusal
-/// property. The first failure shows `faulty` (Failure::shown); the second's
-/// outcome is the answer to `valid` (described as `valid_what` in the
-/// summary, which names the refused input `why` in one clause), and both
-/// Failure::answered and Failure::shown are `valid`: the report's
-/// counterexample is then the case that was answered wrongly.
+/// the faulty one was made from must be answered with a result: a subject
+/// that refuses every input (a skeleton), or that crashes or returns nothing
+/// on valid input, does not pass a refusal property. The valid case's values
+/// and shapes are not judged here (the value and shape properties judge
+/// them), so a wrong number is not charged to the refusal as well. The first
+/// failure shows `faulty` (Failure::shown); the second's outcome is the
+/// answer to `valid` (described as `valid_what` in the summary, which names
+/// the refused input `why` in one clause), and both Failure::answered and
+/// Failure::shown are `valid`: the report's counterexample is then the case
+/// that was not answered.
 std::optional<Failure> require_specific_refusal(
     Subject& s, const Case& faulty, const Outcome& o, const std::string& expected_type,
     const std::string& why, const Case& valid,

@@ -18,7 +18,7 @@ Property exact_zeros(Operation op) {
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::masked); };
   p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);
-    if (auto f = detail::require_answer(o, c, s)) return f;
+    if (auto f = detail::require_answer(o, c, s, detail::Reads::weights)) return f;
     for (Index i = 0; i < o.A.rows(); ++i)
       for (Index j = 0; j < o.A.cols(); ++j) {
         if (detail::forbidden(c, i, j) && !(o.A(i, j) == 0.0)) {

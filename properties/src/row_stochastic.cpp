@@ -24,7 +24,7 @@ Property row_stochastic(Operation op) {
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::any); };
   p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);
-    if (auto f = detail::require_answer(o, c, s)) return f;
+    if (auto f = detail::require_answer(o, c, s, detail::Reads::weights)) return f;
     const std::vector<double> bounds = detail::expected_for(c, s.precision()).bound_row_sum;
     for (Index i = 0; i < o.A.rows(); ++i) {
       const double bound = bounds.at(std::size_t(i));
