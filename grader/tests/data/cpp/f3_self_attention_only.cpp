@@ -1,8 +1,9 @@
-// A C++ F3 attempt whose only fault is a value mistake: an epsilon (1e-12)
-// added to the softmax denominator, so no row of A sums to 1. It refuses
-// every faulty input as the text asks (a d_k or T_v mismatch, a mask of the
-// wrong shape, a row with every key forbidden), so each refusal property
-// fails on its valid case alone (refusal_counterexample_test.sh).
+// A C++ F3 attempt written for self-attention only: it refuses every
+// faulty input as the text asks (a d_k or T_v mismatch, a mask of the wrong
+// shape, a row with every key forbidden), but also any Q with T_q != T_v,
+// which is valid (Lemma 1). So each refusal property fails on the valid
+// case its faulty input was made from, when that case has T_q != T_v
+// (refusal_counterexample_test.sh).
 #include "attention.hpp"
 
 #include <algorithm>
@@ -18,6 +19,8 @@ AttentionResult attention(const Matrix& Q, const Matrix& K, const Matrix& V,
   if (K.rows() != V.rows()) throw std::invalid_argument("K and V need the same T_v");
   if (mask && (mask->rows() != Q.rows() || mask->cols() != K.rows()))
     throw std::invalid_argument("the mask must be T_q x T_v");
+  if (Q.rows() != K.rows())  // the mistake: T_q != T_v is valid
+    throw std::invalid_argument("self-attention needs as many queries as keys");
   Matrix S = Q * K.transpose() / std::sqrt(double(Q.cols()));
   Matrix A(S.rows(), S.cols());
   for (Eigen::Index i = 0; i < S.rows(); ++i) {
@@ -31,7 +34,7 @@ AttentionResult attention(const Matrix& Q, const Matrix& K, const Matrix& V,
       A(i, j) = (mask && (*mask)(i, j)) ? 0.0 : std::exp(S(i, j) - top);
       sum += A(i, j);
     }
-    A.row(i) /= sum + 1e-12;  // the mistake: an epsilon "for safety"
+    A.row(i) /= sum;
   }
   return {A * V, A};
 }
