@@ -235,16 +235,6 @@ std::optional<Hint> from_outcome(const Verdict& v) {
                                 v.property_id == "non_finite_refused" ||
                                 v.property_id == "shape_mismatch_refused" ||
                                 v.property_id == "shapes_refused";
-  // A refusal property whose faulty case was refused, but whose valid case
-  // (the same one made valid: Failure::answered) came back wrong: the
-  // property's own hint ("... is not refused") would be false.
-  if (refusal_property && f.answered && o.kind == Outcome::Kind::result) {
-    return hint("valid_case_wrong", "the refusal is right, but the valid case is answered wrongly",
-                "The faulty input was refused as it should be; the valid case it was made from "
-                "(above) is answered with values that differ from the definition. Fix the "
-                "values first: the other failing properties show where they go wrong.",
-                "definition, section 32.2.2", false);
-  }
   if (o.kind == Outcome::Kind::fault) {
     if (o.message.find("timed out") != std::string::npos) {
       return hint("timeout", "the submission does not answer in time",
