@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <cstdlib>
 #include <sstream>
 
@@ -51,13 +53,13 @@ std::optional<PythonInterpreter> probe_python(const std::string& path, std::stri
   Command cmd;
   cmd.argv = {path, "-c", probe_script};
   cmd.merge_stderr = true;
-  const CommandResult r = run_command(cmd, std::chrono::seconds(10));
+  const CommandResult r = run_command(cmd, std::chrono::seconds(60));
   auto reject = [&](std::string reason) -> std::optional<PythonInterpreter> {
     if (why_not) *why_not = std::move(reason);
     return std::nullopt;
   };
   if (!r.started) return reject(r.output);
-  if (r.timed_out) return reject("did not answer within 10 s");
+  if (r.timed_out) return reject("did not answer within 60 s");
   const auto at = r.output.find("attnlab-probe|");
   if (!r.succeeded() || at == std::string::npos) {
     const std::string why = last_line(r.output);
@@ -74,7 +76,10 @@ std::optional<PythonInterpreter> probe_python(const std::string& path, std::stri
   return p;
 }
 
-PythonSearch find_python(const std::optional<std::string>& requested) {
+namespace {
+
+/// find_python without the memory: every candidate probed now.
+PythonSearch search_python(const std::optional<std::string>& requested) {
   PythonSearch search;
   std::vector<std::string> candidates;
   if (requested) {
@@ -97,5 +102,19 @@ PythonSearch find_python(const std::optional<std::string>& requested) {
   }
   return search;
 }
+
+}  // namespace
+
+PythonSearch find_python(const std::optional<std::string>& requested) {
+  static std::mutex mutex;
+  static std::map<std::string, PythonSearch> found;  // by request ("" = the default search)
+  const std::lock_guard<std::mutex> lock(mutex);
+  const std::string key = requested ? "=" + *requested : "";
+  if (const auto it = found.find(key); it != found.end()) return it->second;
+  PythonSearch search = search_python(requested);
+  if (search.found) found.emplace(key, search);
+  return search;
+}
+
 
 }  // namespace attn::grader
