@@ -7,8 +7,12 @@
 # attempt with its answers file (one row, 15 / 15). Grades it into OUT, then
 # regrades two students (whose files changed) into the same OUT and checks:
 # one row per student, the two rows updated, every other row untouched
-# (its graded_at too), the gradebook's columns named "EX:property (max)",
-# the overview (histogram, pass rates, misconceptions, timing).
+# (its graded_at too, its line of summary.csv the same bytes), the other
+# students' archives not unpacked again (rosa's notes.txt is not met), the
+# gradebook's fixed columns (every row out of F1+F2+F3+F4's maximum, summed
+# here from exercises/*/points.json; "EX (max)", "EX status",
+# "EX:property (max)"), the overview (histogram, pass rates,
+# misconceptions, timing).
 set -u
 attnlab=$1
 src=$2
@@ -65,7 +69,8 @@ mkdir -p "$tmp/zipped/quinn" "$tmp/tarred"
 cp "$src/solutions/F2/masked_softmax.py" "$tmp/zipped/quinn/masked.py"
 (cd "$tmp/zipped" && /usr/bin/python3 -c "import zipfile; z = zipfile.ZipFile('$class/quinn.zip', 'w'); z.write('quinn/masked.py'); z.close()")
 cp "$src/solutions/F3/attention.py" "$tmp/tarred/attention.py"
-tar -czf "$class/rosa.tar.gz" -C "$tmp/tarred" attention.py
+echo "my notes" > "$tmp/tarred/notes.txt"  # ignored, and said so when unpacked
+tar -czf "$class/rosa.tar.gz" -C "$tmp/tarred" attention.py notes.txt
 # A -1e9 fill instead of -inf (misconceptions/README.md: finite_fill), diagnosed.
 mkdir -p "$class/lena"
 cat > "$class/lena/attention.py" <<'EOF2'
@@ -115,6 +120,8 @@ grep -q "entry attention.cpp (defines F3); helpers: row_softmax.cpp, test_row_so
   { cat "$tmp/first.txt"; fail "the entry choice of jade is not reported"; }
 grep -q "class overview: $students students" "$tmp/first.txt" || { cat "$tmp/first.txt"; fail "no overview"; }
 cp "$out/summary.json" "$tmp/first.json"
+cp "$out/summary.csv" "$tmp/first.csv"
+grep -q "ignored .*notes.txt" "$tmp/first.txt" || { cat "$tmp/first.txt"; fail "rosa's archive was not unpacked (notes.txt not ignored)"; }
 
 SRC="$src" /usr/bin/python3 - "$out" "$students" <<'PY' || { cat "$tmp/first.txt"; fail "the first gradebook is not as expected"; }
 import csv, json, os, sys
@@ -122,25 +129,42 @@ out, students = sys.argv[1], int(sys.argv[2])
 s = json.load(open(os.path.join(out, "summary.json")))
 rows = {r["student"]: r for r in s["students"]}
 assert len(rows) == students, sorted(rows)
+def maximum(ex):
+    return sum(json.load(open(os.path.join(os.environ["SRC"], "exercises", ex, "points.json")))["points"].values())
+maxima = {ex: maximum(ex) for ex in ("F1", "F2", "F3", "F4")}
+total = sum(maxima.values())
+def cell(name, ex):
+    return rows[name]["exercise_scores"][ex]
+def full_marks(name):  # every exercise handed in has its maximum
+    r = rows[name]
+    return all(c["score"] == maxima[ex] for ex, c in r["exercise_scores"].items() if c["status"] != "no submission")
+for r in rows.values():  # fixed columns: one maximum for every row
+    assert r["max_score"] == total and set(r["exercise_scores"]) == set(maxima), r
+    assert r["seed"] == s["seed"] and r["settings_hash"], r
 with open(os.path.join(out, "summary.csv"), newline="") as f:
     table = list(csv.DictReader(f))
 assert len(table) == students and len({t["student"] for t in table}) == students
 header = list(table[0].keys())
 assert header[:6] == ["student", "score", "max_score", "status", "exercises", "files"], header
+for ex, m in maxima.items():
+    assert "%s (%g)" % (ex, m) in header and ex + " status" in header, header
 assert "F3:oracle_agreement (3)" in header and "F4:answers (3)" in header, header
 assert "F1:oracle_agreement (2)" in header  # no column shared between exercises
 full = ["ana", "ben", "cleo", "dan", "eva", "finn", "gus", "hana", "jade", "zoe.py", "rosa"]
 # quinn's F2 code came without its answers file: 0 of the answers item's points.
-assert rows["quinn"]["score"] == rows["quinn"]["max_score"] - 3 and "missing the answers file" in rows["quinn"]["note"], rows["quinn"]
+assert rows["quinn"]["score"] == maxima["F2"] - 3 and "missing the answers file" in rows["quinn"]["note"], rows["quinn"]
 for name in full:
     r = rows[name]
-    assert r["status"] == "graded" and r["score"] == r["max_score"] > 0, r
+    assert r["status"] == "graded" and r["score"] > 0 and full_marks(name), r
+    assert sum(c["status"] == "graded" for c in r["exercise_scores"].values()) == 1, r
+# cleo handed in F3 only: F1, F2 and F4 are "no submission", 0 of their maxima.
+assert [ex for ex, c in rows["cleo"]["exercise_scores"].items() if c["status"] == "no submission"] == ["F1", "F2", "F4"], rows["cleo"]
 assert rows["eva"]["exercises"] == ["F4"] and rows["eva"]["score"] == 15, rows["eva"]
 assert len([x for x in s["submissions"] if x["student"] == "eva"]) == 1
 assert rows["gus"]["files"] == ["gus/attention.py"], rows["gus"]
 assert rows["hana"]["files"] == ["hana/softmax.ipynb"], rows["hana"]
 for name in ["ivan"] + ["mutant%d" % k for k in range(1, 9)] + ["skel_F%d" % k for k in range(1, 5)]:
-    assert rows[name]["score"] < rows[name]["max_score"], rows[name]
+    assert rows[name]["score"] < rows[name]["max_score"] and not full_marks(name), rows[name]
 for r in rows.values():
     assert r["graded_at"] and r["attnlab_version"], r
 o = s["overview"]
@@ -148,22 +172,24 @@ graded = [r for r in rows.values() if r["status"] == "graded"]
 assert sum(b["students"] for b in o["score_histogram"]) == len(graded), o
 assert o["not_in_histogram"]["not gradable"] >= 1 and o["not_in_histogram"]["no submission"] == 2, o
 assert len(graded) + sum(o["not_in_histogram"].values()) == students, o
-assert rows["rex"]["status"] == "not gradable", rows["rex"]
+assert rows["rex"]["status"] == "not gradable" and cell("rex", "F3")["status"] == "not gradable", rows["rex"]
+assert cell("rex", "F1")["status"] == "no submission", rows["rex"]
 for name in ("otto", "pia"):
     r = rows[name]
     assert r["status"] == "no submission" and r["score"] == 0 and r["files"] == [], r
+    assert r["max_score"] == total and all(c["status"] == "no submission" for c in r["exercise_scores"].values()), r
 assert "README.txt" in rows["pia"]["note"], rows["pia"]
 # Half an F4 is out of F4's full maximum (exercises/F4/points.json), the missing part 0.
 f4 = json.load(open(os.path.join(os.environ["SRC"], "exercises/F4/points.json")))["points"]
 f4_max, f4_answers = sum(f4.values()), f4["answers"]
-assert rows["nina"]["max_score"] == f4_max and rows["nina"]["score"] == f4_max - f4_answers, rows["nina"]
+assert maxima["F4"] == f4_max and rows["nina"]["score"] == f4_max - f4_answers, rows["nina"]
 assert "missing the answers file" in rows["nina"]["note"], rows["nina"]
-assert rows["omar"]["max_score"] == f4_max and rows["omar"]["score"] == f4_answers, rows["omar"]
+assert rows["omar"]["score"] == f4_answers and cell("omar", "F4")["status"] == "graded", rows["omar"]
 assert "missing the code" in rows["omar"]["note"], rows["omar"]
-assert rows["eva"]["max_score"] == f4_max and "missing" not in rows["eva"]["note"], rows["eva"]
+assert rows["eva"]["score"] == f4_max and "missing" not in rows["eva"]["note"], rows["eva"]
 # Non-UTF-8 names: distinct, reversible ids (class_folder.hpp student_id).
-assert rows["jos%E9"]["score"] == rows["jos%E9"]["max_score"] == 12, rows["jos%E9"]
-assert rows["jos%E8"]["score"] < rows["jos%E8"]["max_score"], rows["jos%E8"]
+assert rows["jos%E9"]["score"] == maxima["F3"] == 12, rows["jos%E9"]
+assert rows["jos%E8"]["score"] < maxima["F3"], rows["jos%E8"]
 assert rows["jos%E9"]["files"] == ["jos%E9/att.py"], rows["jos%E9"]
 # A diagnosed misconception reaches the gradebook and the overview.
 assert "finite_fill" in rows["lena"]["misconceptions"], rows["lena"]
@@ -185,8 +211,10 @@ cp "$src/solutions/F1/softmax_rows.py" "$class/skel_F1/skeleton.py"
 "$attnlab" grade "$class" --students ivan,skel_F1 --cases 10 --jobs 2 --out "$out" > "$tmp/second.txt" 2>&1
 code=$?
 [ "$code" = 0 ] || { cat "$tmp/second.txt"; fail "expected exit status 0 for the two regraded, got $code"; }
+grep -q "notes.txt" "$tmp/second.txt" && { cat "$tmp/second.txt"; fail "regrading two students unpacked rosa's archive"; }
+grep -q "pia/README.txt" "$tmp/second.txt" && { cat "$tmp/second.txt"; fail "regrading two students walked pia's folder"; }
 
-/usr/bin/python3 - "$tmp/first.json" "$out" "$students" <<'PY' || { cat "$tmp/second.txt"; fail "the regrade did not keep the other rows"; }
+/usr/bin/python3 - "$tmp/first.json" "$out" "$students" "$tmp/first.csv" <<'PY' || { cat "$tmp/second.txt"; fail "the regrade did not keep the other rows"; }
 import csv, json, os, sys
 first = json.load(open(sys.argv[1]))
 out, students = sys.argv[2], int(sys.argv[3])
@@ -197,9 +225,27 @@ assert set(a) == set(b) and len(b) == students, (sorted(a), sorted(b))
 with open(os.path.join(out, "summary.csv"), newline="") as f:
     table = list(csv.DictReader(f))
 assert len(table) == students, len(table)
+# The other students' lines of summary.csv are the same bytes.
+def lines(path):
+    out = {}
+    with open(path, newline="") as f:
+        raw = f.read().split("\n")
+    for line in raw[1:]:
+        if line:
+            out[next(csv.reader([line]))[0]] = line
+    return raw[0], out
+head_a, lines_a = lines(sys.argv[4])
+head_b, lines_b = lines(os.path.join(out, "summary.csv"))
+assert head_a == head_b and set(lines_a) == set(lines_b), (head_a, head_b)
+for name, line in lines_a.items():
+    if name not in ("ivan", "skel_F1"):
+        assert lines_b[name] == line, (line, lines_b[name])
+assert lines_b["ivan"] != lines_a["ivan"]
 for name in a:
     if name in ("ivan", "skel_F1"):
-        assert b[name]["score"] == b[name]["max_score"], b[name]
+        ex = b[name]["exercises"][0]
+        assert b[name]["exercise_scores"][ex]["score"] > 0 and b[name]["exercise_scores"][ex]["status"] == "graded", b[name]
+        assert b[name]["score"] > a[name]["score"], (a[name], b[name])
         assert b[name]["graded_at"] >= a[name]["graded_at"], (a[name], b[name])
         assert b[name] != a[name]
     else:

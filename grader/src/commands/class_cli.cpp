@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -32,6 +33,12 @@ struct ClassCommands {
   std::string zip_config;
   std::string zip_exercise;
   std::string zip_out = "autograder.zip";
+
+  CLI::App* reveal = nullptr;
+  std::vector<std::string> reveal_ids;
+  std::string reveal_out;
+  std::string reveal_salt;
+  std::string reveal_config;
 };
 
 namespace {
@@ -174,8 +181,17 @@ int run_zip(const ClassCommands& c) {
               << " is not a git checkout: the autograder gets every file in it except build*/, "
                  "attnlab-reports/ and version control\n";
   }
-  const fs::path out = fs::absolute(c.zip_out);
+  // -o names the zip, or (an existing folder, or a name without .zip) the
+  // folder to put autograder.zip in; a missing folder is made.
+  fs::path out = fs::absolute(c.zip_out);
   std::error_code ec;
+  if (fs::is_directory(out, ec) || out.extension() != ".zip") out /= "autograder.zip";
+  fs::create_directories(out.parent_path(), ec);
+  if (ec) {
+    std::cerr << "attnlab: cannot make the folder " << out.parent_path().string() << ": "
+              << ec.message() << "\n";
+    return 2;
+  }
   fs::remove(out, ec);
   Command zip;
   zip.argv = {"zip", "-q", "-r", out.string(), "run_autograder", "setup.sh", "attnlab-config.json",
@@ -197,6 +213,43 @@ int run_zip(const ClassCommands& c) {
             << "Upload it as the assignment's autograder (Configure Autograder > Zip file "
                "upload); Gradescope runs setup.sh once, then run_autograder per submission.\n";
   return 0;
+}
+
+/// `attnlab reveal` (grading/gradebook.hpp anonymous_id): the students of
+/// OUT/summary.json whose anonymous id under the salt is asked for.
+int run_reveal(const ClassCommands& c) {
+  std::string salt = c.reveal_salt;
+  try {
+    if (salt.empty() && !c.reveal_config.empty()) salt = read_teacher_config(c.reveal_config).anonymise_salt;
+    if (salt.empty()) {
+      std::cerr << "attnlab: reveal needs the salt: --salt SALT, or --config FILE with "
+                   "\"anonymise_salt\"\n";
+      return 2;
+    }
+    const Gradebook book = read_gradebook(c.reveal_out);
+    if (book.students.empty()) {
+      std::cerr << "attnlab: no gradebook with students in " << c.reveal_out << "\n";
+      return 2;
+    }
+    std::map<std::string, std::string> by_id;
+    for (const auto& s : book.students) by_id[anonymous_id(salt, s.student)] = s.student;
+    int code = 0;
+    if (c.reveal_ids.empty())
+      for (const auto& [id, student] : by_id) std::cout << id << "\t" << student << "\n";
+    for (const auto& id : c.reveal_ids) {
+      if (auto it = by_id.find(id); it != by_id.end()) {
+        std::cout << id << "\t" << it->second << "\n";
+      } else {
+        std::cerr << "attnlab: " << id << " is no student of " << c.reveal_out
+                  << " under this salt (another salt, or another class?)\n";
+        code = 1;
+      }
+    }
+    return code;
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab: " << e.what() << "\n";
+    return 2;
+  }
 }
 
 }  // namespace
@@ -227,13 +280,28 @@ std::shared_ptr<ClassCommands> add_class_commands(CLI::App& app) {
   c->zip->add_option("--exercise", c->zip_exercise, "the exercise of the assignment")
       ->required()
       ->check(CLI::IsMember({"F1", "F2", "F3", "F4", "T1", "M1", "C1"}, CLI::ignore_case));
-  c->zip->add_option("-o,--output", c->zip_out, "the zip to write")->capture_default_str();
+  c->zip->add_option("-o,--output", c->zip_out,
+                     "the zip to write; a folder (existing, or a name without .zip: made if "
+                     "missing) gets autograder.zip")
+      ->capture_default_str();
+  c->reveal = app.add_subcommand(
+      "reveal",
+      "Give the students back from summary-anonymous.csv's ids: recomputes each student's "
+      "anonymous id of OUT/summary.json with your salt and prints 'ID<TAB>student' for the IDs "
+      "given (all without ID). Exit 1 if an ID is no student's.");
+  c->reveal->add_option("ID", c->reveal_ids, "anonymous ids (anon-...)");
+  c->reveal->add_option("--out", c->reveal_out, "the grading's --out folder (holds summary.json)")
+      ->required();
+  c->reveal->add_option("--salt", c->reveal_salt, "the salt graded with (--anonymise-salt)");
+  c->reveal->add_option("--config", c->reveal_config,
+                        "take the salt from this teacher configuration's anonymise_salt");
   return c;
 }
 
 std::optional<int> run_class_command(const ClassCommands& c) {
   if (c.merge && c.merge->parsed()) return run_merge(c);
   if (c.zip && c.zip->parsed()) return run_zip(c);
+  if (c.reveal && c.reveal->parsed()) return run_reveal(c);
   return std::nullopt;
 }
 

@@ -75,6 +75,8 @@ nlohmann::ordered_json grading_settings(const attn::grader::GradeOptions& o,
   if (config_file) {
     std::ifstream in(*config_file);
     config = nlohmann::ordered_json::parse(in, nullptr, false);
+    // The salt of anonymous ids decides no grade, and stays out of summary.json.
+    if (config.is_object()) config.erase("anonymise_salt");
   }
   return {{"seed", o.run.seed},
           {"cases", o.run.cases},
@@ -229,6 +231,11 @@ int main(int argc, char** argv) {
                     ".results.json, .junit.xml. One attnlab writes to it at a time. A run that "
                     "was stopped (kill, power cut) is resumed by the same command: the students "
                     "it finished keep their rows, the others are graded");
+  std::string anonymise_salt;
+  grade->add_option("--anonymise-salt", anonymise_salt,
+                    "with --out: also write summary-anonymous.csv, each student under an id keyed "
+                    "by this secret (default: the configuration's anonymise_salt); attnlab reveal "
+                    "gives the students back");
   bool restart = false;
   grade->add_flag("--restart", restart,
                   "with --out: grade every student given even if the folder holds an "
@@ -401,8 +408,18 @@ int main(int argc, char** argv) {
     std::vector<fs::path> paths(files.begin(), files.end());
     std::vector<std::string> ignored;
     attn::grader::ClassInputs inputs;
+    // --students and --shard: the others' folders are neither walked nor unpacked.
+    auto wanted = [&](const std::string& who) {
+      const bool named = only_students.empty() ||
+                         std::any_of(only_students.begin(), only_students.end(), [&](const std::string& s) {
+                           return s == who || attn::grader::student_id(s) == who;
+                         });
+      if (!named || shard.empty()) return named;
+      const auto [k, n] = check::parse_shard(shard);
+      return attn::grader::in_shard(who, k, n);
+    };
     try {
-      inputs = attn::grader::collect_class(paths, b.out_dir, fixed_exercise(options));
+      inputs = attn::grader::collect_class(paths, b.out_dir, fixed_exercise(options), wanted);
     } catch (const std::exception& e) {
       std::cerr << "attnlab: " << e.what() << "\n";
       return 2;
@@ -450,6 +467,7 @@ int main(int argc, char** argv) {
     if (junit) b.junit = fs::path(*junit);
     b.base = options;
     b.restart = restart;
+    b.anonymise_salt = !anonymise_salt.empty() ? anonymise_salt : config ? config->anonymise_salt : "";
     b.settings = grading_settings(options, precision, config_file);
     if (options.submission_timeout.count() > 0)
       b.child_timeout = options.submission_timeout + 2 * options.launch.compile_timeout +

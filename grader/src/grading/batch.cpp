@@ -150,6 +150,7 @@ std::string write_reports(const fs::path& out_dir, const std::string& name, cons
     row.graded_at = utc_now();
     row.version = paths::version;
     row.settings_hash = settings_hash(options.settings);
+    row.seed = options.base.run.seed;
     if (const std::string why = write_reports(options.out_dir, in.name, text.str(),
                                               result ? &*result : nullptr);
         !why.empty()) {
@@ -190,6 +191,7 @@ SummaryRow no_submission_row(const BatchOptions& options, const BatchInput& in) 
   row.graded_at = utc_now();
   row.version = paths::version;
   row.settings_hash = settings_hash(options.settings);
+  row.seed = options.base.run.seed;
   if (!row.exercise.empty()) {
     try {
       row.max_score = exercise_maximum(load_exercise(row.exercise), options.base.config.get());
@@ -239,10 +241,11 @@ void no_submission_exercise(std::vector<SummaryRow>& rows, const Gradebook& book
       std::size_t k = 0;
       for (const auto& e : exercises)
         which += (k++ == 0 ? "" : k == exercises.size() ? " and " : ", ") + e;
-      r.note += std::string(" (0 of an unknown maximum: no exercise is fixed") +
-                (which.empty() ? "" : " and the class's files answer " + which) +
-                "; give --exercise or the configuration's \"exercise\" to count it out of that "
-                "exercise's maximum)";
+      r.note += which.empty()
+                    ? std::string(" (0 of an unknown maximum: no exercise is fixed and no student "
+                                  "handed in one; give --exercise or the configuration's "
+                                  "\"exercise\" to count it out of that exercise's maximum)")
+                    : " (0 of each of the class's exercises: " + which + ")";
     }
   }
 }
@@ -299,9 +302,12 @@ GradeResult grade_and_report(const GradeOptions& options, std::ostream& text,
   std::ostringstream copy;
   TeeBuf tee(text.rdbuf(), files.text ? copy.rdbuf() : nullptr);
   std::ostream both(&tee);
+  const auto started = Clock::now();
   if (const std::string note = wrong_language_note(options.file); !note.empty())
     both << "attnlab: note: " << note << "\n";
   GradeResult r = grade_file(options, both);
+  // The whole grading, compile and start included (Gradescope's execution_time).
+  r.seconds = std::max(r.seconds, std::chrono::duration<double>(Clock::now() - started).count());
   if (const std::string note = wrong_language_note(options.file);
       !note.empty() && r.status == GradeResult::Status::not_gradable)
     r.details = "note: " + note + "\n\n" + r.details;
@@ -413,7 +419,12 @@ class Recorder {
     fresh.run.complete = complete;
     fresh.run.settings_hash = settings_hash(options_.settings);
     if (!complete) fresh.run.graded = graded_;
-    const Gradebook book = update_gradebook(base_, fresh);
+    fresh.anonymise_salt = options_.anonymise_salt;
+    Gradebook book = update_gradebook(base_, fresh);
+    // The class's exercises and their fixed maxima (gradebook.hpp), over every row kept.
+    book.columns = class_columns(options_.settings.value("exercise", ""), options_.base.config.get(),
+                                 book.submissions, options_.base.only_property);
+    book.students = student_rows(book.submissions, book.columns);
     write_gradebook(options_.out_dir, book);
     dirty_ = false;
     return book;
@@ -478,6 +489,7 @@ SummaryRow lost_row(const BatchOptions& options, std::size_t k, int st, bool kil
   row.graded_at = utc_now();
   row.version = paths::version;
   row.settings_hash = settings_hash(options.settings);
+  row.seed = options.base.run.seed;
   row.status = "error";
   row.exit_code = 2;
   row.report = report_path(options.inputs[k].name);

@@ -23,6 +23,7 @@
 // what killed runs left behind: attnlab's temporary folders whose owner
 // process is gone (temp_dir.hpp) and their memory cgroups (memory_cgroup.hpp).
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -115,6 +116,7 @@ struct SummaryRow {
   std::string version;    ///< attnlab's version
   std::string choice;     ///< which files were taken, and why (BatchInput::choice)
   std::string settings_hash;  ///< of the settings it was graded with (gradebook.hpp)
+  std::uint64_t seed = 0;     ///< the seed of its generated cases
 };
 
 SummaryRow summary_row(const std::string& name, const GradeResult& r);
@@ -135,6 +137,8 @@ struct BatchOptions {
   nlohmann::ordered_json settings = nlohmann::ordered_json::object();
   /// Grade every input even when DIR holds an interrupted run with the same settings.
   bool restart = false;
+  /// Non-empty: the salt of summary-anonymous.csv's ids (gradebook.hpp anonymous_id).
+  std::string anonymise_salt;
 };
 
 /// Grades every input (at most options.jobs at once), writes the reports

@@ -2,6 +2,7 @@
 #include "grading/class_folder.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <cctype>
 #include <chrono>
 #include <cstdint>
@@ -186,6 +187,14 @@ struct Candidate {
   std::string how;             ///< how it was recognised (recognise.hpp)
 };
 
+/// "attempt.py: F3, answers.json: F4": what a student handed in, by exercise.
+std::string other_work(const std::vector<Candidate>& code, const std::vector<Candidate>& answers) {
+  std::string out;
+  for (const auto* list : {&code, &answers})
+    for (const auto& c : *list) out += (out.empty() ? "" : ", ") + c.rel + ": " + c.exercise;
+  return out;
+}
+
 class Collector {
  public:
   Collector(std::string exercise, ClassInputs& out) : exercise_(std::move(exercise)), out_(out) {}
@@ -203,6 +212,7 @@ class Collector {
       if (why) *why = "its folder cannot be read: " + ec.message();
       return false;
     }
+    const std::size_t inputs_before = out_.inputs.size();
     std::vector<Candidate> code, answers, headers;
     std::vector<std::string> others;
     Walk walk = walk_student(root, excluded);
@@ -263,7 +273,12 @@ class Collector {
                                   c.exercise == exercise_))
         entries.push_back(&c);
     std::string note;
-    if (entries.empty() && !code.empty() && (answers.empty() || !exercise_.empty())) {
+    // With the exercise fixed, work that is all recognised as other exercises
+    // is not a try at this one: no entry (the student has no submission of it).
+    const bool only_others = !exercise_.empty() && std::all_of(code.begin(), code.end(), [](const Candidate& c) {
+      return !c.exercise.empty();
+    });
+    if (entries.empty() && !code.empty() && (answers.empty() || !exercise_.empty()) && !only_others) {
       entries.push_back(&code.front());
       note = code.size() == 1 ? "" : "no file defines the exercise's function; graded the first "
                                      "code file in name order";
@@ -333,6 +348,10 @@ class Collector {
       out_.inputs.push_back(std::move(in));
     }
     for (const auto& o : others) out_.ignored.push_back((dir / o).string());
+    if (out_.inputs.size() == inputs_before) {  // only other exercises' work
+      if (why) *why = "it holds no work of " + exercise_ + " (" + other_work(code, answers) + ")";
+      return false;
+    }
     return true;
   }
 
@@ -491,7 +510,8 @@ bool in_shard(const std::string& name, int k, int n) {
 }
 
 ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optional<fs::path>& exclude,
-                          const std::string& exercise) {
+                          const std::string& exercise,
+                          const std::function<bool(const std::string&)>& wanted) {
   ClassInputs out;
   Collector collect(exercise, out);
   std::error_code ec;
@@ -507,6 +527,10 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
     students.insert(u);
     return u;
   };
+
+  // A student not asked for (--students, --shard) is neither walked nor
+  // unpacked; unique() still names it, so ids stay those of the whole class.
+  auto skipped = [&](const std::string& name) { return wanted && !wanted(name); };
   for (const auto& p : paths) {
     if (!fs::exists(p, ec)) throw std::invalid_argument("no such file or folder: " + p.string());
     if (!fs::is_directory(p, ec)) {
@@ -526,20 +550,25 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
       if (S_ISDIR(st.st_mode)) {
         if (excluded && fs::weakly_canonical(e, ec) == *excluded) continue;
         const std::string name = unique(student_id(e.filename().string()));
+        if (skipped(name)) continue;
         std::string why;
         if (!collect.student(e, name, name + "/", excluded, &why)) collect.nothing(name, why);
       } else if (const std::string why = top_level_refusal(e, st); !why.empty()) {
         // A link, a device, a FIFO, a file with other names: never read.
-        if (stem || is_answers_file(e) || is_code_name(e) || fs::is_directory(e, ec))
-          collect.nothing(unique(student_id(stem ? *stem : e.filename().string())), why);
-        else
+        if (stem || is_answers_file(e) || is_code_name(e) || fs::is_directory(e, ec)) {
+          const std::string name = unique(student_id(stem ? *stem : e.filename().string()));
+          if (!skipped(name)) collect.nothing(name, why);
+        } else {
           out.ignored.push_back(e.string());
+        }
       } else if (stem) {
         const std::string name = unique(student_id(*stem));
+        if (skipped(name)) continue;
         std::string why2;
         if (!collect.archive(e, name, excluded, &why2)) collect.nothing(name, why2);
       } else if (is_answers_file(e) || is_code(e)) {
-        collect.loose(class_root / e.filename(), unique(student_id(e.filename().string())), class_root);
+        const std::string name = unique(student_id(e.filename().string()));
+        if (!skipped(name)) collect.loose(class_root / e.filename(), name, class_root);
       } else {
         out.ignored.push_back(e.string());
       }

@@ -43,6 +43,7 @@
 // the report and the progress line show.
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -65,11 +66,17 @@ struct ClassInputs {
 /// Collects the students of `paths`: a folder is a class folder (as above),
 /// a file is a student of its own. `exclude` (the report folder) is skipped.
 /// `exercise` (empty: recognised per file) fixes the exercise of every
-/// entry. Throws std::invalid_argument for a path that does not exist and
-/// std::system_error if the notebook folder cannot be made.
+/// entry; a student whose work is all recognised as other exercises then
+/// has no submission ("it holds no work of F2 (attempt.py: F3)"). `wanted`
+/// (when set) is asked each student id of a class folder's top level, its
+/// duplicate mark included: a student it refuses is neither walked nor
+/// unpacked (a regrade of a few students). Throws std::invalid_argument for
+/// a path that does not exist and std::system_error if the notebook folder
+/// cannot be made.
 ClassInputs collect_class(const std::vector<std::filesystem::path>& paths,
                           const std::optional<std::filesystem::path>& exclude,
-                          const std::string& exercise);
+                          const std::string& exercise,
+                          const std::function<bool(const std::string&)>& wanted = {});
 
 /// One student's upload (Gradescope's /autograder/submission, a PrairieLearn
 /// /grade/student): the same rules for a single folder whose name is not the

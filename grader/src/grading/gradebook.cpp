@@ -5,12 +5,17 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "exercises/exercise.hpp"
 #include "grading/out_folder.hpp"
+#include "grading/scoring_rules.hpp"
 #include "sandbox/atomic_file.hpp"
 #include "grading/student_names.hpp"
 #include "report/results_json.hpp"
@@ -36,18 +41,71 @@ std::string join(const std::vector<std::string>& v, const std::string& sep) {
   return out;
 }
 
-/// Columns in a fixed order: by exercise, then in each exercise's report order.
+/// The property columns in a fixed order: by exercise, then in each exercise's report order.
 std::vector<std::pair<std::string, double>> columns_of(const Gradebook& book) {
-  std::map<std::string, std::vector<std::pair<std::string, double>>> by_exercise;
-  for (const auto& s : book.submissions)
-    for (const auto& [id, p] : s.points) {
-      auto& cols = by_exercise[s.exercise];
-      const std::string key = s.exercise + ":" + id;
-      if (std::none_of(cols.begin(), cols.end(), [&](const auto& c) { return c.first == key; }))
-        cols.push_back({key, p.second});
-    }
   std::vector<std::pair<std::string, double>> out;
-  for (const auto& [_, cols] : by_exercise) out.insert(out.end(), cols.begin(), cols.end());
+  for (const auto& c : book.columns)
+    for (const auto& [id, max] : c.items) out.push_back({c.exercise + ":" + id, max});
+  return out;
+}
+
+/// Where an exercise id stands in exercise order (F1..F4, then T1, M1, C1).
+std::size_t exercise_rank(const std::string& id) {
+  std::vector<std::string> order = exercise_ids();
+  for (const auto& e : library_exercise_ids()) order.push_back(e);
+  return static_cast<std::size_t>(std::find(order.begin(), order.end(), id) - order.begin());
+}
+
+void sort_columns(std::vector<ExerciseColumns>& columns) {
+  std::stable_sort(columns.begin(), columns.end(), [](const auto& a, const auto& b) {
+    return std::make_pair(exercise_rank(a.exercise), a.exercise) <
+           std::make_pair(exercise_rank(b.exercise), b.exercise);
+  });
+}
+
+/// Columns read from the rows alone (a gradebook written before columns were
+/// kept): each handed-in exercise, its items as the rows have them, its
+/// largest maximum seen.
+std::vector<ExerciseColumns> columns_from_rows(const std::vector<SummaryRow>& submissions) {
+  std::vector<ExerciseColumns> out;
+  for (const auto& s : submissions) {
+    if (!handed_in(s) || s.exercise.empty()) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& c) { return c.exercise == s.exercise; });
+    if (it == out.end()) it = out.insert(out.end(), ExerciseColumns{s.exercise, 0, {}});
+    it->max_score = std::max(it->max_score, s.max_score);
+    for (const auto& [id, p] : s.points)
+      if (std::none_of(it->items.begin(), it->items.end(), [&](const auto& c) { return c.first == id; }))
+        it->items.push_back({id, p.second});
+  }
+  sort_columns(out);
+  return out;
+}
+
+ojson columns_json(const std::vector<ExerciseColumns>& columns) {
+  ojson out = ojson::array();
+  for (const auto& c : columns) {
+    ojson items = ojson::array();
+    for (const auto& [id, max] : c.items) items.push_back(ojson{{"id", id}, {"max_points", max}});
+    out.push_back(ojson{{"exercise", c.exercise}, {"max_score", c.max_score}, {"items", items}});
+  }
+  return out;
+}
+
+std::vector<ExerciseColumns> columns_from_json(const nlohmann::json& j) {
+  std::vector<ExerciseColumns> out;
+  for (const auto& c : j) {
+    ExerciseColumns col{c.at("exercise").get<std::string>(), c.at("max_score").get<double>(), {}};
+    for (const auto& it : c.at("items"))
+      col.items.push_back({it.at("id").get<std::string>(), it.at("max_points").get<double>()});
+    out.push_back(std::move(col));
+  }
+  return out;
+}
+
+ojson cells_json(const StudentRow& r) {
+  ojson out = ojson::object();
+  for (const auto& [ex, c] : r.cells)
+    out[ex] = ojson{{"status", c.status}, {"score", c.score}, {"file", c.file}};
   return out;
 }
 
@@ -63,6 +121,8 @@ ojson student_json(const StudentRow& r) {
                {"points", points},           {"max_points", max_points},
                {"misconceptions", r.misconceptions},
                {"graded_at", r.graded_at},   {"attnlab_version", r.version},
+               {"seed", r.seed},             {"settings_hash", r.settings_hash},
+               {"exercise_scores", cells_json(r)},
                {"note", r.note},             {"exit_code", r.exit_code}};
 }
 
@@ -126,7 +186,8 @@ ojson summary_row_json(const SummaryRow& r) {
                {"seconds", r.seconds},     {"graded_at", r.graded_at},
                {"attnlab_version", r.version}, {"choice", r.choice},
                {"note", r.note},           {"exit_code", r.exit_code},
-               {"report", r.report},       {"settings_hash", r.settings_hash}};
+               {"report", r.report},       {"settings_hash", r.settings_hash},
+               {"seed", r.seed}};
 }
 
 SummaryRow summary_row_from_json(const nlohmann::json& j) {
@@ -151,52 +212,146 @@ SummaryRow summary_row_from_json(const nlohmann::json& j) {
   r.exit_code = j.at("exit_code").get<int>();
   r.report = j.at("report").get<std::string>();
   r.settings_hash = j.value("settings_hash", "");
+  r.seed = j.value("seed", std::uint64_t{0});
   return r;
 }
 
-std::vector<StudentRow> student_rows(const std::vector<SummaryRow>& submissions) {
+ExerciseColumns exercise_columns(const std::string& exercise, const TeacherConfig* config,
+                                 const std::string& only_property) {
+  const Exercise ex = load_exercise(exercise);
+  const ScoringRules rules = scoring_rules(ex, config);
+  ExerciseColumns out{ex.id, 0, {}};
+  std::vector<std::string> ids;
+  for (const auto& p : ex.properties) ids.push_back(p.id);
+  if (ex.has_answers) ids.push_back(kAnswersItem);
+  for (const auto& id : ids)
+    if (only_property.empty() || id == only_property) out.items.push_back({id, rules.points_for(id)});
+  out.max_score = only_property.empty() ? exercise_maximum(ex, config) : 0;
+  if (!only_property.empty())
+    for (const auto& [id, max] : out.items) out.max_score += max;
+  return out;
+}
+
+std::vector<ExerciseColumns> class_columns(const std::string& fixed, const TeacherConfig* config,
+                                           const std::vector<SummaryRow>& submissions,
+                                           const std::string& only_property) {
+  std::set<std::string> ids;
+  if (!fixed.empty()) {
+    ids.insert(fixed);
+  } else if (config && !config->exercises.empty()) {
+    for (const auto& [id, _] : config->exercises) ids.insert(id);
+  } else {
+    for (const auto& s : submissions)
+      if (handed_in(s) && !s.exercise.empty()) ids.insert(s.exercise);
+  }
+  std::vector<ExerciseColumns> out;
+  for (const auto& id : ids) {
+    try {
+      out.push_back(exercise_columns(id, config, only_property));
+    } catch (const std::invalid_argument&) {
+      // Not an exercise attnlab grades (a row's exercise from an older
+      // version): its rows count as they were graded, beside the columns.
+    }
+  }
+  sort_columns(out);
+  return out;
+}
+
+std::string anonymous_id(const std::string& salt, const std::string& student) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  if (!HMAC(EVP_sha256(), salt.data(), static_cast<int>(salt.size()),
+            reinterpret_cast<const unsigned char*>(student.data()), student.size(), md, &n))
+    throw std::runtime_error("OpenSSL's HMAC-SHA256 failed");
+  static const char* hex = "0123456789abcdef";
+  std::string out = "anon-";
+  for (unsigned int k = 0; k < 8 && k < n; ++k) {
+    out += hex[md[k] >> 4];
+    out += hex[md[k] & 15];
+  }
+  return out;
+}
+
+namespace {
+
+/// Per exercise, the best of a student's files (the highest score, then the
+/// best status; the first of equals, in name order), in the order first seen.
+std::vector<const SummaryRow*> best_per_exercise(const std::vector<const SummaryRow*>& subs) {
+  std::vector<const SummaryRow*> best;
+  for (const SummaryRow* s : subs) {
+    auto it = std::find_if(best.begin(), best.end(),
+                           [&](const SummaryRow* b) { return b->exercise == s->exercise; });
+    if (it == best.end()) {
+      best.push_back(s);
+    } else if (s->score > (*it)->score ||
+               (s->score == (*it)->score && status_rank(s->status) < status_rank((*it)->status))) {
+      *it = s;
+    }
+  }
+  return best;
+}
+
+/// Adds a counted file's result to its student's row (not its score: see student_row).
+void count_file(const SummaryRow& s, StudentRow& row, std::set<std::string>& seen) {
+  if (!s.exercise.empty() && handed_in(s)) row.exercises.push_back(s.exercise);
+  if (handed_in(s)) row.files.push_back(s.file);
+  for (const auto& [id, p] : s.points) row.points[s.exercise + ":" + id] = p;
+  for (const auto& m : s.misconceptions)
+    if (seen.insert(m).second) row.misconceptions.push_back(m);
+  if (handed_in(s) && (row.status == "no submission" || status_rank(s.status) > status_rank(row.status)))
+    row.status = s.status;
+  row.exit_code = std::max(row.exit_code, s.exit_code);
+  if (!s.note.empty()) row.note += (row.note.empty() ? "" : "; ") + s.file + ": " + s.note;
+  row.graded_at = std::max(row.graded_at, s.graded_at);
+  if (row.version.empty()) {
+    row.version = s.version;
+    row.seed = s.seed;
+    row.settings_hash = s.settings_hash;
+  }
+}
+
+StudentRow student_row(const std::string& name, const std::vector<const SummaryRow*>& subs,
+                       const std::vector<ExerciseColumns>& columns) {
+  StudentRow row;
+  row.student = name;
+  row.status = "no submission";
+  std::set<std::string> seen;
+  const std::vector<const SummaryRow*> best = best_per_exercise(subs);
+  for (const SummaryRow* s : best) count_file(*s, row, seen);
+  std::vector<std::string> outside;
+  for (const SummaryRow* s : best)
+    if (handed_in(*s) && std::none_of(columns.begin(), columns.end(),
+                                      [&](const auto& c) { return c.exercise == s->exercise; }))
+      outside.push_back(s->exercise.empty() ? s->file : s->exercise);
+  for (const auto& c : columns) {
+    ExerciseCell cell;
+    for (const SummaryRow* s : best)
+      if (s->exercise == c.exercise && handed_in(*s))
+        cell = ExerciseCell{s->status, s->status == "graded" ? s->score : 0.0, s->file};
+    row.score += cell.score;
+    row.max_score += c.max_score;
+    row.cells[c.exercise] = cell;
+  }
+  if (!outside.empty()) {
+    std::string list;
+    for (const auto& o : outside) list += (list.empty() ? "" : ", ") + o;
+    row.note += (row.note.empty() ? "" : "; ") + list + " not counted (not an exercise of the class)";
+  }
+  if (subs.size() > best.size())
+    row.note += (row.note.empty() ? "" : "; ") + std::to_string(subs.size() - best.size()) +
+                " other file(s) of the same exercise not counted (the best one counts)";
+  return row;
+}
+
+}  // namespace
+
+std::vector<StudentRow> student_rows(const std::vector<SummaryRow>& submissions,
+                                     const std::vector<ExerciseColumns>& columns) {
+  const std::vector<ExerciseColumns> cols = columns.empty() ? columns_from_rows(submissions) : columns;
   std::map<std::string, std::vector<const SummaryRow*>> by_student;
   for (const auto& s : submissions) by_student[student_of(s)].push_back(&s);
   std::vector<StudentRow> out;
-  for (const auto& [name, subs] : by_student) {
-    // Per exercise, the best file (the first of equals, in name order).
-    std::map<std::string, const SummaryRow*> best;
-    std::vector<std::string> order;
-    for (const SummaryRow* s : subs) {
-      auto it = best.find(s->exercise);
-      if (it == best.end()) {
-        best[s->exercise] = s;
-        order.push_back(s->exercise);
-      } else if (s->score > it->second->score ||
-                 (s->score == it->second->score &&
-                  status_rank(s->status) < status_rank(it->second->status))) {
-        it->second = s;
-      }
-    }
-    StudentRow row;
-    row.student = name;
-    row.status = "graded";
-    std::set<std::string> seen;
-    for (const auto& ex : order) {
-      const SummaryRow& s = *best[ex];
-      if (!ex.empty()) row.exercises.push_back(ex);
-      if (handed_in(s)) row.files.push_back(s.file);
-      row.score += s.score;
-      row.max_score += s.max_score;
-      for (const auto& [id, p] : s.points) row.points[ex + ":" + id] = p;
-      for (const auto& m : s.misconceptions)
-        if (seen.insert(m).second) row.misconceptions.push_back(m);
-      if (status_rank(s.status) > status_rank(row.status)) row.status = s.status;
-      row.exit_code = std::max(row.exit_code, s.exit_code);
-      if (!s.note.empty()) row.note += (row.note.empty() ? "" : "; ") + s.file + ": " + s.note;
-      row.graded_at = std::max(row.graded_at, s.graded_at);
-      if (row.version.empty()) row.version = s.version;
-    }
-    if (subs.size() > order.size())
-      row.note += (row.note.empty() ? "" : "; ") + std::to_string(subs.size() - order.size()) +
-                  " other file(s) of the same exercise not counted (the best one counts)";
-    out.push_back(std::move(row));
-  }
+  for (const auto& [name, subs] : by_student) out.push_back(student_row(name, subs, cols));
   return out;
 }
 
@@ -216,7 +371,14 @@ Gradebook update_gradebook(const Gradebook& base, const Gradebook& fresh) {
                    [](const SummaryRow& a, const SummaryRow& b) {
                      return std::make_pair(student_of(a), a.file) < std::make_pair(student_of(b), b.file);
                    });
-  out.students = student_rows(out.submissions);
+  out.columns = fresh.columns;
+  for (const auto& c : base.columns)
+    if (std::none_of(out.columns.begin(), out.columns.end(),
+                     [&](const auto& f) { return f.exercise == c.exercise; }))
+      out.columns.push_back(c);
+  sort_columns(out.columns);
+  out.anonymise_salt = fresh.anonymise_salt;
+  out.students = student_rows(out.submissions, out.columns);
   return out;
 }
 
@@ -233,6 +395,8 @@ Gradebook read_gradebook(const fs::path& out_dir) {
     book.seed = j.value("seed", std::uint64_t{0});
     book.cases = j.value("cases", 0);
     if (j.contains("settings")) book.settings = ojson::parse(j["settings"].dump());
+    book.columns = j.contains("columns") ? columns_from_json(j["columns"])
+                                         : columns_from_rows(book.submissions);
     if (j.contains("run")) {
       const auto& run = j["run"];
       book.run.started_at = run.value("started_at", "");
@@ -244,7 +408,7 @@ Gradebook read_gradebook(const fs::path& out_dir) {
     throw std::runtime_error("cannot read the gradebook " + file.string() + ": " + e.what() +
                              " (move it away to start a new one)");
   }
-  book.students = student_rows(book.submissions);
+  book.students = student_rows(book.submissions, book.columns);
   return book;
 }
 
@@ -360,29 +524,110 @@ std::string overview_text(const Gradebook& book) {
 
 namespace {
 
+/// The header cells of the grades: per exercise its total, its status, its properties.
+std::string grade_header(const Gradebook& book) {
+  std::string out;
+  for (const auto& c : book.columns) {
+    out += "," + csv_cell(c.exercise + " (" + format_points(c.max_score) + ")") + "," +
+           csv_cell(c.exercise + " status");
+    for (const auto& [id, max] : c.items) out += "," + csv_cell(gradebook_column(c.exercise + ":" + id, max));
+  }
+  return out;
+}
+
+/// A student's grade cells under grade_header (a property is empty unless
+/// its exercise was graded and the property counted).
+std::string grade_cells(const Gradebook& book, const StudentRow& s) {
+  std::string out;
+  for (const auto& c : book.columns) {
+    const auto cell = s.cells.find(c.exercise);
+    const ExerciseCell e = cell == s.cells.end() ? ExerciseCell{} : cell->second;
+    out += "," + format_points(e.score) + "," + csv_cell(e.status);
+    for (const auto& [id, max] : c.items) {
+      out += ",";
+      if (auto it = s.points.find(c.exercise + ":" + id); it != s.points.end() && e.status == "graded")
+        out += format_points(it->second.first);
+    }
+  }
+  return out;
+}
+
 std::string gradebook_csv(const Gradebook& book) {
-  const auto columns = columns_of(book);
   std::ostringstream out;
-  out << "student,score,max_score,status,exercises,files";
-  for (const auto& [key, max] : columns) out << "," << csv_cell(gradebook_column(key, max));
-  out << ",misconceptions,graded_at,attnlab_version,note\n";
+  out << "student,score,max_score,status,exercises,files" << grade_header(book)
+      << ",misconceptions,graded_at,attnlab_version,seed,settings_hash,note\n";
   for (const auto& s : book.students) {
     out << csv_cell(s.student) << "," << format_points(s.score) << ","
         << format_points(s.max_score) << "," << csv_cell(s.status) << ","
-        << csv_cell(join(s.exercises, " ")) << "," << csv_cell(join(s.files, " "));
-    for (const auto& [key, max] : columns) {
-      out << ",";
-      if (auto it = s.points.find(key); it != s.points.end()) out << format_points(it->second.first);
-    }
-    out << "," << csv_cell(join(s.misconceptions, " ")) << "," << s.graded_at << ","
-        << csv_cell(s.version) << "," << csv_cell(s.note) << "\n";
+        << csv_cell(join(s.exercises, " ")) << "," << csv_cell(join(s.files, " "))
+        << grade_cells(book, s) << "," << csv_cell(join(s.misconceptions, " ")) << ","
+        << s.graded_at << "," << csv_cell(s.version) << "," << s.seed << ","
+        << csv_cell(s.settings_hash) << "," << csv_cell(s.note) << "\n";
+  }
+  return out.str();
+}
+
+/// summary.csv's grades under anonymous ids, sorted by them (gradebook.hpp).
+std::string anonymous_csv(const Gradebook& book) {
+  std::vector<std::pair<std::string, const StudentRow*>> rows;
+  for (const auto& s : book.students) rows.push_back({anonymous_id(book.anonymise_salt, s.student), &s});
+  std::sort(rows.begin(), rows.end());
+  std::ostringstream out;
+  out << "anonymous_id,score,max_score,status" << grade_header(book)
+      << ",misconceptions,attnlab_version,seed,settings_hash\n";
+  for (const auto& [id, s] : rows)
+    out << id << "," << format_points(s->score) << "," << format_points(s->max_score) << ","
+        << csv_cell(s->status) << grade_cells(book, *s) << ","
+        << csv_cell(join(s->misconceptions, " ")) << "," << csv_cell(s->version) << ","
+        << s->seed << "," << csv_cell(s->settings_hash) << "\n";
+  return out.str();
+}
+
+/// The points a learning management system records for an exercise: a
+/// graded exercise's score, 0 for no submission, empty (no grade) for work
+/// that could not be graded.
+std::string lms_points(const StudentRow& s, const std::string& exercise) {
+  const auto it = s.cells.find(exercise);
+  if (it == s.cells.end() || it->second.status == "no submission") return "0";
+  return it->second.status == "graded" ? format_points(it->second.score) : "";
+}
+
+std::string assignment_name(const ExerciseColumns& c) { return "attnlab " + c.exercise; }
+
+/// Canvas's gradebook import (gradebook.hpp): the five student columns, the
+/// assignments, and the "Points Possible" row.
+std::string canvas_csv(const Gradebook& book) {
+  std::ostringstream out;
+  out << "Student,ID,SIS User ID,SIS Login ID,Section";
+  for (const auto& c : book.columns) out << "," << csv_cell(assignment_name(c));
+  out << "\nPoints Possible,,,,";
+  for (const auto& c : book.columns) out << "," << format_points(c.max_score);
+  out << "\n";
+  for (const auto& s : book.students) {
+    out << csv_cell(s.student) << ",,," << csv_cell(s.student) << ",";
+    for (const auto& c : book.columns) out << "," << lms_points(s, c.exercise);
+    out << "\n";
+  }
+  return out.str();
+}
+
+/// Moodle's "Import grades: CSV file" (gradebook.hpp): the username, the assignments.
+std::string moodle_csv(const Gradebook& book) {
+  std::ostringstream out;
+  out << "Username";
+  for (const auto& c : book.columns) out << "," << csv_cell(assignment_name(c));
+  out << "\n";
+  for (const auto& s : book.students) {
+    out << csv_cell(s.student);
+    for (const auto& c : book.columns) out << "," << lms_points(s, c.exercise);
+    out << "\n";
   }
   return out.str();
 }
 
 ojson gradebook_json(const Gradebook& book) {
   ojson j;
-  j["attnlab"] = "summary/3";
+  j["attnlab"] = "summary/4";
   j["seed"] = book.seed;
   j["cases"] = book.cases;
   j["settings"] = book.settings;
@@ -391,6 +636,7 @@ ojson gradebook_json(const Gradebook& book) {
             {"settings_hash", book.run.settings_hash}};
   if (!book.run.complete) run["graded"] = book.run.graded;
   j["run"] = run;
+  j["columns"] = columns_json(book.columns);
   ojson students = ojson::array(), subs = ojson::array();
   std::map<std::string, int> counts = {
       {"graded", 0}, {"not gradable", 0}, {"error", 0}, {"no submission", 0}};
@@ -410,9 +656,18 @@ ojson gradebook_json(const Gradebook& book) {
 
 void write_gradebook(const fs::path& out_dir, const Gradebook& book) {
   // summary.json last: it is the one a later run reads back.
-  write_files_atomically({{out_dir / "summary.csv", gradebook_csv(book)},
-                          {out_dir / "summary.txt", overview_text(book)},
-                          {out_dir / "summary.json", dump_json(gradebook_json(book))}});
+  std::vector<std::pair<fs::path, std::string>> files = {
+      {out_dir / "summary.csv", gradebook_csv(book)},
+      {out_dir / "gradebook-canvas.csv", canvas_csv(book)},
+      {out_dir / "gradebook-moodle.csv", moodle_csv(book)}};
+  const fs::path anonymous = out_dir / "summary-anonymous.csv";
+  if (!book.anonymise_salt.empty()) files.push_back({anonymous, anonymous_csv(book)});
+  files.push_back({out_dir / "summary.txt", overview_text(book)});
+  files.push_back({out_dir / "summary.json", dump_json(gradebook_json(book))});
+  write_files_atomically(files);
+  // Without the salt an older anonymous gradebook would disagree with this one.
+  std::error_code ec;
+  if (book.anonymise_salt.empty()) fs::remove(anonymous, ec);
 }
 
 }  // namespace attn::grader

@@ -1,20 +1,51 @@
 #pragma once
 // The gradebook of a class: one row per student, kept across regradings.
 //
-// summary.csv: student, score, max_score, status, exercises, files, then one
-// column per exercise and property with its maximum in the name
-// ("F3:oracle_agreement (3)": points earned; empty when not graded or
-// skipped), misconceptions, graded_at, attnlab_version, note. A student
-// with several files of one exercise counts the best of them.
+// Fixed columns: the class's exercises are those the configuration or
+// --exercise names (the fixed exercise; else the configuration's
+// "exercises" when it names several), else every exercise some student
+// handed in. Each has a fixed maximum (its points table with the
+// configuration's overrides, scoring_rules.hpp exercise_maximum) and so has
+// each of its properties, the same in every row: a student who handed in
+// nothing for an exercise has "no submission" there, 0 of its maximum; "not
+// gradable" is only handed-in work that cannot run (0 points too, said
+// apart). A student's max_score is the sum of the class's maxima.
+//
+// summary.csv: student, score, max_score, status, exercises, files, then per
+// exercise "F3 (12)" (its total), "F3 status", and one column per property
+// with its maximum in the name ("F3:oracle_agreement (3)": points earned;
+// empty when that exercise was not graded or the property was skipped),
+// then misconceptions, graded_at, attnlab_version, seed, settings_hash,
+// note. A student with several files of one exercise counts the best.
+// status: "graded" when every handed-in exercise was graded, else the worst
+// ("not gradable", "error") of them; "no submission" when nothing was.
 //
 // Text cells that a spreadsheet would read as a formula (starting with '=',
 // '+', '-', '@', a tab or a carriage return) are written with a leading
 // single quote (OWASP, "CSV Injection"); summary.json keeps the text as it is.
 //
-// summary.json: {"attnlab": "summary/3", "settings": {...}, "run": {...},
+// Beside it, for a learning management system's gradebook import (one
+// assignment "attnlab F3" per exercise; a graded exercise's points, 0 for
+// "no submission", an empty cell for "not gradable" and "error", which
+// both systems read as no grade):
+// - gradebook-canvas.csv: Canvas's import columns "Student", "ID", "SIS
+//   User ID", "SIS Login ID", "Section", then the assignments; the second
+//   row is "Points Possible" with each exercise's maximum. The student's
+//   id goes into "Student" and "SIS Login ID" (Canvas matches a row by
+//   ID, SIS User ID or SIS Login ID: name the folders by login).
+// - gradebook-moodle.csv: "Username", then the assignments (Moodle's
+//   "Import grades: CSV file" maps the identifier column to username, and
+//   each grade column to a grade item).
+// - summary-anonymous.csv, only with an anonymisation salt (the
+//   configuration's "anonymise_salt" or --anonymise-salt): summary.csv's
+//   grades under anonymous_id() instead of the student (no files, notes or
+//   names), sorted by that id; `attnlab reveal` gives the students back.
+//
+// summary.json: {"attnlab": "summary/4", "settings": {...}, "run": {...},
+// "columns": [{exercise, max_score, items: [{id, max_points}]}],
 // "students": [...], "submissions": [one per graded file: file, student,
 // exercise, status, score, max_score, points, max_points, misconceptions,
-// seconds, graded_at, choice, note, report, settings_hash], "counts":
+// seconds, graded_at, choice, note, report, settings_hash, seed], "counts":
 // {status: submissions}, "overview": {...}}. "settings" are what decides a
 // grade (seed, cases, the fixed exercise, limits, the teacher
 // configuration's content); each row's "settings_hash" is the start of
@@ -29,9 +60,12 @@
 //
 // Grading into a folder that already has a summary.json replaces the rows of
 // the students graded now and keeps every other row as it was (with the time
-// and attnlab version of its own grading); `attnlab merge` joins the
-// gradebooks of several runs (shards) the same way (shard_merge.hpp).
+// and attnlab version of its own grading: its line of summary.csv is the
+// same bytes while the class's exercises stay the same); `attnlab merge`
+// joins the gradebooks of several runs (shards) the same way
+// (shard_merge.hpp).
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -40,8 +74,24 @@
 #include <nlohmann/json.hpp>
 
 #include "grading/batch.hpp"
+#include "grading/teacher_config.hpp"
 
 namespace attn::grader {
+
+/// The fixed columns of one exercise of the class.
+struct ExerciseColumns {
+  std::string exercise;  ///< "F3"
+  double max_score = 0;  ///< the exercise's maximum (points table and overrides)
+  /// Property id -> its maximum, in report order (the answers item last).
+  std::vector<std::pair<std::string, double>> items;
+};
+
+/// One student's result on one exercise of the class.
+struct ExerciseCell {
+  std::string status = "no submission";  ///< or "graded", "not gradable", "error"
+  double score = 0;                       ///< points earned (0 unless graded)
+  std::string file;                       ///< the file counted; empty: none
+};
 
 /// One student's row.
 struct StudentRow {
@@ -56,8 +106,12 @@ struct StudentRow {
   std::vector<std::string> misconceptions;  ///< diagnosed keys of the counted files
   std::string graded_at;  ///< UTC, ISO 8601
   std::string version;    ///< attnlab's version that graded it
+  std::uint64_t seed = 0;      ///< the seed of its generated cases
+  std::string settings_hash;   ///< settings_hash() of the settings it was graded with
   std::string note;
   int exit_code = 0;
+  /// Exercise id -> its cell, one per exercise of the class.
+  std::map<std::string, ExerciseCell> cells;
 };
 
 /// The state of the last run that wrote a gradebook.
@@ -76,7 +130,32 @@ struct Gradebook {
   int cases = 0;
   nlohmann::ordered_json settings = nlohmann::ordered_json::object();  ///< of the last run
   RunState run;
+  /// The class's exercises and their fixed columns, in exercise order.
+  std::vector<ExerciseColumns> columns;
+  /// Non-empty: also write summary-anonymous.csv with anonymous_id(salt, student).
+  std::string anonymise_salt;
 };
+
+/// The columns of `exercise`: its items (properties in report order, then
+/// the answers item) with their points under `config` (may be null), and
+/// its maximum; with `only_property` (--property) that item alone. Throws
+/// std::invalid_argument for an exercise attnlab does not grade.
+ExerciseColumns exercise_columns(const std::string& exercise, const TeacherConfig* config,
+                                 const std::string& only_property = "");
+
+/// The class's exercises (see the top of this file): `fixed` if not empty,
+/// else the configuration's "exercises" when it names several, else the
+/// exercises of the handed-in rows of `submissions`; in exercise order, each
+/// with exercise_columns().
+std::vector<ExerciseColumns> class_columns(const std::string& fixed, const TeacherConfig* config,
+                                           const std::vector<SummaryRow>& submissions,
+                                           const std::string& only_property = "");
+
+/// The anonymous id of `student` under `salt`: "anon-" and the first 16 hex
+/// digits of HMAC-SHA256 keyed by the salt (RFC 2104, FIPS 180-4). Whoever
+/// has the salt and the student list recomputes it (`attnlab reveal`);
+/// without the salt it names no one. Throws std::runtime_error if OpenSSL fails.
+std::string anonymous_id(const std::string& salt, const std::string& student);
 
 /// The hash of a run's settings: the first 16 hex digits of the SHA-256 of
 /// their JSON text (settings as summary.json's "settings").
@@ -93,20 +172,26 @@ nlohmann::ordered_json summary_row_json(const SummaryRow& r);
 SummaryRow summary_row_from_json(const nlohmann::json& j);
 
 /// The student rows of `submissions` (grouped by student; per exercise the
-/// file with the highest score counts).
-std::vector<StudentRow> student_rows(const std::vector<SummaryRow>& submissions);
+/// file with the highest score counts) over the class's `columns`; empty
+/// `columns` (a gradebook written before they were kept): the exercises of
+/// the handed-in rows, each with the largest maximum seen.
+std::vector<StudentRow> student_rows(const std::vector<SummaryRow>& submissions,
+                                     const std::vector<ExerciseColumns>& columns = {});
 
 /// `base` with every student of `fresh` replaced by (or added as) fresh's
-/// rows; the submissions likewise. Elapsed times add up.
+/// rows; the submissions likewise; the columns of both (fresh's for an
+/// exercise in both). Elapsed times add up.
 Gradebook update_gradebook(const Gradebook& base, const Gradebook& fresh);
 
 /// The gradebook in out_dir/summary.json; an empty one if there is none.
 /// Throws std::runtime_error if the file exists but cannot be read.
 Gradebook read_gradebook(const std::filesystem::path& out_dir);
 
-/// Writes summary.csv, summary.txt and, last, summary.json into out_dir,
-/// each whole (sandbox/atomic_file.hpp write_files_atomically): after a failed write
-/// the three are as they were. Throws std::runtime_error naming the file
+/// Writes summary.csv, gradebook-canvas.csv, gradebook-moodle.csv,
+/// summary-anonymous.csv (with a salt; without one, an old one is removed),
+/// summary.txt and, last, summary.json into out_dir, each whole
+/// (sandbox/atomic_file.hpp write_files_atomically): after a failed write
+/// they are as they were. Throws std::runtime_error naming the file
 /// and why ("No space left on device").
 void write_gradebook(const std::filesystem::path& out_dir, const Gradebook& book);
 

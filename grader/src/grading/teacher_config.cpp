@@ -86,7 +86,13 @@ TeacherConfig parse_teacher_config(const std::string& text, const std::string& o
   TeacherConfig c;
   only_members(j, origin,
                {"seed", "cases", "student_cases", "visibility", "exercise", "exercises", "limits",
-                "comment"});
+                "anonymise_salt", "comment"});
+  if (j.contains("anonymise_salt")) {
+    if (!j["anonymise_salt"].is_string() || j["anonymise_salt"].get<std::string>().size() < 8)
+      throw ConfigError(origin + ": anonymise_salt must be a string of at least 8 characters "
+                                 "(a secret of your own; it keys summary-anonymous.csv's ids)");
+    c.anonymise_salt = j["anonymise_salt"].get<std::string>();
+  }
   if (j.contains("seed")) c.seed = whole_number(j["seed"], origin + ": seed", bounds::kSeed);
   if (j.contains("cases"))
     c.cases = static_cast<int>(whole_number(j["cases"], origin + ": cases", bounds::kCases));

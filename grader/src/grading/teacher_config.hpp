@@ -16,7 +16,8 @@
 //              "visibility": {"oracle_agreement": "hidden"}}
 //     },
 //     "limits": {"timeout_s": 10, "submission_timeout_s": 900, "compile_timeout_s": 120,
-//                "memory_mib": 4096, "max_processes": 64, "file_size_mib": 64}
+//                "memory_mib": 4096, "max_processes": 64, "file_size_mib": 64},
+//     "anonymise_salt": "a secret of 8+ characters"  // summary-anonymous.csv (gradebook.hpp)
 //   }
 //
 // The exercise is fixed by "exercise", or by "exercises" when it names
@@ -74,6 +75,9 @@ struct TeacherConfig {
   std::map<std::string, ExerciseOverrides> exercises;  ///< by exercise id ("F3")
   std::optional<std::string> exercise;  ///< "exercise": the exercise every submission is graded as
   ConfigLimits limits;
+  /// "anonymise_salt": keys the anonymous ids of summary-anonymous.csv
+  /// (gradebook.hpp anonymous_id); empty: none.
+  std::string anonymise_salt;
 };
 
 /// The exercise `c` fixes: its "exercise" member, else the one exercise its

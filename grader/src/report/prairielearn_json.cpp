@@ -44,7 +44,8 @@ nlohmann::ordered_json prairielearn_json(const GradeResult& r) {
   for (const auto& it : r.items) not_shown += graded && it.counted && it.visibility != "visible";
   if (not_shown > 0)
     j["message"] = j["message"].get<std::string>() + " (" + std::to_string(not_shown) +
-                   " test(s) not shown until the grades are published)";
+                   " test(s) hidden from students by the course's visibility settings; their "
+                   "points are in the score)";
   j["tests"] = std::move(tests);
   return j;
 }

@@ -13,8 +13,10 @@
 // the reason in "format_errors", so PrairieLearn neither scores it nor
 // counts the attempt. A grader error (usage, infrastructure) is gradable
 // with score 0 and the reason in "message": the student sees it.
-// PrairieLearn has no per-test visibility: hidden tests are left out of
-// "tests" until published (their points still count in "score").
+// PrairieLearn has no per-test visibility and publishes nothing later: a
+// test whose visibility is not "visible" is left out of "tests" for good,
+// and "message" says how many are hidden (their points still count in
+// "score").
 
 #include <filesystem>
 
