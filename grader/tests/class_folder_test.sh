@@ -2,7 +2,8 @@
 # class_folder_test.sh ATTNLAB SOURCE_DIR
 # A teacher's run on a whole class: a folder of at least 20 submissions (every
 # model solution and answers file, every skeleton, the F4 variants), graded
-# without --exercise (each file is recognised), two at a time. Checks that
+# without --exercise (each file is recognised), two at a time, every attempt
+# graded ("attempts": "best"). Checks that
 # summary.csv and summary.json have a row per submission, that solutions get
 # full marks and skeletons do not, and that every results.json carries every
 # documented field (Gradescope: score, max_score, output, tests[] with name,
@@ -30,7 +31,9 @@ count=$(find "$class" -type f | wc -l)
 count=$(find "$class" -type f \( -name '*.py' -o -name '*.cpp' \) | wc -l)
 
 out="$tmp/reports"
-"$attnlab" grade "$class" --cases 20 --jobs 2 --out "$out" > "$tmp/stdout.txt" 2>&1
+# Every attempt graded (a folder's .py and .cpp of one exercise are two attempts).
+printf '{"attempts": "best"}\n' > "$tmp/best.json"
+"$attnlab" grade "$class" --cases 20 --jobs 2 --out "$out" --config "$tmp/best.json" > "$tmp/stdout.txt" 2>&1
 code=$?
 [ "$code" = 1 ] || { cat "$tmp/stdout.txt"; fail "expected exit status 1 (skeletons fail), got $code"; }
 

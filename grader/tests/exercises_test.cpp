@@ -272,6 +272,22 @@ TEST_CASE("an F3 file that uses its own F1 and F2 functions is F3, unrelated one
                             Catch::Contains("--exercise F1 or --exercise F3"));
 }
 
+TEST_CASE("recognition lists every exercise a file defines", "[recognise]") {
+  // F3 on its own F1 and F2: answers F3 as a whole, defines all three (class_folder.hpp grades each).
+  const Recognition r = recognise_exercise(data("attention_builds_on_f1_f2.py"));
+  CHECK(r.exercise == "F3");
+  CHECK(r.defines == std::vector<std::string>{"F1", "F2", "F3"});
+  // Unrelated ones: ambiguous as one file, but both are defined.
+  CHECK(recognise_exercise(data("f1_and_f3_unrelated.py")).defines ==
+        std::vector<std::string>{"F1", "F3"});
+  // A `# exercise:` line names one exercise, whatever else is defined.
+  CHECK(recognise_exercise(data("ambiguous_resolved.py")).defines == std::vector<std::string>{"F3"});
+  // One C++ file is one exercise (its build has only that exercise's header).
+  const Recognition cpp = recognise_exercise(attn::grader::paths::source_dir +
+                                             std::string("/solutions/F3/attention.cpp"));
+  CHECK(cpp.defines == std::vector<std::string>{"F3"});
+}
+
 // --- the answers files ---------------------------------------------------------
 
 TEST_CASE("F2's printed weights agree with the oracle at the text's tolerance", "[answers]") {

@@ -241,6 +241,21 @@ TEST_CASE("teacher configuration: typos and bad values are errors", "[reports]")
   using attn::grader::ConfigError;
   using attn::grader::parse_teacher_config;
   CHECK_THROWS_AS(parse_teacher_config(R"({"sead": 1})", "t"), ConfigError);
+  // "attempts" and "entry": each bad value names its member.
+  CHECK_THROWS_WITH(parse_teacher_config(R"({"attempts": "first"})", "t"),
+                    Catch::Contains("t: attempts is \"first\"; it must be \"latest\""));
+  CHECK_THROWS_WITH(parse_teacher_config(R"({"attempts": 3})", "t"), Catch::Contains("t: attempts is 3"));
+  CHECK_THROWS_WITH(parse_teacher_config(R"({"attempts": "named"})", "t"),
+                    Catch::Contains("attempts is \"named\" but there is no \"entry\""));
+  for (const char* bad : {R"({"entry": "../bob/attention.py"})", R"({"entry": "/etc/passwd"})",
+                          R"({"entry": ""})", R"({"entry": 7})"})
+    CHECK_THROWS_WITH(parse_teacher_config(bad, "t"), Catch::Contains("t: entry is"));
+  using attn::grader::Attempts;
+  CHECK(attn::grader::attempt_policy(nullptr) == Attempts::latest);
+  const auto named = parse_teacher_config(R"({"entry": "attention.py"})", "t");
+  CHECK(attempt_policy(&named) == Attempts::named);
+  const auto best = parse_teacher_config(R"({"entry": "attention.py", "attempts": "best"})", "t");
+  CHECK(attempt_policy(&best) == Attempts::best);
   CHECK_THROWS_AS(parse_teacher_config(R"({"cases": 0})", "t"), ConfigError);
   CHECK_THROWS_AS(parse_teacher_config(R"({"visibility": {"generated": "secret"}})", "t"), ConfigError);
   CHECK_THROWS_AS(parse_teacher_config(R"({"exercises": {"F9": {}}})", "t"), ConfigError);

@@ -419,7 +419,9 @@ int main(int argc, char** argv) {
       return attn::grader::in_shard(who, k, n);
     };
     try {
-      inputs = attn::grader::collect_class(paths, b.out_dir, fixed_exercise(options), wanted);
+      inputs = attn::grader::collect_class(
+          paths, b.out_dir, attn::grader::collect_rules(fixed_exercise(options), options.config.get()),
+          wanted);
     } catch (const std::exception& e) {
       std::cerr << "attnlab: " << e.what() << "\n";
       return 2;
@@ -498,7 +500,8 @@ int main(int argc, char** argv) {
     std::string why;
     attn::grader::ClassInputs inputs;
     try {
-      inputs = attn::grader::collect_upload(files.front(), fixed_exercise(options), &why);
+      inputs = attn::grader::collect_upload(
+          files.front(), attn::grader::collect_rules(fixed_exercise(options), options.config.get()), &why);
     } catch (const std::exception& e) {
       std::cerr << "attnlab: " << e.what() << "\n";
       return 2;
@@ -529,6 +532,7 @@ int main(int argc, char** argv) {
     if (in.answers && !options.answers) options.answers = in.answers;
     options.helpers = in.helpers;
     options.confine_to = in.root;
+    options.notes.insert(options.notes.end(), in.notes.begin(), in.notes.end());
     options.whole_exercise = true;  // a student's upload: the exercise's full maximum
     std::cout << "attnlab: " << in.choice;
     if (inputs.inputs.size() > 1)

@@ -120,6 +120,7 @@ std::string write_reports(const fs::path& out_dir, const std::string& name, cons
     if (in.answers) o.answers = in.answers;
     o.helpers = in.helpers;
     o.confine_to = in.root;
+    o.notes.insert(o.notes.end(), in.notes.begin(), in.notes.end());
     o.whole_exercise = true;  // a class: the exercise's full maximum (class_folder.hpp)
     const auto start = Clock::now();
     std::ostringstream text;

@@ -53,6 +53,9 @@ struct BatchInput {
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> helpers;
   /// What was chosen and why, one line ("entry attention.py; helpers: util.py").
   std::string choice;
+  /// Notes for its text report's header (GradeOptions::notes): which
+  /// attempt was graded and why (class_folder.hpp).
+  std::vector<std::string> notes;
   /// Non-empty: the student handed in nothing attnlab grades (an empty
   /// folder, only a README.txt, an archive that cannot be unpacked), and
   /// why, as a clause ("the folder is empty"). `file` is empty; the row's

@@ -166,7 +166,7 @@ std::string top_level_refusal(const fs::path& e, const struct stat& st) {
   return "";
 }
 
-/// Whether an entry recognised as `code` can take answers of `answers`.
+/// Whether an entry graded as `code` can take answers of `answers`.
 bool pairs_with(const std::string& code, const std::string& answers) {
   return code == answers || (code == "F3" && answers == "F4");
 }
@@ -182,9 +182,11 @@ struct Candidate {
   fs::path source;    ///< the regular file read for it (a link's target inside the folder)
   fs::path graded;    ///< what is graded (the Python made from a notebook)
   std::string rel;    ///< below the student's folder
-  std::string exercise;  ///< recognised; empty if not
+  std::string exercise;  ///< recognised (the one it answers as a whole); empty if not
   bool explicit_line = false;  ///< recognised from a `# exercise:` line
   std::string how;             ///< how it was recognised (recognise.hpp)
+  std::vector<std::string> defines;  ///< every exercise it defines (Recognition::defines)
+  struct timespec mtime {};          ///< of `source` (lstat(2) st_mtim)
 };
 
 /// "attempt.py: F3, answers.json: F4": what a student handed in, by exercise.
@@ -195,9 +197,142 @@ std::string other_work(const std::vector<Candidate>& code, const std::vector<Can
   return out;
 }
 
+/// "F2", "F2 and F3", "F1, F2 and F3".
+std::string id_list(const std::vector<std::string>& ids) {
+  std::string s;
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    s += (k == 0 ? "" : k + 1 == ids.size() ? " and " : ", ") + ids[k];
+  return s;
+}
+
+/// One file graded as one exercise.
+struct Entry {
+  const Candidate* candidate = nullptr;
+  std::string exercise;  ///< the exercise it is graded as; empty: recognised by grade_file
+  bool several = false;  ///< its file is graded as more than one exercise in this run
+  std::string attempt;   ///< which attempt and why ("latest of 3 attempts ..."); empty: the only one
+};
+
+/// The exercises `c` is graded as under `rules`: the fixed one if it
+/// defines it (F4 also from an F3-looking file), else none; without one,
+/// every exercise it defines that the configuration grades, the one it
+/// answers as a whole first.
+std::vector<std::string> graded_as(const Candidate& c, const CollectRules& rules) {
+  const auto& d = c.defines;
+  if (!rules.exercise.empty()) {
+    const bool has = std::find(d.begin(), d.end(), rules.exercise) != d.end() ||
+                     (!c.exercise.empty() && pairs_with(c.exercise, rules.exercise));
+    return has ? std::vector<std::string>{rules.exercise} : std::vector<std::string>{};
+  }
+  std::vector<std::string> out;
+  if (!c.exercise.empty()) out.push_back(c.exercise);
+  for (const auto& id : d)
+    if (id != c.exercise && (rules.graded.empty() || rules.graded.count(id))) out.push_back(id);
+  // One the configuration does not grade stays, so its row says so (grade.hpp).
+  if (!c.exercise.empty() && out.size() > 1 && !rules.graded.empty() && !rules.graded.count(c.exercise))
+    out.erase(out.begin());
+  return out;
+}
+
+bool later(const struct timespec& a, const struct timespec& b) {
+  return a.tv_sec != b.tv_sec ? a.tv_sec > b.tv_sec : a.tv_nsec > b.tv_nsec;
+}
+
+/// Of several attempts at one exercise (in name order), the one graded
+/// under `rules` and why; every one for Attempts::best.
+std::vector<Entry> choose_attempts(std::vector<Entry> attempts, const CollectRules& rules,
+                                   const std::string& exercise) {
+  const std::size_t n = attempts.size();
+  if (n <= 1) return attempts;
+  const std::string count = std::to_string(n) + " attempts at " + exercise;
+  if (rules.attempts == Attempts::best) {
+    for (auto& e : attempts)
+      e.attempt = "one of " + count + ", all graded (attempts \"best\": the best counts)";
+    return attempts;
+  }
+  std::string others;
+  auto pick = [&](std::size_t k, const std::string& why) {
+    for (std::size_t j = 0; j < n; ++j)
+      if (j != k) others += (others.empty() ? "" : ", ") + attempts[j].candidate->rel;
+    Entry e = attempts[k];
+    e.attempt = "graded " + e.candidate->rel + ": " + why + " (not graded: " + others + ")";
+    return std::vector<Entry>{e};
+  };
+  std::string missing;
+  if (rules.attempts == Attempts::named) {
+    for (std::size_t k = 0; k < n; ++k) {
+      const Candidate& c = *attempts[k].candidate;
+      if (c.rel == rules.entry || c.file.filename() == rules.entry)
+        return pick(k, "the file the teacher configuration names as entry, of " + count);
+    }
+    missing = "no file is the configuration's entry " + rules.entry + "; ";
+  }
+  std::size_t last = 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if (!later(attempts[last].candidate->mtime, attempts[k].candidate->mtime)) last = k;
+  return pick(last, missing + "latest of " + count + " by modification time");
+}
+
+/// The entries among `code` (in name order) under `rules`: each file graded
+/// as each exercise it is graded as (graded_as), then one attempt per
+/// exercise (choose_attempts). In file order, a file's exercises together.
+std::vector<Entry> choose_entries(const std::vector<Candidate>& code, const CollectRules& rules) {
+  std::map<std::string, std::vector<Entry>> by_exercise;
+  for (const auto& c : code) {
+    const std::vector<std::string> as = graded_as(c, rules);
+    for (const auto& id : as) {
+      // A file of one exercise is recognised again by grade_file (its header says how).
+      const std::string ex = as.size() > 1 || c.defines.size() > 1 || !rules.exercise.empty() ? id : "";
+      by_exercise[id].push_back(Entry{&c, ex, as.size() > 1, ""});
+    }
+  }
+  std::vector<Entry> chosen;
+  for (auto& [id, attempts] : by_exercise)
+    for (auto& e : choose_attempts(std::move(attempts), rules, id)) chosen.push_back(e);
+  // Back to file order; within a file, the order graded_as gave.
+  std::stable_sort(chosen.begin(), chosen.end(), [](const Entry& a, const Entry& b) {
+    return a.candidate < b.candidate;
+  });
+  for (auto it = chosen.begin(); it != chosen.end();) {
+    auto end = std::find_if(it, chosen.end(), [&](const Entry& e) { return e.candidate != it->candidate; });
+    const std::vector<std::string> as = graded_as(*it->candidate, rules);
+    std::stable_sort(it, end, [&](const Entry& a, const Entry& b) {
+      auto rank = [&](const Entry& e) {
+        return std::find(as.begin(), as.end(), e.exercise.empty() ? as.front() : e.exercise) - as.begin();
+      };
+      return rank(a) < rank(b);
+    });
+    it = end;
+  }
+  return chosen;
+}
+
+/// The choice's label of entry `e` graded as `exercise` ("entry a.py (defines F2 and F3; graded as F2)").
+std::string entry_label(const Entry& e, const std::string& exercise, const CollectRules& rules,
+                        std::size_t code_files) {
+  const Candidate& c = *e.candidate;
+  std::string label = "entry " + c.rel;
+  if (c.defines.empty() && c.exercise.empty())
+    return label + (code_files == 1 ? " (the only code file" : " (it defines no exercise's function") +
+           (rules.exercise.empty() ? std::string(")") : "; graded as " + rules.exercise + ", the exercise fixed for this run)");
+  const std::vector<std::string> defines = c.defines.empty() ? std::vector<std::string>{c.exercise} : c.defines;
+  const bool fixed_elsewhere = !rules.exercise.empty() && !pairs_with(c.exercise, rules.exercise) &&
+                               std::find(defines.begin(), defines.end(), rules.exercise) == defines.end();
+  if (fixed_elsewhere)  // a fallback: the fixed exercise is not what the file defines
+    return label + " (defines " + id_list(defines) + "; graded as " + rules.exercise +
+           ", the exercise fixed for this run)";
+  if (defines.size() > 1 || (!exercise.empty() && !pairs_with(defines.front(), exercise)))
+    return label + " (defines " + id_list(defines) + "; graded as " + exercise + ")";
+  label += " (defines " + exercise;
+  // A file defining several exercises' functions says which one it answers and why.
+  if (c.how.find(", which uses ") != std::string::npos && e.exercise.empty()) label += ": " + c.how;
+  return label + ")";
+}
+
 class Collector {
  public:
-  Collector(std::string exercise, ClassInputs& out) : exercise_(std::move(exercise)), out_(out) {}
+  Collector(CollectRules rules, ClassInputs& out)
+      : rules_(std::move(rules)), exercise_(rules_.exercise), out_(out) {}
 
   /// The students's files below `dir` (walk_student); `student` names it,
   /// `prefix` the reports ("alice/"); `refused` (entries an archive left
@@ -213,143 +348,44 @@ class Collector {
       return false;
     }
     const std::size_t inputs_before = out_.inputs.size();
-    std::vector<Candidate> code, answers, headers;
-    std::vector<std::string> others;
+    Sorted files;
     Walk walk = walk_student(root, excluded);
     refused.insert(refused.end(), walk.refused.begin(), walk.refused.end());
     std::sort(refused.begin(), refused.end());
-    for (const auto& [f, src] : walk.files) {
-      const std::string rel = student_id(f.lexically_relative(root).generic_string());
-      if (is_answers_file(f)) {
-        const Recognition r = recognise_exercise(src);
-        if (r.status == Recognition::Status::recognised) {
-          answers.push_back({f, src, src, rel, r.exercise, false, ""});
-          continue;
-        }
-        others.push_back(rel);  // a .json that is not an answers file: a data file
-        continue;
-      }
-      if (is_cpp_header(f)) {  // never an entry; staged beside the entry for #include "..."
-        headers.push_back({f, src, src, rel, "", false, ""});
-        continue;
-      }
-      if (!is_code(f)) {
-        others.push_back(rel);
-        continue;
-      }
-      Candidate c{f, src, src, rel, "", false, ""};
-      if (is_notebook(f)) c.graded = convert(src, f, student + "/" + rel);
-      if (!c.graded.empty()) {
-        const Recognition r = recognise_exercise(c.graded);
-        if (r.status == Recognition::Status::recognised) {
-          c.exercise = r.exercise;
-          c.explicit_line = r.how.rfind("it has", 0) == 0;  // the `# exercise:` line
-          c.how = r.how;
-        }
-      }
-      code.push_back(c);
-    }
-    if (code.empty() && answers.empty()) {
-      if (why) {
-        std::string listed;
-        for (std::size_t k = 0; k < others.size() && k < 3; ++k)
-          listed += (k ? ", " : ": ") + others[k];
-        if (others.size() > 3) listed += ", ...";
-        *why = others.empty() && refused.empty() ? "the folder is empty"
-               : others.empty() ? "nothing in it can be read"
-                                : "it holds no .py, .cpp, .ipynb or answers .json file (" +
-                                      std::to_string(others.size()) + " other file" +
-                                      (others.size() == 1 ? "" : "s") + listed + ")";
-        if (!refused.empty()) *why += "; " + ignored_clause(refused);
-      }
-      for (const auto& o : others) out_.ignored.push_back((dir / o).string());
+    for (const auto& [f, src] : walk.files) sort_file(f, src, root, student, files);
+    if (files.code.empty() && files.answers.empty()) {
+      if (why) *why = nothing_clause(files.others, refused);
+      for (const auto& o : files.others) out_.ignored.push_back((dir / o).string());
       return false;
     }
-
+    Student s{student, prefix, root, ignored_clause(refused)};
     // The entries: recognised files (of the fixed exercise, if one is fixed).
-    std::vector<const Candidate*> entries;
-    for (const auto& c : code)
-      if (!c.exercise.empty() && (exercise_.empty() || pairs_with(c.exercise, exercise_) ||
-                                  c.exercise == exercise_))
-        entries.push_back(&c);
+    std::vector<Entry> entries = choose_entries(files.code, rules_);
     std::string note;
     // With the exercise fixed, work that is all recognised as other exercises
     // is not a try at this one: no entry (the student has no submission of it).
-    const bool only_others = !exercise_.empty() && std::all_of(code.begin(), code.end(), [](const Candidate& c) {
-      return !c.exercise.empty();
-    });
-    if (entries.empty() && !code.empty() && (answers.empty() || !exercise_.empty()) && !only_others) {
-      entries.push_back(&code.front());
-      note = code.size() == 1 ? "" : "no file defines the exercise's function; graded the first "
-                                     "code file in name order";
+    const bool only_others = !exercise_.empty() &&
+                             std::all_of(files.code.begin(), files.code.end(),
+                                         [](const Candidate& c) { return !c.exercise.empty(); });
+    if (entries.empty() && !files.code.empty() && (files.answers.empty() || !exercise_.empty()) &&
+        !only_others) {
+      entries.push_back(Entry{&files.code.front(), exercise_, false, ""});
+      note = files.code.size() == 1 ? "" : "no file defines the exercise's function; graded the first "
+                                           "code file in name order";
     }
-
     std::set<const Candidate*> used_answers;
-    for (const Candidate* e : entries) {
-      BatchInput in;
-      in.file = is_notebook(e->file) ? e->file : e->graded;  // grade_file reads a notebook
-      in.name = prefix + e->rel;
-      in.student = student;
-      in.exercise = exercise_;
-      in.root = root;
-      in.refused = ignored_clause(refused);
-      const Candidate* paired = nullptr;
-      for (const auto& a : answers)
-        if (!used_answers.count(&a) && (e->exercise.empty() || pairs_with(e->exercise, a.exercise)) &&
-            (exercise_.empty() || a.exercise == exercise_)) {
-          paired = &a;
-          break;
-        }
-      if (paired) {
-        used_answers.insert(paired);
-        in.answers = paired->source;
-        // An F3-looking file with F4 answers is an F4 attempt.
-        if (in.exercise.empty() && !e->explicit_line) in.exercise = paired->exercise;
-      }
-      std::string helpers;
-      std::vector<const Candidate*> others_of_entry;
-      for (const auto& c : code) others_of_entry.push_back(&c);
-      for (const auto& h : headers) others_of_entry.push_back(&h);
-      for (const Candidate* cp : others_of_entry) {
-        const Candidate& c = *cp;
-        if (&c == e) continue;
-        const fs::path rel = c.file.lexically_relative(e->file.parent_path());
-        if (rel.empty() || *rel.begin() == "..") continue;  // above the entry: not importable
-        in.helpers.push_back({c.source, rel});
-        helpers += (helpers.empty() ? "" : ", ") + c.rel;
-      }
-      if (is_notebook(e->file) && !e->graded.empty())
-        for (const auto& [src, rel] : in.helpers) copy_beside(src, e->graded.parent_path() / rel, root);
-      in.choice = "entry " + e->rel +
-                  (e->exercise.empty() ? std::string(" (the only code file)")
-                                       : " (defines " + (in.exercise.empty() ? e->exercise : in.exercise) + ")");
-      // A file defining several exercises' functions says which one it answers and why.
-      if (e->how.find(", which uses ") != std::string::npos && in.exercise.empty())
-        in.choice.insert(in.choice.size() - 1, ": " + e->how);
-      if (is_notebook(e->file)) in.choice += ", its code cells";
-      if (paired) in.choice += "; answers " + paired->rel;
-      if (!helpers.empty()) in.choice += "; helpers: " + helpers;
-      if (!note.empty()) in.choice += "; " + note;
-      if (!in.refused.empty()) in.choice += "; " + in.refused;
-      out_.inputs.push_back(std::move(in));
-    }
-    for (const auto& a : answers) {
+    for (const Entry& e : entries) add_entry(e, files, s, note, used_answers);
+    for (const auto& a : files.answers) {
       if (used_answers.count(&a) || (!exercise_.empty() && a.exercise != exercise_)) continue;
       if (!entries.empty() && !exercise_.empty()) continue;
-      BatchInput in;
-      in.file = a.source;
-      in.name = prefix + a.rel;
-      in.student = student;
-      in.exercise = exercise_;
-      in.root = root;
-      in.refused = ignored_clause(refused);
+      BatchInput in = input_of(s, a.source, prefix + a.rel);
       in.choice = "answers " + a.rel + " alone (no code file of " + a.exercise + ")";
       if (!in.refused.empty()) in.choice += "; " + in.refused;
       out_.inputs.push_back(std::move(in));
     }
-    for (const auto& o : others) out_.ignored.push_back((dir / o).string());
+    for (const auto& o : files.others) out_.ignored.push_back((dir / o).string());
     if (out_.inputs.size() == inputs_before) {  // only other exercises' work
-      if (why) *why = "it holds no work of " + exercise_ + " (" + other_work(code, answers) + ")";
+      if (why) *why = "it holds no work of " + exercise_ + " (" + other_work(files.code, files.answers) + ")";
       return false;
     }
     return true;
@@ -366,8 +402,10 @@ class Collector {
   }
 
  /// A loose file: a student of its own, named `name` (a notebook is
-  /// converted). `root`: the class folder it lies in, below which it is
-  /// read without following links (empty: a file the user named).
+  /// converted); a file defining several exercises is one input per
+  /// exercise (class_folder.hpp). `root`: the class folder it lies in,
+  /// below which it is read without following links (empty: a file the
+  /// user named).
   void loose(const fs::path& file, const std::string& name, const fs::path& root = {}) {
     BatchInput in;
     in.file = file;
@@ -375,13 +413,26 @@ class Collector {
     in.student = name;
     in.exercise = exercise_;
     in.root = root;
+    fs::path graded = file;
     if (is_notebook(file)) {
-      const fs::path py = convert(file, file, name);
-      if (!py.empty()) {
-        in.choice = "entry " + name + ", its code cells";
-      }
+      graded = convert(file, file, name);
+      if (!graded.empty()) in.choice = "entry " + name + ", its code cells";
     }
-    out_.inputs.push_back(std::move(in));
+    Candidate c{file, file, graded, name, "", false, "", {}, {}};
+    if (exercise_.empty() && !graded.empty() && !is_answers_file(file)) recognise_into(c);
+    const std::vector<std::string> as = graded_as(c, rules_);
+    if (as.size() <= 1) {
+      out_.inputs.push_back(std::move(in));
+      return;
+    }
+    for (const auto& id : as) {
+      BatchInput each = in;
+      each.exercise = id;
+      each.name = name + " (" + id + ")";
+      each.choice = entry_label(Entry{&c, id, true, ""}, id, rules_, 1) +
+                    (in.choice.empty() ? "" : ", its code cells");
+      out_.inputs.push_back(std::move(each));
+    }
   }
 
  /// An archive (zip or tar, unpack_archive.hpp): unpacked into a folder of
@@ -428,6 +479,136 @@ class Collector {
   }
 
  private:
+  /// A student's files by kind, each in name order.
+  struct Sorted {
+    std::vector<Candidate> code, answers, headers;
+    std::vector<std::string> others;  ///< below the student's folder
+  };
+
+  /// The student being collected.
+  struct Student {
+    std::string name, prefix;
+    fs::path root;
+    std::string refused;  ///< ignored_clause of what its walk refused
+  };
+
+  /// Recognises c.graded into c (exercise, how, defines).
+  static void recognise_into(Candidate& c) {
+    const Recognition r = recognise_exercise(c.graded);
+    c.defines = r.defines;
+    if (r.status != Recognition::Status::recognised) return;
+    c.exercise = r.exercise;
+    c.explicit_line = r.how.rfind("it has", 0) == 0;  // the `# exercise:` line
+    c.how = r.how;
+  }
+
+  /// Files `f` (read from `src`) of the student's folder `root` into its kind.
+  void sort_file(const fs::path& f, const fs::path& src, const fs::path& root,
+                 const std::string& student, Sorted& files) {
+    const std::string rel = student_id(f.lexically_relative(root).generic_string());
+    if (is_answers_file(f)) {
+      const Recognition r = recognise_exercise(src);
+      if (r.status == Recognition::Status::recognised)
+        files.answers.push_back({f, src, src, rel, r.exercise, false, "", {}, {}});
+      else
+        files.others.push_back(rel);  // a .json that is not an answers file: a data file
+      return;
+    }
+    if (is_cpp_header(f)) {  // never an entry; staged beside the entry for #include "..."
+      files.headers.push_back({f, src, src, rel, "", false, "", {}, {}});
+      return;
+    }
+    if (!is_code(f)) {
+      files.others.push_back(rel);
+      return;
+    }
+    Candidate c{f, src, src, rel, "", false, "", {}, {}};
+    struct stat st {};
+    if (::lstat(src.c_str(), &st) == 0) c.mtime = st.st_mtim;
+    if (is_notebook(f)) c.graded = convert(src, f, student + "/" + rel);
+    if (!c.graded.empty()) recognise_into(c);
+    files.code.push_back(c);
+  }
+
+  /// Why a folder with no code and no answers file is not graded.
+  static std::string nothing_clause(const std::vector<std::string>& others,
+                                    const std::vector<std::string>& refused) {
+    std::string listed;
+    for (std::size_t k = 0; k < others.size() && k < 3; ++k) listed += (k ? ", " : ": ") + others[k];
+    if (others.size() > 3) listed += ", ...";
+    std::string why = others.empty() && refused.empty() ? "the folder is empty"
+                      : others.empty() ? "nothing in it can be read"
+                                       : "it holds no .py, .cpp, .ipynb or answers .json file (" +
+                                             std::to_string(others.size()) + " other file" +
+                                             (others.size() == 1 ? "" : "s") + listed + ")";
+    if (!refused.empty()) why += "; " + ignored_clause(refused);
+    return why;
+  }
+
+  BatchInput input_of(const Student& s, const fs::path& file, const std::string& name) const {
+    BatchInput in;
+    in.file = file;
+    in.name = name;
+    in.student = s.name;
+    in.exercise = exercise_;
+    in.root = s.root;
+    in.refused = s.refused;
+    return in;
+  }
+
+  /// The answers file (unused yet) for an entry graded as `exercise`: one of
+  /// that exercise, else (an F3-looking entry, the exercise not fixed) F4's.
+  const Candidate* answers_for(const std::string& exercise, const Sorted& files,
+                               const std::set<const Candidate*>& used) const {
+    for (const bool exact : {true, false})
+      for (const auto& a : files.answers)
+        if (!used.count(&a) && (exact ? a.exercise == exercise : pairs_with(exercise, a.exercise)) &&
+            (exercise_.empty() || a.exercise == exercise_))
+          return &a;
+    return nullptr;
+  }
+
+  /// The input of entry `e` with its answers file and helpers, and its choice.
+  void add_entry(const Entry& e, const Sorted& files, const Student& s, const std::string& note,
+                 std::set<const Candidate*>& used_answers) {
+    const Candidate& c = *e.candidate;
+    BatchInput in = input_of(s, is_notebook(c.file) ? c.file : c.graded, "");  // grade_file reads a notebook
+    if (!e.exercise.empty()) in.exercise = e.exercise;
+    const std::string graded = e.exercise.empty() ? c.exercise : e.exercise;
+    const Candidate* paired = graded.empty() ? nullptr : answers_for(graded, files, used_answers);
+    if (paired) {
+      used_answers.insert(paired);
+      in.answers = paired->source;
+      // An F3-looking file with F4 answers is an F4 attempt.
+      if (!c.explicit_line) in.exercise = paired->exercise;
+    }
+    in.name = s.prefix + c.rel + (e.several ? " (" + in.exercise + ")" : "");
+    std::string helpers;
+    std::vector<const Candidate*> others_of_entry;
+    for (const auto& h : files.code) others_of_entry.push_back(&h);
+    for (const auto& h : files.headers) others_of_entry.push_back(&h);
+    for (const Candidate* h : others_of_entry) {
+      if (h == &c) continue;
+      const fs::path rel = h->file.lexically_relative(c.file.parent_path());
+      if (rel.empty() || *rel.begin() == "..") continue;  // above the entry: not importable
+      in.helpers.push_back({h->source, rel});
+      helpers += (helpers.empty() ? "" : ", ") + h->rel;
+    }
+    if (is_notebook(c.file) && !c.graded.empty())
+      for (const auto& [src, rel] : in.helpers) copy_beside(src, c.graded.parent_path() / rel, s.root);
+    in.choice = entry_label(e, in.exercise.empty() ? c.exercise : in.exercise, rules_, files.code.size());
+    if (is_notebook(c.file)) in.choice += ", its code cells";
+    if (!e.attempt.empty()) {
+      in.choice += "; " + e.attempt;
+      in.notes.push_back(e.attempt);
+    }
+    if (paired) in.choice += "; answers " + paired->rel;
+    if (!helpers.empty()) in.choice += "; helpers: " + helpers;
+    if (!note.empty()) in.choice += "; " + note;
+    if (!in.refused.empty()) in.choice += "; " + in.refused;
+    out_.inputs.push_back(std::move(in));
+  }
+
   /// The Python of a notebook (read from `source`, named as `notebook`), in
   /// a folder of its own below the run's temporary folder (below the
   /// student's scratch folder while an archive's student is collected).
@@ -457,7 +638,8 @@ class Collector {
     }
   }
 
-  std::string exercise_;
+  CollectRules rules_;
+  std::string exercise_;  ///< rules_.exercise
   ClassInputs& out_;
   int converted_ = 0;
   fs::path scratch_;  ///< the scratch folder of the archive's student being collected
@@ -509,11 +691,22 @@ bool in_shard(const std::string& name, int k, int n) {
   return n <= 1 || static_cast<int>(h % static_cast<std::uint64_t>(n)) == k - 1;
 }
 
+CollectRules collect_rules(const std::string& exercise, const TeacherConfig* config) {
+  CollectRules r;
+  r.exercise = exercise;
+  if (config) {
+    for (const auto& [id, _] : config->exercises) r.graded.insert(id);
+    if (config->entry) r.entry = *config->entry;
+  }
+  r.attempts = attempt_policy(config);
+  return r;
+}
+
 ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optional<fs::path>& exclude,
-                          const std::string& exercise,
+                          const CollectRules& rules,
                           const std::function<bool(const std::string&)>& wanted) {
   ClassInputs out;
-  Collector collect(exercise, out);
+  Collector collect(rules, out);
   std::error_code ec;
   const std::optional<fs::path> excluded =
       exclude ? std::optional<fs::path>(fs::weakly_canonical(*exclude, ec)) : std::nullopt;
@@ -577,12 +770,12 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
   return out;
 }
 
-ClassInputs collect_upload(const fs::path& folder, const std::string& exercise, std::string* why) {
+ClassInputs collect_upload(const fs::path& folder, const CollectRules& rules, std::string* why) {
   ClassInputs out;
   std::error_code ec;
   if (!fs::is_directory(folder, ec))
     throw std::invalid_argument("no such folder: " + folder.string());
-  Collector collect(exercise, out);
+  Collector collect(rules, out);
   collect.student(folder, "", "", std::nullopt, why);
   return out;
 }

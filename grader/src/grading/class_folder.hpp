@@ -28,9 +28,27 @@
 //   helper: copied beside the entry (so `import helpers` and
 //   `#include "util.hpp"` work in the sandbox), never a row of its own; a
 //   C++ entry's helper .cpp files are compiled and linked with it;
+// - a file that defines the entries of several exercises (a Python file
+//   with masked_softmax and the scaled_dot_product_attention that calls it:
+//   Recognition::defines) is an entry of each: one row per exercise, named
+//   "alice/attention.py (F2)", "alice/attention.py (F3)" (the F3 row first,
+//   the exercise it answers as a whole); only the exercises the
+//   configuration's "exercises" names, when it names some;
 // - with the exercise fixed (--exercise or the configuration), the entries
-//   are the files of that exercise; if none is recognised, the only code
-//   file (or the first in name order, with a note) is graded.
+//   are the files that define that exercise's entry (a file with F2 and F3
+//   is F2's entry under --exercise F2); if none does, the only code file
+//   (or the first in name order, with a note) is graded, its choice saying
+//   what it does define ("defines F3; graded as F2, the exercise fixed for
+//   this run").
+//
+// Several files of one exercise are a student's attempts; which is graded
+// is the teacher configuration's "attempts" (teacher_config.hpp, Attempts):
+// the latest by modification time (the default without an "entry"), the
+// one "entry" names, or every one, the gradebook counting the best
+// (gradebook.hpp). The entry's choice and its text report say which file
+// was graded and why ("graded attention_v3.py: latest of 3 attempts by
+// modification time"). An answers file pairs with the entry of its own
+// exercise, whatever exercise the file's other functions answer.
 //
 // A student folder (or archive) with nothing of these is a student too: a
 // BatchInput with `no_submission` set (batch.hpp), its row "no submission".
@@ -38,18 +56,20 @@
 // Two students of one id (a folder "alice" and an archive "alice.zip") are
 // "alice" and "alice%~2": a mark no student_id contains.
 //
-// Several entries of one exercise are all graded; the gradebook counts the
-// best of them (gradebook.hpp). Every choice is written in `choice`, which
-// the report and the progress line show.
+// Every choice is written in `choice`, which the progress line and the
+// gradebook show; the attempt chosen is also a note of the text report
+// (BatchInput::notes).
 
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "grading/batch.hpp"
+#include "grading/teacher_config.hpp"
 #include "sandbox/temp_dir.hpp"
 
 namespace attn::grader {
@@ -63,26 +83,42 @@ struct ClassInputs {
   std::shared_ptr<TempDir> converted;
 };
 
+/// What decides which files of a student are graded.
+struct CollectRules {
+  /// Fixes the exercise of every entry (--exercise, the configuration's
+  /// "exercise"); empty: recognised per file.
+  std::string exercise;
+  /// The exercises the configuration's "exercises" names; a file defining
+  /// several exercises is graded only as these. Empty: any.
+  std::set<std::string> graded;
+  Attempts attempts = Attempts::latest;  ///< which attempt of an exercise is graded
+  std::string entry;  ///< the configuration's "entry" (Attempts::named)
+};
+
+/// The rules of a run: `exercise` fixed, and the configuration's
+/// "exercises", "attempts" and "entry" (`config` may be null).
+CollectRules collect_rules(const std::string& exercise, const TeacherConfig* config);
+
 /// Collects the students of `paths`: a folder is a class folder (as above),
 /// a file is a student of its own. `exclude` (the report folder) is skipped.
-/// `exercise` (empty: recognised per file) fixes the exercise of every
-/// entry; a student whose work is all recognised as other exercises then
-/// has no submission ("it holds no work of F2 (attempt.py: F3)"). `wanted`
-/// (when set) is asked each student id of a class folder's top level, its
-/// duplicate mark included: a student it refuses is neither walked nor
-/// unpacked (a regrade of a few students). Throws std::invalid_argument for
-/// a path that does not exist and std::system_error if the notebook folder
-/// cannot be made.
+/// `rules` fix the exercise (empty: recognised per file) and say which
+/// attempts are graded; with the exercise fixed, a student whose work is all
+/// recognised as other exercises has no submission ("it holds no work of F2
+/// (attempt.py: F3)"). `wanted` (when set) is asked each student id of a
+/// class folder's top level, its duplicate mark included: a student it
+/// refuses is neither walked nor unpacked (a regrade of a few students).
+/// Throws std::invalid_argument for a path that does not exist and
+/// std::system_error if the notebook folder cannot be made.
 ClassInputs collect_class(const std::vector<std::filesystem::path>& paths,
                           const std::optional<std::filesystem::path>& exclude,
-                          const std::string& exercise,
+                          const CollectRules& rules,
                           const std::function<bool(const std::string&)>& wanted = {});
 
 /// One student's upload (Gradescope's /autograder/submission, a PrairieLearn
 /// /grade/student): the same rules for a single folder whose name is not the
 /// student's. Returns its entries (empty if it holds no code and no answers
 /// file; `why` then says what it holds). Throws as collect_class.
-ClassInputs collect_upload(const std::filesystem::path& folder, const std::string& exercise,
+ClassInputs collect_upload(const std::filesystem::path& folder, const CollectRules& rules,
                            std::string* why);
 
 /// The id of a student (or the shown name of a file) from its file name:

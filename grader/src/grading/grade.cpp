@@ -143,6 +143,15 @@ bool choose_exercise(const GradeOptions& options, std::optional<Exercise>& exerc
     return false;
   }
   result.recognised_by = rec.how;
+  // One file, one report: the other exercises it defines are named, with how to grade them.
+  std::vector<std::string> others;
+  for (const auto& id : rec.defines)
+    if (id != rec.exercise) others.push_back(id);
+  for (std::size_t k = 0; k < others.size(); ++k)
+    result.recognised_by += (k == 0 ? "; it also defines " : k + 1 == others.size() ? " and " : ", ") + others[k];
+  if (!others.empty())
+    result.recognised_by += " (graded one at a time with --exercise " + others.front() +
+                            ", or each in its own row with --out DIR)";
   return load(rec.exercise, exercise, result);
 }
 

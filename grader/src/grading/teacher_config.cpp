@@ -70,7 +70,56 @@ std::string visibility(const json& j, const std::string& where) {
   return j.get<std::string>();
 }
 
+/// "entry" and "attempts" (teacher_config.hpp): a relative path below a
+/// student's folder and one of the three policies, checked together.
+void read_attempts(const json& j, const std::string& origin, TeacherConfig& c) {
+  if (j.contains("entry")) {
+    const std::string where = origin + ": entry";
+    if (!j["entry"].is_string())
+      throw ConfigError(where + " is " + shown(j["entry"]) +
+                        "; it must be a file name as a string (\"attention.py\")");
+    const std::string e = j["entry"].get<std::string>();
+    const std::filesystem::path p(e);
+    bool up = false;
+    for (const auto& part : p) up = up || part == "..";
+    if (e.empty() || e.size() > 255 || p.is_absolute() || up || e.back() == '/' ||
+        e.find('\0') != std::string::npos)
+      throw ConfigError(where + " is " + shown(j["entry"]) +
+                        "; it must be a file's path below the student's folder (\"attention.py\", "
+                        "\"src/attention.py\"): not empty, not absolute, no \"..\", at most 255 bytes");
+    c.entry = e;
+  }
+  if (j.contains("attempts")) {
+    const json& a = j["attempts"];
+    const std::string v = a.is_string() ? a.get<std::string>() : "";
+    if (v == "latest") c.attempts = Attempts::latest;
+    else if (v == "named") c.attempts = Attempts::named;
+    else if (v == "best") c.attempts = Attempts::best;
+    else
+      throw ConfigError(origin + ": attempts is " + shown(a) +
+                        "; it must be \"latest\" (the file modified last), \"named\" (the "
+                        "file \"entry\" names) or \"best\" (every attempt, the best counts)");
+    if (c.attempts == Attempts::named && !c.entry)
+      throw ConfigError(origin + ": attempts is \"named\" but there is no \"entry\" naming the "
+                        "file to grade; add \"entry\": \"attention.py\" or choose \"latest\"");
+  }
+}
+
 }  // namespace
+
+const char* attempts_name(Attempts a) {
+  switch (a) {
+    case Attempts::latest: return "latest";
+    case Attempts::named: return "named";
+    case Attempts::best: return "best";
+  }
+  return "latest";
+}
+
+Attempts attempt_policy(const TeacherConfig* c) {
+  if (c && c->attempts) return *c->attempts;
+  return c && c->entry ? Attempts::named : Attempts::latest;
+}
 
 bool is_visibility(const std::string& v) {
   return v == "visible" || v == "hidden" || v == "after_due_date" || v == "after_published";
@@ -86,13 +135,14 @@ TeacherConfig parse_teacher_config(const std::string& text, const std::string& o
   TeacherConfig c;
   only_members(j, origin,
                {"seed", "cases", "student_cases", "visibility", "exercise", "exercises", "limits",
-                "anonymise_salt", "comment"});
+                "anonymise_salt", "entry", "attempts", "comment"});
   if (j.contains("anonymise_salt")) {
     if (!j["anonymise_salt"].is_string() || j["anonymise_salt"].get<std::string>().size() < 8)
       throw ConfigError(origin + ": anonymise_salt must be a string of at least 8 characters "
                                  "(a secret of your own; it keys summary-anonymous.csv's ids)");
     c.anonymise_salt = j["anonymise_salt"].get<std::string>();
   }
+  read_attempts(j, origin, c);
   if (j.contains("seed")) c.seed = whole_number(j["seed"], origin + ": seed", bounds::kSeed);
   if (j.contains("cases"))
     c.cases = static_cast<int>(whole_number(j["cases"], origin + ": cases", bounds::kCases));

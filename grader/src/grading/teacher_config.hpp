@@ -17,8 +17,20 @@
 //     },
 //     "limits": {"timeout_s": 10, "submission_timeout_s": 900, "compile_timeout_s": 120,
 //                "memory_mib": 4096, "max_processes": 64, "file_size_mib": 64},
-//     "anonymise_salt": "a secret of 8+ characters"  // summary-anonymous.csv (gradebook.hpp)
+//     "anonymise_salt": "a secret of 8+ characters",  // summary-anonymous.csv (gradebook.hpp)
+//     "entry": "attention.py",        // the file of a student's folder that is graded (optional)
+//     "attempts": "named"             // "latest", "named" or "best" (optional)
 //   }
+//
+// "attempts" says which of a student's several files of one exercise (its
+// attempts: attention_v1.py, attention_v2.py, ...) is graded in a class
+// folder or an upload (class_folder.hpp): "latest", the one modified last
+// (its modification time, st_mtime; equal times: the last in name order);
+// "named", the file named by "entry" (its path below the student's folder,
+// or its file name), else the latest with a note; "best", every attempt,
+// the gradebook counting the best. Default: "named" when "entry" is given,
+// else "latest". "entry" is a relative path without "..", at most 255
+// bytes; "attempts": "named" without "entry" is an error.
 //
 // The exercise is fixed by "exercise", or by "exercises" when it names
 // exactly one: a submission is then graded as that exercise whatever it
@@ -64,6 +76,12 @@ struct ExerciseOverrides {
   std::map<std::string, std::string> visibility;  ///< property id -> visibility
 };
 
+/// Which of a student's attempts at one exercise is graded (see above).
+enum class Attempts { latest, named, best };
+
+/// "latest", "named", "best".
+const char* attempts_name(Attempts a);
+
 struct TeacherConfig {
   std::filesystem::path path;  ///< where it was read from (absolute)
   std::optional<std::uint64_t> seed;
@@ -78,7 +96,13 @@ struct TeacherConfig {
   /// "anonymise_salt": keys the anonymous ids of summary-anonymous.csv
   /// (gradebook.hpp anonymous_id); empty: none.
   std::string anonymise_salt;
+  std::optional<std::string> entry;    ///< "entry": the file graded, below a student's folder
+  std::optional<Attempts> attempts;    ///< "attempts"; unset: attempt_policy's default
 };
+
+/// The attempt policy of `c` (null: no configuration): its "attempts", else
+/// named when it names an "entry", else latest.
+Attempts attempt_policy(const TeacherConfig* c);
 
 /// The exercise `c` fixes: its "exercise" member, else the one exercise its
 /// "exercises" object names; nullopt when it fixes none.

@@ -1,6 +1,7 @@
 // Jupyter notebooks to Python (see notebook.hpp).
 #include "submission/notebook.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -191,6 +192,50 @@ std::string python_line(const std::string& line, NotebookPython& nb) {
   return line;
 }
 
+/// The display and plotting modules of a statement line that imports
+/// (`import a.b as c, d`, `from a.b import x`), by their top-level names,
+/// among display_modules().
+std::vector<std::string> display_imports(const std::string& line) {
+  static const std::regex import_line(R"(^\s*import\s+([^#;]+))");
+  static const std::regex from_line(R"(^\s*from\s+([A-Za-z_][\w.]*)\s+import\b)");
+  static const std::regex name(R"(^\s*([A-Za-z_]\w*))");
+  std::vector<std::string> roots, found;
+  std::smatch m;
+  if (std::regex_search(line, m, from_line)) {
+    roots.push_back(m[1].str().substr(0, m[1].str().find('.')));
+  } else if (std::regex_search(line, m, import_line)) {
+    std::stringstream parts(m[1].str());
+    for (std::string part; std::getline(parts, part, ',');)
+      if (std::smatch n; std::regex_search(part, n, name)) roots.push_back(n[1]);
+  }
+  for (const auto& r : roots)
+    for (const char* d : display_modules())
+      if (r == d && std::find(found.begin(), found.end(), r) == found.end()) found.push_back(r);
+  return found;
+}
+
+/// Appends the lines of a cell that imports display modules `modules`:
+/// inside a try whose except skips the rest of the cell when one of
+/// display_modules() is missing (the preamble's _attnlab_display_missing)
+/// and raises anything else. Only lines that start a statement are
+/// indented, so strings and bracketed lines keep their text.
+void add_guarded_cell(const std::vector<std::string>& lines, int n,
+                      const std::vector<std::string>& modules, NotebookPython& nb) {
+  std::string list;
+  for (const auto& m : modules) list += (list.empty() ? "" : ", ") + m;
+  std::string& out = nb.python;
+  out += std::string(kGuardOpen) + std::to_string(n) + " imports " + list +
+         ": skipped if a display module is missing\n    pass\n";
+  LineState state;
+  for (const auto& line : lines) {
+    out += (state.starts_statement() ? "    " + python_line(line, nb) : line) + "\n";
+    state.advance(line);
+  }
+  out += std::string(kGuardClose) + "\n    if not _attnlab_display_missing(_attnlab_missing, " +
+         std::to_string(n) + "): raise\n";
+  nb.guarded_cells.push_back("cell " + std::to_string(n) + " (" + list + ")");
+}
+
 /// Appends the Python of code cell `n` to nb.python.
 void add_code_cell(const std::string& source, int n, NotebookPython& nb) {
   std::vector<std::string> lines;
@@ -205,6 +250,15 @@ void add_code_cell(const std::string& source, int n, NotebookPython& nb) {
     for (const auto& line : lines) out += "# (IPython cell magic, skipped) " + line + "\n";
     return;
   }
+  std::vector<std::string> modules;
+  LineState probe;
+  for (const auto& line : lines) {
+    if (probe.starts_statement())
+      for (const auto& m : display_imports(line))
+        if (std::find(modules.begin(), modules.end(), m) == modules.end()) modules.push_back(m);
+    probe.advance(line);
+  }
+  if (!modules.empty()) return add_guarded_cell(lines, n, modules, nb);
   LineState state;
   for (const auto& line : lines) {
     out += (state.starts_statement() ? python_line(line, nb) : line) + "\n";
@@ -219,9 +273,44 @@ constexpr const char* kPreamble =
     "def _attnlab_no_op(*args, **kwargs): pass\n"
     "class _AttnlabNoIPython:\n"
     "    def __getattr__(self, name): return _attnlab_no_op\n"
-    "def get_ipython(): return _AttnlabNoIPython()\n";
+    "def get_ipython(): return _AttnlabNoIPython()\n"
+    "def _attnlab_display_missing(error, cell):\n"
+    "    # attnlab: a cell that fails only on importing a display module is skipped\n"
+    "    if (error.name or '').split('.')[0] not in _ATTNLAB_DISPLAY_MODULES: return False\n"
+    "    import sys\n"
+    "    print('attnlab: skipped notebook cell %d: %s (a display module, not installed here)'\n"
+    "          % (cell, error), file=sys.stderr)\n"
+    "    return True\n";
+
+/// The preamble's set of display_modules(), as Python.
+std::string display_module_set() {
+  std::string set = "_ATTNLAB_DISPLAY_MODULES = {";
+  for (const char* m : display_modules()) set += std::string("'") + m + "', ";
+  return set + "}\n";
+}
 
 }  // namespace
+
+const std::vector<const char*>& display_modules() {
+  static const std::vector<const char*> m = {"IPython", "altair",   "bokeh",        "ipywidgets",
+                                             "matplotlib", "mpl_toolkits", "plotly", "pylab",
+                                             "seaborn", "tqdm"};
+  return m;
+}
+
+std::string unguarded_cells(const std::string& python) {
+  if (python.find(kGuardOpen) == std::string::npos) return python;
+  std::string out;
+  std::istringstream in(python);
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(kGuardOpen, 0) == 0) inside = true;
+    else if (line.rfind(kGuardClose, 0) == 0) inside = false;
+    else if (inside && line.rfind("    ", 0) == 0) line.erase(0, 4);
+    out += line + "\n";
+  }
+  return out;
+}
 
 std::string NotebookPython::note() const {
   std::vector<std::string> parts;
@@ -230,10 +319,22 @@ std::string NotebookPython::note() const {
   if (shell_lines) parts.push_back(plural(shell_lines, "shell line", "shell lines"));
   if (ipython_calls) parts.push_back(plural(ipython_calls, "get_ipython() call", "get_ipython() calls"));
   if (ipython_imports) parts.push_back(plural(ipython_imports, "IPython import", "IPython imports"));
-  if (parts.empty()) return {};
-  std::string text = "skipped ";
-  for (std::size_t k = 0; k < parts.size(); ++k) text += (k ? ", " : "") + parts[k];
-  return text + " of the notebook (IPython syntax, not Python; display() shows nothing)";
+  std::string text;
+  if (!parts.empty()) {
+    text = "skipped ";
+    for (std::size_t k = 0; k < parts.size(); ++k) text += (k ? ", " : "") + parts[k];
+    text += " of the notebook (IPython syntax, not Python; display() shows nothing)";
+  }
+  if (!guarded_cells.empty()) {
+    std::string cells;
+    for (std::size_t k = 0; k < guarded_cells.size(); ++k)
+      cells += (k == 0 ? "" : k + 1 == guarded_cells.size() ? " and " : ", ") + guarded_cells[k];
+    text += (text.empty() ? "" : "; ") + cells +
+            (guarded_cells.size() == 1 ? " imports" : " import") +
+            " a display or plotting module: where it is not installed, that cell is skipped "
+            "(its stderr says so), not an error";
+  }
+  return text;
 }
 
 bool is_notebook(const std::filesystem::path& file) {
@@ -257,7 +358,7 @@ NotebookPython read_notebook(const std::filesystem::path& notebook) {
     NotebookPython nb;
     std::string error;
   } context;
-  context.nb.python = kPreamble;
+  context.nb.python = kPreamble + display_module_set();
   CellReader reader(
       [](const Cell& cell, int n, void* c) {
         auto& ctx = *static_cast<Context*>(c);

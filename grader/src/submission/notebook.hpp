@@ -19,11 +19,23 @@
 // - `display()` is defined to do nothing and `get_ipython()` answers every
 //   method with nothing (one definition each, before the first cell).
 // Each kind skipped is counted for the report's note.
+//
+// A cell that imports a display or plotting module (display_modules():
+// IPython, altair, bokeh, ipywidgets, matplotlib, mpl_toolkits, plotly,
+// pylab, seaborn, tqdm; `import matplotlib.pyplot as plt`, `from tqdm
+// import tqdm`) runs inside a `try`: if it fails with ModuleNotFoundError
+// for one of these modules (the grading machine has no matplotlib), the
+// rest of the cell is skipped and a line on stderr says so; any other
+// error, a missing numpy included, is raised as from any cell. The
+// report's note names such cells. Its statement lines are indented by four
+// spaces (strings and bracketed lines keep their text); unguarded_cells
+// gives the text back for recognising the exercise (recognise.hpp).
 
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace attn::grader {
 
@@ -47,10 +59,26 @@ struct NotebookPython {
   int shell_lines = 0;      ///< `!...` lines
   int ipython_calls = 0;    ///< statements calling get_ipython()
   int ipython_imports = 0;  ///< `from IPython... import` and `import IPython` lines
+  /// Cells run guarded because they import display modules: "cell 4 (matplotlib)".
+  std::vector<std::string> guarded_cells;
   /// "skipped 2 cell magics, 1 shell line (IPython syntax; display() shows
   /// nothing)"; empty when nothing was skipped.
   std::string note() const;
 };
+
+/// The display and plotting modules whose absence skips a cell (by their
+/// top-level package names), a fixed list.
+const std::vector<const char*>& display_modules();
+
+/// The first line of a guarded cell ("try:  # attnlab: cell 4 imports
+/// matplotlib: ...") and its except line.
+inline constexpr const char* kGuardOpen = "try:  # attnlab: cell ";
+inline constexpr const char* kGuardClose = "except ModuleNotFoundError as _attnlab_missing:";
+
+/// `python` (a converted notebook) with the guarded cells' statement lines
+/// back at their own indentation: the text a person wrote, for recognising
+/// its functions (never run).
+std::string unguarded_cells(const std::string& python);
 
 /// True for a file named *.ipynb (any case).
 bool is_notebook(const std::filesystem::path& file);

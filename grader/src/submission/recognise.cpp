@@ -12,6 +12,7 @@
 
 #include "exercises/answers.hpp"
 #include "exercises/exercise.hpp"
+#include "submission/notebook.hpp"
 #include "submission/submission.hpp"
 
 namespace attn::grader {
@@ -302,10 +303,18 @@ Recognition recognise_python(const std::string& text, const std::string& shown) 
   // (One of them beside an attention function is a helper, not C1.)
   if (ev.empty() && defined.count("causal_mask") && defined.count("padding_mask"))
     ev["C1"] = {"causal_mask()", "padding_mask()"};
+  std::vector<std::string> defines;
+  for (const auto& [id, _] : ev) defines.push_back(id);
   // An F3 file may define the F1/F2 functions its attention uses: F3 wins.
   if (ev.size() > 1)
-    if (auto r = building_on(ev, text)) return *r;
-  if (auto r = decide(ev, shown, "it defines", "# exercise:")) return *r;
+    if (auto r = building_on(ev, text)) {
+      r->defines = defines;
+      return *r;
+    }
+  if (auto r = decide(ev, shown, "it defines", "# exercise:")) {
+    r->defines = defines;
+    return *r;
+  }
   Recognition r;
   r.message = "cannot tell which exercise " + shown +
               " answers: it defines none of softmax_rows() (F1), masked_softmax() (F2), "
@@ -384,7 +393,9 @@ Recognition recognise_answers(const fs::path& file, const std::string& shown) {
 
 }  // namespace
 
-Recognition recognise_exercise(const fs::path& file) {
+namespace {
+
+Recognition recognise_text(const fs::path& file) {
   const std::string shown = file.string();
   if (is_answers_file(file)) return recognise_answers(file, shown);
   const auto language = detect_language(file);
@@ -394,12 +405,20 @@ Recognition recognise_exercise(const fs::path& file) {
     return r;
   }
   switch (*language) {
-    case Language::python: return recognise_python(read_text(file), shown);
+    case Language::python: return recognise_python(unguarded_cells(read_text(file)), shown);
     case Language::cpp: return recognise_cpp(read_text(file), shown);
     case Language::executable: break;
   }
   Recognition r;
   r.status = Status::needs_hello;
+  return r;
+}
+
+}  // namespace
+
+Recognition recognise_exercise(const fs::path& file) {
+  Recognition r = recognise_text(file);
+  if (r.defines.empty() && r.status == Status::recognised) r.defines = {r.exercise};
   return r;
 }
 

@@ -29,6 +29,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "protocol/hello.hpp"
 
@@ -45,6 +46,15 @@ struct Recognition {
   std::string exercise;  ///< "F2"
   std::string how;       ///< "it defines masked_softmax()", for the report
   std::string message;   ///< the usage error, when neither recognised nor needs_hello
+  /// Every exercise whose entry the file defines, in id order (F1, F2, ...):
+  /// for Python, each exercise whose entry function it defines at top level
+  /// (an F3 file with its own softmax_rows and masked_softmax defines F1, F2
+  /// and F3; set when ambiguous too); for a `# exercise:` line, a C++ file,
+  /// an answers file or an executable, only `exercise` (a C++ build puts only
+  /// the graded exercise's interface header on the include path,
+  /// cpp_build.hpp, so one C++ file is graded as one exercise). Empty when
+  /// nothing was recognised.
+  std::vector<std::string> defines;
 };
 
 /// Recognises the exercise of `file` from its text (never runs it).

@@ -1,0 +1,161 @@
+#!/bin/sh
+# class_exercises_attempts_test.sh ATTNLAB SOURCE_DIR
+# Which files of a student are graded, and as what (class_folder.hpp):
+# - a Python file defining F2's masked_softmax and the F3 attention that
+#   calls it, with F2's answers file beside it: two rows (F2 with its
+#   answers, full marks; F3), with and without --exercise (--exercise F2:
+#   the F2 row only, its answers paired, nothing "missing"); the same file
+#   named on the command line (--out) too; graded alone, its report names F2;
+# - several attempts at F3: the latest by modification time by default, the
+#   configuration's "entry" with it, every one with "attempts": "best"; the
+#   choice and the text report say which and why;
+# - a notebook whose plotting cell imports a display module the machine
+#   lacks is graded, the cell skipped with a note; a cell importing another
+#   missing module stays fatal;
+# - a fallback file under --exercise says what it defines ("defines F3;
+#   graded as F2"), never "(defines F2)".
+set -u
+attnlab=$1
+src=$2
+tmp=$(mktemp -d /tmp/attnlab-class-files-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "class_exercises_attempts_test: $*" >&2; exit 1; }
+py=/usr/bin/python3
+
+# The F2 solution and the F3 solution calling it, in one file.
+mkdir -p "$tmp/c1/alice"
+$py - "$src" "$tmp/c1/alice/attention.py" <<'PY' || fail "cannot write the F2+F3 file"
+import sys
+src, out = sys.argv[1], sys.argv[2]
+f2 = open(src + "/solutions/F2/masked_softmax.py").read()
+f3 = open(src + "/solutions/F3/attention.py").read()
+old = ("    weights = np.exp(logits - row_max)\n"
+       "    weights /= weights.sum(axis=1, keepdims=True)\n")
+assert old in f3
+f3 = f3.replace(old, "    weights = masked_softmax(logits, forbidden)\n")
+open(out, "w").write(f2 + "\n\n" + f3)
+PY
+cp "$src/solutions/F2/answers.json" "$tmp/c1/alice/answers.json"
+
+# rows OUT: "file exercise status score max_score" per submission, then
+# "choice: ..." lines.
+rows() {
+  $py - "$1" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+for r in s["submissions"]:
+    print("%s|%s|%s|%g|%g|%s" % (r["file"], r["exercise"], r["status"], r["score"], r["max_score"], r["note"]))
+for r in s["submissions"]:
+    print("choice: " + r["choice"])
+PY
+}
+grade() {  # grade OUT ARGS...
+  out=$1; shift
+  "$attnlab" grade "$@" --cases 20 --jobs 2 --out "$out" > "$out.log" 2>&1
+  echo $? > "$out.code"
+  rows "$out" > "$out.rows" 2>&1 || { cat "$out.log"; fail "$out: no summary.json"; }
+  cat "$out.rows"
+}
+expect() {  # expect FILE REGEX WHAT
+  grep -Eq -e "$2" "$1" || { cat "$1"; fail "$3 (no line matching '$2' in $1)"; }
+}
+reject() {
+  if grep -Eq -e "$2" "$1"; then cat "$1"; fail "$3 (a line matches '$2' in $1)"; fi
+}
+
+# 1. Both exercises of the file, each with full marks, the answers with F2.
+grade "$tmp/o1" "$tmp/c1"
+expect "$tmp/o1.rows" '^alice/attention\.py \(F2\)\|F2\|graded\|([0-9.]+)\|\1\|$' "the F2 row is not full marks with its answers"
+expect "$tmp/o1.rows" '^alice/attention\.py \(F3\)\|F3\|graded\|([0-9.]+)\|\1\|$' "the F3 row is not full marks"
+[ "$(grep -c '^alice/' "$tmp/o1.rows")" = 2 ] || fail "expected two rows of alice"
+expect "$tmp/o1.rows" '^choice: entry attention\.py \(defines F2 and F3; graded as F2\); answers answers\.json' "the F2 choice"
+[ "$(cat "$tmp/o1.code")" = 0 ] || fail "expected exit status 0, got $(cat "$tmp/o1.code")"
+
+# With --exercise F2: the F2 row only, its answers paired (nothing missing).
+grade "$tmp/o2" "$tmp/c1" --exercise F2
+expect "$tmp/o2.rows" '^alice/attention\.py\|F2\|graded\|([0-9.]+)\|\1\|$' "--exercise F2: not full marks with its answers"
+[ "$(grep -c '^alice/' "$tmp/o2.rows")" = 1 ] || fail "--exercise F2: expected one row"
+reject "$tmp/o2.rows" 'missing' "--exercise F2: something reported missing"
+# With --exercise F3: the F3 row only; the F2 answers are not F3's.
+grade "$tmp/o3" "$tmp/c1" --exercise F3
+expect "$tmp/o3.rows" '^alice/attention\.py\|F3\|graded\|([0-9.]+)\|\1\|$' "--exercise F3: not full marks"
+[ "$(grep -c '^alice/' "$tmp/o3.rows")" = 1 ] || fail "--exercise F3: expected one row"
+
+# The file named on the command line: a row per exercise too.
+grade "$tmp/o4" "$tmp/c1/alice/attention.py"
+[ "$(grep -Ec '\|graded\|' "$tmp/o4.rows")" = 2 ] || fail "a named file: expected two graded rows"
+expect "$tmp/o4.rows" '\(F2\)\|F2\|graded' "a named file: no F2 row"
+# Alone, one report: F3, which names F2 and how to grade it.
+"$attnlab" grade "$tmp/c1/alice/attention.py" --cases 5 > "$tmp/alone.txt" 2>&1
+expect "$tmp/alone.txt" 'recognised: +F3 .*it also defines F2 \(graded one at a time with --exercise F2' "graded alone: F2 not named"
+
+# 2. Attempts at F3: v1 and v3 skeletons, v2 the solution; v3 modified last.
+mkdir -p "$tmp/c2/bob"
+cp "$src/exercises/F3/skeleton.py" "$tmp/c2/bob/attention_v1.py"
+cp "$src/solutions/F3/attention.py" "$tmp/c2/bob/attention_v2.py"
+cp "$src/exercises/F3/skeleton.py" "$tmp/c2/bob/attention_v3.py"
+touch -d '2024-01-01 10:00' "$tmp/c2/bob/attention_v1.py"
+touch -d '2024-01-02 10:00' "$tmp/c2/bob/attention_v2.py"
+touch -d '2024-01-03 10:00' "$tmp/c2/bob/attention_v3.py"
+grade "$tmp/o5" "$tmp/c2"
+[ "$(grep -c '^bob/' "$tmp/o5.rows")" = 1 ] || fail "latest: expected one row"
+expect "$tmp/o5.rows" '^bob/attention_v3\.py\|F3\|' "latest: v3 not graded"
+expect "$tmp/o5.rows" 'choice: .*graded attention_v3\.py: latest of 3 attempts at F3 by modification time \(not graded: attention_v1\.py, attention_v2\.py\)' "latest: the choice does not say why"
+expect "$tmp/o5/students/bob%2Fattention_v3.py.txt" 'note: +graded attention_v3\.py: latest of 3 attempts' "latest: the text report does not say why"
+# The modification time decides, not the name: v1 made newest.
+touch -d '2024-01-04 10:00' "$tmp/c2/bob/attention_v1.py"
+grade "$tmp/o6" "$tmp/c2"
+expect "$tmp/o6.rows" '^bob/attention_v1\.py\|F3\|' "latest: v1 (newest) not graded"
+# The configuration's entry.
+printf '{"entry": "attention_v2.py"}\n' > "$tmp/named.json"
+grade "$tmp/o7" "$tmp/c2" --config "$tmp/named.json"
+expect "$tmp/o7.rows" '^bob/attention_v2\.py\|F3\|graded\|([0-9.]+)\|\1\|' "named: v2 not graded (full marks)"
+expect "$tmp/o7.rows" 'choice: .*graded attention_v2\.py: the file the teacher configuration names as entry' "named: the choice does not say why"
+# Every attempt with "best"; the student's row counts the best (v2).
+printf '{"attempts": "best"}\n' > "$tmp/best.json"
+grade "$tmp/o8" "$tmp/c2" --config "$tmp/best.json"
+[ "$(grep -c '^bob/' "$tmp/o8.rows")" = 3 ] || fail "best: expected three rows"
+$py - "$tmp/o8" <<'PY' || fail "best: the student's row does not count the best attempt"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/summary.csv", newline="")))
+bob = [r for r in rows if r["student"] == "bob"][0]
+assert float(bob["score"]) == float(bob["max_score"]) > 0, bob
+PY
+# A bad value is refused, naming the member.
+printf '{"attempts": "all"}\n' > "$tmp/bad.json"
+"$attnlab" grade "$tmp/c2" --out "$tmp/o9" --config "$tmp/bad.json" > "$tmp/bad.txt" 2>&1
+[ $? = 2 ] || fail "attempts \"all\": expected exit status 2"
+expect "$tmp/bad.txt" 'attempts is "all"; it must be "latest"' "attempts \"all\": the message"
+
+# 3. Notebooks: a plotting cell importing a display module this machine lacks.
+missing=""
+for m in matplotlib seaborn plotly tqdm bokeh altair; do
+  $py -c "import $m" 2>/dev/null || { missing=$m; break; }
+done
+[ -n "$missing" ] || fail "every listed display module is installed here: cannot test skipping"
+mkdir -p "$tmp/c3/carol" "$tmp/c3/dave"
+$py - "$src/solutions/F1/softmax_rows.py" "$tmp/c3/carol/softmax.ipynb" "$tmp/c3/dave/softmax.ipynb" "$missing" <<'PY'
+import json, sys
+code = open(sys.argv[1]).read()
+def notebook(path, first):
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": code.splitlines(keepends=True)},
+             {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": first}]
+    json.dump({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}, open(path, "w"))
+m = sys.argv[4]
+notebook(sys.argv[2], "import numpy as np\nimport %s as shown\nx = '''\n  text\n'''\nshown.show(np.ones(2))\n" % m)
+notebook(sys.argv[3], "import not_a_display_module_attnlab\n")
+PY
+grade "$tmp/o10" "$tmp/c3"
+expect "$tmp/o10.rows" '^carol/softmax\.ipynb\|F1\|graded\|([0-9.]+)\|\1\|' "a plotting cell made the notebook fail"
+expect "$tmp/o10/students/carol%2Fsoftmax.ipynb.txt" "cell 2 \\($missing\\) imports a display or plotting module" "no note of the skipped cell"
+expect "$tmp/o10.rows" '^dave/softmax\.ipynb\|F1\|not gradable\|' "a cell importing another missing module is not fatal"
+
+# 4. A fallback under --exercise says what the file defines.
+mkdir -p "$tmp/c4/erin"
+cp "$src/solutions/F3/attention.py" "$tmp/c4/erin/attention.py"
+grade "$tmp/o11" "$tmp/c4" --exercise F2
+expect "$tmp/o11.rows" '^choice: entry attention\.py \(defines F3; graded as F2, the exercise fixed for this run\)' "the fallback's label"
+reject "$tmp/o11.rows" '\(defines F2\)' "the fallback is said to define F2"
+echo "class_exercises_attempts_test: ok"
