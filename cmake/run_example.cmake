@@ -1,10 +1,34 @@
 # Installs the build in BUILD_DIR into a fresh prefix under WORK_DIR, then
 # configures, builds and tests the example project in SOURCE_DIR against it.
-# With EXPECT_TESTS (names, ';'-separated) and EXPECT_COUNT: ctest's JUnit
-# output must list each of those tests and exactly EXPECT_COUNT tests (the
-# ctests attnlab_add_property_tests registered, one per property), and with
-# EXPECT_SKIPPED that many of them skipped.
+# With CATALOGUE_PROGRAM (attnlab_kernel_catalogue: a line "id<TAB>weights"
+# or "id<TAB>output" per kernel property) and EXPECT_PREFIX: ctest's JUnit
+# output must list a test EXPECT_PREFIX<id> for each property and no other
+# (the ctests attnlab_add_property_tests registered, one per property), and
+# as many skipped as there are properties about the weights ("weights"): the
+# example's kernel returns O only.
 cmake_minimum_required(VERSION 3.22)
+if(DEFINED CATALOGUE_PROGRAM)
+  execute_process(COMMAND ${CATALOGUE_PROGRAM} RESULT_VARIABLE rc OUTPUT_VARIABLE catalogue)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${CATALOGUE_PROGRAM}")
+  endif()
+  string(REGEX MATCHALL "[^\n]+" lines "${catalogue}")
+  set(EXPECT_TESTS)
+  set(EXPECT_SKIPPED 0)
+  foreach(line IN LISTS lines)
+    string(REPLACE "\t" ";" fields "${line}")
+    list(GET fields 0 id)
+    list(GET fields 1 about)
+    list(APPEND EXPECT_TESTS "${EXPECT_PREFIX}${id}")
+    if(about STREQUAL "weights")
+      math(EXPR EXPECT_SKIPPED "${EXPECT_SKIPPED} + 1")
+    endif()
+  endforeach()
+  list(LENGTH EXPECT_TESTS EXPECT_COUNT)
+  if(EXPECT_COUNT EQUAL 0)
+    message(FATAL_ERROR "${CATALOGUE_PROGRAM} listed no property")
+  endif()
+endif()
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 function(run)

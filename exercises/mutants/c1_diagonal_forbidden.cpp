@@ -3,6 +3,7 @@
 // misconception: in C++, the causal mask is written with j >= i, so a query may not attend to its own key and the first query has no key left.
 // violates: the causal mask of section 32.2.4 (only the keys after query i are forbidden)
 // caught by: causal_mask_matches_definition
+// key: diagonal_forbidden
 #include "masks.hpp"
 
 namespace c1 {

@@ -3,6 +3,7 @@
 # misconception: the causal mask forbids j >= i, so a query may not attend to its own key (numpy.triu(ones) without k=1); the first query is left with no key at all.
 # violates: the causal mask of section 32.2.4 (only the keys after query i are forbidden)
 # caught by: causal_mask_matches_definition
+# key: diagonal_forbidden
 import numpy as np
 
 

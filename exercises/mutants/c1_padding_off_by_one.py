@@ -3,6 +3,8 @@
 # misconception: the padding mask forbids the keys j > key_length, so the first padding key (index key_length) stays visible.
 # violates: the padding mask of section 32.2.4 (keys j >= key_length are padding)
 # caught by: padding_mask_matches_definition
+# key: padding_off_by_one
+# key parameter: offset=+1
 import numpy as np
 
 

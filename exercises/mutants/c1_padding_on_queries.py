@@ -3,6 +3,7 @@
 # misconception: the padding is applied along the wrong axis: the rows of queries i >= key_length are forbidden instead of the columns of padded keys.
 # violates: the padding mask of section 32.2.4 (padding forbids keys, for every query)
 # caught by: padding_mask_matches_definition
+# key: padding_on_queries
 import numpy as np
 
 

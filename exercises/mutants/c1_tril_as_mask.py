@@ -3,6 +3,8 @@
 # misconception: the causal mask is built as a lower triangle of ones (torch.nn.functional.scaled_dot_product_attention's "True = may attend" convention), so true marks the allowed keys instead of the forbidden ones.
 # violates: the mask convention of section 32.2.4 (true = forbidden)
 # caught by: causal_mask_matches_definition
+# key: inverted_mask
+# key note: true marks the allowed keys (j <= i)
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 # misconception: the logits are normalised by the sum of their absolute values instead of exponentiated.
 # violates: the softmax definition, section 32.2.4 (A_ij = exp(S_ij) / sum_j' exp(S_ij'))
 # caught by: oracle_agreement
+# key: abs_weights
 import numpy as np
 
 

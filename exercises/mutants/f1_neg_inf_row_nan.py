@@ -3,6 +3,8 @@
 # misconception: a row whose logits are all -inf returns NaN instead of raising.
 # violates: section 32.2.4 (a row with no finite logit is an error)
 # caught by: fully_forbidden_refused
+# key: fully_forbidden_answered
+# key parameter: answer=NaN
 import numpy as np
 
 

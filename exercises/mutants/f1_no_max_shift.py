@@ -3,6 +3,7 @@
 # misconception: the row softmax exponentiates the raw logits; exp overflows for logits beyond about 709.
 # violates: shift invariance and the stable softmax, section 32.2.4
 # caught by: shift_invariance
+# key: no_max_shift
 import numpy as np
 
 

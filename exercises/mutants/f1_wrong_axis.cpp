@@ -3,6 +3,7 @@
 // misconception: the softmax normalises each column (over the queries) instead of each row, as an Eigen colwise() where rowwise() was meant.
 // violates: F1 (each row of A sums to 1), sections 32.2.8-32.2.9
 // caught by: row_stochastic
+// key: wrong_axis
 #include "softmax_rows.hpp"
 
 #include <cmath>

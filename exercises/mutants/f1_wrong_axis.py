@@ -3,6 +3,7 @@
 # misconception: the softmax normalises columns instead of rows.
 # violates: F1 (each row of A sums to 1), sections 32.2.8-32.2.9
 # caught by: row_stochastic
+# key: wrong_axis
 import numpy as np
 
 

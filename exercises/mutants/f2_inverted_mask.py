@@ -3,6 +3,7 @@
 # misconception: mask true is read as "may attend" (torch.nn.functional.scaled_dot_product_attention's boolean mask), the opposite of the text.
 # violates: Lemma 2 (M_ij = 1 iff key j is forbidden), section 32.2.4
 # caught by: exact_zeros
+# key: inverted_mask
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 # misconception: the row maximum is taken over every logit, forbidden ones included; a large forbidden logit underflows the allowed ones to 0/0.
 # violates: F2 (the maximum must be taken over the allowed entries), section 32.2.4
 # caught by: oracle_agreement
+# key: max_over_forbidden
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 # misconception: the softmax is taken over every logit and the forbidden weights are zeroed afterwards, without renormalising.
 # violates: Lemma 2 (mask before the softmax), section 32.2.4; exercise F4
 # caught by: row_stochastic
+# key: post_softmax_mask
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 # misconception: every mask is assumed to be the causal one (j <= i), whatever mask is passed.
 # violates: Lemma 2 for padding and arbitrary masks, section 32.2.4
 # caught by: exact_zeros
+# key: causal_assumed
 import numpy as np
 
 

@@ -3,6 +3,9 @@
 # misconception: the logits are divided by d_k instead of sqrt(d_k).
 # violates: Lemma 1 and the variance argument, section 32.2.3
 # caught by: oracle_agreement
+# key: wrong_scale
+# key parameter: scale=1/d_k
+# key note: same computation as scale_twice
 import numpy as np
 
 

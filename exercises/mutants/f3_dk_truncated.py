@@ -3,6 +3,8 @@
 # misconception: Q and K of different widths are silently cut to the smaller d_k instead of refused.
 # violates: Lemma 1 (S = Q K^T needs one d_k), section 32.2.3; F3 solution 32.2.9
 # caught by: dk_mismatch_refused
+# key: dk_mismatch_accepted
+# key parameter: scale=1/sqrt(common width)
 import numpy as np
 
 

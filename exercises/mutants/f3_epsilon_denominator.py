@@ -3,6 +3,8 @@
 # misconception: an epsilon is added to the softmax denominator "for safety"; the rows no longer sum to 1.
 # violates: F1 and the error bound (reference/TOLERANCE.md); the denominator is >= 1 after the shift
 # caught by: oracle_agreement
+# key: epsilon_denominator
+# key parameter: epsilon (fitted)
 import numpy as np
 
 

@@ -3,6 +3,8 @@
 # misconception: forbidden logits get a large negative number (-1e4) instead of -inf, so their weight is not exactly 0.
 # violates: Lemma 2 (exact zeros need -inf), section 32.2.4
 # caught by: exact_zeros
+# key: finite_fill
+# key parameter: fill=-1e4
 import numpy as np
 
 

@@ -3,6 +3,8 @@
 # misconception: the work is done in float32 while the function claims float64 results.
 # violates: the error bound for double precision (reference/TOLERANCE.md)
 # caught by: oracle_agreement
+# key: low_precision
+# key parameter: precision=float32
 import numpy as np
 
 

@@ -3,6 +3,8 @@
 # misconception: a query row with every key forbidden silently gets zero weights (and a zero output).
 # violates: Lemma 2's hypothesis and section 32.2.4 (such a row is an error)
 # caught by: fully_forbidden_refused
+# key: fully_forbidden_answered
+# key parameter: answer=zeros
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 # misconception: the exponentials are divided by one sum over the whole matrix, not by each row's sum.
 # violates: F1 (each row of A sums to 1), section 32.2.4
 # caught by: row_stochastic
+# key: global_normaliser
 import numpy as np
 
 

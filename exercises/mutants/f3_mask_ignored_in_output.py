@@ -3,6 +3,7 @@
 # misconception: the masked weights are returned, but O is computed from the unmasked softmax.
 # violates: the definition O = A V with the masked A, sections 32.2.2 and 32.2.4
 # caught by: oracle_agreement
+# key: mask_ignored_in_output
 import numpy as np
 
 

@@ -3,6 +3,8 @@
 # misconception: forbidden logits are set to 0 instead of -inf, so forbidden keys keep some weight.
 # violates: Lemma 2 (exact zeros need -inf), section 32.2.4
 # caught by: exact_zeros
+# key: finite_fill
+# key parameter: fill=0
 
 import numpy as np
 

@@ -3,6 +3,7 @@
 // misconception: the softmax exponentiates the raw logits; exp() overflows to inf beyond about 709 and the row becomes inf/inf = NaN.
 // violates: shift invariance and the stable softmax, section 32.2.4
 // caught by: oracle_agreement
+// key: no_max_shift
 #include "attention.hpp"
 
 #include <cmath>

@@ -3,6 +3,7 @@
 # misconception: the softmax exponentiates the raw logits; large logits overflow to inf/inf = NaN.
 # violates: shift invariance and the stable softmax, section 32.2.4
 # caught by: oracle_agreement
+# key: no_max_shift
 import numpy as np
 
 

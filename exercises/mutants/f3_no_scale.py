@@ -3,6 +3,8 @@
 # misconception: the logits are Q K^T without the 1/sqrt(d_k) scale.
 # violates: Lemma 1 and the definition, sections 32.2.2-32.2.3
 # caught by: oracle_agreement
+# key: wrong_scale
+# key parameter: scale=none
 import numpy as np
 
 

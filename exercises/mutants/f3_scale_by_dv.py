@@ -3,6 +3,8 @@
 # misconception: the scale uses the value width d_v instead of the key width d_k.
 # violates: Lemma 1, section 32.2.3 (the variance of a d_k-term dot product)
 # caught by: oracle_agreement
+# key: wrong_scale
+# key parameter: scale=1/sqrt(d_v)
 import numpy as np
 
 

@@ -3,6 +3,8 @@
 # misconception: Q is pre-scaled by 1/sqrt(d_k) and the logits are scaled again.
 # violates: Lemma 1, section 32.2.3
 # caught by: oracle_agreement
+# key: wrong_scale
+# key parameter: scale=1/d_k (scaled twice)
 import numpy as np
 
 

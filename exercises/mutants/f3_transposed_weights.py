@@ -3,6 +3,7 @@
 # misconception: the weights are returned as T_v x T_q (keys by queries).
 # violates: Lemma 1 (A is T_q x T_v), section 32.2.3
 # caught by: score_shape
+# key: transposed_output
 import numpy as np
 
 

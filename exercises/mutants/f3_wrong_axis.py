@@ -3,6 +3,7 @@
 # misconception: the softmax normalises each column (over queries) instead of each row (over keys).
 # violates: F1 (each row of A sums to 1), section 32.2.2
 # caught by: row_stochastic
+# key: wrong_axis
 import numpy as np
 
 

@@ -3,6 +3,9 @@
 // misconception: the fix fills forbidden logits with -1e9 (a common masked_fill idiom) instead of -inf; it even refuses a fully forbidden row, but when the allowed logits are themselves below -1e9 the forbidden keys take the weight.
 // violates: Lemma 2 (exact zeros need -inf), section 32.2.4
 // caught by: exact_zeros
+// key: finite_fill
+// key parameter: fill=-1e9
+// key note: refuses a fully forbidden row (accepted by the model)
 #include "masked_attention.hpp"
 
 #include <cmath>

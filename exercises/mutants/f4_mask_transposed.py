@@ -3,6 +3,7 @@
 # misconception: the mask is indexed [key, query] (mask.T is applied), which goes unnoticed with a symmetric mask but forbids the wrong keys otherwise, and breaks when T_q != T_v.
 # violates: Lemma 2 (M_ij forbids key j for query i), section 32.2.4
 # caught by: exact_zeros
+# key: mask_transposed
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 // misconception: the code F4 starts from, in C++: the softmax runs over every key and the forbidden weights are zeroed afterwards, never renormalised, so a masked row sums to less than 1.
 // violates: Lemma 2 (mask before the softmax), section 32.2.4; exercise F4
 // caught by: row_stochastic
+// key: post_softmax_mask
 #include <cmath>
 #include <stdexcept>
 #include <string>

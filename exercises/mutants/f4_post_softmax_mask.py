@@ -3,6 +3,7 @@
 # misconception: the code F4 starts from: the softmax runs over every key and the forbidden weights are zeroed afterwards, never renormalised, so a masked row sums to less than 1 (0.3302 in the text's example).
 # violates: Lemma 2 (mask before the softmax), section 32.2.4; exercise F4
 # caught by: row_stochastic
+# key: post_softmax_mask
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 # misconception: the fix keeps the softmax over every key and renormalises after zeroing the forbidden weights: right in exact arithmetic, but a fully forbidden row becomes 0/0 = NaN instead of an error, and a large forbidden logit underflows the allowed weights.
 # violates: Lemma 2 and its hypothesis (a row needs an allowed key), section 32.2.4; F2's maximum over the allowed keys
 # caught by: fully_forbidden_refused
+# key: post_softmax_renormalised
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 // misconception: in C++, head i's output is written into column block h-1-i of the concatenation, so the heads meet the wrong row blocks of W_O.
 // violates: O = [O_1, ..., O_h] W_O, section 32.2.5 (head i in columns i d_v to (i+1) d_v - 1)
 // caught by: heads_in_order
+// key: mh_heads_reversed
 #include <cmath>
 #include <limits>
 #include <stdexcept>

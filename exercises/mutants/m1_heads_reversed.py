@@ -3,6 +3,7 @@
 # misconception: the heads' outputs are concatenated last head first, so head i meets the row block of W_O meant for head h-1-i.
 # violates: O = [O_1, ..., O_h] W_O, section 32.2.5 (head i in columns i d_v to (i+1) d_v - 1)
 # caught by: heads_in_order
+# key: mh_heads_reversed
 import numpy as np
 
 

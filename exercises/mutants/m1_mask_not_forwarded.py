@@ -3,6 +3,7 @@
 # misconception: the multi-head layer takes the mask but never passes it on to the heads, so every head attends to every key (a causal model sees the future).
 # violates: section 32.2.5 with Lemma 2: every head applies the same mask before its softmax
 # caught by: oracle_agreement
+# key: mh_mask_not_forwarded
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 # misconception: each head exponentiates its raw logits; with large inputs exp() overflows to inf and the head's output becomes inf/inf = NaN.
 # violates: shift invariance and the stable softmax, section 32.2.4, in every head of section 32.2.5
 # caught by: oracle_agreement
+# key: no_max_shift
 import numpy as np
 
 

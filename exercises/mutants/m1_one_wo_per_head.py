@@ -3,6 +3,7 @@
 # misconception: every head's output is multiplied by the same first d_v rows of W_O and the products are summed, instead of the concatenation times the whole W_O.
 # violates: O = [O_1, ..., O_h] W_O, section 32.2.5 (head i meets its own row block of W_O)
 # caught by: oracle_agreement
+# key: mh_one_wo_per_head
 import numpy as np
 
 

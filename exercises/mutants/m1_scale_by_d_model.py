@@ -3,6 +3,7 @@
 # misconception: each head's logits are divided by sqrt(d_model), the width of X, instead of sqrt(d_k), the width of the head's queries and keys.
 # violates: Lemma 1 applied per head, sections 32.2.3 and 32.2.5 (the scale is 1/sqrt(d_k) of the dot product taken)
 # caught by: oracle_agreement
+# key: mh_scale_by_d_model
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 # misconception: the key loop runs over T_v // tile_k whole tiles, so when tile_k does not divide T_v the shorter last tile is never seen.
 # violates: the definition (every allowed key contributes), section 32.2.2; FlashAttention, Theorem 1
 # caught by: tiled_equals_naive
+# key: tiled_last_tile_dropped
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 // misconception: in C++, when a key tile raises the running maximum the new tile's weights use the new maximum but the running sum and output keep the old scale (no exp(m_old - m_new)).
 // violates: the online softmax (FlashAttention, Algorithm 1 and Theorem 1); shift invariance, section 32.2.4
 // caught by: tiled_equals_naive
+// key: tiled_no_rescale
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -3,6 +3,7 @@
 # misconception: when a key tile raises the running maximum, the new tile's weights use the new maximum but the accumulated sum and output are not rescaled by exp(m_old - m_new).
 # violates: the online softmax (FlashAttention, Algorithm 1 and Theorem 1); shift invariance, section 32.2.4
 # caught by: tiled_equals_naive
+# key: tiled_no_rescale
 import numpy as np
 
 

@@ -195,21 +195,11 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
   return b;
 }
 
-Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
-                   const std::string& failed_property, const Options& options) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const Operation op = counterexample.op;
-  if (!subject.supports(op))
-    throw std::invalid_argument(std::string("diagnose: the subject does not support ") +
-                                attn::prop::operation_name(op));
-  const Precision declared = subject.precision();
-  Diagnosis d;
-  d.failed_property = failed_property;
-  d.counterexample = counterexample;
-  const Battery b = build_battery(op, declared, subject.returns_weights(), &counterexample, options);
-  d.unseparated = b.unseparated;
-  if (options.fully_forbidden != attn::prop::FullyForbidden::error)
-    d.fully_forbidden_rows_left_out = attn::prop::fully_forbidden_name(options.fully_forbidden);
+namespace {
+
+/// The battery's cases sent to the subject, one by one, counted in d; a
+/// fault with no answer at all stops it (d.verdict fault, its message).
+std::vector<Outcome> send_battery(attn::prop::Subject& subject, const Battery& b, Diagnosis& d) {
   std::vector<Outcome> answers;
   for (const Case& c : b.cases) {
     answers.push_back(subject.run(c));
@@ -222,68 +212,91 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
       break;
     }
   }
-  auto finish = [&]() {
-    d.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    d.explanation = detail::explanation(d, options.language, declared);
-    return d;
-  };
-  if (d.verdict == Diagnosis::Verdict::fault) return finish();
-  // Raises on every call: each case refused, valid ones included.
-  const Model def = correct_model();
+  return answers;
+}
+
+/// The subject's answers to the battery, and what judging them needs.
+struct Answered {
+  const attn::prop::Subject& subject;
+  const Battery& b;
+  const std::vector<Outcome>& answers;
+  const Precision& declared;
+  Model def = correct_model();                        ///< the definition
+  const char* debug = std::getenv("ATTNLAB_MIS_DEBUG");  ///< a key: why it does not fit
+  /// m's prediction for battery case k.
+  Prediction predicted(const Model& m, std::size_t k) const {
+    return safe_predict(m, b.cases[k], declared);
+  }
+};
+
+/// True when the refusals decide (d's verdict set): every case refused,
+/// valid ones included (raises on every call), or a non-domain error on a
+/// valid case (a fault of the code, not a refusal).
+bool refusals_decide(const Answered& x, Diagnosis& d) {
+  const std::vector<Outcome>& answers = x.answers;
   bool all_refused = !answers.empty(), valid_refused = false;
   for (std::size_t k = 0; k < answers.size(); ++k) {
     if (answers[k].kind != Outcome::Kind::refusal) {
       all_refused = false;
       break;
     }
-    const Prediction p = safe_predict(def, b.cases[k], declared);
+    const Prediction p = x.predicted(x.def, k);
     if (!p.may_refuse && !p.no_claim) valid_refused = true;
   }
   if (all_refused && valid_refused) {
     d.verdict = Diagnosis::Verdict::raises_on_every_call;
     d.error_type = answers.front().error_type;
     d.message = answers.front().message;
-    return finish();
+    return true;
   }
-  // A non-domain error on a valid case is a fault of the code, not a refusal.
   for (std::size_t k = 0; k < answers.size(); ++k) {
-    const Prediction p = safe_predict(def, b.cases[k], declared);
+    const Prediction p = x.predicted(x.def, k);
     if (answers[k].kind == Outcome::Kind::refusal && non_domain_error(answers[k].error_type) &&
         !p.may_refuse && !p.no_claim) {
       d.verdict = Diagnosis::Verdict::fault;
       d.error_type = answers[k].error_type;
       d.message = answers[k].message;
-      return finish();
+      return true;
     }
   }
-  const char* debug = std::getenv("ATTNLAB_MIS_DEBUG");  // a key: why it does not fit
-  auto fits_all = [&](const Model& m) {
-    for (std::size_t k = 0; k < answers.size(); ++k)
-      if (!agrees(answers[k], safe_predict(m, b.cases[k], declared), b.cases[k],
-                  subject.returns_weights())) {
-        if (debug && m.key == debug) {
-          const Prediction p = safe_predict(m, b.cases[k], declared);
-          std::cerr << m.label() << " misses case " << k << " ("
-                    << (b.cases[k].tags.empty() ? "" : b.cases[k].tags[0]) << ")\n";
-          attn::prop::print_inputs(std::cerr, b.cases[k]);
-          std::cerr << "subject: " << attn::prop::kind_name(answers[k].kind) << " "
-                    << answers[k].error_type << "\n";
-          attn::prop::print_matrix(std::cerr, "A", answers[k].A);
-          attn::prop::print_matrix(std::cerr, "O", answers[k].O);
-          std::cerr << "model: refuse " << p.may_refuse << " answer " << p.has_answer << "\n";
-          attn::prop::print_matrix(std::cerr, "A", p.answer.A);
-          attn::prop::print_matrix(std::cerr, "tol A", p.tol_A);
-          attn::prop::print_matrix(std::cerr, "O", p.answer.O);
-          attn::prop::print_matrix(std::cerr, "tol O", p.tol_O);
-        }
-        return false;
+  return false;
+}
+
+/// Model m agrees with every answer (ATTNLAB_MIS_DEBUG=m's key: the first
+/// case it misses, on stderr).
+bool fits_all(const Answered& x, const Model& m) {
+  const std::vector<Outcome>& answers = x.answers;
+  const Battery& b = x.b;
+  for (std::size_t k = 0; k < answers.size(); ++k)
+    if (!agrees(answers[k], x.predicted(m, k), b.cases[k], x.subject.returns_weights())) {
+      if (x.debug && m.key == x.debug) {
+        const Prediction p = x.predicted(m, k);
+        std::cerr << m.label() << " misses case " << k << " ("
+                  << (b.cases[k].tags.empty() ? "" : b.cases[k].tags[0]) << ")\n";
+        attn::prop::print_inputs(std::cerr, b.cases[k]);
+        std::cerr << "subject: " << attn::prop::kind_name(answers[k].kind) << " "
+                  << answers[k].error_type << "\n";
+        attn::prop::print_matrix(std::cerr, "A", answers[k].A);
+        attn::prop::print_matrix(std::cerr, "O", answers[k].O);
+        std::cerr << "model: refuse " << p.may_refuse << " answer " << p.has_answer << "\n";
+        attn::prop::print_matrix(std::cerr, "A", p.answer.A);
+        attn::prop::print_matrix(std::cerr, "tol A", p.tol_A);
+        attn::prop::print_matrix(std::cerr, "O", p.answer.O);
+        attn::prop::print_matrix(std::cerr, "tol O", p.tol_O);
       }
-    return true;
-  };
-  if (fits_all(def)) {
-    d.verdict = Diagnosis::Verdict::consistent;
-    return finish();
-  }
+      return false;
+    }
+  return true;
+}
+
+/// The members of the catalogue for `op` that explain the answers, grouped
+/// by family (catalogue order): each fits every answer, is told apart from
+/// the definition by the battery, makes a claim where the answers depart
+/// from the definition, and (a narrower precision) departs where it would.
+std::vector<std::vector<Model>> fitting_groups(const Answered& x, Operation op) {
+  const std::vector<Outcome>& answers = x.answers;
+  const Battery& b = x.b;
+  const char* debug = x.debug;
   // A model explains the answers only where it makes a claim: it must
   // predict at least one case where the definition does not fit the answer
   // (a precision model says nothing about a fully forbidden row, so it
@@ -291,8 +304,7 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
   // determines.
   std::vector<bool> departs(answers.size(), false);
   for (std::size_t k = 0; k < answers.size(); ++k)
-    departs[k] = !agrees(answers[k], safe_predict(def, b.cases[k], declared), b.cases[k],
-                         subject.returns_weights());
+    departs[k] = !agrees(answers[k], x.predicted(x.def, k), b.cases[k], x.subject.returns_weights());
   // An entry is determined when its tolerance is a number, or when the
   // model's value there is NaN (0/0 is a definite prediction), unless the
   // model leaves it open (kAnyAnswer).
@@ -307,7 +319,7 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
   auto claims_every_departure = [&](const Model& m) {
     for (std::size_t k = 0; k < answers.size(); ++k) {
       if (!departs[k]) continue;
-      const Prediction p = safe_predict(m, b.cases[k], declared);
+      const Prediction p = x.predicted(m, k);
       if (p.no_claim) continue;
       if (p.may_refuse || !p.has_answer || (determined(p.tol_A, p.answer.A) && determined(p.tol_O, p.answer.O))) return true;
     }
@@ -317,22 +329,21 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
   // the definition (tolerance.hpp, departs_where_separated).
   auto rounds_where_it_would = [&](const Model& m) {
     for (std::size_t k = 0; k < answers.size(); ++k)
-      if (!detail::departs_where_separated(answers[k], safe_predict(m, b.cases[k], declared),
-                                           safe_predict(def, b.cases[k], declared), b.cases[k],
-                                           subject.returns_weights(), kSeparationFactor)) {
+      if (!detail::departs_where_separated(answers[k], x.predicted(m, k), x.predicted(x.def, k),
+                                           b.cases[k], x.subject.returns_weights(),
+                                           kSeparationFactor)) {
         if (debug && m.key == debug)
           std::cerr << m.label() << ": exact where it would round, case " << k << "\n";
         return false;
       }
     return true;
   };
-  // Fitting members, grouped by family (catalogue order).
   std::vector<std::vector<Model>> groups;
-  for (const Model& m : candidate_models(op, declared)) {
+  for (const Model& m : candidate_models(op, x.declared)) {
     if (m.key == "correct" ||
         std::find(b.like_definition.begin(), b.like_definition.end(), m.label()) !=
             b.like_definition.end() ||
-        !fits_all(m) || !claims_every_departure(m) || !rounds_where_it_would(m)) {
+        !fits_all(x, m) || !claims_every_departure(m) || !rounds_where_it_would(m)) {
       if (debug && m.key == debug)
         std::cerr << m.label() << ": like the definition on the battery, or no claim where the answers depart\n";
       continue;
@@ -342,29 +353,36 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     if (g == groups.end()) groups.push_back({m});
     else g->push_back(m);
   }
-  // Specificity: when model Y's own answers lie within model X's tolerance on
-  // every battery case but not the other way round, X (a wider claim, e.g. a
-  // float16 computation whose bound covers Y's values) explains nothing Y does
-  // not; X is dropped.
-  auto explains = [&](const Model& x, const Model& y) {
-    for (const Case& c : b.cases) {
-      const Prediction py = safe_predict(y, c, declared), px = safe_predict(x, c, declared);
+  return groups;
+}
+
+/// Specificity: when model Y's own answers lie within model X's tolerance on
+/// every battery case but not the other way round, X (a wider claim, e.g. a
+/// float16 computation whose bound covers Y's values) explains nothing Y does
+/// not, and is dropped: first within a family (a member wider than another
+/// fitting member is neither reported nor listed in also_fits), then across
+/// families. Sets d.fits.
+void keep_most_specific(const Answered& x, const std::vector<std::vector<Model>>& groups,
+                        Diagnosis& d) {
+  auto explains = [&](const Model& m_x, const Model& m_y) {
+    for (const Case& c : x.b.cases) {
+      const Prediction py = safe_predict(m_y, c, x.declared), px = safe_predict(m_x, c, x.declared);
       if (py.no_claim || px.no_claim || (py.may_refuse && px.may_refuse)) continue;
       const Outcome as_answer = py.has_answer ? py.answer
                                               : Outcome::make_refusal("model", "refuses");
-      if (!agrees(as_answer, px, c, subject.returns_weights())) return false;
+      if (!agrees(as_answer, px, c, x.subject.returns_weights())) return false;
     }
     return true;
   };
-  auto wider = [&](const Model& x, const Model& y) { return explains(x, y) && !explains(y, x); };
-  // Within a family first: a member wider than another fitting member (float16
-  // around a float32 computation) is neither reported nor listed in also_fits.
+  auto wider = [&](const Model& m_x, const Model& m_y) {
+    return explains(m_x, m_y) && !explains(m_y, m_x);
+  };
   std::vector<Model> fitting;  // the reported member of each family
   for (const std::vector<Model>& g : groups) {
     std::vector<const Model*> keep;
-    for (const Model& x : g)
-      if (std::none_of(g.begin(), g.end(), [&](const Model& y) { return &x != &y && wider(x, y); }))
-        keep.push_back(&x);
+    for (const Model& m : g)
+      if (std::none_of(g.begin(), g.end(), [&](const Model& y) { return &m != &y && wider(m, y); }))
+        keep.push_back(&m);
     if (keep.empty()) keep.push_back(&g.front());  // (a cycle: keep the catalogue's first)
     Fit fit{keep.front()->key, keep.front()->params, {}};
     for (std::size_t i = 1; i < keep.size(); ++i) {
@@ -384,6 +402,39 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
   for (std::size_t i = 0; i < fitting.size(); ++i)
     if (!drop[i]) kept.push_back(d.fits[i]);
   d.fits = kept;
+}
+
+}  // namespace
+
+Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
+                   const std::string& failed_property, const Options& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Operation op = counterexample.op;
+  if (!subject.supports(op))
+    throw std::invalid_argument(std::string("diagnose: the subject does not support ") +
+                                attn::prop::operation_name(op));
+  const Precision declared = subject.precision();
+  Diagnosis d;
+  d.failed_property = failed_property;
+  d.counterexample = counterexample;
+  const Battery b = build_battery(op, declared, subject.returns_weights(), &counterexample, options);
+  d.unseparated = b.unseparated;
+  if (options.fully_forbidden != attn::prop::FullyForbidden::error)
+    d.fully_forbidden_rows_left_out = attn::prop::fully_forbidden_name(options.fully_forbidden);
+  const std::vector<Outcome> answers = send_battery(subject, b, d);
+  auto finish = [&]() {
+    d.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    d.explanation = detail::explanation(d, options.language, declared);
+    return d;
+  };
+  if (d.verdict == Diagnosis::Verdict::fault) return finish();
+  const Answered x{subject, b, answers, declared};
+  if (refusals_decide(x, d)) return finish();
+  if (fits_all(x, x.def)) {
+    d.verdict = Diagnosis::Verdict::consistent;
+    return finish();
+  }
+  keep_most_specific(x, fitting_groups(x, op), d);
   if (d.fits.empty()) {
     d.verdict = Diagnosis::Verdict::no_known_mistake;
   } else if (d.fits.size() == 1) {

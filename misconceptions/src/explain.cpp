@@ -12,8 +12,9 @@ namespace {
 
 using Advice = std::pair<const char*, const char*>;  // NumPy, C++/Eigen
 
-const std::map<std::string, Advice>& advice() {
-  static const std::map<std::string, Advice> a = {
+/// Advice for the keys of how a mask is applied (families_masking.cpp).
+std::map<std::string, Advice> masking_advice() {
+  return {
       {"post_softmax_mask",
        {"Set forbidden logits to -inf before the softmax: S = np.where(mask, -np.inf, S).",
         "Set forbidden logits to -infinity before the softmax (S(i,j) = "
@@ -51,6 +52,12 @@ const std::map<std::string, Advice>& advice() {
       {"causal_assumed",
        {"Use the mask you are given; it need not be causal.",
         "Use the mask you are given; it need not be causal."}},
+  };
+}
+
+/// Advice for the keys of the scale, the softmax, the outputs and the precision.
+std::map<std::string, Advice> computation_advice() {
+  return {
       {"wrong_scale",
        {"Divide Q @ K.T once by np.sqrt(d_k), with d_k = Q.shape[1].",
         "Divide Q * K.transpose() once by std::sqrt(d_k), with d_k = Q.cols()."}},
@@ -100,6 +107,12 @@ const std::map<std::string, Advice>& advice() {
       {"non_finite_swallowed",
        {"Raise for a NaN or Inf input (np.isfinite(...).all()).",
         "Throw for a NaN or Inf input (allFinite())."}},
+  };
+}
+
+/// Advice for the keys of the tiled kernel, multi-head attention and the mask builders.
+std::map<std::string, Advice> tiled_heads_and_masks_advice() {
+  return {
       {"tiled_no_rescale",
        {"When the running maximum rises, multiply the running sum and accumulator by "
         "np.exp(m_old - m_new).",
@@ -135,6 +148,16 @@ const std::map<std::string, Advice>& advice() {
        {"Padding forbids key columns j >= key_length, in every query row.",
         "Padding forbids key columns j >= key_length, in every query row."}},
   };
+}
+
+/// Advice per key: (NumPy, C++/Eigen).
+const std::map<std::string, Advice>& advice() {
+  static const std::map<std::string, Advice> a = [] {
+    std::map<std::string, Advice> all = masking_advice();
+    all.merge(computation_advice());
+    all.merge(tiled_heads_and_masks_advice());
+    return all;
+  }();
   return a;
 }
 
@@ -244,3 +267,11 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
 }
 
 }  // namespace attn::mis::detail
+
+namespace attn::mis {
+
+bool has_advice(const std::string& key) {
+  return detail::advice().count(key) > 0 || detail::builder_advice().count(key) > 0;
+}
+
+}  // namespace attn::mis

@@ -10,9 +10,11 @@
 
 namespace attn::mis::detail {
 
-void add_masking_families(std::vector<Family>& out) {
-  const std::vector<Operation> kSingleHeadMasked = {Operation::masked_softmax, Operation::attention,
-                                                    Operation::attention_tiled};
+namespace {
+
+/// Where and with what value the mask is applied: after the softmax, a
+/// finite fill, a product, 0 * (-inf).
+void add_mask_value_families(std::vector<Family>& out) {
   Knobs k;
   k.mask = MaskUse::post_zero;
   out.push_back(family("post_softmax_mask",
@@ -89,7 +91,14 @@ void add_masking_families(std::vector<Family>& out) {
                        "IEEE 754 (0 * inf is invalid); Lemma 2, section 32.2.4",
                        "no_max_shift (NaN only for large logits, not for every masked case)",
                        kMaskedOps, single("mask_times_inf", k)));
-  k = Knobs{};
+}
+
+/// Which entries the mask forbids: none, the allowed ones, the transpose,
+/// the values instead of the weights, the weights only, a causal mask assumed.
+void add_mask_entry_families(std::vector<Family>& out) {
+  const std::vector<Operation> kSingleHeadMasked = {Operation::masked_softmax, Operation::attention,
+                                                    Operation::attention_tiled};
+  Knobs k;
   k.mask = MaskUse::ignored;
   out.push_back(family("mask_ignored", "The mask argument is accepted but never applied.",
                        "Lemma 2, section 32.2.4",
@@ -150,6 +159,13 @@ void add_masking_families(std::vector<Family>& out) {
                        "Section 32.2.4 (a mask is an input)",
                        "mask_ignored; a non-causal mask tells them apart", kSingleHeadMasked,
                        single("causal_assumed", k)));
+}
+
+}  // namespace
+
+void add_masking_families(std::vector<Family>& out) {
+  add_mask_value_families(out);
+  add_mask_entry_families(out);
 }
 
 }  // namespace attn::mis::detail

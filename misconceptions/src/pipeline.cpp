@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -90,14 +91,45 @@ double scale_divisor(Scale s, Index d_k, Index d_v, Index T_v, Index d_model) {
   return 1.0;
 }
 
-HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
-  auto r = [a](double x) { return ref::round_to_format(a, x); };
-  HeadOut out;
+/// run_head's working state, filled stage by stage in the order of the
+/// computation (logits, mask, shift, exponentials, weights, outputs).
+struct HeadWork {
+  const HeadIn& in;
+  const Knobs& k;
+  NumberFormat a;
+  double u_eff;
+  HeadOut out{};
+  Index T_q = 0, T_v = 0;
+  bool logits_op = false;         ///< a softmax operation: -inf in S means forbidden
+  DMatrix S{}, err{};             ///< the logits as computed; their error in units of u
+  Mask real{}, used{};            ///< the forbidden set, and the set the mistake uses
+  DMatrix L{};                    ///< working logits (the mask applied as the mistake does)
+  std::vector<double> m{};        ///< each row's shift
+  DMatrix P{};                    ///< the exponentials
+  std::vector<double> W{}, E{}, rel{};  ///< each row's conditioning, logit error, relative tolerance
+  DMatrix A{};                    ///< the weights
+  std::vector<double> Z{};        ///< each row's normaliser
+  std::vector<Index> undetermined_cols{};  ///< columns a column normaliser divides 0 by 0 in
+  /// x rounded to the arithmetic's format.
+  double r(double x) const { return ref::round_to_format(a, x); }
+  /// Row i of M summed left to right in the arithmetic's format.
+  double row_sum(const DMatrix& M, Index i) const {
+    double z = 0;
+    for (Index j = 0; j < T_v; ++j) z = r(z + M(i, j));
+    return z;
+  }
+};
+
+/// The logits S (given, or Q K^T under the mistake's scale) and their error.
+void head_logits(HeadWork& w) {
+  auto r = [&w](double x) { return w.r(x); };
+  const HeadIn& in = w.in;
+  const Knobs& k = w.k;
   const bool given = in.S != nullptr;
-  const Index T_q = given ? in.S->rows() : in.Q.rows();
-  const Index T_v = given ? in.S->cols() : in.K.rows();
-  DMatrix S(T_q, T_v);
-  DMatrix err = in.logit_err.size() ? in.logit_err : DMatrix(DMatrix::Zero(T_q, T_v));
+  const Index T_q = w.T_q = given ? in.S->rows() : in.Q.rows();
+  const Index T_v = w.T_v = given ? in.S->cols() : in.K.rows();
+  DMatrix& S = w.S = DMatrix(T_q, T_v);
+  DMatrix& err = w.err = in.logit_err.size() ? in.logit_err : DMatrix(DMatrix::Zero(T_q, T_v));
   const bool own_err = in.logit_err.size() == 0;
   if (given) {
     for (Index i = 0; i < T_q; ++i)
@@ -127,9 +159,21 @@ HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
       }
     }
   }
-  const bool logits_op = in.op == Operation::softmax_rows || in.op == Operation::masked_softmax;
-  // Real forbidden set and the set the mistake uses.
-  Mask real = Mask::Constant(T_q, T_v, false), used = Mask::Constant(T_q, T_v, false);
+}
+
+/// The real forbidden set and the set the mistake uses (a transposed mask
+/// against T_q != T_v: the mistake itself raises, out.refuse_shape).
+void head_forbidden_sets(HeadWork& w) {
+  const HeadIn& in = w.in;
+  const Knobs& k = w.k;
+  HeadOut& out = w.out;
+  const Index T_q = w.T_q, T_v = w.T_v;
+  const DMatrix& S = w.S;
+  const bool logits_op = w.logits_op = in.op == Operation::softmax_rows || in.op == Operation::masked_softmax;
+  w.real = Mask::Constant(T_q, T_v, false);
+  w.used = Mask::Constant(T_q, T_v, false);
+  Mask& real = w.real;
+  Mask& used = w.used;
   for (Index i = 0; i < T_q; ++i)
     for (Index j = 0; j < T_v; ++j) {
       const bool inf = logits_op && S(i, j) == -kInf;
@@ -152,8 +196,23 @@ HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
       }
       used(i, j) = u;
     }
-  // Working logits.
-  DMatrix L = S;
+}
+
+/// The working logits L (the mask applied as the mistake applies it) and
+/// the rows the code meets with no allowed key (out.full_row).
+void head_working_logits(HeadWork& w) {
+  auto r = [&w](double x) { return w.r(x); };
+  const HeadIn& in = w.in;
+  const Knobs& k = w.k;
+  HeadOut& out = w.out;
+  const Index T_q = w.T_q, T_v = w.T_v;
+  const DMatrix& S = w.S;
+  DMatrix& err = w.err;
+  const Mask& real = w.real;
+  const Mask& used = w.used;
+  const bool logits_op = w.logits_op;
+  w.L = S;
+  DMatrix& L = w.L;
   for (Index i = 0; i < T_q; ++i)
     for (Index j = 0; j < T_v; ++j) {
       if (!used(i, j)) {
@@ -181,8 +240,17 @@ HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
                             k.mask == MaskUse::on_values;
     out.full_row[std::size_t(i)] = all_real || (all_used && !value_only);
   }
-  // Shift.
-  std::vector<double> m(std::size_t(T_q), 0.0);
+}
+
+/// Each row's shift m_i as the mistake takes it (32.2.4: the row's maximum).
+void head_shifts(HeadWork& w) {
+  auto r = [&w](double x) { return w.r(x); };
+  const Knobs& k = w.k;
+  const Index T_q = w.T_q, T_v = w.T_v;
+  const DMatrix& S = w.S;
+  const DMatrix& L = w.L;
+  w.m.assign(std::size_t(T_q), 0.0);
+  std::vector<double>& m = w.m;
   double gmax = -kInf;
   for (Index i = 0; i < T_q; ++i)
     for (Index j = 0; j < T_v; ++j) gmax = nan_max(gmax, L(i, j));
@@ -201,9 +269,20 @@ HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
       case Shift::column_max: m[std::size_t(i)] = rm; break;  // (per column, below)
     }
   }
-  // Exponentials and the conditioning of each row.
-  DMatrix P(T_q, T_v);
-  std::vector<double> W(std::size_t(T_q), 0.0);
+}
+
+/// The exponentials P and the conditioning W of each row.
+void head_exponentials(HeadWork& w) {
+  auto r = [&w](double x) { return w.r(x); };
+  const Knobs& k = w.k;
+  const Index T_q = w.T_q, T_v = w.T_v;
+  const DMatrix& L = w.L;
+  const std::vector<double>& m = w.m;
+  const NumberFormat a = w.a;
+  w.P = DMatrix(T_q, T_v);
+  w.W.assign(std::size_t(T_q), 0.0);
+  DMatrix& P = w.P;
+  std::vector<double>& W = w.W;
   const double log_tiny = std::log(ref::format_smallest_normal(a)) - 5;
   for (Index i = 0; i < T_q; ++i)
     for (Index j = 0; j < T_v; ++j) {
@@ -223,9 +302,21 @@ HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
       P(i, j) = p;
       if (std::isfinite(x) && x > log_tiny) W[std::size_t(i)] = std::max(W[std::size_t(i)], std::abs(x));
     }
+}
+
+/// Each row's relative tolerance from its conditioning and its logits' errors.
+void head_row_tolerances(HeadWork& w) {
+  const Knobs& k = w.k;
+  const Index T_q = w.T_q, T_v = w.T_v;
+  const DMatrix& L = w.L;
+  const DMatrix& err = w.err;
+  const std::vector<double>& m = w.m;
+  const std::vector<double>& W = w.W;
+  const double log_tiny = std::log(ref::format_smallest_normal(w.a)) - 5;
   // The logits' own errors matter through the exponentials that do not
   // underflow; with a single such entry the row is exactly one-hot.
-  std::vector<double> E(std::size_t(T_q), 0.0);
+  w.E.assign(std::size_t(T_q), 0.0);
+  std::vector<double>& E = w.E;
   for (Index i = 0; i < T_q; ++i) {
     int live = 0;
     double e = 0;
@@ -239,18 +330,26 @@ HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
     }
     E[std::size_t(i)] = live > 1 || k.norm != Norm::row ? 2 * e : 0.0;
   }
-  std::vector<double> rel(static_cast<std::size_t>(T_q), 0.0);
+  w.rel.assign(static_cast<std::size_t>(T_q), 0.0);
   for (Index i = 0; i < T_q; ++i)
-    rel[std::size_t(i)] = row_relative_tolerance(u_eff, W[std::size_t(i)], E[std::size_t(i)],
-                                                 double(T_v + T_q));
-  // Normalisers and weights.
-  auto row_sum = [&](const DMatrix& M, Index i) {
-    double z = 0;
-    for (Index j = 0; j < T_v; ++j) z = r(z + M(i, j));
-    return z;
-  };
-  DMatrix A(T_q, T_v);
-  std::vector<double> Z(std::size_t(T_q), 0.0);
+    w.rel[std::size_t(i)] = row_relative_tolerance(w.u_eff, W[std::size_t(i)], E[std::size_t(i)],
+                                                   double(T_v + T_q));
+}
+
+/// The normalisers Z and the weights A as the mistake normalises them.
+void head_weights(HeadWork& w) {
+  auto r = [&w](double x) { return w.r(x); };
+  const HeadIn& in = w.in;
+  const Knobs& k = w.k;
+  const Index T_q = w.T_q, T_v = w.T_v;
+  const Mask& used = w.used;
+  DMatrix& P = w.P;
+  auto row_sum = [&w](const DMatrix& M, Index i) { return w.row_sum(M, i); };
+  w.A = DMatrix(T_q, T_v);
+  w.Z.assign(std::size_t(T_q), 0.0);
+  DMatrix& A = w.A;
+  std::vector<double>& Z = w.Z;
+  std::vector<Index>& undetermined_cols = w.undetermined_cols;
   // Renormalised with an epsilon, the code divides the zeroed softmax by
   // its row sum plus eps (A / (A.sum() + eps)): the multiplicative path's
   // last step, below; without a mask it is the plain softmax (the repair
@@ -263,7 +362,6 @@ HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
         if (used(i, j)) P(i, j) = 0;
   // Columns the column-normalising mistake divides 0 by 0 in: what the code
   // does there (NaN, or 0 after nan_to_num) is not determined by the mistake.
-  std::vector<Index> undetermined_cols;
   if (k.norm == Norm::column) {
     for (Index j = 0; j < T_v; ++j) {
       double z = 0;
@@ -299,8 +397,19 @@ HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
       const double z = r(row_sum(A, i) + k.mult_eps);
       for (Index j = 0; j < T_v; ++j) A(i, j) = r(A(i, j) / z);
     }
-  // Tolerances of A: relative per row; an absolute underflow term on the
-  // entries the definition allows (forbidden ones are exact: bound 0).
+}
+
+/// The tolerances of A: relative per row; an absolute underflow term on the
+/// entries the definition allows (forbidden ones are exact: bound 0).
+void head_weight_tolerances(HeadWork& w) {
+  const Knobs& k = w.k;
+  HeadOut& out = w.out;
+  const Index T_q = w.T_q, T_v = w.T_v;
+  const Mask& real = w.real;
+  const DMatrix& A = w.A;
+  const std::vector<double>& rel = w.rel;
+  const NumberFormat a = w.a;
+  const std::vector<Index>& undetermined_cols = w.undetermined_cols;
   out.tol_A = DMatrix(T_q, T_v);
   for (Index i = 0; i < T_q; ++i)
     for (Index j = 0; j < T_v; ++j)
@@ -316,7 +425,26 @@ HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
           out.tol_A(i, j) = std::max(out.tol_A(i, j), 0.01 * A(i, j));
   for (const Index j : undetermined_cols)
     for (Index i = 0; i < T_q; ++i) out.tol_A(i, j) = kAnyAnswer;
-  // Outputs.
+}
+
+/// The outputs O = A V and each row's logsumexp, with their tolerances.
+void head_outputs(HeadWork& w) {
+  auto r = [&w](double x) { return w.r(x); };
+  const HeadIn& in = w.in;
+  const Knobs& k = w.k;
+  HeadOut& out = w.out;
+  const Index T_q = w.T_q, T_v = w.T_v;
+  const Mask& used = w.used;
+  const DMatrix& A = w.A;
+  const DMatrix& err = w.err;
+  const std::vector<double>& rel = w.rel;
+  const std::vector<double>& m = w.m;
+  const std::vector<double>& W = w.W;
+  const std::vector<double>& E = w.E;
+  const std::vector<double>& Z = w.Z;
+  const NumberFormat a = w.a;
+  const double u_eff = w.u_eff;
+  const std::vector<Index>& undetermined_cols = w.undetermined_cols;
   if (in.V) {
     const DMatrix& V = *in.V;
     const Index d_v = V.cols();
@@ -350,7 +478,18 @@ HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
         lse_tolerance(u_eff, W[std::size_t(i)], E[std::size_t(i)] + err.row(i).maxCoeff(), double(T_v),
                       out.lse[std::size_t(i)]);
   }
-  // The online form over key tiles replaces O and logsumexp.
+}
+
+/// The online form over key tiles (FlashAttention, Algorithm 1, as the
+/// mistake runs it): replaces O and logsumexp.
+void head_online_form(HeadWork& w) {
+  auto r = [&w](double x) { return w.r(x); };
+  const HeadIn& in = w.in;
+  const Knobs& k = w.k;
+  HeadOut& out = w.out;
+  const Index T_q = w.T_q, T_v = w.T_v;
+  const DMatrix& L = w.L;
+  const double u_eff = w.u_eff;
   if (in.op == Operation::attention_tiled && k.tiled != Tiled::naive && in.V && in.tile_k > 0) {
     const DMatrix& V = *in.V;
     const Index tk = in.tile_k;
@@ -409,7 +548,21 @@ HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
       out.tol_lse[std::size_t(i)] += kTolFactor * u_eff * double(2 * tiles);
     }
   }
-  return out;
+}
+
+HeadOut run_head(HeadIn in, const Knobs& k, NumberFormat a, double u_eff) {
+  HeadWork w{in, k, a, u_eff};
+  head_logits(w);
+  head_forbidden_sets(w);
+  head_working_logits(w);
+  head_shifts(w);
+  head_exponentials(w);
+  head_row_tolerances(w);
+  head_weights(w);
+  head_weight_tolerances(w);
+  head_outputs(w);
+  head_online_form(w);
+  return std::move(w.out);
 }
 
 }  // namespace
@@ -434,9 +587,10 @@ std::string num_text(double x) {
 
 namespace {
 
-/// predict()'s computation; `declared_bound`: tolerances with the declared
-/// unit roundoff instead of the model's own (the separation tolerances).
-Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, bool declared_bound) {
+/// The prediction for a case the model makes no numeric claim on, or only
+/// a refusal: a non-finite input, a d_k mismatch, an input beyond a narrow
+/// arithmetic's range; nullopt for a case it computes.
+std::optional<Prediction> unmodelled_input(const Case& c, const Knobs& k) {
   Prediction pr;
   if (non_finite_input(c)) {
     if (k.refuse_non_finite) {
@@ -451,7 +605,6 @@ Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, 
     else pr.no_claim = true;
     return pr;
   }
-  const NumberFormat declared_arith = declared.accumulate;
   if (k.narrow) {
     // An input beyond the narrow type's range: what the code does then is not modelled.
     auto overflows = [&](const DMatrix& M) {
@@ -468,227 +621,221 @@ Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, 
       return pr;
     }
   }
-  const NumberFormat a = k.narrow ? k.arith : declared_arith;
-  const double u_eff = declared_bound ? ref::format_unit_roundoff(declared_arith)
-                                      : std::max(ref::format_unit_roundoff(a), ref::format_unit_roundoff(declared_arith));
-  auto r = [a](double x) { return ref::round_to_format(a, x); };
+  return std::nullopt;
+}
 
+/// Multi-head attention (32.2.5) under the mistake: run_head on each head's
+/// projections, the heads concatenated (or each through W_O on its own),
+/// then W_O. `full`: the rows some head met with no allowed key.
+HeadOut multi_head_out(const Case& c, const Knobs& k, NumberFormat a, double u_eff,
+                       std::vector<bool>& full) {
+  auto r = [a](double x) { return ref::round_to_format(a, x); };
   HeadOut res;
-  std::vector<bool> full;
-  if (c.op == Operation::multi_head_attention) {
-    const Index T = c.X.rows(), d_model = c.X.cols();
-    const Index H = Index(c.heads.size());
-    const Index d_v = H ? c.heads[0].W_V.cols() : 0;
-    DMatrix C = DMatrix::Zero(T, H * d_v), tolC = DMatrix::Zero(T, H * d_v),
-            Cmag = DMatrix::Zero(T, H * d_v);
-    full.assign(std::size_t(T), false);
-    bool refuse_shape = false;
-    DMatrix O = DMatrix::Zero(T, c.W_O.cols()), tolO = DMatrix::Zero(T, c.W_O.cols());
-    auto project = [&](const DMatrix& W, DMatrix& mag) {
-      DMatrix P(T, W.cols());
-      mag = DMatrix(T, W.cols());
-      for (Index i = 0; i < T; ++i)
-        for (Index l = 0; l < W.cols(); ++l) {
-          double s = 0, g = 0;
-          for (Index t = 0; t < d_model; ++t) {
-            s = r(s + r(c.X(i, t) * W(t, l)));
-            g += std::abs(c.X(i, t) * W(t, l));
-          }
-          P(i, l) = s;
-          mag(i, l) = g;
+  const Index T = c.X.rows(), d_model = c.X.cols();
+  const Index H = Index(c.heads.size());
+  const Index d_v = H ? c.heads[0].W_V.cols() : 0;
+  DMatrix C = DMatrix::Zero(T, H * d_v), tolC = DMatrix::Zero(T, H * d_v),
+          Cmag = DMatrix::Zero(T, H * d_v);
+  full.assign(std::size_t(T), false);
+  bool refuse_shape = false;
+  DMatrix O = DMatrix::Zero(T, c.W_O.cols()), tolO = DMatrix::Zero(T, c.W_O.cols());
+  auto project = [&](const DMatrix& W, DMatrix& mag) {
+    DMatrix P(T, W.cols());
+    mag = DMatrix(T, W.cols());
+    for (Index i = 0; i < T; ++i)
+      for (Index l = 0; l < W.cols(); ++l) {
+        double s = 0, g = 0;
+        for (Index t = 0; t < d_model; ++t) {
+          s = r(s + r(c.X(i, t) * W(t, l)));
+          g += std::abs(c.X(i, t) * W(t, l));
         }
-      return P;
-    };
-    for (Index h = 0; h < H; ++h) {
-      const auto& w = c.heads[std::size_t(h)];
-      HeadIn in;
-      DMatrix mq, mk, mv;
-      in.Q = project(w.W_Q, mq);
-      in.K = project(w.W_K, mk);
-      const DMatrix V = project(w.W_V, mv);
-      in.V = &V;
-      in.V_mag = mv;
-      in.V_rel = double(d_model + 2);
-      in.d_v = d_v;
-      in.d_model = d_model;
-      in.op = c.op;
-      if (k.forward_mask) in.mask = c.mask;
-      const Index d = std::min(w.W_Q.cols(), w.W_K.cols());
-      const double div = scale_divisor(k.scale, d, d_v, T, d_model);
-      in.logit_err = DMatrix(T, T);
-      for (Index i = 0; i < T; ++i)
-        for (Index j = 0; j < T; ++j) {
-          double s = 0;
-          for (Index t = 0; t < d; ++t) s += mq(i, t) * mk(j, t);
-          in.logit_err(i, j) = double(2 * d_model + d + 6) * s / div;
-        }
-      HeadOut ho = run_head(in, k, a, u_eff);
-      refuse_shape = refuse_shape || ho.refuse_shape;
-      for (Index i = 0; i < T; ++i) full[std::size_t(i)] = full[std::size_t(i)] || ho.full_row[std::size_t(i)];
-      const Index block = k.heads == Heads::reversed ? H - 1 - h : h;
-      if (k.heads == Heads::one_wo) {
-        for (Index i = 0; i < T; ++i)
-          for (Index l = 0; l < c.W_O.cols(); ++l) {
-            double s = 0, t = 0;
-            for (Index q = 0; q < d_v; ++q) {
-              s = r(s + r(ho.O(i, q) * c.W_O(q, l)));
-              t += (ho.tol_O(i, q) + kTolFactor * u_eff * double(d_v + 2) * std::abs(ho.O(i, q))) *
-                   std::abs(c.W_O(q, l));
-            }
-            O(i, l) = r(O(i, l) + s);
-            tolO(i, l) += t;
-          }
-      } else {
-        for (Index i = 0; i < T; ++i)
-          for (Index q = 0; q < d_v; ++q) {
-            C(i, block * d_v + q) = ho.O(i, q);
-            tolC(i, block * d_v + q) = ho.tol_O(i, q);
-          }
+        P(i, l) = s;
+        mag(i, l) = g;
       }
-    }
-    if (k.heads != Heads::one_wo) {
+    return P;
+  };
+  for (Index h = 0; h < H; ++h) {
+    const auto& w = c.heads[std::size_t(h)];
+    HeadIn in;
+    DMatrix mq, mk, mv;
+    in.Q = project(w.W_Q, mq);
+    in.K = project(w.W_K, mk);
+    const DMatrix V = project(w.W_V, mv);
+    in.V = &V;
+    in.V_mag = mv;
+    in.V_rel = double(d_model + 2);
+    in.d_v = d_v;
+    in.d_model = d_model;
+    in.op = c.op;
+    if (k.forward_mask) in.mask = c.mask;
+    const Index d = std::min(w.W_Q.cols(), w.W_K.cols());
+    const double div = scale_divisor(k.scale, d, d_v, T, d_model);
+    in.logit_err = DMatrix(T, T);
+    for (Index i = 0; i < T; ++i)
+      for (Index j = 0; j < T; ++j) {
+        double s = 0;
+        for (Index t = 0; t < d; ++t) s += mq(i, t) * mk(j, t);
+        in.logit_err(i, j) = double(2 * d_model + d + 6) * s / div;
+      }
+    HeadOut ho = run_head(in, k, a, u_eff);
+    refuse_shape = refuse_shape || ho.refuse_shape;
+    for (Index i = 0; i < T; ++i) full[std::size_t(i)] = full[std::size_t(i)] || ho.full_row[std::size_t(i)];
+    const Index block = k.heads == Heads::reversed ? H - 1 - h : h;
+    if (k.heads == Heads::one_wo) {
       for (Index i = 0; i < T; ++i)
         for (Index l = 0; l < c.W_O.cols(); ++l) {
           double s = 0, t = 0;
-          for (Index q = 0; q < H * d_v; ++q) {
-            s = r(s + r(C(i, q) * c.W_O(q, l)));
-            t += (tolC(i, q) + kTolFactor * u_eff * double(H * d_v + 2) * std::abs(C(i, q))) *
+          for (Index q = 0; q < d_v; ++q) {
+            s = r(s + r(ho.O(i, q) * c.W_O(q, l)));
+            t += (ho.tol_O(i, q) + kTolFactor * u_eff * double(d_v + 2) * std::abs(ho.O(i, q))) *
                  std::abs(c.W_O(q, l));
           }
-          O(i, l) = s;
-          tolO(i, l) = t;
+          O(i, l) = r(O(i, l) + s);
+          tolO(i, l) += t;
         }
-    }
-    res.O = O;
-    res.tol_O = tolO;
-    res.refuse_shape = refuse_shape;
-  } else {
-    HeadIn in;
-    in.op = c.op;
-    in.mask = c.mask;
-    if (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax) {
-      in.S = &c.S;
     } else {
-      const Index d = std::min(c.Q.cols(), c.K.cols());
-      in.Q = c.Q.leftCols(d);
-      in.K = c.K.leftCols(d);
-      in.V = &c.V;
-      in.V_mag = c.V.cwiseAbs();
-      in.d_v = c.V.cols();
-      in.d_model = c.Q.cols();
-      in.tile_k = c.tile_k;
-      if (k.truncate_dk && k.dk_scale_width == DkScaleWidth::q_width) in.d_scale = c.Q.cols();
-      if (k.truncate_dk && k.dk_scale_width == DkScaleWidth::k_width) in.d_scale = c.K.cols();
-    }
-    if (k.mask == MaskUse::ignored_in_output) {
-      Knobs kA = k, kO = k;
-      kA.mask = MaskUse::neg_inf;
-      kO.mask = MaskUse::ignored;
-      res = run_head(in, kA, a, u_eff);
-      if (in.V) {
-        const HeadOut o = run_head(in, kO, a, u_eff);
-        res.O = o.O;
-        res.tol_O = o.tol_O;
-      }
-    } else {  // (on_values: A is already the unmasked softmax; O drops forbidden values)
-      res = run_head(in, k, a, u_eff);
-    }
-    full = res.full_row;
-  }
-  if (res.refuse_shape) {
-    pr.may_refuse = true;
-    return pr;
-  }
-  const bool any_full = std::find(full.begin(), full.end(), true) != full.end();
-  if (any_full && k.full_row == FullRow::refuse) {
-    pr.may_refuse = true;
-    return pr;
-  }
-  if (any_full) {
-    const Index T_v = c.op == Operation::multi_head_attention ? c.X.rows()
-                      : (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax)
-                          ? c.S.cols()
-                          : c.K.rows();
-    for (std::size_t i = 0; i < full.size(); ++i) {
-      if (!full[i]) continue;
-      const Index row = Index(i);
-      double a_val = 0;
-      switch (k.full_row) {
-        case FullRow::nan: a_val = kNaN; break;
-        case FullRow::zeros: a_val = 0; break;
-        case FullRow::uniform: a_val = 1.0 / double(T_v); break;
-        default: continue;
-      }
-      if (res.A.size()) {
-        res.A.row(row).setConstant(a_val);
-        res.tol_A.row(row).setConstant(k.full_row == FullRow::uniform ? 4 * u_eff : 0.0);
-      }
-      if (c.op == Operation::multi_head_attention) {
-        // The row's head outputs are replaced before W_O: no claim on the entry.
-        res.tol_O.row(row).setConstant(kInf);
-        if (k.full_row == FullRow::nan) res.O.row(row).setConstant(kNaN);
-      } else if (res.O.size()) {
-        for (Index l = 0; l < res.O.cols(); ++l) {
-          double v = a_val;
-          if (k.full_row == FullRow::uniform) {
-            v = 0;
-            double mag = 0;
-            for (Index j = 0; j < T_v; ++j) {
-              v += c.V(j, l) / double(T_v);
-              mag += std::abs(c.V(j, l));
-            }
-            res.tol_O(row, l) = kTolFactor * u_eff * double(T_v + 2) * mag;
-          } else {
-            res.tol_O(row, l) = 0;
-          }
-          res.O(row, l) = v;
+      for (Index i = 0; i < T; ++i)
+        for (Index q = 0; q < d_v; ++q) {
+          C(i, block * d_v + q) = ho.O(i, q);
+          tolC(i, block * d_v + q) = ho.tol_O(i, q);
         }
-      }
-      if (!res.lse.empty()) {
-        res.lse[i] = k.full_row == FullRow::nan ? kNaN : 0.0;
-        res.tol_lse[i] = kInf;  // how the answer fills logsumexp is not modelled
-      }
     }
   }
-  // A declared storage type narrower than the accumulation type (bfloat16
-  // accumulating in float32): the weights P are stored before P V, and A and O
-  // are returned in it. The model rounds its float32 A and O once; a kernel's
-  // differ from them by at most 4 storage roundings for A (P, a normaliser
-  // summed from the stored P, and the final rounding on both sides) and 3
-  // for O relative to sum |A| |V| (TOLERANCE.md (3')-(6')), plus the
-  // underflows. No safety factor here: the tolerance must stay inside the
-  // property's bound (2 x 3 roundings for A), or the definition would fit
-  // every answer the bound rejects.
-  if (!k.narrow && declared.storage != declared.accumulate) {
-    const NumberFormat s = declared.storage;
-    const double u_s = ref::format_unit_roundoff(s), tiny = ref::format_smallest_normal(s);
-    for (Index i = 0; i < res.A.rows(); ++i)
-      for (Index j = 0; j < res.A.cols(); ++j) {
-        const double x = res.A(i, j);
-        res.A(i, j) = ref::round_to_format(s, x);
-        if (res.tol_A.size() && std::isfinite(res.tol_A(i, j)))
-          res.tol_A(i, j) += 4 * u_s * std::abs(x) + 3 * u_s * tiny;
-      }
-    for (Index i = 0; i < res.O.rows(); ++i)
-      for (Index l = 0; l < res.O.cols(); ++l) {
-        const double x = res.O(i, l);
-        res.O(i, l) = ref::round_to_format(s, x);
-        if (!res.tol_O.size() || !std::isfinite(res.tol_O(i, l))) continue;
-        double mag = 0;
-        if (c.op != Operation::multi_head_attention && res.A.size() && res.A.cols() == c.V.rows())
-          for (Index j = 0; j < c.V.rows(); ++j) mag += std::abs(res.A(i, j) * c.V(j, l));
-        else
-          mag = std::abs(x);
-        res.tol_O(i, l) += 3 * u_s * std::max(mag, std::abs(x)) + 2 * u_s * tiny;
+  if (k.heads != Heads::one_wo) {
+    for (Index i = 0; i < T; ++i)
+      for (Index l = 0; l < c.W_O.cols(); ++l) {
+        double s = 0, t = 0;
+        for (Index q = 0; q < H * d_v; ++q) {
+          s = r(s + r(C(i, q) * c.W_O(q, l)));
+          t += (tolC(i, q) + kTolFactor * u_eff * double(H * d_v + 2) * std::abs(C(i, q))) *
+               std::abs(c.W_O(q, l));
+        }
+        O(i, l) = s;
+        tolO(i, l) = t;
       }
   }
-  pr.may_refuse = any_full && k.full_row == FullRow::either;
-  // A layer that never passes the mask on may still check it first, refusing
-  // a row with every key forbidden, or not: the mistake says nothing of it.
-  if (c.op == Operation::multi_head_attention && !k.forward_mask && c.mask)
-    for (Index i = 0; i < c.mask->rows(); ++i)
-      if (c.mask->cols() > 0 && c.mask->row(i).all()) pr.may_refuse = true;
-  pr.has_answer = true;
+  res.O = O;
+  res.tol_O = tolO;
+  res.refuse_shape = refuse_shape;
+  return res;
+}
+
+/// One head under the mistake (every operation but multi-head attention);
+/// a mask ignored in the output only: A masked, O from the unmasked run.
+HeadOut single_head_out(const Case& c, const Knobs& k, NumberFormat a, double u_eff) {
+  HeadOut res;
+  HeadIn in;
+  in.op = c.op;
+  in.mask = c.mask;
+  if (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax) {
+    in.S = &c.S;
+  } else {
+    const Index d = std::min(c.Q.cols(), c.K.cols());
+    in.Q = c.Q.leftCols(d);
+    in.K = c.K.leftCols(d);
+    in.V = &c.V;
+    in.V_mag = c.V.cwiseAbs();
+    in.d_v = c.V.cols();
+    in.d_model = c.Q.cols();
+    in.tile_k = c.tile_k;
+    if (k.truncate_dk && k.dk_scale_width == DkScaleWidth::q_width) in.d_scale = c.Q.cols();
+    if (k.truncate_dk && k.dk_scale_width == DkScaleWidth::k_width) in.d_scale = c.K.cols();
+  }
+  if (k.mask == MaskUse::ignored_in_output) {
+    Knobs kA = k, kO = k;
+    kA.mask = MaskUse::neg_inf;
+    kO.mask = MaskUse::ignored;
+    res = run_head(in, kA, a, u_eff);
+    if (in.V) {
+      const HeadOut o = run_head(in, kO, a, u_eff);
+      res.O = o.O;
+      res.tol_O = o.tol_O;
+    }
+  } else {  // (on_values: A is already the unmasked softmax; O drops forbidden values)
+    res = run_head(in, k, a, u_eff);
+  }
+  return res;
+}
+
+/// The rows with no allowed key (`full`), answered as the mistake answers
+/// them: NaN, zeros or the uniform average, in A, O and logsumexp.
+void answer_full_rows(HeadOut& res, const std::vector<bool>& full, const Case& c, const Knobs& k,
+                      double u_eff) {
+  const Index T_v = c.op == Operation::multi_head_attention ? c.X.rows()
+                    : (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax)
+                        ? c.S.cols()
+                        : c.K.rows();
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    if (!full[i]) continue;
+    const Index row = Index(i);
+    double a_val = 0;
+    switch (k.full_row) {
+      case FullRow::nan: a_val = kNaN; break;
+      case FullRow::zeros: a_val = 0; break;
+      case FullRow::uniform: a_val = 1.0 / double(T_v); break;
+      default: continue;
+    }
+    if (res.A.size()) {
+      res.A.row(row).setConstant(a_val);
+      res.tol_A.row(row).setConstant(k.full_row == FullRow::uniform ? 4 * u_eff : 0.0);
+    }
+    if (c.op == Operation::multi_head_attention) {
+      // The row's head outputs are replaced before W_O: no claim on the entry.
+      res.tol_O.row(row).setConstant(kInf);
+      if (k.full_row == FullRow::nan) res.O.row(row).setConstant(kNaN);
+    } else if (res.O.size()) {
+      for (Index l = 0; l < res.O.cols(); ++l) {
+        double v = a_val;
+        if (k.full_row == FullRow::uniform) {
+          v = 0;
+          double mag = 0;
+          for (Index j = 0; j < T_v; ++j) {
+            v += c.V(j, l) / double(T_v);
+            mag += std::abs(c.V(j, l));
+          }
+          res.tol_O(row, l) = kTolFactor * u_eff * double(T_v + 2) * mag;
+        } else {
+          res.tol_O(row, l) = 0;
+        }
+        res.O(row, l) = v;
+      }
+    }
+    if (!res.lse.empty()) {
+      res.lse[i] = k.full_row == FullRow::nan ? kNaN : 0.0;
+      res.tol_lse[i] = kInf;  // how the answer fills logsumexp is not modelled
+    }
+  }
+}
+
+/// A and O rounded to a declared storage type narrower than the accumulation
+/// type, their tolerances widened by the storage roundings (see predict_in).
+void round_to_storage(HeadOut& res, const Case& c, const Precision& declared) {
+  const NumberFormat s = declared.storage;
+  const double u_s = ref::format_unit_roundoff(s), tiny = ref::format_smallest_normal(s);
+  for (Index i = 0; i < res.A.rows(); ++i)
+    for (Index j = 0; j < res.A.cols(); ++j) {
+      const double x = res.A(i, j);
+      res.A(i, j) = ref::round_to_format(s, x);
+      if (res.tol_A.size() && std::isfinite(res.tol_A(i, j)))
+        res.tol_A(i, j) += 4 * u_s * std::abs(x) + 3 * u_s * tiny;
+    }
+  for (Index i = 0; i < res.O.rows(); ++i)
+    for (Index l = 0; l < res.O.cols(); ++l) {
+      const double x = res.O(i, l);
+      res.O(i, l) = ref::round_to_format(s, x);
+      if (!res.tol_O.size() || !std::isfinite(res.tol_O(i, l))) continue;
+      double mag = 0;
+      if (c.op != Operation::multi_head_attention && res.A.size() && res.A.cols() == c.V.rows())
+        for (Index j = 0; j < c.V.rows(); ++j) mag += std::abs(res.A(i, j) * c.V(j, l));
+      else
+        mag = std::abs(x);
+      res.tol_O(i, l) += 3 * u_s * std::max(mag, std::abs(x)) + 2 * u_s * tiny;
+    }
+}
+
+/// The answer the mistake gives for the case's operation (O, A, logsumexp,
+/// transposed or swapped as its output knob says), with the tolerances.
+void set_answer(Prediction& pr, const HeadOut& res, const Case& c, const Knobs& k) {
   Outcome o = Outcome::make_result(res.O, DMatrix());
   DMatrix tol_A = res.tol_A, tol_O = res.tol_O;
   if (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax ||
@@ -718,6 +865,54 @@ Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, 
   pr.answer = o;
   pr.tol_A = tol_A;
   pr.tol_O = tol_O;
+}
+
+/// predict()'s computation; `declared_bound`: tolerances with the declared
+/// unit roundoff instead of the model's own (the separation tolerances).
+Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, bool declared_bound) {
+  if (auto unmodelled = unmodelled_input(c, k)) return *unmodelled;
+  Prediction pr;
+  const NumberFormat declared_arith = declared.accumulate;
+  const NumberFormat a = k.narrow ? k.arith : declared_arith;
+  const double u_eff = declared_bound ? ref::format_unit_roundoff(declared_arith)
+                                      : std::max(ref::format_unit_roundoff(a), ref::format_unit_roundoff(declared_arith));
+
+  std::vector<bool> full;
+  HeadOut res;
+  if (c.op == Operation::multi_head_attention) {
+    res = multi_head_out(c, k, a, u_eff, full);
+  } else {
+    res = single_head_out(c, k, a, u_eff);
+    full = res.full_row;
+  }
+  if (res.refuse_shape) {
+    pr.may_refuse = true;
+    return pr;
+  }
+  const bool any_full = std::find(full.begin(), full.end(), true) != full.end();
+  if (any_full && k.full_row == FullRow::refuse) {
+    pr.may_refuse = true;
+    return pr;
+  }
+  if (any_full) answer_full_rows(res, full, c, k, u_eff);
+  // A declared storage type narrower than the accumulation type (bfloat16
+  // accumulating in float32): the weights P are stored before P V, and A and O
+  // are returned in it. The model rounds its float32 A and O once; a kernel's
+  // differ from them by at most 4 storage roundings for A (P, a normaliser
+  // summed from the stored P, and the final rounding on both sides) and 3
+  // for O relative to sum |A| |V| (TOLERANCE.md (3')-(6')), plus the
+  // underflows. No safety factor here: the tolerance must stay inside the
+  // property's bound (2 x 3 roundings for A), or the definition would fit
+  // every answer the bound rejects.
+  if (!k.narrow && declared.storage != declared.accumulate) round_to_storage(res, c, declared);
+  pr.may_refuse = any_full && k.full_row == FullRow::either;
+  // A layer that never passes the mask on may still check it first, refusing
+  // a row with every key forbidden, or not: the mistake says nothing of it.
+  if (c.op == Operation::multi_head_attention && !k.forward_mask && c.mask)
+    for (Index i = 0; i < c.mask->rows(); ++i)
+      if (c.mask->cols() > 0 && c.mask->row(i).all()) pr.may_refuse = true;
+  pr.has_answer = true;
+  set_answer(pr, res, c, k);
   return pr;
 }
 

@@ -260,9 +260,11 @@ Case small_case(Operation op) {
   return c;
 }
 
-std::vector<KeyedSubject> keyed_subjects() {
+namespace {
+
+/// Subjects that apply the mask wrongly (the masking families).
+void add_masking_subjects(std::vector<KeyedSubject>& v) {
   using O = Operation;
-  std::vector<KeyedSubject> v;
   // F4's starting point: softmax over every key, zero the forbidden weights.
   v.push_back({"post_softmax_mask", O::attention, [](const Case& c) {
                  validate(c);
@@ -381,6 +383,11 @@ std::vector<KeyedSubject> keyed_subjects() {
                      for (Index j = i + 1; j < S.cols(); ++j) S(i, j) = NEG_INF;
                  return attn_result(c, softmax(S));
                }});
+}
+
+/// Subjects that scale or take the softmax wrongly.
+void add_scale_and_softmax_subjects(std::vector<KeyedSubject>& v) {
+  using O = Operation;
   v.push_back({"wrong_scale", O::attention, [](const Case& c) {
                  validate(c);
                  return attn_result(c, softmax(with_neg_inf(c, scores(c, double(c.Q.cols())))));
@@ -475,6 +482,11 @@ std::vector<KeyedSubject> keyed_subjects() {
                  return weights_result(A);
                },
                Precision::of_float()});
+}
+
+/// Subjects that normalise, return or round wrongly.
+void add_normaliser_and_output_subjects(std::vector<KeyedSubject>& v) {
+  using O = Operation;
   v.push_back({"wrong_axis", O::softmax_rows, [](const Case& c) {
                  validate(c);
                  DMatrix A(c.S.rows(), c.S.cols());
@@ -562,6 +574,11 @@ std::vector<KeyedSubject> keyed_subjects() {
                  }
                  return weights_result(A);
                }});
+}
+
+/// Subjects that refuse wrongly, and those of the tiled kernel, multi-head attention and the mask builders.
+void add_refusal_tiled_heads_and_builder_subjects(std::vector<KeyedSubject>& v) {
+  using O = Operation;
   // Masks before the softmax, but a fully forbidden row silently gets zeros.
   v.push_back({"fully_forbidden_answered", O::attention, [](const Case& c) {
                  validate(c);
@@ -606,6 +623,16 @@ std::vector<KeyedSubject> keyed_subjects() {
   v.push_back({"triangle_reversed", O::causal_mask, [](const Case& c) { return build_mask(c, 3); }});
   v.push_back({"padding_off_by_one", O::padding_mask, [](const Case& c) { return build_mask(c, 1); }});
   v.push_back({"padding_on_queries", O::padding_mask, [](const Case& c) { return build_mask(c, 2); }});
+}
+
+}  // namespace
+
+std::vector<KeyedSubject> keyed_subjects() {
+  std::vector<KeyedSubject> v;
+  add_masking_subjects(v);
+  add_scale_and_softmax_subjects(v);
+  add_normaliser_and_output_subjects(v);
+  add_refusal_tiled_heads_and_builder_subjects(v);
   return v;
 }
 

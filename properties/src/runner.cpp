@@ -74,6 +74,24 @@ std::string case_shape(const Case& c) {
   return "T_q x T_v = " + std::to_string(T_q) + " x " + std::to_string(T_v);
 }
 
+/// One fixed edge case through p.check. A subject must not throw; one that
+/// does gives a failure saying so, with `threw` set.
+struct EdgeCaseResult {
+  std::optional<Failure> failure;
+  bool threw = false;
+};
+EdgeCaseResult check_edge_case(const Property& p, Subject& s, const Case& c) {
+  EdgeCaseResult r;
+  try {
+    r.failure = p.check(s, c);
+  } catch (const std::exception& e) {
+    r.threw = true;
+    r.failure = Failure{};
+    r.failure->summary = std::string("the subject threw instead of answering: ") + e.what();
+  }
+  return r;
+}
+
 /// A random failure that is off by less than kLoudRatio times its bound may be
 /// a small case of a fault that grows with length or magnitude (16-bit sums,
 /// a stalled running sum), or one that is near rounding level: the fixed edge
@@ -88,12 +106,9 @@ void show_loudest_edge_case(const Property& p, Subject& s, const RunConfig& cfg,
   std::optional<Failure> loud_failure;
   for (const Case& c : detail::edge_cases(p, gc)) {
     if (!cfg.shapes.admits(c)) continue;
-    std::optional<Failure> f;
-    try {
-      f = p.check(s, c);
-    } catch (const std::exception&) {
-      continue;  // a throwing subject is shown on its own small case
-    }
+    EdgeCaseResult r = check_edge_case(p, s, c);
+    if (r.threw) continue;  // a throwing subject is shown on its own small case
+    std::optional<Failure>& f = r.failure;
     if (!f || !(failure_ratio(*f) > best)) continue;
     best = failure_ratio(*f);
     loud_case = c;
@@ -130,16 +145,20 @@ Verdict& with_shown_case(Verdict& v) {
   return v;
 }
 
-}  // namespace
-
-Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
-  load_rapidcheck_configuration_quietly();
+/// A verdict naming p, the subject and the seed, not yet decided.
+Verdict blank_verdict(const Property& p, const Subject& s, const RunConfig& cfg) {
   Verdict v;
   v.property_id = p.id;
   v.title = p.title;
   v.source = p.source;
   v.subject = s.name();
   v.seed = cfg.seed;
+  return v;
+}
+
+/// The verdict of a property that cannot run on s (an operation it lacks,
+/// weights it does not return), or nullopt when it can.
+std::optional<Verdict> not_applicable(const Property& p, const Subject& s, Verdict v) {
   if (!s.supports(p.op)) {
     v.error = s.name() + " does not implement " + operation_name(p.op);
     return v;
@@ -149,148 +168,185 @@ Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
     v.error = "skipped: " + s.name() + " does not return the weights A";
     return v;
   }
-  if (!p.fixed_cases.empty()) {
-    v.generated = false;
-    if (std::none_of(p.fixed_cases.begin(), p.fixed_cases.end(),
-                     [&](const Case& c) { return cfg.shapes.admits(c); })) {
-      v.skipped = true;
-      v.error = "skipped: its cases have shapes the subject does not take (" + cfg.shapes.describe() + ")";
-      return v;
-    }
-    for (const Case& c : p.fixed_cases) {
-      if (!cfg.shapes.admits(c)) continue;
-      for (const auto& t : c.tags) ++v.regimes[t];
-      if (auto f = p.check(s, c)) {
-        v.counterexample = c;
-        v.failure = std::move(f);
-        return with_shown_case(v);
-      }
-      ++v.cases;
-    }
-    v.passed = true;
+  return std::nullopt;
+}
+
+/// A property with fixed cases (no generator): each case the shapes admit,
+/// in order; the first failure is the verdict.
+Verdict run_fixed_cases(const Property& p, Subject& s, const RunConfig& cfg, Verdict v) {
+  v.generated = false;
+  if (std::none_of(p.fixed_cases.begin(), p.fixed_cases.end(),
+                   [&](const Case& c) { return cfg.shapes.admits(c); })) {
+    v.skipped = true;
+    v.error = "skipped: its cases have shapes the subject does not take (" + cfg.shapes.describe() + ")";
     return v;
   }
-  const GenConfig gc{p.op, s.precision(), cfg.shapes};
-  const rc::Gen<Case> gen = p.generator(gc);
+  for (const Case& c : p.fixed_cases) {
+    if (!cfg.shapes.admits(c)) continue;
+    for (const auto& t : c.tags) ++v.regimes[t];
+    if (auto f = p.check(s, c)) {
+      v.counterexample = c;
+      v.failure = std::move(f);
+      return with_shown_case(v);
+    }
+    ++v.cases;
+  }
+  v.passed = true;
+  return v;
+}
 
-  // Two passes over one seed's cases. The first holds back a failure that is
-  // quiet (off by less than kLoudRatio times its bound) and keeps looking for
-  // a loud one among the remaining cases; a loud failure is shrunk at once.
-  // When only quiet failures were found, the second pass replays the same
-  // cases without checking them up to the loudest quiet one, and shrinks that.
-  std::optional<Case> last_case;
-  std::optional<Failure> last_failure;
+/// The state of one seed's generated cases over RapidCheck's two passes.
+/// The first pass holds back a failure that is quiet (off by less than
+/// kLoudRatio times its bound) and keeps looking for a loud one among the
+/// remaining cases; a loud failure is shrunk at once. When only quiet
+/// failures were found, the second pass (`replay`) replays the same cases
+/// without checking them up to the loudest quiet one, and shrinks that.
+struct SeedRun {
+  const Property& p;
+  Subject& s;
+  const RunConfig& cfg;
+  Verdict& v;
+  std::optional<Case> last_case{};
+  std::optional<Failure> last_failure{};
   bool failed_once = false, replay = false;
   double loud = 0;  // the error/bound ratio a shrunk failure must keep
   int ran = 0, not_judged = 0, index = 0;
   int quiet_index = -1;
   double quiet_ratio = 0;
   double shrink_work = 0;  // shrink_cost of the candidates checked while shrinking
-  const detail::ShapesInForce shapes(cfg.shapes);
-  auto property = [&] {
-    const Case c = *gen;
-    const int this_index = index++;
-    // A case outside the declared shapes (a property that derives its own
-    // shapes, as scale_off's d_k) is not sent.
-    const bool outside = !cfg.shapes.admits(c);
-    if (!failed_once && !replay) {
-      ++ran;
-      if (outside) ++not_judged;
-      for (const auto& t : c.tags) ++v.regimes[t];
-    }
-    if (outside) return;
-    if (replay && !failed_once && this_index != quiet_index) return;  // judged in the first pass
-    if (failed_once) {
-      // A bounded shrink: past kShrinkWork, the remaining candidates are not
-      // run and the counterexample is the last failing one.
-      if (shrink_work > kShrinkWork) return;
-      shrink_work += shrink_cost(c);
-    }
-    detail::clear_not_judged();
-    std::optional<Failure> f = p.check(s, c);
-    if (!f && detail::not_judged() && !failed_once && !replay) ++not_judged;
-    // While shrinking, a case that fails only by a little is not the same
-    // failure: a loud one stays loud (failure_ratio, kLoudRatio).
-    if (f && failed_once && failure_ratio(*f) < loud) f.reset();
-    if (f && !failed_once && !replay && cfg.shrink && failure_ratio(*f) < kLoudRatio) {
-      if (quiet_index < 0 || failure_ratio(*f) > quiet_ratio) {
-        quiet_index = this_index;
-        quiet_ratio = failure_ratio(*f);
-      }
-      return;  // held back: a louder failure may come
-    }
-    if (f) {
-      if (!failed_once) loud = std::min(failure_ratio(*f), kLoudRatio);
-      failed_once = true;
-      last_case = c;
-      last_failure = std::move(f);
-      RC_FAIL(last_failure->summary);
-    }
-  };
+};
 
+/// RapidCheck's property body: counts and checks one generated case c,
+/// holding back a quiet failure, failing the RapidCheck run on a loud one
+/// (or, while shrinking, on one that stays loud).
+void check_generated_case(SeedRun& run, const Case& c) {
+  const int this_index = run.index++;
+  // A case outside the declared shapes (a property that derives its own
+  // shapes, as scale_off's d_k) is not sent.
+  const bool outside = !run.cfg.shapes.admits(c);
+  if (!run.failed_once && !run.replay) {
+    ++run.ran;
+    if (outside) ++run.not_judged;
+    for (const auto& t : c.tags) ++run.v.regimes[t];
+  }
+  if (outside) return;
+  if (run.replay && !run.failed_once && this_index != run.quiet_index) return;  // judged in the first pass
+  if (run.failed_once) {
+    // A bounded shrink: past kShrinkWork, the remaining candidates are not
+    // run and the counterexample is the last failing one.
+    if (run.shrink_work > kShrinkWork) return;
+    run.shrink_work += shrink_cost(c);
+  }
+  detail::clear_not_judged();
+  std::optional<Failure> f = run.p.check(run.s, c);
+  if (!f && detail::not_judged() && !run.failed_once && !run.replay) ++run.not_judged;
+  // While shrinking, a case that fails only by a little is not the same
+  // failure: a loud one stays loud (failure_ratio, kLoudRatio).
+  if (f && run.failed_once && failure_ratio(*f) < run.loud) f.reset();
+  if (f && !run.failed_once && !run.replay && run.cfg.shrink && failure_ratio(*f) < kLoudRatio) {
+    if (run.quiet_index < 0 || failure_ratio(*f) > run.quiet_ratio) {
+      run.quiet_index = this_index;
+      run.quiet_ratio = failure_ratio(*f);
+    }
+    return;  // held back: a louder failure may come
+  }
+  if (f) {
+    if (!run.failed_once) run.loud = std::min(failure_ratio(*f), kLoudRatio);
+    run.failed_once = true;
+    run.last_case = c;
+    run.last_failure = std::move(f);
+    RC_FAIL(run.last_failure->summary);
+  }
+}
+
+/// Runs the seed's generated cases through RapidCheck (check_generated_case),
+/// and a second time (SeedRun::replay) when only quiet failures were found.
+rc::detail::TestResult run_generated_cases(SeedRun& run, const rc::Gen<Case>& gen) {
   rc::detail::TestParams params;
-  params.seed = cfg.seed;
-  params.maxSuccess = cfg.cases;
-  params.maxSize = cfg.max_size;
-  params.disableShrinking = !cfg.shrink;
+  params.seed = run.cfg.seed;
+  params.maxSuccess = run.cfg.cases;
+  params.maxSize = run.cfg.max_size;
+  params.disableShrinking = !run.cfg.shrink;
   rc::detail::TestMetadata metadata;
-  metadata.id = p.id;
-  metadata.description = p.title;
+  metadata.id = run.p.id;
+  metadata.description = run.p.title;
   // A silent listener: the verdict is ours to report, and RapidCheck's own
   // end-of-process "reproduce" banner would only confuse a student.
   rc::detail::TestListenerAdapter listener;
+  auto property = [&] { check_generated_case(run, *gen); };
   rc::detail::TestResult result =
       rc::detail::checkProperty(rc::detail::toProperty(property), metadata, params, listener);
-  if (result.template is<rc::detail::SuccessResult>() && quiet_index >= 0) {
-    replay = true;
-    index = 0;
+  if (result.template is<rc::detail::SuccessResult>() && run.quiet_index >= 0) {
+    run.replay = true;
+    run.index = 0;
     result = rc::detail::checkProperty(rc::detail::toProperty(property), metadata, params, listener);
   }
+  return result;
+}
 
-  v.cases = ran;
-  if (result.template is<rc::detail::SuccessResult>() && ran > 0 && not_judged == ran) {
-    v.skipped = true;
-    v.error = "skipped: none of its cases fits the shapes the subject takes (" + cfg.shapes.describe() + ")";
-    return v;
-  }
-  if (result.template is<rc::detail::SuccessResult>()) {
-    // Then the fixed edge cases, on every seed (edge_cases.hpp): the regimes
-    // real bugs need are reached even when the random cases missed them. A
-    // failure there is the counterexample as it is (already one row of three
-    // keys, its values the ones that matter); a random failure, which comes
-    // first, keeps its shrunk counterexample.
-    v.passed = true;
-    for (const Case& c : detail::edge_cases(p, gc)) {
-      if (!cfg.shapes.admits(c)) continue;  // a shape the subject does not take
-      for (const auto& t : c.tags) ++v.regimes[t];
-      std::optional<Failure> f;
-      try {
-        f = p.check(s, c);
-      } catch (const std::exception& e) {  // a subject must not throw; say so
-        f = Failure{};
-        f->summary = std::string("the subject threw instead of answering: ") + e.what();
-      }
-      if (f) {
-        v.passed = false;
-        v.counterexample = c;
-        v.failure = std::move(f);
-        break;
-      }
+/// After the random cases passed: the fixed edge cases, on every seed
+/// (edge_cases.hpp), so the regimes real bugs need are reached even when the
+/// random cases missed them. A failure there is the counterexample as it is
+/// (already one row of three keys, its values the ones that matter).
+void run_edge_cases(const Property& p, Subject& s, const RunConfig& cfg, const GenConfig& gc,
+                    Verdict& v) {
+  v.passed = true;
+  for (const Case& c : detail::edge_cases(p, gc)) {
+    if (!cfg.shapes.admits(c)) continue;  // a shape the subject does not take
+    for (const auto& t : c.tags) ++v.regimes[t];
+    EdgeCaseResult r = check_edge_case(p, s, c);
+    if (r.failure) {
+      v.passed = false;
+      v.counterexample = c;
+      v.failure = std::move(r.failure);
+      break;
     }
+  }
+}
+
+/// The verdict of a generated run from RapidCheck's result: a pass (then the
+/// edge cases), the recorded shrunk failure (a quiet one replaced by a
+/// louder edge case), or RapidCheck's own trouble.
+void decide_generated(const rc::detail::TestResult& result, SeedRun& run, const GenConfig& gc) {
+  Verdict& v = run.v;
+  if (result.template is<rc::detail::SuccessResult>()) {
+    // A random failure, which comes first, keeps its shrunk counterexample.
+    run_edge_cases(run.p, run.s, run.cfg, gc, v);
   } else if (result.template is<rc::detail::FailureResult>()) {
     v.passed = false;
-    v.counterexample = last_case;
-    v.failure = last_failure;
+    v.counterexample = run.last_case;
+    v.failure = run.last_failure;
     v.cases = result.template get<rc::detail::FailureResult>().numSuccess;
-    if (!last_failure)  // an exception escaped the check itself
+    if (!run.last_failure)  // an exception escaped the check itself
       v.error = result.template get<rc::detail::FailureResult>().description;
-    else if (failure_ratio(*last_failure) < kLoudRatio)
-      show_loudest_edge_case(p, s, cfg, gc, v);
+    else if (failure_ratio(*run.last_failure) < kLoudRatio)
+      show_loudest_edge_case(run.p, run.s, run.cfg, gc, v);
   } else if (result.template is<rc::detail::GaveUpResult>()) {
     v.error = "gave up: " + result.template get<rc::detail::GaveUpResult>().description;
   } else {
     v.error = "RapidCheck error: " + result.template get<rc::detail::Error>().description;
   }
+}
+
+}  // namespace
+
+Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
+  load_rapidcheck_configuration_quietly();
+  Verdict v = blank_verdict(p, s, cfg);
+  if (auto not_run = not_applicable(p, s, v)) return *not_run;
+  if (!p.fixed_cases.empty()) return run_fixed_cases(p, s, cfg, std::move(v));
+  const GenConfig gc{p.op, s.precision(), cfg.shapes};
+  const rc::Gen<Case> gen = p.generator(gc);
+  SeedRun run{p, s, cfg, v};
+  const detail::ShapesInForce shapes(cfg.shapes);
+  const rc::detail::TestResult result = run_generated_cases(run, gen);
+  v.cases = run.ran;
+  if (result.template is<rc::detail::SuccessResult>() && run.ran > 0 && run.not_judged == run.ran) {
+    v.skipped = true;
+    v.error = "skipped: none of its cases fits the shapes the subject takes (" + cfg.shapes.describe() + ")";
+    return v;
+  }
+  decide_generated(result, run, gc);
   return with_shown_case(v);
 }
 

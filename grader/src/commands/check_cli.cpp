@@ -223,74 +223,68 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
   return c;
 }
 
-std::optional<int> run_check_command(const CheckCommand& c) {
-  if (!c.app || !c.app->parsed()) return std::nullopt;
-  GradeOptions options;
-  options.file = c.kernel;
-  if (const auto problem = not_a_file(options.file)) {
-    std::cerr << "attnlab: " << *problem << "\n";
-    return 2;
+namespace {
+
+/// The kernel's operation: --op (`how` "--op"), else recognised from the
+/// file; nullopt, said on stderr, for an --op check does not take.
+std::optional<Operation> chosen_operation(const CheckCommand& c, const std::filesystem::path& file,
+                                          std::string& how) {
+  if (c.op.empty()) return recognised_operation(file, c.entry, how);
+  const auto named = operation_named(c.op);
+  if (!named) {
+    std::vector<std::string> names;
+    for (Operation o : check_operations()) names.push_back(attn::prop::operation_name(o));
+    const std::string near = cli::closest(c.op, names);
+    std::cerr << "attnlab: check takes no operation " << c.op
+              << (near.empty() ? "" : "; did you mean " + near + "?") << " (operations:";
+    for (const auto& n : names) std::cerr << " " << n;
+    std::cerr << ")\n";
+    return std::nullopt;
   }
-  std::string how;
-  Operation op = Operation::attention;
-  if (!c.op.empty()) {
-    const auto named = operation_named(c.op);
-    if (!named) {
-      std::vector<std::string> names;
-      for (Operation o : check_operations()) names.push_back(attn::prop::operation_name(o));
-      const std::string near = cli::closest(c.op, names);
-      std::cerr << "attnlab: check takes no operation " << c.op
-                << (near.empty() ? "" : "; did you mean " + near + "?") << " (operations:";
-      for (const auto& n : names) std::cerr << " " << n;
-      std::cerr << ")\n";
-      return 2;
-    }
-    op = *named;
-    how = "--op";
-  } else {
-    op = recognised_operation(options.file, c.entry, how);
+  how = "--op";
+  return *named;
+}
+
+/// False, said on stderr, when --property names no property of the kernel's
+/// operation (`options.kernel`'s list); else sets options.only_property.
+bool take_only_property(const CheckCommand& c, Operation op, GradeOptions& options) {
+  if (c.only_property.empty()) return true;
+  std::vector<std::string> known;
+  for (const auto& p : options.kernel->properties) known.push_back(p.id);
+  if (std::find(known.begin(), known.end(), c.only_property) == known.end()) {
+    const std::string near = cli::closest(c.only_property, known);
+    std::cerr << "attnlab: no property " << c.only_property << " for operation "
+              << attn::prop::operation_name(op)
+              << (near.empty() ? "" : "; did you mean " + near + "?") << " (properties:";
+    for (const auto& k : known) std::cerr << " " << k;
+    std::cerr << ")\n";
+    return false;
   }
-  const FullyForbidden ff = c.fully_forbidden == "nan"     ? FullyForbidden::nan
-                            : c.fully_forbidden == "zeros" ? FullyForbidden::zeros
-                                                           : FullyForbidden::error;
-  try {
-    options.kernel = kernel_exercise(op, ff);
-  } catch (const std::exception& e) {
-    std::cerr << "attnlab: " << e.what() << "\n";
-    return 2;
-  }
-  if (!c.only_property.empty()) {
-    std::vector<std::string> known;
-    for (const auto& p : options.kernel->properties) known.push_back(p.id);
-    if (std::find(known.begin(), known.end(), c.only_property) == known.end()) {
-      const std::string near = cli::closest(c.only_property, known);
-      std::cerr << "attnlab: no property " << c.only_property << " for operation "
-                << attn::prop::operation_name(op)
-                << (near.empty() ? "" : "; did you mean " + near + "?") << " (properties:";
-      for (const auto& k : known) std::cerr << " " << k;
-      std::cerr << ")\n";
-      return 2;
-    }
-    options.only_property = c.only_property;
-  }
-  if (op == Operation::batched_attention && detect_language(options.file) == Language::cpp) {
+  options.only_property = c.only_property;
+  return true;
+}
+
+/// False, said on stderr, for a kernel file of a language the operation or
+/// --entry does not take.
+bool language_fits(const CheckCommand& c, Operation op, const std::filesystem::path& file) {
+  if (op == Operation::batched_attention && detect_language(file) == Language::cpp) {
     std::cerr << "attnlab: batched_attention has no C++ interface: check a Python kernel "
                  "(--entry NAME) or an executable speaking attnlab-protocol/1 (grader/PROTOCOL.md)\n";
-    return 2;
+    return false;
   }
-  if (!c.entry.empty() && detect_language(options.file) != Language::python) {
+  if (!c.entry.empty() && detect_language(file) != Language::python) {
     std::cerr << "attnlab: --entry picks a Python function; a C++ kernel defines the F3 "
                  "interface (f3::attention, docs/MANUAL.md 'Checking your own kernel') and an "
                  "executable says its entry in its hello\n";
-    return 2;
+    return false;
   }
-  options.run = c.run;
-  std::sort(options.run.shapes.head_dims.begin(), options.run.shapes.head_dims.end());
-  if (options.run.shapes.tile_multiple > options.run.shapes.max_seq) {
-    std::cerr << "attnlab: --tile-multiple " << options.run.shapes.tile_multiple
-              << " is longer than --max-seq " << options.run.shapes.max_seq << "\n";
-    return 2;
-  }
+  return true;
+}
+
+/// The subject's declared precision and timeouts, and how the kernel is
+/// launched: one's own kernel, not a student's, so no sandbox, and grade's
+/// limits (the address space: --memory, 0 for none).
+void set_subject_and_launch(const CheckCommand& c, GradeOptions& options) {
   // The declared precision: the command line over the hello over float64.
   options.subject.precision = c.precision.request();
   options.subject.call_timeout =
@@ -300,16 +294,17 @@ std::optional<int> run_check_command(const CheckCommand& c) {
       std::max(options.subject.startup_timeout, options.subject.call_timeout);
   options.launch.python = c.python;
   options.launch.python_entry = c.entry;
-  // One's own kernel, not a student's: no sandbox; grade's limits (the
-  // address space: --memory, 0 for none).
   options.launch.limits.address_space_bytes = c.memory_mib << 20;
   options.submission_timeout = std::chrono::milliseconds(0);
   options.brief_header = true;
+}
 
-  std::ostringstream graded;  // grade's own report: not shown (it speaks of points)
-  attn::prop::reset_bound_stats();
-  GradeResult result = grade_file(options, graded);
-  const attn::prop::BoundStats margin = attn::prop::bound_stats();
+/// check's text report: the kernel, operation, precision, seed and shapes,
+/// then the properties' verdicts and the margin, or why the kernel was not
+/// checked.
+std::string check_report(const CheckCommand& c, const GradeOptions& options, Operation op,
+                         const std::string& how, const GradeResult& result,
+                         const attn::prop::BoundStats& margin) {
   std::ostringstream report;
   report << "attnlab check " << c.kernel << "\n"
          << "operation: " << attn::prop::operation_name(op) << " (" << how << ")";
@@ -337,12 +332,53 @@ std::optional<int> run_check_command(const CheckCommand& c) {
            << result.details << (result.details.empty() || result.details.back() == '\n' ? "" : "\n");
     if (!result.command.empty()) report << "command: " << result.command << "\n";
   }
-  std::cout << report.str();
+  return report.str();
+}
+
+}  // namespace
+
+std::optional<int> run_check_command(const CheckCommand& c) {
+  if (!c.app || !c.app->parsed()) return std::nullopt;
+  GradeOptions options;
+  options.file = c.kernel;
+  if (const auto problem = not_a_file(options.file)) {
+    std::cerr << "attnlab: " << *problem << "\n";
+    return 2;
+  }
+  std::string how;
+  const std::optional<Operation> chosen = chosen_operation(c, options.file, how);
+  if (!chosen) return 2;
+  const Operation op = *chosen;
+  const FullyForbidden ff = c.fully_forbidden == "nan"     ? FullyForbidden::nan
+                            : c.fully_forbidden == "zeros" ? FullyForbidden::zeros
+                                                           : FullyForbidden::error;
+  try {
+    options.kernel = kernel_exercise(op, ff);
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab: " << e.what() << "\n";
+    return 2;
+  }
+  if (!take_only_property(c, op, options) || !language_fits(c, op, options.file)) return 2;
+  options.run = c.run;
+  std::sort(options.run.shapes.head_dims.begin(), options.run.shapes.head_dims.end());
+  if (options.run.shapes.tile_multiple > options.run.shapes.max_seq) {
+    std::cerr << "attnlab: --tile-multiple " << options.run.shapes.tile_multiple
+              << " is longer than --max-seq " << options.run.shapes.max_seq << "\n";
+    return 2;
+  }
+  set_subject_and_launch(c, options);
+
+  std::ostringstream graded;  // grade's own report: not shown (it speaks of points)
+  attn::prop::reset_bound_stats();
+  GradeResult result = grade_file(options, graded);
+  const attn::prop::BoundStats margin = attn::prop::bound_stats();
+  const std::string report = check_report(c, options, op, how, result, margin);
+  std::cout << report;
   if (result.status == GradeResult::Status::usage_error ||
       result.status == GradeResult::Status::infrastructure_error)
     std::cerr << "attnlab: " << result.message << "\n";
   try {
-    if (c.report) write_file_creating_folder(*c.report, report.str());
+    if (c.report) write_file_creating_folder(*c.report, report);
     if (c.junit) write_junit(*c.junit, result);
   } catch (const std::exception& e) {
     std::cerr << "attnlab: " << e.what() << "\n";

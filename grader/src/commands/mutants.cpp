@@ -421,33 +421,15 @@ MutantInfo read_mutant_info(const fs::path& file) {
   m.misconception = need("misconception");
   m.violates = need("violates");
   m.caught_by = need("caught by");
+  if (const auto key = fields.find("key"); key != fields.end()) m.key = key->second;
+  // "scale=1/d_k (scaled twice)" -> "scale=1/d_k"; "epsilon (fitted)" -> "".
+  if (const auto p = fields.find("key parameter");
+      p != fields.end() && p->second.find('=') != std::string::npos)
+    m.key_parameter = trim(p->second.substr(0, p->second.find(" (")));
   return m;
 }
 
 std::vector<MutantInfo> mutant_catalogue(const fs::path& dir) { return read_all(dir, {".py", ".cpp"}); }
-
-std::map<std::string, MutantKey> read_mutant_keys(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error("cannot read the key table " + file.string());
-  std::map<std::string, MutantKey> table;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (trim(line).empty() || trim(line)[0] == '#') continue;
-    std::vector<std::string> cols;
-    std::stringstream ss(line);
-    std::string col;
-    while (std::getline(ss, col, '\t')) cols.push_back(trim(col));
-    if (cols.size() < 2 || cols[1].empty())
-      throw std::runtime_error(file.string() + ": a row without a key: " + line);
-    MutantKey k;
-    k.key = cols[1];
-    // "scale=1/d_k (scaled twice)" -> "scale=1/d_k"; "epsilon (fitted)" -> "".
-    if (cols.size() > 2 && cols[2].find('=') != std::string::npos)
-      k.parameter = trim(cols[2].substr(0, cols[2].find(" (")));
-    table[cols[0]] = k;
-  }
-  return table;
-}
 
 namespace {
 
@@ -582,24 +564,18 @@ void print_diagnoses(std::ostream& out, const Outcome& o) {
   for (const auto& [text, ids] : seen) out << "    diagnosis (" << ids << "): " << text << "\n";
 }
 
-/// The mutant's diagnoses against the key table: every failed property's
-/// diagnosis names the expected key or nothing; one names it alone, with the
-/// table's parameter when it gives one.
-void check_keys(std::ostream& out, const MutantsOptions& options, const Job& j, const Outcome& o,
-                Tally& tally) {
-  static std::map<std::string, MutantKey> table;
-  static bool loaded = false;
-  if (!loaded) {
-    table = read_mutant_keys(options.keys_file);
-    loaded = true;
-  }
-  const auto row = table.find(j.file.filename().string());
-  if (row == table.end()) {
-    out << "    expected key: NOT IN THE TABLE\n";
-    tally.problems.push_back(j.label + ": not in " + options.keys_file.filename().string());
+/// The mutant's diagnoses against the key its header names: every failed
+/// property's diagnosis names that key or nothing; one names it alone, with
+/// the header's parameter when it gives one.
+void check_keys(std::ostream& out, const Job& j, const Outcome& o, Tally& tally) {
+  if (j.info->key.empty()) {
+    out << "    expected key: NONE (its header has no 'key:' line)\n";
+    tally.problems.push_back(j.label + ": its header names no misconception key");
     return;
   }
-  const MutantKey& want = row->second;
+  struct {
+    std::string key, parameter;
+  } want{j.info->key, j.info->key_parameter};
   bool named = false;
   std::vector<std::string> wrong;
   for (const auto& i : o.items) {
@@ -611,7 +587,7 @@ void check_keys(std::ostream& out, const MutantsOptions& options, const Job& j, 
     for (const auto& k : i.keys)
       if (k != want.key && !several_with_it) wrong.push_back(i.id + " -> " + k);
     if (i.diagnosis != "misconception" || i.keys != std::vector<std::string>{want.key}) continue;
-    // The table's parameter ("scale=1/d_k") begins the fitted one's text
+    // The header's parameter ("scale=1/d_k") begins the fitted one's text
     // ("scale=1/d_k (scaled twice)").
     const std::string wanted = want.key + ":" + want.parameter;
     if (want.parameter.empty() ||
@@ -700,7 +676,7 @@ MutantCounts print_mutants(std::ostream& out, const MutantsOptions& options,
       out << "    shape hint (" << h->id << "): " << h->hint << " [" << h->hint_key << "]\n";
     print_diagnoses(out, o);
     out << "    misconception: " << j.info->misconception << "\n";
-    if (!options.keys_file.empty()) check_keys(out, options, j, o, tally);
+    if (options.check_keys) check_keys(out, j, o, tally);
     if (options.verbose && !declared) out << o.report << "\n";
   }
   return counts;

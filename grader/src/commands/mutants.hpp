@@ -26,6 +26,9 @@ namespace attn::grader {
 ///   # misconception: one sentence
 ///   # violates: the lemma or section
 ///   # caught by: the property expected to catch it
+///   # key: the misconception key its diagnosis names (misconceptions/)
+///   # key parameter: the fitted parameter it names, "scale=1/d_k" (optional)
+///   # key note: a remark on the key (optional)
 struct MutantInfo {
   std::filesystem::path file;
   std::string name;
@@ -33,10 +36,17 @@ struct MutantInfo {
   std::string misconception;
   std::string violates;
   std::string caught_by;
+  /// A family's key of the misconception catalogue (attn/mis/catalogue.hpp);
+  /// empty when the header has no `key:` line.
+  std::string key;
+  /// The parameter the diagnosis must fit, from `key parameter:` when that
+  /// holds a '=' ("scale=1/d_k (scaled twice)" -> "scale=1/d_k"); "" when
+  /// parameterless or fitted freely ("epsilon (fitted)").
+  std::string key_parameter;
 };
 
 /// Reads the metadata of one file. Throws std::runtime_error naming the file
-/// and the missing field when a field is absent.
+/// and the missing field when a field other than the key's is absent.
 MutantInfo read_mutant_info(const std::filesystem::path& file);
 
 /// Every submission mutant directly under `dir` (files named *.py, *.cpp),
@@ -51,24 +61,13 @@ struct MutantsOptions {
   int jobs = 1;                      ///< gradings at once, each in its own process
   bool solutions = true;             ///< also grade the model solutions
   bool verbose = false;              ///< print the report of every unexpected outcome
-  /// The mutant -> misconception key table (misconceptions/mutant_keys.tsv:
-  /// file, key, fitted parameter, note; tab-separated, # comments). When set,
-  /// every mutant's diagnoses are checked against it: each failed property's
-  /// diagnosis names the mutant's key or nothing (a wrong name is a
-  /// problem), at least one names the key alone with its parameter, and no
+  /// Check every mutant's diagnoses against the key its header names
+  /// (MutantInfo::key): each failed property's diagnosis names the mutant's
+  /// key or nothing (a wrong name is a problem), at least one names the key
+  /// alone with its parameter, a mutant without a key is a problem, and no
   /// solution is named a misconception.
-  std::filesystem::path keys_file;
+  bool check_keys = false;
 };
-
-/// One row of the mutant -> key table.
-struct MutantKey {
-  std::string key;
-  std::string parameter;  ///< "scale=1/d_k", "" when parameterless or fitted freely
-};
-
-/// Reads the table (see MutantsOptions::keys_file): file name -> key.
-/// Throws std::runtime_error if it cannot be read or a row has no key.
-std::map<std::string, MutantKey> read_mutant_keys(const std::filesystem::path& file);
 
 /// Grades the catalogue and the model solutions, prints the kill matrix
 /// (mutant x property), each mutant's first catching property, the hint the

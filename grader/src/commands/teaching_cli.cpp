@@ -28,7 +28,7 @@ struct TeachingCommands {
   double timeout_s = 10.0;
   std::optional<std::string> python;
   std::optional<std::string> catalogue;
-  std::optional<std::string> keys;
+  bool keys = false;
   bool no_solutions = false;
   bool verbose = false;
   // attnlab demo
@@ -69,10 +69,9 @@ std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
                          "Python interpreter for the .py mutants (must import numpy)");
   t->mutants->add_option("--catalogue", t->catalogue,
                          "the catalogue folder (default: exercises/mutants of the checkout)");
-  t->mutants->add_option("--keys", t->keys,
-                         "check each mutant's diagnosis against this mutant -> key table "
-                         "(misconceptions/mutant_keys.tsv)")
-      ->check(CLI::ExistingFile);
+  t->mutants->add_flag("--keys", t->keys,
+                       "check each mutant's diagnosis against the misconception key its header "
+                       "names (its 'key:' line)");
   t->mutants->add_flag("--no-solutions", t->no_solutions, "grade the mutants only");
   t->mutants->add_flag("--verbose,-v", t->verbose,
                        "print the full report of every unexpected outcome");
@@ -148,7 +147,7 @@ std::optional<int> run_teaching_command(const TeachingCommands& t) {
     MutantsOptions o;
     o.source_dir = paths::source_dir;
     if (t.catalogue) o.catalogue_dir = *t.catalogue;
-    if (t.keys) o.keys_file = *t.keys;
+    o.check_keys = t.keys;
     o.jobs = t.jobs;
     o.solutions = !t.no_solutions;
     o.verbose = t.verbose;

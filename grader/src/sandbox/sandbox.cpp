@@ -66,6 +66,174 @@ std::string first_line(const std::string& text) {
   return line.size() > 200 ? line.substr(0, 200) + "..." : line;
 }
 
+/// Appends bwrap arguments.
+void add(std::vector<std::string>& a, std::initializer_list<std::string> items) {
+  a.insert(a.end(), items);
+}
+
+/// bwrap's namespaces and session, the system read-only, a private /tmp of
+/// `tmp_bytes`, /dev and /proc; `drop`: the command drops to a uid of its own
+/// (setpriv) instead of a user namespace's.
+void add_namespaces_and_system(std::vector<std::string>& a, bool is_root, bool drop,
+                               std::uint64_t tmp_bytes) {
+  // Namespaces and session.
+  add(a, {"--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+          "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname",
+          "attnlab-sandbox"});
+  if (!is_root) add(a, {"--unshare-user"});
+  if (is_root && !drop) add(a, {"--unshare-user", "--uid", "65534", "--gid", "65534"});
+
+  // The system, read-only.
+  add(a, {"--ro-bind", "/usr", "/usr"});
+  for (const char* d : {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) {
+    std::error_code ec;
+    const auto st = fs::symlink_status(d, ec);
+    if (ec || !fs::exists(st)) continue;
+    if (fs::is_symlink(st)) {
+      add(a, {"--symlink", fs::read_symlink(d, ec).string(), d});
+    } else if (fs::is_directory(st)) {
+      add(a, {"--ro-bind", d, d});
+    }
+  }
+  add(a, {"--perms", "0755", "--dir", "/etc"});
+  for (const char* f : {"/etc/alternatives", "/etc/ld.so.cache"}) add(a, {"--ro-bind-try", f, f});
+  add(a, {"--perms", "1777", "--size", std::to_string(tmp_bytes), "--tmpfs", "/tmp", "--dev",
+          "/dev", "--proc", "/proc"});
+}
+
+/// Where path p appears inside: below a never-bound root (the repository)
+/// under /attnlab, so not even the repository's location or its other
+/// folders' names show; elsewhere (temporary folders) at the same path.
+fs::path inside_path(const SandboxOptions& o, const fs::path& p) {
+  for (std::size_t k = 0; k < o.never_bind.size(); ++k) {
+    const fs::path root = clean(o.never_bind[k]);
+    if (is_under(p, root) && p != root) {
+      const fs::path base = k == 0 ? fs::path("/attnlab") : fs::path("/attnlab-" + std::to_string(k));
+      return base / p.lexically_relative(root);
+    }
+  }
+  return p;
+}
+
+/// The folders and files `cmd` names, to bind (its working folder writable),
+/// sorted, without those another bind already covers. Never a never-bound
+/// root or a folder above one; never a hidden path or anything below it,
+/// except the grader's own temporary folders (below $TMPDIR), which may lie
+/// below a hidden folder of submissions (/tmp, say).
+std::vector<Mount> mounts_for(const Command& cmd, const SandboxOptions& o) {
+  std::vector<Mount> mounts;
+  const fs::path temp_base = clean(env_or("TMPDIR", "/tmp"));
+  auto forbidden = [&](const fs::path& p) {
+    for (const auto& h : o.hidden)
+      if (is_under(p, clean(h)) && !is_under(p, temp_base)) return true;
+    for (const auto& n : o.never_bind)
+      if (is_under(clean(n), p)) return true;
+    return false;
+  };
+  auto consider = [&](const fs::path& raw, bool writable) {
+    if (!raw.is_absolute()) return;
+    fs::path p = clean(raw);
+    for (const auto& w : o.show_whole)
+      if (is_under(p, clean(w)) && !writable) p = clean(w);
+    std::error_code ec;
+    if (p == "/" || is_system(p) || !fs::exists(p, ec) || forbidden(p)) return;
+    mounts.push_back({p, writable});
+  };
+  for (const std::string& arg : cmd.argv) {
+    if (arg.rfind("-I/", 0) == 0 || arg.rfind("-L/", 0) == 0) {
+      consider(arg.substr(2), false);
+    } else if (!arg.empty() && arg[0] == '/') {
+      consider(arg, false);
+    }
+  }
+  // An interpreter outside the system: its installation (the folder above bin/).
+  if (cmd.argv.size() > 1 && !cmd.argv[0].empty() && cmd.argv[0][0] == '/' &&
+      !is_system(cmd.argv[0])) {
+    std::error_code ec;
+    for (const fs::path& exe : {clean(cmd.argv[0]), fs::canonical(cmd.argv[0], ec)}) {
+      if (exe.empty() || exe.parent_path().filename() != "bin") continue;
+      consider(exe.parent_path().parent_path(), false);
+    }
+  }
+  if (!cmd.cwd.empty()) consider(cmd.cwd, true);
+
+  std::sort(mounts.begin(), mounts.end(), [](const Mount& x, const Mount& y) {
+    return x.path.string() < y.path.string();
+  });
+  std::vector<Mount> kept;
+  for (const Mount& m : mounts) {
+    const bool covered = std::any_of(kept.begin(), kept.end(), [&](const Mount& k) {
+      return is_under(m.path, k.path) && (k.writable || !m.writable);
+    });
+    if (!covered) kept.push_back(m);
+  }
+  return kept;
+}
+
+/// The binds of `kept` at their inside paths, with the folders leading to
+/// them; a writable one is chowned to `uid` when `drop` (the compiler, run
+/// as the sandbox uid, writes the build folder).
+void add_binds(std::vector<std::string>& a, const std::vector<Mount>& kept, const SandboxOptions& o,
+               bool drop, uid_t uid) {
+  // Folders leading to the mounts (bwrap would make them 0700, unreadable to
+  // the sandbox uid).
+  std::set<std::string> made = {"/", "/tmp", "/etc"};
+  auto make_parents = [&](const fs::path& dest) {
+    fs::path so_far = "/";
+    for (const auto& part : dest.parent_path().relative_path()) {
+      so_far /= part;
+      if (made.count(so_far.string())) continue;
+      if (is_system(so_far)) return;
+      const bool inside_mount = std::any_of(kept.begin(), kept.end(), [&](const Mount& k) {
+        return is_under(so_far, inside_path(o, k.path));
+      });
+      if (inside_mount) return;
+      made.insert(so_far.string());
+      add(a, {"--perms", "0755", "--dir", so_far.string()});
+    }
+  };
+  for (const Mount& m : kept) {
+    const fs::path dest = inside_path(o, m.path);
+    make_parents(dest);
+    add(a, {m.writable ? "--bind" : "--ro-bind", m.path.string(), dest.string()});
+    if (m.writable && drop) {
+      // The build folder is written by the compiler, which runs as the sandbox uid.
+      (void)!chown(m.path.c_str(), uid, uid);
+    }
+  }
+}
+
+/// Hidden paths that a shown folder (a bind of `kept`, or the system) would
+/// reveal: masked, a folder by an empty tmpfs, a file by /dev/null.
+void add_hidden_masks(std::vector<std::string>& a, const std::vector<Mount>& kept,
+                      const SandboxOptions& o) {
+  for (const auto& h : o.hidden) {
+    const fs::path p = clean(h);
+    std::error_code ec;
+    if (!fs::exists(p, ec)) continue;
+    const bool shown = is_system(p) || std::any_of(kept.begin(), kept.end(), [&](const Mount& k) {
+                         return is_under(p, k.path);
+                       });
+    if (!shown) continue;
+    if (fs::is_directory(p, ec)) {
+      add(a, {"--tmpfs", inside_path(o, p).string()});
+    } else {
+      add(a, {"--ro-bind", "/dev/null", inside_path(o, p).string()});
+    }
+  }
+}
+
+/// An absolute path as it appears inside (below a bind of `kept`); any other
+/// text as it is.
+std::string rewrite_path(const std::string& path, const std::vector<Mount>& kept,
+                         const SandboxOptions& o) {
+  if (path.empty() || path[0] != '/') return path;
+  const fs::path p = clean(path);
+  for (const Mount& k : kept)
+    if (is_under(p, k.path)) return inside_path(o, p).string();
+  return path;
+}
+
 }  // namespace
 
 std::uint64_t count_user_tasks(uid_t uid) {
@@ -253,164 +421,28 @@ Sandbox::Plan Sandbox::plan(const Command& cmd, int slot) const {
   Plan plan;
   std::vector<std::string>& a = plan.prefix;
   a = {bwrap_path_};
-  auto add = [&](std::initializer_list<std::string> items) { a.insert(a.end(), items); };
-
-  // Namespaces and session.
-  add({"--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
-       "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname",
-       "attnlab-sandbox"});
   const bool drop = drops_to_own_uid();
-  if (!is_root_) add({"--unshare-user"});
-  if (is_root_ && !drop) add({"--unshare-user", "--uid", "65534", "--gid", "65534"});
-
-  // The system, read-only.
-  add({"--ro-bind", "/usr", "/usr"});
-  for (const char* d : {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) {
-    std::error_code ec;
-    const auto st = fs::symlink_status(d, ec);
-    if (ec || !fs::exists(st)) continue;
-    if (fs::is_symlink(st)) {
-      add({"--symlink", fs::read_symlink(d, ec).string(), d});
-    } else if (fs::is_directory(st)) {
-      add({"--ro-bind", d, d});
-    }
-  }
-  add({"--perms", "0755", "--dir", "/etc"});
-  for (const char* f : {"/etc/alternatives", "/etc/ld.so.cache"}) add({"--ro-bind-try", f, f});
-  add({"--perms", "1777", "--size", std::to_string(options_.tmp_bytes), "--tmpfs", "/tmp", "--dev",
-       "/dev", "--proc", "/proc"});
-
-  // Where a path appears inside: below a never-bound root (the repository)
-  // under /attnlab, so not even the repository's location or its other
-  // folders' names show; elsewhere (temporary folders) at the same path.
-  auto dest_of = [&](const fs::path& p) -> fs::path {
-    for (std::size_t k = 0; k < options_.never_bind.size(); ++k) {
-      const fs::path root = clean(options_.never_bind[k]);
-      if (is_under(p, root) && p != root) {
-        const fs::path base = k == 0 ? fs::path("/attnlab") : fs::path("/attnlab-" + std::to_string(k));
-        return base / p.lexically_relative(root);
-      }
-    }
-    return p;
-  };
-
-  // What the command names. Never a never-bound root or a folder above one;
-  // never a hidden path or anything below it, except the grader's own
-  // temporary folders (below $TMPDIR), which may lie below a hidden folder of
-  // submissions (/tmp, say). A folder above a hidden path is bound with the
-  // hidden path masked.
-  std::vector<Mount> mounts;
-  const fs::path temp_base = clean(env_or("TMPDIR", "/tmp"));
-  auto forbidden = [&](const fs::path& p) {
-    for (const auto& h : options_.hidden)
-      if (is_under(p, clean(h)) && !is_under(p, temp_base)) return true;
-    for (const auto& n : options_.never_bind)
-      if (is_under(clean(n), p)) return true;
-    return false;
-  };
-  auto consider = [&](const fs::path& raw, bool writable) {
-    if (!raw.is_absolute()) return;
-    fs::path p = clean(raw);
-    for (const auto& w : options_.show_whole)
-      if (is_under(p, clean(w)) && !writable) p = clean(w);
-    std::error_code ec;
-    if (p == "/" || is_system(p) || !fs::exists(p, ec) || forbidden(p)) return;
-    mounts.push_back({p, writable});
-  };
-  for (const std::string& arg : cmd.argv) {
-    if (arg.rfind("-I/", 0) == 0 || arg.rfind("-L/", 0) == 0) {
-      consider(arg.substr(2), false);
-    } else if (!arg.empty() && arg[0] == '/') {
-      consider(arg, false);
-    }
-  }
-  // An interpreter outside the system: its installation (the folder above bin/).
-  if (cmd.argv.size() > 1 && !cmd.argv[0].empty() && cmd.argv[0][0] == '/' &&
-      !is_system(cmd.argv[0])) {
-    std::error_code ec;
-    for (const fs::path& exe : {clean(cmd.argv[0]), fs::canonical(cmd.argv[0], ec)}) {
-      if (exe.empty() || exe.parent_path().filename() != "bin") continue;
-      consider(exe.parent_path().parent_path(), false);
-    }
-  }
-  if (!cmd.cwd.empty()) consider(cmd.cwd, true);
-
-  std::sort(mounts.begin(), mounts.end(), [](const Mount& x, const Mount& y) {
-    return x.path.string() < y.path.string();
-  });
-  std::vector<Mount> kept;
-  for (const Mount& m : mounts) {
-    const bool covered = std::any_of(kept.begin(), kept.end(), [&](const Mount& k) {
-      return is_under(m.path, k.path) && (k.writable || !m.writable);
-    });
-    if (!covered) kept.push_back(m);
-  }
-
-  // Folders leading to the mounts (bwrap would make them 0700, unreadable to
-  // the sandbox uid).
-  std::set<std::string> made = {"/", "/tmp", "/etc"};
-  auto make_parents = [&](const fs::path& dest) {
-    fs::path so_far = "/";
-    for (const auto& part : dest.parent_path().relative_path()) {
-      so_far /= part;
-      if (made.count(so_far.string())) continue;
-      if (is_system(so_far)) return;
-      const bool inside_mount = std::any_of(kept.begin(), kept.end(), [&](const Mount& k) {
-        return is_under(so_far, dest_of(k.path));
-      });
-      if (inside_mount) return;
-      made.insert(so_far.string());
-      add({"--perms", "0755", "--dir", so_far.string()});
-    }
-  };
-  for (const Mount& m : kept) {
-    const fs::path dest = dest_of(m.path);
-    make_parents(dest);
-    add({m.writable ? "--bind" : "--ro-bind", m.path.string(), dest.string()});
-    if (m.writable && drop) {
-      // The build folder is written by the compiler, which runs as the sandbox uid.
-      (void)!chown(m.path.c_str(), uid_for(slot), uid_for(slot));
-    }
-  }
-  // Hidden paths that a shown folder would reveal: masked.
-  for (const auto& h : options_.hidden) {
-    const fs::path p = clean(h);
-    std::error_code ec;
-    if (!fs::exists(p, ec)) continue;
-    const bool shown = is_system(p) || std::any_of(kept.begin(), kept.end(), [&](const Mount& k) {
-                         return is_under(p, k.path);
-                       });
-    if (!shown) continue;
-    if (fs::is_directory(p, ec)) {
-      add({"--tmpfs", dest_of(p).string()});
-    } else {
-      add({"--ro-bind", "/dev/null", dest_of(p).string()});
-    }
-  }
+  add_namespaces_and_system(a, is_root_, drop, options_.tmp_bytes);
+  const std::vector<Mount> kept = mounts_for(cmd, options_);
+  add_binds(a, kept, options_, drop, uid_for(slot));
+  add_hidden_masks(a, kept, options_);
 
   // The command's arguments, with the paths as they appear inside.
-  auto rewrite = [&](const std::string& path) -> std::string {
-    if (path.empty() || path[0] != '/') return path;
-    const fs::path p = clean(path);
-    for (const Mount& k : kept)
-      if (is_under(p, k.path)) return dest_of(p).string();
-    return path;
-  };
   plan.argv.reserve(cmd.argv.size());
   for (const std::string& arg : cmd.argv) {
     if (arg.rfind("-I/", 0) == 0 || arg.rfind("-L/", 0) == 0) {
-      plan.argv.push_back(arg.substr(0, 2) + rewrite(arg.substr(2)));
+      plan.argv.push_back(arg.substr(0, 2) + rewrite_path(arg.substr(2), kept, options_));
     } else {
-      plan.argv.push_back(rewrite(arg));
+      plan.argv.push_back(rewrite_path(arg, kept, options_));
     }
   }
-  const std::string cwd = cmd.cwd.empty() ? std::string("/tmp") : rewrite(cmd.cwd);
-  add({"--chdir", cwd});
-  add({"--"});
+  const std::string cwd = cmd.cwd.empty() ? std::string("/tmp") : rewrite_path(cmd.cwd, kept, options_);
+  add(a, {"--chdir", cwd});
+  add(a, {"--"});
   if (drop) {
     const std::string id = std::to_string(uid_for(slot));
-    add({options_.setpriv, "--reuid", id, "--regid", id, "--clear-groups", "--inh-caps=-all",
-         "--bounding-set=-all", "--"});
+    add(a, {options_.setpriv, "--reuid", id, "--regid", id, "--clear-groups", "--inh-caps=-all",
+            "--bounding-set=-all", "--"});
   }
   return plan;
 }

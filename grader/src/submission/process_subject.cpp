@@ -84,6 +84,11 @@ static std::string asked_answer(const attn::prop::Case& c) {
     case Operation::multi_head_attention: return dims("T x d_out", c.X.rows(), c.W_O.cols()) + " O";
     case Operation::causal_mask:
     case Operation::padding_mask: return dims("T_q x T_v", c.mask_shape.T_q, c.mask_shape.T_v) + " mask";
+    case Operation::batched_attention: {  // O is (N, H, T_q, d_v): Q's first three, V's last
+      const auto& b = c.batched;
+      return "N x H x T_q x d_v = " + std::to_string(b.Q[0]) + " x " + std::to_string(b.Q[1]) +
+             " x " + std::to_string(b.Q[2]) + " x " + std::to_string(b.V[3]) + " O";
+    }
   }
   return "answer";
 }

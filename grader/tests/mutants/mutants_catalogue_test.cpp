@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "attn/mis/catalogue.hpp"
 #include "exercises/exercise.hpp"
 #include "commands/mutants.hpp"
 #include "submission/recognise.hpp"
@@ -59,6 +60,29 @@ TEST_CASE("mutants: every submission mutant has complete metadata", "[mutants]")
     // The declared catcher is one of the exercise's properties.
     CHECK(property_ids(m.exercise).count(m.caught_by) == 1);
   }
+}
+
+TEST_CASE("mutants: every mutant's header names a catalogue key with advice", "[mutants][keys]") {
+  const auto catalogue = mutant_catalogue(kCatalogue);
+  REQUIRE(catalogue.size() >= 40);
+  for (const auto& m : catalogue) {
+    INFO(m.file.filename().string() << ": key '" << m.key << "'");
+    REQUIRE_FALSE(m.key.empty());
+    CHECK(attn::mis::find_family(m.key) != nullptr);
+    CHECK(attn::mis::has_advice(m.key));
+  }
+}
+
+TEST_CASE("mutants: a key parameter is its text before a remark, and none without '='", "[mutants][keys]") {
+  const MutantInfo twice = read_mutant_info(kCatalogue / "f3_scale_twice.py");
+  CHECK(twice.key == "wrong_scale");
+  CHECK(twice.key_parameter == "scale=1/d_k");  // "scale=1/d_k (scaled twice)"
+  const MutantInfo eps = read_mutant_info(kCatalogue / "f3_epsilon_denominator.py");
+  CHECK(eps.key == "epsilon_denominator");
+  CHECK(eps.key_parameter.empty());  // "epsilon (fitted)"
+  const MutantInfo diag = read_mutant_info(kCatalogue / "c1_diagonal_forbidden.cpp");
+  CHECK(diag.key == "diagonal_forbidden");
+  CHECK(diag.key_parameter.empty());
 }
 
 TEST_CASE("mutants: each submission mutant is recognised as its exercise from the file", "[mutants]") {

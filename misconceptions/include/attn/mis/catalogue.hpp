@@ -18,4 +18,9 @@ const Family* find_family(const std::string& key);
 /// The families that apply to an operation.
 std::vector<const Family*> families_for(Operation op);
 
+/// True when a diagnosis naming `key` tells the student what to change, in
+/// NumPy and in C++/Eigen (the advice of misconceptions/src/explain.cpp, or
+/// its advice for a mask builder).
+bool has_advice(const std::string& key);
+
 }  // namespace attn::mis
