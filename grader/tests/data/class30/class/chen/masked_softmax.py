@@ -1,0 +1,23 @@
+# F2: masked softmax, written with the log-sum-exp trick
+# A = exp(S - logsumexp(S)) row by row, forbidden keys dropped from the sum.
+import numpy as np
+
+
+def logsumexp_rows(X):
+    m = np.max(X, axis=1, keepdims=True)
+    return m + np.log(np.sum(np.exp(X - m), axis=1, keepdims=True))
+
+
+def masked_softmax(S, mask):
+    S = np.array(S, dtype=float)
+    forbidden = np.isneginf(S)
+    if mask is not None:
+        mask = np.asarray(mask, dtype=bool)
+        if mask.shape != S.shape:
+            raise ValueError("mask shape %s does not match S %s" % (mask.shape, S.shape))
+        forbidden |= mask
+    for i in range(S.shape[0]):
+        if forbidden[i].all():
+            raise ValueError("row %d: every key is forbidden" % i)
+    X = np.where(forbidden, -np.inf, S)
+    return np.exp(X - logsumexp_rows(X))

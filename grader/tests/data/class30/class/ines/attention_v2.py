@@ -1,0 +1,18 @@
+# second try: forgot the 1/sqrt(d_k) in v1
+import numpy as np
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    if Q.shape[1] != K.shape[1]:
+        raise ValueError("d_k")
+    if K.shape[0] != V.shape[0]:
+        raise ValueError("T_v")
+    S = Q @ K.T / np.sqrt(Q.shape[1])
+    if mask is not None:
+        if mask.all(axis=1).any():
+            raise ValueError("fully masked row")
+        S[mask] = -np.inf
+    S = S - S.max(axis=1, keepdims=True)
+    A = np.exp(S)
+    A = A / A.sum(axis=1, keepdims=True)
+    return A @ V, A
