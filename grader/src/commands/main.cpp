@@ -511,6 +511,7 @@ int main(int argc, char** argv) {
     if (in.answers && !options.answers) options.answers = in.answers;
     options.helpers = in.helpers;
     options.confine_to = in.root;
+    options.refused = in.refused;  // its links and devices: said in results.json too
     options.whole_exercise = true;  // a student's upload: the exercise's full maximum
     std::cout << "attnlab: " << in.choice;
     if (inputs.inputs.size() > 1)

@@ -302,6 +302,7 @@ GradeResult grade_and_report(const GradeOptions& options, std::ostream& text,
   if (const std::string note = wrong_language_note(options.file); !note.empty())
     both << "attnlab: note: " << note << "\n";
   GradeResult r = grade_file(options, both);
+  if (!options.refused.empty()) r.refused = options.refused;
   if (const std::string note = wrong_language_note(options.file);
       !note.empty() && r.status == GradeResult::Status::not_gradable)
     r.details = "note: " + note + "\n\n" + r.details;
