@@ -13,7 +13,8 @@
 # full marks. Checks every row's status, points and reason (also in the
 # student's results.json and JUnit), that the marker is in no report,
 # results.json, JUnit or summary, that the run's temporary space is left
-# empty, that an upload (Gradescope) refuses the same links, and that an
+# empty, that an upload (Gradescope) refuses the same links (and says in its
+# results.json which it ignored beside the file it grades), and that an
 # answers file given as a link (--answers LINK, or as the FILE) is refused.
 set -u
 attnlab=$1
@@ -214,6 +215,19 @@ code=$?
 [ "$code" = 2 ] || { cat "$tmp/upload.txt"; fail "a linked upload: expected exit status 2, got $code"; }
 grep -q "symbolic link to a file outside" "$tmp/upload.txt" ||
   { cat "$tmp/upload.txt"; fail "a linked upload does not say why it is refused"; }
+# An upload graded beside a refused link says why in its results.json (what
+# a Gradescope student sees), not only on the hidden stdout.
+upload2="$tmp/upload2"
+mkdir "$upload2"; cp "$solution" "$upload2/attention.py"; ln -s "$src/solutions/F3" "$upload2/lib"
+"$attnlab" grade "$upload2" --exercise F3 --cases 10 --results-json "$tmp/upload2.json" \
+  > "$tmp/upload2.txt" 2>&1
+code=$?
+[ "$code" = 0 ] || { cat "$tmp/upload2.txt"; fail "an upload beside a link: expected exit status 0, got $code"; }
+/usr/bin/python3 - "$tmp/upload2.json" <<'PY' || fail "an upload's results.json does not say which link it ignored"
+import json, sys
+out = json.load(open(sys.argv[1]))["output"]
+assert "ignored lib: a symbolic link to a folder outside the student's folder" in out, out
+PY
 # An answers file is never read through a link, not even one named with
 # --answers or as the FILE: refused with the file named, the key not read.
 ln -s "$tmp/teacher/answers.json" "$tmp/answers_link.json"

@@ -5,7 +5,8 @@
 # shard whose row was edited (999/12, an item at -5, a score that is not the
 # sum of its points, a forged 12/12 beside a results.json saying less, an
 # item worth 3 instead of 2, an unknown exercise F9, another attnlab
-# version, a report path "../../../x"), a shard graded with another seed
+# version, a report path "../../../x", a report that is a symlink or a hard
+# link to a file outside the shard), a shard graded with another seed
 # or other cases, and two shards sharing a student are refused with exit 2
 # and a message saying why; nothing outside a shard is ever copied.
 # --allow-overlap merges overlapping shards, the last one winning.
@@ -81,6 +82,10 @@ refused overlap "student fine is in" "$tmp/shardB" "$tmp/shardB"
 rm -rf "$tmp/linked" && cp -r "$tmp/shardB" "$tmp/linked"
 ln -sf "$tmp/secret.txt" "$tmp/linked/students/fine%2Fa.py.txt"
 refused symlink "symlink" "$tmp/shardA" "$tmp/linked"
+# So is a hard link (to a file outside the shard): never copied into the merge.
+rm -rf "$tmp/hard" && cp -r "$tmp/shardB" "$tmp/hard"
+rm "$tmp/hard/students/fine%2Fa.py.txt" && ln "$tmp/secret.txt" "$tmp/hard/students/fine%2Fa.py.txt"
+refused hardlink "is a hard link" "$tmp/shardA" "$tmp/hard"
 
 # --allow-overlap: the last shard given wins.
 "$attnlab" merge "$tmp/merged" "$tmp/shardB" --allow-overlap -o "$tmp/merged2" > "$tmp/overlap.txt" 2>&1 ||

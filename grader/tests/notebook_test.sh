@@ -3,7 +3,8 @@
 # Jupyter notebooks (grader/src/submission/notebook.hpp): a working
 # notebook with IPython syntax (a %%bash cell, display(), get_ipython(), an
 # indented !pip, an IPython import) gets full marks, alone and in a class
-# folder, with one note of what was skipped; a malformed notebook is not
+# folder, with one note of what was skipped; so does one whose solution is
+# under %%time (with %time and %%capture NAME: their Python runs once); a malformed notebook is not
 # gradable and its report says what is malformed (never a copy error); a
 # notebook over 16 MiB is refused by its size; one just under it is read in
 # bounded memory (its outputs are never held).
@@ -41,6 +42,10 @@ working = [
          "display(A)\nmd('done')\nip = get_ipython()\nip.system('echo hi')\nA\n"),
 ]
 notebook(working, tmp + "/working.ipynb")
+# IPython's execution magics run their Python: the solution under %%time.
+notebook([cell("%%time\n" + code), cell("%time t = 1\nassert t == 1\n"),
+          cell("%%capture --no-stderr cap\nprint('hidden')\n"), cell("cap.show()\n")],
+         tmp + "/timed.ipynb")
 notebook(working, tmp + "/class/alice/attention.ipynb")
 with open(tmp + "/class/bob/attention.ipynb", "w") as f:  # cut off mid-way
     f.write(json.dumps({"nbformat": 4, "cells": [cell(code)]})[:300])
@@ -70,6 +75,14 @@ grep -q "^score: 12 / 12 points" "$tmp/working.txt" || fail "working.ipynb: not 
 note="note: *skipped 1 cell magic, 1 line magic, 2 shell lines, 1 get_ipython\\(\\) call, 1 IPython import of the notebook"
 grep -Eq "$note" "$tmp/working.txt" || fail "working.ipynb: no note of what was skipped"
 [ "$(grep -c 'skipped' "$tmp/working.txt")" = 1 ] || fail "working.ipynb: the note is said more than once"
+
+# The solution in a %%time cell is graded; %time runs its statement.
+"$attnlab" grade "$tmp/timed.ipynb" --cases 10 > "$tmp/timed.txt" 2>&1
+code=$?
+[ "$code" = 0 ] || { cat "$tmp/timed.txt"; fail "timed.ipynb: expected exit status 0, got $code"; }
+grep -q "^score: 12 / 12 points" "$tmp/timed.txt" || { cat "$tmp/timed.txt"; fail "timed.ipynb: not full marks"; }
+grep -q "ran the Python of 3 %time/%%time/%%timeit/%%capture magics once, untimed" "$tmp/timed.txt" ||
+  { cat "$tmp/timed.txt"; fail "timed.ipynb: no note of the magics run as Python"; }
 
 # A class folder: the working one graded in full, each malformed one not
 # gradable with what is malformed, the oversize one refused by its size.

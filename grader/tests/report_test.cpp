@@ -395,6 +395,7 @@ TEST_CASE("look-alike student names", "[reports]") {
   CHECK(look_alike_key("ana") == look_alike_key("a\xe2\x80\x8bna"));          // U+200B
   CHECK(look_alike_key("ana") == look_alike_key("\xef\xbb\xbf" "ana"));        // U+FEFF
   CHECK(look_alike_key("ana") == look_alike_key("an\xe2\x81\xa0" "a"));        // U+2060
+  CHECK(look_alike_key("ana") == look_alike_key("\xd0\xb0" "na"));        // Cyrillic U+0430 (UTS #39)
   CHECK(look_alike_key("ana") != look_alike_key("anna"));
   const auto groups = attn::grader::look_alike_groups({"ana", "bob", "a\xe2\x80\x8bna", "ana"});
   REQUIRE(groups.size() == 1);

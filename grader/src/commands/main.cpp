@@ -533,6 +533,7 @@ int main(int argc, char** argv) {
     options.helpers = in.helpers;
     options.confine_to = in.root;
     options.notes.insert(options.notes.end(), in.notes.begin(), in.notes.end());
+    options.refused = in.refused;  // its links and devices: said in results.json too
     options.whole_exercise = true;  // a student's upload: the exercise's full maximum
     std::cout << "attnlab: " << in.choice;
     if (inputs.inputs.size() > 1)

@@ -309,6 +309,7 @@ GradeResult grade_and_report(const GradeOptions& options, std::ostream& text,
   GradeResult r = grade_file(options, both);
   // The whole grading, compile and start included (Gradescope's execution_time).
   r.seconds = std::max(r.seconds, std::chrono::duration<double>(Clock::now() - started).count());
+  if (!options.refused.empty()) r.refused = options.refused;
   if (const std::string note = wrong_language_note(options.file);
       !note.empty() && r.status == GradeResult::Status::not_gradable)
     r.details = "note: " + note + "\n\n" + r.details;

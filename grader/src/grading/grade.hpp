@@ -70,6 +70,10 @@ struct GradeOptions {
   /// Run this exercise instead of choosing one (`attnlab check`: a kernel's
   /// property list, exercises/exercise.hpp kernel_exercise); unset: choose.
   std::optional<Exercise> kernel;
+  /// What of the student's folder was not read and why (BatchInput::refused,
+  /// class_folder.hpp), copied to GradeResult::refused so that the reports
+  /// written by grade_and_report (an upload's results.json) say it; empty: nothing.
+  std::string refused;
   /// Notes for the report header on how the file was read (a notebook's
   /// skipped IPython syntax, submission/notebook.hpp).
   std::vector<std::string> notes;

@@ -512,8 +512,9 @@ std::string overview_text(const Gradebook& book) {
     }
   }
   for (const auto& group : o["look_alike_names"]) {
-    os << "warning: these students' names look alike (the same after Unicode NFC and without "
-          "zero-width characters); check that they are different people:";
+    os << "warning: these students' names look alike (the same after Unicode NFC, without "
+          "zero-width characters and with confusable letters mapped as UTS #39 does); check "
+          "that they are different people:";
     for (const auto& n : group) os << " " << visible_name(n.get<std::string>());
     os << "\n";
   }

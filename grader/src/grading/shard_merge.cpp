@@ -49,8 +49,9 @@ const std::set<std::string>& items_of(const std::string& exercise, const std::st
 }
 
 /// The text of a regular file inside `shard`, read through no symlink;
-/// nullopt when it does not exist. Throws MergeError for a symlink or a
-/// file that is not regular.
+/// nullopt when it does not exist. Throws MergeError for a symlink, a
+/// file that is not regular, or a hard link (st_nlink > 1: its other names
+/// cannot be traced, so it may be a file outside the shard; link(2), stat(2)).
 std::optional<std::string> read_inside(const fs::path& shard, const std::string& rel) {
   const fs::path folder = shard / kReportsFolder;
   struct stat st {};
@@ -67,6 +68,13 @@ std::optional<std::string> read_inside(const fs::path& shard, const std::string&
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
     throw MergeError(shard.string() + ": " + file.string() + " is not a regular file");
+  }
+  if (st.st_nlink > 1) {
+    ::close(fd);
+    throw MergeError(shard.string() + ": " + file.string() + " is a hard link (" +
+                     std::to_string(st.st_nlink) +
+                     " names; a file of a shard may not be one outside it): copy the shard "
+                     "with cp -r, not cp -l");
   }
   std::string text;
   char buf[65536];

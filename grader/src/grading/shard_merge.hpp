@@ -17,8 +17,8 @@
 //   maximum in every shard, and each shard's run completed;
 // - no student is in two shards, unless overlaps are allowed (then the
 //   last shard given wins).
-// Then the report files are copied (regular files read through no
-// symlink, written whole) and the gradebook is written last.
+// Then the report files are copied (regular files of one name read
+// through no symlink, written whole) and the gradebook is written last.
 
 #include <filesystem>
 #include <ostream>

@@ -5,6 +5,7 @@
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
+#include <unicode/uspoof.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -76,8 +77,17 @@ std::string look_alike_key(const std::string& name) {
   }
   const icu::UnicodeString normal = nfc->normalize(kept, status);
   if (U_FAILURE(status)) return name;
+  // The confusable skeleton of UTS #39 (section 4): Cyrillic "\u0430" and
+  // Latin "a" have one. ICU's checker is thread-safe once opened (uspoof.h).
+  static USpoofChecker* const checker = [] {
+    UErrorCode s = U_ZERO_ERROR;
+    USpoofChecker* c = uspoof_open(&s);
+    return U_FAILURE(s) ? nullptr : c;
+  }();
+  icu::UnicodeString skeleton;
+  if (checker) uspoof_getSkeletonUnicodeString(checker, 0, normal, skeleton, &status);
   std::string out;
-  normal.toUTF8String(out);
+  (checker && U_SUCCESS(status) ? skeleton : normal).toUTF8String(out);
   return out;
 }
 

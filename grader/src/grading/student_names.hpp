@@ -32,8 +32,10 @@ std::string sha256_hex(const std::string& bytes);
 /// ICU's Normalizer2) of the name with its default-ignorable code points
 /// (zero-width space and joiners U+200B-U+200D, word joiner U+2060, BOM
 /// U+FEFF, soft hyphen, ...: ICU's UCHAR_DEFAULT_IGNORABLE_CODE_POINT)
-/// removed. "Jose\u0301" and "Jos\u00e9" have one key; so do "ana" and
-/// "a\u200bna". A name that is not valid UTF-8 is its own key.
+/// removed, then mapped to its confusable skeleton (UTS #39, section 4, by
+/// ICU's uspoof). "Jose\u0301" and "Jos\u00e9" have one key; so do "ana",
+/// "a\u200bna" and "\u0430na" (Cyrillic a). A name that is not valid UTF-8
+/// is its own key.
 std::string look_alike_key(const std::string& name);
 
 /// `name` with each non-ASCII code point written "<U+XXXX>", so that names

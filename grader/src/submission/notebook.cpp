@@ -172,7 +172,12 @@ std::string python_line(const std::string& line, NotebookPython& nb) {
   static const std::regex from_ipython(R"(^from\s+IPython(\.\w+)*\s+import\s+([\w\s,]+?)\s*(#.*)?$)");
   static const std::regex import_ipython(R"(^(import|from)\s+IPython\b)");
   static const std::regex alias(R"(\s*(\w+)(\s+as\s+(\w+))?\s*)");
+  static const std::regex time_magic(R"(^%time\s+(\S.*)$)");
   if (body[0] == '!') return skipped(nb.shell_lines);
+  if (std::smatch m; std::regex_match(body, m, time_magic)) {  // IPython runs the statement
+    ++nb.timed;
+    return indent + m[1].str() + "  # (IPython %time, run untimed)";
+  }
   if (body[0] == '%') return skipped(nb.line_magics);
   if (std::regex_search(body, assigned_magic))
     return skipped(body.find('!') < body.find('%') ? nb.shell_lines : nb.line_magics);
@@ -245,7 +250,14 @@ void add_code_cell(const std::string& source, int n, NotebookPython& nb) {
   out += "# --- cell " + std::to_string(n) + "\n";
   std::size_t first = 0;
   while (first < lines.size() && lines[first].find_first_not_of(" \t\r") == std::string::npos) ++first;
-  if (first < lines.size() && lines[first].rfind("%%", 0) == 0) {
+  // %%time, %%timeit and %%capture run their body as Python (IPython's
+  // execution magics): it is run once, untimed, its output not captured.
+  static const std::regex python_cell(R"(^%%(time|timeit|capture)\b[^\n]*?(\s([A-Za-z_]\w*))?\s*)");
+  if (std::smatch m; first < lines.size() && std::regex_match(lines[first], m, python_cell)) {
+    ++nb.timed;  // `%%capture NAME` binds NAME (to an object whose methods do nothing)
+    const std::string bind = m[1] == "capture" && m[3].matched ? m[3].str() + " = get_ipython()  " : "";
+    lines[first] = bind + "# (IPython cell magic, run as Python) " + lines[first];
+  } else if (first < lines.size() && lines[first].rfind("%%", 0) == 0) {
     ++nb.cell_magics;
     for (const auto& line : lines) out += "# (IPython cell magic, skipped) " + line + "\n";
     return;
@@ -319,9 +331,13 @@ std::string NotebookPython::note() const {
   if (shell_lines) parts.push_back(plural(shell_lines, "shell line", "shell lines"));
   if (ipython_calls) parts.push_back(plural(ipython_calls, "get_ipython() call", "get_ipython() calls"));
   if (ipython_imports) parts.push_back(plural(ipython_imports, "IPython import", "IPython imports"));
-  std::string text;
+  const std::string ran = timed ? "ran the Python of " + plural(timed, "%time/%%time/%%timeit/%%capture magic",
+                                                                "%time/%%time/%%timeit/%%capture magics") +
+                                       " once, untimed"
+                                 : "";
+  std::string text = ran;
   if (!parts.empty()) {
-    text = "skipped ";
+    text += text.empty() ? "skipped " : "; skipped ";
     for (std::size_t k = 0; k < parts.size(); ++k) text += (k ? ", " : "") + parts[k];
     text += " of the notebook (IPython syntax, not Python; display() shows nothing)";
   }

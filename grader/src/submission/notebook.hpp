@@ -8,8 +8,11 @@
 //
 // IPython's own syntax, which plain Python cannot run (IPython's input
 // transformers, https://ipython.readthedocs.io/en/stable/config/inputtransforms.html):
-// - a cell magic (a cell whose first line starts with `%%`, e.g. `%%bash`,
-//   `%%timeit`) is skipped whole: every line kept as a comment;
+// - `%%time`, `%%timeit` and `%%capture` cells and `%time STATEMENT` lines
+//   run their Python once (IPython's execution magics, untimed, nothing
+//   captured), so a function defined under them is defined;
+// - any other cell magic (a cell whose first line starts with `%%`, e.g.
+//   `%%bash`) is skipped whole: every line kept as a comment;
 // - a line magic (`%matplotlib inline`), a shell line (`!pip install numpy`,
 //   indented too) and a statement that is a `get_ipython()` call become
 //   `pass` at the same indentation with the line as a comment, so a block
@@ -54,6 +57,7 @@ class NotebookError : public std::runtime_error {
 /// A notebook's code cells as Python, and what was skipped.
 struct NotebookPython {
   std::string python;
+  int timed = 0;            ///< `%%time`, `%%timeit`, `%%capture` cells and `%time` lines, run as Python
   int cell_magics = 0;      ///< `%%` cells, skipped whole
   int line_magics = 0;      ///< `%...` lines
   int shell_lines = 0;      ///< `!...` lines
