@@ -1,11 +1,11 @@
 # F2: masked softmax, written with the log-sum-exp trick
-# A = exp(S - logsumexp(S)) row by row, forbidden keys dropped from the sum.
+# A = exp((S - m) - log(sum exp(S - m))) row by row, forbidden keys dropped from the sum.
 import numpy as np
 
 
-def logsumexp_rows(X):
-    m = np.max(X, axis=1, keepdims=True)
-    return m + np.log(np.sum(np.exp(X - m), axis=1, keepdims=True))
+def log_softmax_rows(X):
+    Z = X - np.max(X, axis=1, keepdims=True)
+    return Z - np.log(np.sum(np.exp(Z), axis=1, keepdims=True))
 
 
 def masked_softmax(S, mask):
@@ -20,4 +20,4 @@ def masked_softmax(S, mask):
         if forbidden[i].all():
             raise ValueError("row %d: every key is forbidden" % i)
     X = np.where(forbidden, -np.inf, S)
-    return np.exp(X - logsumexp_rows(X))
+    return np.exp(log_softmax_rows(X))
