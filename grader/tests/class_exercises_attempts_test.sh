@@ -12,8 +12,10 @@
 # - a notebook whose plotting cell imports a display module the machine
 #   lacks is graded, the cell skipped with a note; a cell importing another
 #   missing module stays fatal;
-# - a fallback file under --exercise says what it defines ("defines F3;
-#   graded as F2"), never "(defines F2)".
+# - under --exercise F2, a student whose only file is F3 has no submission
+#   of F2 (the note names the F3 file), and a file that defines no
+#   exercise's function is graded as F2 with a label that says so, never
+#   "(defines F2)".
 set -u
 attnlab=$1
 src=$2
@@ -152,10 +154,13 @@ expect "$tmp/o10.rows" '^carol/softmax\.ipynb\|F1\|graded\|([0-9.]+)\|\1\|' "a p
 expect "$tmp/o10/students/carol%2Fsoftmax.ipynb.txt" "cell 2 \\($missing\\) imports a display or plotting module" "no note of the skipped cell"
 expect "$tmp/o10.rows" '^dave/softmax\.ipynb\|F1\|not gradable\|' "a cell importing another missing module is not fatal"
 
-# 4. A fallback under --exercise says what the file defines.
-mkdir -p "$tmp/c4/erin"
+# 4. Under --exercise F2: another exercise's work is no submission of F2; a
+# file that defines no exercise's function is the fallback, and says so.
+mkdir -p "$tmp/c4/erin" "$tmp/c4/finn"
 cp "$src/solutions/F3/attention.py" "$tmp/c4/erin/attention.py"
+printf 'import numpy as np\n\ndef my_softmax(S, mask=None):\n    return S\n' > "$tmp/c4/finn/work.py"
 grade "$tmp/o11" "$tmp/c4" --exercise F2
-expect "$tmp/o11.rows" '^choice: entry attention\.py \(defines F3; graded as F2, the exercise fixed for this run\)' "the fallback's label"
-reject "$tmp/o11.rows" '\(defines F2\)' "the fallback is said to define F2"
+expect "$tmp/o11.rows" '^erin/\|F2\|no submission\|0\|15\|it holds no work of F2 \(attention\.py: F3\)' "F3 work under --exercise F2"
+expect "$tmp/o11.rows" '^choice: entry work\.py \(the only code file; graded as F2, the exercise fixed for this run\)' "the fallback's label"
+reject "$tmp/o11.rows" '\(defines F2\)' "a file is said to define F2"
 echo "class_exercises_attempts_test: ok"
