@@ -364,9 +364,12 @@ class Collector {
     std::string note;
     // With the exercise fixed, work that is all recognised as other exercises
     // is not a try at this one: no entry (the student has no submission of it).
-    const bool only_others = !exercise_.empty() &&
-                             std::all_of(files.code.begin(), files.code.end(),
-                                         [](const Candidate& c) { return !c.exercise.empty(); });
+    // (F3 and F4 share one interface: pairs_with.)
+    const bool only_others =
+        !exercise_.empty() && std::all_of(files.code.begin(), files.code.end(), [&](const Candidate& c) {
+          return !c.exercise.empty() && !pairs_with(c.exercise, exercise_) &&
+                 !pairs_with(exercise_, c.exercise);
+        });
     if (entries.empty() && !files.code.empty() && (files.answers.empty() || !exercise_.empty()) &&
         !only_others) {
       entries.push_back(Entry{&files.code.front(), exercise_, false, ""});
