@@ -5,6 +5,7 @@
 #include <string>
 
 #include "attn/errors.hpp"
+#include "attention_setup.hpp"
 #include "checks.hpp"
 #include "logit_rule.hpp"
 #include "tiled/kernel.hpp"
@@ -12,46 +13,6 @@
 namespace attn {
 
 namespace {
-
-/// Whether some logit Q_i . K_j could overflow (then be +-Inf or NaN): every
-/// product is at most max|Q| max|K| and the d_k-term sum at most d_k times
-/// that, rounding included, if it stays below a quarter of the largest
-/// finite T. Dividing by sqrt(d_k) >= 1 cannot overflow.
-template <class T>
-bool logit_may_overflow(const Matrix<T>& Q, const Matrix<T>& K) {
-  if (Q.size() == 0 || K.size() == 0) return false;
-  const long double bound = static_cast<long double>(Q.cwiseAbs().maxCoeff()) *
-                            static_cast<long double>(K.cwiseAbs().maxCoeff()) *
-                            static_cast<long double>(Q.cols());
-  return !(bound <= static_cast<long double>(std::numeric_limits<T>::max()) / 4);
-}
-
-/// The rule for logits (logit_rule.hpp), applied row by row before the
-/// kernel runs when a logit may overflow: O(T_v) memory, one pass of dot
-/// products. The kernel then meets no allowed NaN or +Inf, and a row whose
-/// allowed logits all overflow to -Inf is refused here as the rule says.
-template <class T>
-void apply_logit_rule(const Matrix<T>& Q, const Matrix<T>& K, const std::optional<Mask>& mask,
-                      const char* where) {
-  const Index T_q = Q.rows(), T_v = K.rows();
-  const T scale = std::sqrt(static_cast<T>(Q.cols()));
-  for (Index i = 0; i < T_q; ++i) {
-    bool overflowed = false, any_finite = false;
-    Index first_overflow = -1;
-    for (Index j = 0; j < T_v; ++j) {
-      if (mask && (*mask)(i, j)) continue;
-      const T s = Q.row(i).dot(K.row(j)) / scale;
-      const bool was = overflowed;
-      if (detail::logit_takes_part(s, i, j, T_q, T_v, detail::Logits::computed, where, &overflowed))
-        any_finite = true;
-      else if (overflowed && !was)
-        first_overflow = j;
-    }
-    if (!any_finite && overflowed)
-      detail::throw_no_finite_logit(i, first_overflow, T_q, T_v, true, sizeof(T) == sizeof(float),
-                                    where);
-  }
-}
 
 /// The power of two 2^k (k >= 0) that V is divided by so the kernel's
 /// unnormalised running sums, at most T_v max|V|, stay finite; O is
@@ -66,24 +27,12 @@ int value_scale_exponent(const Matrix<T>& V) {
   return static_cast<int>(std::ceil(std::log2(worst / room)));
 }
 
-}  // namespace
-
-const char* attention_tiled_kernel() { return detail::tiled::isa_name(); }
-
+/// Both forms of attention_tiled once the inputs are checked: the kernel run
+/// with the logits' scale, the rule for logits and V's exact rescaling.
 template <class T>
-TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
-                                        const std::optional<Mask>& mask, TileSizes tiles) {
-  constexpr const char* where = "attention_tiled";
-  if (tiles.query < 1 || tiles.key < 1)
-    throw ShapeError(std::string(where) + ": tile sizes must be >= 1, got query = " +
-                     std::to_string(tiles.query) + ", key = " + std::to_string(tiles.key));
-  if (tiles.threads < 0)
-    throw ShapeError(std::string(where) + ": threads must be >= 0 (0 = all), got " +
-                     std::to_string(tiles.threads));
-  // The same checks, in the same order, as attention and scores.
-  detail::require_key_value_mask(K, V, mask, Q.rows(), where);
-  detail::require_query_key(Q, K, where);
-
+TiledAttentionResult<T> run_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
+                                  const Mask* mask, const detail::LogitScale<T>& scale,
+                                  const TileSizes& tiles, const char* where) {
   const Index T_q = Q.rows(), T_v = K.rows(), d_v = V.cols();
   TiledAttentionResult<T> out;
   out.O.resize(T_q, d_v);
@@ -91,8 +40,8 @@ TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, 
   if (T_q == 0) return out;
   if (T_v == 0) throw FullyMaskedRowError(0, where);
 
-  const bool check_logits = logit_may_overflow(Q, K);
-  if (check_logits) apply_logit_rule(Q, K, mask, where);
+  const bool check_logits = detail::logit_may_overflow(Q, K, scale.c);
+  if (check_logits) detail::apply_logit_rule(Q, K, mask, scale, where);
   // |V| near the type's maximum: the running sums would overflow where the
   // normalised answer does not (it is a convex combination of V's rows).
   const int v_exponent = value_scale_exponent(V);
@@ -110,6 +59,7 @@ TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, 
   p.d_v = d_v;
   p.tile_q = tiles.query;
   p.tile_k = tiles.key;
+  p.scale = scale.c;
   p.threads = tiles.threads;
   p.skip_forbidden_tiles = tiles.skip_forbidden_tiles;
   p.check_logits = check_logits;
@@ -129,6 +79,35 @@ TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, 
   return out;
 }
 
+}  // namespace
+
+const char* attention_tiled_kernel() { return detail::tiled::isa_name(); }
+
+template <class T>
+TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
+                                        const std::optional<Mask>& mask, TileSizes tiles) {
+  constexpr const char* where = "attention_tiled";
+  detail::require_tiles(tiles, where);
+  // The same checks, in the same order, as attention and scores.
+  detail::require_key_value_mask(K, V, mask, Q.rows(), where);
+  detail::require_query_key(Q, K, where);
+  const auto scale = detail::logit_scale<T>(AttentionOptions{}, Q.cols(), where);
+  return run_tiled(Q, K, V, mask ? &*mask : nullptr, scale, tiles, where);
+}
+
+template <class T>
+TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
+                                        const std::optional<Mask>& mask,
+                                        const AttentionOptions& options, TileSizes tiles) {
+  constexpr const char* where = "attention_tiled";
+  detail::require_tiles(tiles, where);
+  detail::require_key_value_mask(K, V, mask, Q.rows(), where);
+  detail::require_query_key(Q, K, where);
+  const auto scale = detail::logit_scale<T>(options, Q.cols(), where);
+  const std::optional<Mask> m = detail::effective_mask(mask, options, Q.rows(), K.rows(), where);
+  return run_tiled(Q, K, V, m ? &*m : nullptr, scale, tiles, where);
+}
+
 template TiledAttentionResult<float> attention_tiled(const Matrix<float>&, const Matrix<float>&,
                                                      const Matrix<float>&,
                                                      const std::optional<Mask>&, TileSizes);
@@ -136,4 +115,12 @@ template TiledAttentionResult<double> attention_tiled(const Matrix<double>&, con
                                                       const Matrix<double>&,
                                                       const std::optional<Mask>&, TileSizes);
 
+template TiledAttentionResult<float> attention_tiled(const Matrix<float>&, const Matrix<float>&,
+                                                     const Matrix<float>&,
+                                                     const std::optional<Mask>&,
+                                                     const AttentionOptions&, TileSizes);
+template TiledAttentionResult<double> attention_tiled(const Matrix<double>&, const Matrix<double>&,
+                                                      const Matrix<double>&,
+                                                      const std::optional<Mask>&,
+                                                      const AttentionOptions&, TileSizes);
 }  // namespace attn

@@ -19,6 +19,17 @@ void require_finite(const Matrix<T>& M, const char* name, const char* where) {
                                   where);
 }
 
+/// Throws ShapeError unless M (named `name`) is rows x cols (`why` says what
+/// that shape is), then NonFiniteInputError for its first NaN or Inf.
+template <class T>
+void require_matrix(const Matrix<T>& M, Index rows, Index cols, const char* name,
+                    const char* where, const char* why) {
+  if (M.rows() != rows || M.cols() != cols)
+    throw ShapeError(std::string(where) + ": " + name + " is " + shape_text(M.rows(), M.cols()) +
+                     " but must be " + shape_text(rows, cols) + " (" + why + ")");
+  require_finite(M, name, where);
+}
+
 /// Throws ShapeError unless the mask is T_q x T_v.
 inline void require_mask_shape(const Mask& mask, Index T_q, Index T_v, const char* where) {
   if (mask.rows() != T_q || mask.cols() != T_v)

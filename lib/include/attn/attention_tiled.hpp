@@ -1,6 +1,7 @@
 #pragma once
 #include <optional>
 
+#include "attn/attention_options.hpp"
 #include "attn/matrix.hpp"
 
 namespace attn {
@@ -95,6 +96,23 @@ template <class T>
 TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
                                         const std::optional<Mask>& mask, TileSizes tiles = {});
 
+/// attention_tiled with the logits' scale and a causal mask
+/// (AttentionOptions, attention_options.hpp): S = c Q K^T with c =
+/// options.scale (default 1/sqrt(d_k): the same result, bit for bit, as the
+/// form above), the mask combined with causal_mask(T_q, T_v,
+/// options.alignment) when options.causal. Its logsumexp is the one the
+/// tiled backward (attention_backward_tiled, attention_backward.hpp) needs
+/// with the same options.
+/// Throws as the form above, and NonFiniteInputError on "scale" when
+/// options.scale is NaN or Inf; a row that the causal mask (with the mask)
+/// leaves with no key is a FullyMaskedRowError (a bottom-right causal mask
+/// with T_q > T_v forbids the first T_q - T_v rows wholly). Memory: as the
+/// form above, plus the combined mask (T_q T_v bytes) when options.causal.
+template <class T>
+TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
+                                        const std::optional<Mask>& mask,
+                                        const AttentionOptions& options, TileSizes tiles = {});
+
 /// The kernel attention_tiled runs on this CPU: "avx512", "avx2" or
 /// "baseline" (the environment variable ATTNLAB_TILED_ISA = baseline or
 /// avx2 lowers the choice, for tests; it is read once).
@@ -108,5 +126,15 @@ extern template TiledAttentionResult<double> attention_tiled(const Matrix<double
                                                              const Matrix<double>&,
                                                              const Matrix<double>&,
                                                              const std::optional<Mask>&, TileSizes);
+extern template TiledAttentionResult<float> attention_tiled(const Matrix<float>&,
+                                                            const Matrix<float>&,
+                                                            const Matrix<float>&,
+                                                            const std::optional<Mask>&,
+                                                            const AttentionOptions&, TileSizes);
+extern template TiledAttentionResult<double> attention_tiled(const Matrix<double>&,
+                                                             const Matrix<double>&,
+                                                             const Matrix<double>&,
+                                                             const std::optional<Mask>&,
+                                                             const AttentionOptions&, TileSizes);
 
 }  // namespace attn

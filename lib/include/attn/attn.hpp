@@ -1,6 +1,8 @@
 #pragma once
 // The attnlab reference attention library (namespace attn).
 #include "attn/attention.hpp"
+#include "attn/attention_backward.hpp"
+#include "attn/attention_options.hpp"
 #include "attn/attention_tiled.hpp"
 #include "attn/batched_attention.hpp"
 #include "attn/errors.hpp"

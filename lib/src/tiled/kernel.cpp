@@ -215,7 +215,7 @@ bool softmax_row(const T* s, index_t nk, T* p, T& m, T& l, Mat<T>& acc, index_t 
 template <class T>
 Status query_tile(const Problem<T>& pb, index_t q0, index_t nq, Scratch<T>& w) {
   constexpr T neg_inf = -std::numeric_limits<T>::infinity();
-  const T c = T(1) / std::sqrt(static_cast<T>(pb.d_k));  // reciprocal and product: step (1)
+  const T c = pb.scale;  // 1/sqrt(d_k) by default: a reciprocal and a product, step (1)
   const ConstMap<T> Qt(pb.Q + q0 * pb.d_k, nq, pb.d_k);
   w.acc.setZero(nq, pb.d_v);
   w.m.setConstant(nq, neg_inf);
@@ -229,6 +229,11 @@ Status query_tile(const Problem<T>& pb, index_t q0, index_t nq, Scratch<T>& w) {
     const ConstMap<T> Kt(pb.K + k0 * pb.d_k, nk, pb.d_k);
     w.S.resize(nq, nk);
     w.S.noalias() = Qt * Kt.transpose();  // unscaled logits Q K^T
+    // The scale in a pass of its own: a product fused into the subtraction
+    // of the max (FMA contraction) could make s_j c - m positive. It comes
+    // before the mask, so that -Inf at forbidden entries survives any sign of c,
+    // and before the check, which judges the logits the softmax sees.
+    w.S *= c;
     if (pb.check_logits) {
       index_t r = 0, j = 0;
       const bool* tile_mask = pb.mask ? pb.mask + q0 * pb.T_v + k0 : nullptr;
@@ -237,7 +242,7 @@ Status query_tile(const Problem<T>& pb, index_t q0, index_t nq, Scratch<T>& w) {
         st.kind = Status::non_finite_logit;
         st.row = q0 + r;
         st.col = k0 + j;
-        st.value = static_cast<double>(w.S(r, j));  // NaN or +Inf, scaled or not
+        st.value = static_cast<double>(w.S(r, j));  // NaN or +Inf
         return st;
       }
     }
@@ -261,9 +266,6 @@ Status query_tile(const Problem<T>& pb, index_t q0, index_t nq, Scratch<T>& w) {
           j = b;
         }
       }
-    // The scale in a pass of its own: a product fused into the subtraction
-    // of the max (FMA contraction) could make s_j c - m positive.
-    w.S *= c;
     for (index_t r = 0; r < nq; ++r)
       any |= softmax_row<T>(&w.S(r, 0), nk, &w.P(r, 0), w.m(r), w.l(r), w.acc, r);
     if (any) w.acc.noalias() += w.P * ConstMap<T>(pb.V + k0 * pb.d_v, nk, pb.d_v);

@@ -23,6 +23,7 @@ struct Problem {
   const bool* mask;  // T_q x T_v, true = forbidden; nullptr = no mask
   index_t T_q, T_v, d_k, d_v;
   index_t tile_q, tile_k;  // >= 1
+  T scale;                 // the logits are scale Q K^T (finite)
   int threads;             // >= 1
   bool skip_forbidden_tiles;  // skip key tiles the mask forbids wholly (a no-op on the result)
   bool check_logits;          // scan every logit for NaN/+Inf (needed only if one can overflow)
