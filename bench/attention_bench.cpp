@@ -1,6 +1,9 @@
 // Benchmarks of attn::attention (naive) and attn::attention_tiled against a
 // GEMM ceiling of the same flop count, float and double, T in {256, 1024,
-// 4096, 16384}, d in {64, 128}, unmasked and causal (PERFORMANCE.md).
+// 4096, 16384}, d in {64, 128}, unmasked and causal (PERFORMANCE.md); and of
+// the tiled backward pass attn::attention_backward_tiled for T <= 4096, its
+// flops counted as 2.5 times the forward's (five products of T x T x d
+// against two; FlashAttention-2, arXiv:2307.08691, section 4.1).
 //
 // Counters: GFLOPs = useful flops / second, with 4 T_q T_v d flops unmasked
 // and 4 d (allowed pairs) under a causal mask (the tiled kernel skips the
@@ -78,7 +81,13 @@ void ceiling(const T* Q, const T* K, const T* V, T* O, Index n, Index d, int thr
   attn::bench::ceiling_baseline(Q, K, V, O, n, n, d, block, threads);
 }
 
-/// impl: 0 naive, 1 tiled, 2 GEMM ceiling.
+const char* impl_name(int impl) {
+  static const char* names[] = {"naive", "tiled", "gemm", "backward"};
+  return names[impl];
+}
+
+/// impl: 0 naive, 1 tiled, 2 GEMM ceiling, 3 tiled backward (given the
+/// forward's O and logsumexp, computed before the timed loop).
 template <class T>
 void BM_attention(benchmark::State& state, int impl, Index n, Index d, bool causal) {
   const int threads = omp_get_max_threads();
@@ -94,6 +103,9 @@ void BM_attention(benchmark::State& state, int impl, Index n, Index d, bool caus
   std::optional<attn::Mask> mask;
   if (causal) mask = attn::causal_mask(n, n);
   attn::Matrix<T> O_ceiling(n, d);
+  const auto dO = random_matrix<T>(n, d, 4);
+  attn::TiledAttentionResult<T> fwd;
+  if (impl == 3) fwd = attn::attention_tiled<T>(Q, K, V, mask);
   double peak = 0;
   for (auto _ : state) {
     attn::bench::heap_reset_peak();
@@ -104,23 +116,28 @@ void BM_attention(benchmark::State& state, int impl, Index n, Index d, bool caus
     } else if (impl == 1) {
       auto r = attn::attention_tiled<T>(Q, K, V, mask);
       benchmark::DoNotOptimize(r.O.data());
+    } else if (impl == 3) {
+      auto g = attn::attention_backward_tiled<T>(Q, K, V, fwd.O, fwd.logsumexp, dO, mask);
+      benchmark::DoNotOptimize(g.dQ.data());
     } else {
       ceiling<T>(Q.data(), K.data(), V.data(), O_ceiling.data(), n, d, threads);
       benchmark::DoNotOptimize(O_ceiling.data());
     }
     peak = double(attn::bench::heap_peak() - before) / (1 << 20);
   }
-  const double flops = impl == 2 ? useful_flops(n, d, false) : useful_flops(n, d, causal);
+  const double flops = impl == 2   ? useful_flops(n, d, false)
+                       : impl == 3 ? 2.5 * useful_flops(n, d, causal)
+                                   : useful_flops(n, d, causal);
   state.counters["GFLOPs"] =
       benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["peak_MiB"] = peak;
-  state.counters["threads"] = impl == 0 ? 1 : threads;
+  state.counters["threads"] = impl == 0 || impl == 3 ? 1 : threads;
   if (impl == 0) state.counters["peak_MiB_documented"] = naive_mib;
   state.SetLabel(impl == 1 ? std::string("kernel ") + attn::attention_tiled_kernel() : "");
   // Figures for the summary: the benchmark library reports the mean over iterations.
   Figure f;
   f.peak_mib = peak;
-  figures[{type_name<T>(), n, d, causal, impl == 0 ? "naive" : impl == 1 ? "tiled" : "gemm"}] = f;
+  figures[{type_name<T>(), n, d, causal, impl_name(impl)}] = f;
 }
 
 /// Records the time per iteration of every finished run, for the summary.
@@ -158,9 +175,10 @@ void register_all() {
   for (Index n : {256, 1024, 4096, 16384})
     for (Index d : {64, 128})
       for (bool causal : {false, true})
-        for (int impl : {0, 1, 2}) {
+        for (int impl : {0, 1, 2, 3}) {
           if (impl == 2 && causal) continue;  // the ceiling is the unmasked product
-          const Key key{type_name<T>(), n, d, causal, impl == 0 ? "naive" : impl == 1 ? "tiled" : "gemm"};
+          if (impl == 3 && n > 4096) continue;  // one thread: minutes per call beyond
+          const Key key{type_name<T>(), n, d, causal, impl_name(impl)};
           figures[key] = {};
           benchmark::RegisterBenchmark(SummaryReporter::name_of(key).c_str(), BM_attention<T>, impl,
                                        n, d, causal)
@@ -188,6 +206,21 @@ void print_summary() {
                      long(n), long(d), t.gflops, g.gflops, g.gflops > 0 ? t.gflops / g.gflops : 0,
                      tc.seconds > 0 ? tc.seconds / t.seconds : 0, t.peak_mib,
                      nv.peak_mib > 0 ? t.peak_mib / nv.peak_mib : 0);
+      }
+  std::fprintf(stderr, "\nbackward (attention_backward_tiled, one thread; flops 2.5x the "
+                       "forward's): its GFLOP/s over the same-run GEMM ceiling's\n");
+  std::fprintf(stderr, "%-6s %6s %4s %12s %12s %12s %12s\n", "type", "T", "d", "bwd GF/s",
+               "GEMM GF/s", "bwd/GEMM", "causal GF/s");
+  for (const char* type : {"float", "double"})
+    for (Index n : {256, 1024, 4096})
+      for (Index d : {64, 128}) {
+        const Figure b = figures[{type, n, d, false, "backward"}];
+        const Figure bc = figures[{type, n, d, true, "backward"}];
+        const Figure g = figures[{type, n, d, false, "gemm"}];
+        if (b.seconds == 0) continue;
+        std::fprintf(stderr, "%-6s %6ld %4ld %12.1f %12.1f %12.2f %12.1f\n", type, long(n),
+                     long(d), b.gflops, g.gflops, g.gflops > 0 ? b.gflops / g.gflops : 0,
+                     bc.gflops);
       }
 }
 
