@@ -106,9 +106,7 @@ AttentionGradients<T> attention_backward_tiled(const Matrix<T>& Q, const Matrix<
                                                const std::optional<Mask>& mask,
                                                const AttentionOptions& options, TileSizes tiles) {
   constexpr const char* where = "attention_backward_tiled";
-  detail::require_tiles(tiles, where);
-  detail::require_key_value_mask(K, V, mask, Q.rows(), where);
-  detail::require_query_key(Q, K, where);
+  detail::require_tiled_inputs(Q, K, V, mask, tiles, where);
   const Index T_q = Q.rows(), T_v = K.rows();
   detail::require_matrix(O, T_q, V.cols(), "O", where, "T_q x d_v, the forward's O");
   if (logsumexp.size() != T_q)

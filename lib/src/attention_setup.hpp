@@ -27,6 +27,18 @@ inline void require_tiles(const TileSizes& tiles, const char* where) {
                      std::to_string(tiles.threads));
 }
 
+/// The checks of attention_tiled and of the tiled backward, in attention's
+/// order: tile sizes, K and V and the mask, Q and K (ShapeError,
+/// NonFiniteInputError naming `where`).
+template <class T>
+void require_tiled_inputs(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
+                          const std::optional<Mask>& mask, const TileSizes& tiles,
+                          const char* where) {
+  require_tiles(tiles, where);
+  require_key_value_mask(K, V, mask, Q.rows(), where);
+  require_query_key(Q, K, where);
+}
+
 /// The factor of the logits, S = c Q K^T. The default 1/sqrt(d_k) is applied
 /// as the forms without options apply it: the naive form divides by
 /// sqrt(d_k) (scaled_logits), the tiled kernels multiply by the reciprocal.

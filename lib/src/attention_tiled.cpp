@@ -87,10 +87,8 @@ template <class T>
 TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
                                         const std::optional<Mask>& mask, TileSizes tiles) {
   constexpr const char* where = "attention_tiled";
-  detail::require_tiles(tiles, where);
   // The same checks, in the same order, as attention and scores.
-  detail::require_key_value_mask(K, V, mask, Q.rows(), where);
-  detail::require_query_key(Q, K, where);
+  detail::require_tiled_inputs(Q, K, V, mask, tiles, where);
   const auto scale = detail::logit_scale<T>(AttentionOptions{}, Q.cols(), where);
   return run_tiled(Q, K, V, mask ? &*mask : nullptr, scale, tiles, where);
 }
@@ -100,9 +98,7 @@ TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, 
                                         const std::optional<Mask>& mask,
                                         const AttentionOptions& options, TileSizes tiles) {
   constexpr const char* where = "attention_tiled";
-  detail::require_tiles(tiles, where);
-  detail::require_key_value_mask(K, V, mask, Q.rows(), where);
-  detail::require_query_key(Q, K, where);
+  detail::require_tiled_inputs(Q, K, V, mask, tiles, where);
   const auto scale = detail::logit_scale<T>(options, Q.cols(), where);
   const std::optional<Mask> m = detail::effective_mask(mask, options, Q.rows(), K.rows(), where);
   return run_tiled(Q, K, V, m ? &*m : nullptr, scale, tiles, where);

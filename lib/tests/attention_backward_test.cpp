@@ -11,34 +11,14 @@
 #include <random>
 
 #include "attn/attn.hpp"
+#include "random_inputs.hpp"
 
 using attn::Index;
 using attn::Mask;
+using attn::test::random_mask;
+using attn::test::uniform;
 
 namespace {
-
-template <class T>
-attn::Matrix<T> uniform(Index rows, Index cols, std::mt19937_64& rng, double lo = -1,
-                        double hi = 1) {
-  std::uniform_real_distribution<double> dist(lo, hi);
-  attn::Matrix<T> M(rows, cols);
-  for (Index i = 0; i < rows; ++i)
-    for (Index j = 0; j < cols; ++j) M(i, j) = static_cast<T>(dist(rng));
-  return M;
-}
-
-/// A random mask with about `p` of its entries forbidden and at least one
-/// allowed key per row.
-Mask random_mask(Index T_q, Index T_v, double p, std::mt19937_64& rng) {
-  std::bernoulli_distribution forbid(p);
-  std::uniform_int_distribution<Index> key(0, T_v - 1);
-  Mask M(T_q, T_v);
-  for (Index i = 0; i < T_q; ++i) {
-    for (Index j = 0; j < T_v; ++j) M(i, j) = forbid(rng);
-    M(i, key(rng)) = false;
-  }
-  return M;
-}
 
 template <class T>
 T max_abs(const attn::Matrix<T>& M) {
@@ -170,7 +150,7 @@ TEST_CASE("attention_backward agrees with a central difference of the forward", 
   }
   SECTION("a random mask") {
     Problem<double> p = random_problem<double>(4, 5, 3, 2, rng);
-    p.mask = random_mask(4, 5, 0.4, rng);
+    p.mask = random_mask(4, 5, rng, 0.4);
     check_against_finite_difference(p);
   }
   SECTION("causal, both alignments, and a scale of its own") {
@@ -208,14 +188,14 @@ TEMPLATE_TEST_CASE("attention_backward_tiled equals attention_backward within ro
   for (const auto& s : shapes)
     for (int variant = 0; variant < 4; ++variant) {
       Problem<T> p = random_problem<T>(s[0], s[1], s[2], s[3], rng);
-      if (variant == 1) p.mask = random_mask(s[0], s[1], 0.5, rng);
+      if (variant == 1) p.mask = random_mask(s[0], s[1], rng, 0.5);
       if (variant == 2) {  // bottom-right leaves rows without a key when T_q > T_v
         p.options.causal = true;
         if (s[0] <= s[1]) p.options.alignment = attn::CausalAlignment::bottom_right;
         p.options.scale = 0.3;
       }
       if (variant == 3) {
-        p.mask = random_mask(s[0], s[1], 0.3, rng);
+        p.mask = random_mask(s[0], s[1], rng, 0.3);
         p.options.causal = true;  // top-left: row 0 keeps key 0 only if the mask allows it
         for (Index i = 0; i < s[0]; ++i) (*p.mask)(i, 0) = false;
       }
@@ -273,7 +253,7 @@ TEMPLATE_TEST_CASE("each row of dS sums to zero (the softmax's shift invariance)
   const T u = std::numeric_limits<T>::epsilon() / 2;
   for (const Index T_v : {1, 5, 40}) {
     Problem<T> p = random_problem<T>(4, T_v, 3, 5, rng);
-    p.mask = random_mask(4, T_v, 0.3, rng);
+    p.mask = random_mask(4, T_v, rng, 0.3);
     const auto fwd = attn::attention_tiled<T>(p.Q, p.K, p.V, p.mask, p.options);
     for (Index i = 0; i < 4; ++i) {
       attn::Matrix<T> dO = attn::Matrix<T>::Zero(4, 5);

@@ -11,30 +11,14 @@
 #include <string>
 
 #include "attn/attn.hpp"
+#include "random_inputs.hpp"
 
 using attn::Index;
 using attn::Mask;
+using attn::test::random_mask;
+using attn::test::uniform;
 
 namespace {
-
-template <class T>
-attn::Matrix<T> uniform(Index rows, Index cols, std::mt19937_64& rng, double lo, double hi) {
-  std::uniform_real_distribution<double> dist(lo, hi);
-  attn::Matrix<T> M(rows, cols);
-  for (Index i = 0; i < rows; ++i)
-    for (Index j = 0; j < cols; ++j) M(i, j) = static_cast<T>(dist(rng));
-  return M;
-}
-
-Mask random_mask(Index T_q, Index T_v, std::mt19937_64& rng) {
-  std::bernoulli_distribution forbid(0.5);
-  Mask M(T_q, T_v);
-  for (Index i = 0; i < T_q; ++i) {
-    for (Index j = 0; j < T_v; ++j) M(i, j) = forbid(rng);
-    M(i, i % T_v) = false;
-  }
-  return M;
-}
 
 template <class T>
 bool bit_identical(const attn::TiledAttentionResult<T>& a, const attn::TiledAttentionResult<T>& b) {

@@ -10,21 +10,13 @@
 #include <vector>
 
 #include "attn/attn.hpp"
+#include "random_inputs.hpp"
 
 using attn::Index;
 using attn::Mask;
+using attn::test::uniform;
 
 namespace {
-
-template <class T>
-attn::Matrix<T> uniform(Index rows, Index cols, std::mt19937_64& rng, double lo = -1,
-                        double hi = 1) {
-  std::uniform_real_distribution<double> dist(lo, hi);
-  attn::Matrix<T> M(rows, cols);
-  for (Index i = 0; i < rows; ++i)
-    for (Index j = 0; j < cols; ++j) M(i, j) = static_cast<T>(dist(rng));
-  return M;
-}
 
 /// Tolerance for |O_tiled - O_naive|, per entry.
 ///
