@@ -192,7 +192,7 @@ TEMPLATE_TEST_CASE("attention_backward_tiled equals attention_backward within ro
       if (variant == 2) {  // bottom-right leaves rows without a key when T_q > T_v
         p.options.causal = true;
         if (s[0] <= s[1]) p.options.alignment = attn::CausalAlignment::bottom_right;
-        p.options.scale = 0.3;
+        p.options.scale = s[0] % 2 ? -0.3 : 0.3;  // any finite scale, negative too
       }
       if (variant == 3) {
         p.mask = random_mask(s[0], s[1], rng, 0.3);
@@ -396,4 +396,36 @@ TEMPLATE_TEST_CASE("attention_tiled with options: the default is bit-identical, 
       p.Q, p.K, p.V, attn::causal_mask(9, 11, attn::CausalAlignment::bottom_right), tiles);
   CHECK(c1.O == c2.O);
   CHECK(c1.logsumexp == c2.logsumexp);
+}
+
+TEST_CASE("the backward passes follow the rule for logits", "[backward]") {
+  using M = attn::Matrix<double>;
+  const M Q = (M(1, 2) << 1e200, 1e200).finished();
+  const M V = (M(2, 1) << 5, 7).finished(), dO = (M(1, 1) << 1).finished();
+  const attn::Vector<double> L = attn::Vector<double>::Zero(1);
+  // Every allowed logit overflows to -Inf: refused, as attention refuses it.
+  const M K_low = M::Constant(2, 2, -1e200);
+  CHECK_THROWS_AS(attn::attention_backward<double>(Q, K_low, V, dO), attn::NonFiniteInputError);
+  CHECK_THROWS_AS(attn::attention_backward_tiled<double>(Q, K_low, V, V.topRows(1), L, dO),
+                  attn::NonFiniteInputError);
+  // An allowed logit overflowing to +Inf: refused.
+  const M K_high = (M(2, 2) << 1e200, 1e200, 1, 1).finished();
+  CHECK_THROWS_AS(attn::attention_backward<double>(Q, K_high, V, dO), attn::NonFiniteInputError);
+  CHECK_THROWS_AS(attn::attention_backward_tiled<double>(Q, K_high, V, V.topRows(1), L, dO),
+                  attn::NonFiniteInputError);
+  // The overflowing key forbidden: never read; the one allowed key has P = 1,
+  // so dV = dO on it, and every other gradient is exactly 0.
+  Mask mask = Mask::Constant(1, 2, false);
+  mask(0, 0) = true;
+  const auto fwd = attn::attention_tiled<double>(Q, K_high, V, mask);
+  CHECK(fwd.O(0, 0) == 7.0);
+  const auto naive = attn::attention_backward<double>(Q, K_high, V, dO, mask);
+  const auto tiled =
+      attn::attention_backward_tiled<double>(Q, K_high, V, fwd.O, fwd.logsumexp, dO, mask);
+  for (const auto* g : {&naive, &tiled}) {
+    CHECK(g->dV(1, 0) == 1.0);
+    CHECK(g->dV(0, 0) == 0.0);
+    CHECK(g->dQ.cwiseAbs().maxCoeff() == 0.0);
+    CHECK(g->dK.cwiseAbs().maxCoeff() == 0.0);
+  }
 }
