@@ -603,7 +603,10 @@ def main():
     except Exception as e:  # noqa: BLE001  (SyntaxError, ImportError...: not gradable)
         if not getattr(e, "attnlab_entry", False):
             traceback.print_exc(file=sys.stderr)
-        hello.update(ok=False, error={"type": type(e).__name__, "message": str(e)})
+        error = {"type": type(e).__name__, "message": str(e)}
+        if getattr(e, "attnlab_entry", False):
+            error["missing_entry"] = True  # grader/PROTOCOL.md: the hello's "error"
+        hello.update(ok=False, error=error)
         send(hello)
         return 1
     hello.update(ok=True, entry=entry, ops=OPS[args.exercise])

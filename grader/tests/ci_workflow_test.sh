@@ -82,6 +82,8 @@ assert names, "no testcase"
 if path.endswith("kernel-junit.xml"):
     props = [n for n in names if n.startswith("check_my_kernel.")]
     assert len(props) == 13 and "check_my_kernel.oracle_agreement" in props, names
+if path.endswith("pytest-junit.xml"):  # one pytest test per property
+    assert len(names) == 13 and "test_my_attention[oracle_agreement]" in names, names
 print(path.rsplit("/", 1)[-1], "ok:", len(names), "testcases")
 PY
 done

@@ -1,4 +1,5 @@
 #include "attn/prop/verdict.hpp"
+#include "attn/prop/case_shape.hpp"
 
 #include "attn/prop/batched.hpp"
 
@@ -66,6 +67,8 @@ void print_outcome(std::ostream& os, const Outcome& o, Index marked_row, const C
   }
 }
 
+}  // namespace
+
 std::string shape_line(const Case& c) {
   if (builds_mask(c.op))
     return "T_q=" + std::to_string(c.mask_shape.T_q) + ", T_v=" + std::to_string(c.mask_shape.T_v);
@@ -87,8 +90,6 @@ std::string shape_line(const Case& c) {
            ", d_k=" + std::to_string(c.Q.cols()) + ", d_v=" + std::to_string(c.V.cols());
   return "T_q=" + std::to_string(c.S.rows()) + ", T_v=" + std::to_string(c.S.cols());
 }
-
-}  // namespace
 
 void show_failure_case(Verdict& v) {
   if (v.failure && v.failure->shown) {

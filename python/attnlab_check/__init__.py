@@ -12,6 +12,9 @@ own under attnlab's harness (grader/PROTOCOL.md), and raises
 property fails. The kernel's calling conventions are in grader/PROTOCOL.md
 and docs/MANUAL.md ("Checking your own kernel").
 
+One pytest test per property: :mod:`attnlab_check.pytest`
+(``attnlab_properties``).
+
 The ``attnlab`` binary is found, in order: the ``binary`` argument, the
 ``ATTNLAB`` environment variable, ``attnlab`` on ``PATH``, then the
 checkout's build folder (``build/grader/attnlab`` beside this package's
@@ -19,12 +22,15 @@ checkout's build folder (``build/grader/attnlab`` beside this package's
 """
 
 import inspect
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
-__all__ = ["check", "find_attnlab", "CheckResult", "PropertyFailure", "AttnlabError"]
+__all__ = ["check", "run", "list_properties", "find_attnlab", "CheckResult", "PropertyFailure",
+           "TimeBudgetExceeded", "AttnlabError"]
 
 PRECISIONS = ("float64", "float32", "float16", "bfloat16")
 OPERATIONS = ("attention", "masked_softmax", "softmax_rows", "attention_tiled",
@@ -43,6 +49,17 @@ class PropertyFailure(AssertionError):
         self.result = result
 
 
+class TimeBudgetExceeded(AssertionError):
+    """No property failed, but the time budget ran out before every one ran
+    (exit status 3). ``not_run`` lists their ids; ``report`` is the text report."""
+
+    def __init__(self, report, result):
+        super().__init__(report)
+        self.report = report
+        self.result = result
+        self.not_run = list((result.results or {}).get("not_run", []))
+
+
 class AttnlabError(RuntimeError):
     """attnlab could not run the check (exit status 2: usage, no NumPy, no
     binary...). ``report`` holds what it printed."""
@@ -53,12 +70,26 @@ class AttnlabError(RuntimeError):
 
 
 class CheckResult:
-    """What a passing check printed: ``report`` (text), ``command`` (argv)."""
+    """What a check printed: ``report`` (text), ``command`` (argv),
+    ``returncode`` (0 passed, 1 a property failed or the kernel did not
+    load, 2 usage or infrastructure error, 3 the time budget ran out), and
+    ``results``: the parsed ``--results-json`` (docs/MANUAL.md,
+    "Machine-readable results"), or None when attnlab wrote none (a usage
+    error found before the kernel was started)."""
 
-    def __init__(self, report, command, returncode):
+    def __init__(self, report, command, returncode, results=None):
         self.report = report
         self.command = command
         self.returncode = returncode
+        self.results = results
+
+    def property(self, name):
+        """The results' object for property `name` (a dict with status,
+        summary, counterexample, worst, ratio, seed, text), or None."""
+        for p in (self.results or {}).get("properties", []):
+            if p.get("name") == name:
+                return p
+        return None
 
     def __repr__(self):
         return "CheckResult(returncode=%d)" % self.returncode
@@ -104,30 +135,11 @@ def _source_and_entry(fn):
     return source, name
 
 
-def check(fn, precision="float64", op="attention", fully_forbidden="error", cases=None,
+def _argv(fn, precision="float64", op="attention", fully_forbidden="error", cases=None,
           seed=None, timeout=None, prop=None, accumulate=None, python=None, binary=None,
-          junit=None, max_seq=None, head_dims=None, tile_multiple=None, extra_args=()):
-    """Runs ``attnlab check`` on `fn` and returns a CheckResult when every
-    property holds; raises PropertyFailure (an AssertionError) with the report
-    when one fails, AttnlabError when the check cannot run.
-
-    fn: a top-level function of a Python file (or a path to a .py/.cpp file
-      or a protocol executable). Its file is imported again in attnlab's own
-      process, so it must import without side effects that need the caller.
-    precision, accumulate: the precision the kernel declares (float64,
-      float32, float16, bfloat16); passed as --precision/--accumulate only
-      when not the default float64 / None.
-    op: the kernel's operation (attention, masked_softmax, ...).
-    fully_forbidden: the kernel's documented answer for a query row whose
-      every key is forbidden: "error", "nan" or "zeros".
-    cases, seed, timeout, prop: attnlab's --cases, --seed, --timeout, --property.
-    max_seq, head_dims, tile_multiple: the shapes the kernel takes (--max-seq,
-      --head-dims, --tile-multiple): e.g. max_seq=4096, head_dims=(64, 128),
-      tile_multiple=64 sends only such shapes; others are not sent, and the
-      report says which shapes were covered.
-    python: the interpreter that runs the kernel (default: this one,
-      sys.executable, so the kernel sees the same packages as the test).
-    """
+          junit=None, max_seq=None, head_dims=None, tile_multiple=None, time_budget=None,
+          results_json=None, extra_args=()):
+    """The ``attnlab check`` command line for these arguments (check's)."""
     if precision not in PRECISIONS:
         raise AttnlabError("precision must be one of %s, not %r" % (", ".join(PRECISIONS), precision))
     if op not in OPERATIONS:
@@ -152,18 +164,92 @@ def check(fn, precision="float64", op="attention", fully_forbidden="error", case
         head_dims = ",".join(str(int(d)) for d in head_dims)
     for flag, value in (("--cases", cases), ("--seed", seed), ("--timeout", timeout),
                         ("--property", prop), ("--junit", junit), ("--max-seq", max_seq),
-                        ("--head-dims", head_dims), ("--tile-multiple", tile_multiple)):
+                        ("--head-dims", head_dims), ("--tile-multiple", tile_multiple),
+                        ("--time-budget", time_budget), ("--results-json", results_json)):
         if value is not None:
             argv += [flag, str(value)]
-    argv += list(extra_args)
+    return argv + list(extra_args)
+
+
+def _attnlab(argv):
+    """Runs attnlab (no colour); returns (report: stdout and stderr, exit status)."""
     env = dict(os.environ, NO_COLOR="1")
     proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, env=env)
-    report = proc.stdout + (("\n" + proc.stderr) if proc.stderr.strip() else "")
-    result = CheckResult(report, argv, proc.returncode)
-    if proc.returncode == 0:
+    return proc.stdout + (("\n" + proc.stderr) if proc.stderr.strip() else ""), proc.returncode
+
+
+def list_properties(fn, op="attention", fully_forbidden="error", binary=None):
+    """The ids of the properties ``check`` runs on `fn` for `op` and
+    `fully_forbidden` (``attnlab check --list-properties``: nothing is run)."""
+    argv = _argv(fn, op=op, fully_forbidden=fully_forbidden, binary=binary) + ["--list-properties"]
+    report, code = _attnlab(argv)
+    if code != 0:
+        raise AttnlabError("attnlab check --list-properties failed (exit status %d): %s"
+                           % (code, " ".join(argv)), report)
+    return [line.strip() for line in report.splitlines() if line.strip()]
+
+
+def run(fn, precision="float64", op="attention", fully_forbidden="error", cases=None,
+        seed=None, timeout=None, prop=None, accumulate=None, python=None, binary=None,
+        junit=None, max_seq=None, head_dims=None, tile_multiple=None, time_budget=None,
+        results_json=None, extra_args=()):
+    """Runs ``attnlab check`` on `fn` (the arguments of :func:`check`) and
+    returns the CheckResult whatever the outcome, its ``results`` parsed
+    from ``--results-json`` (a temporary file unless `results_json` names
+    one). Raises AttnlabError only when the command cannot be formed (a bad
+    argument, no binary)."""
+    options = dict(locals())
+    del options["fn"]
+    with tempfile.TemporaryDirectory(prefix="attnlab-check-") as folder:
+        path = results_json or os.path.join(folder, "results.json")
+        argv = _argv(fn, **dict(options, results_json=path))
+        report, code = _attnlab(argv)
+        results = None
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                results = json.load(f)
+    return CheckResult(report, argv, code, results)
+
+
+def check(fn, *args, **options):
+    """Runs ``attnlab check`` on `fn` and returns a CheckResult when every
+    property holds; raises PropertyFailure (an AssertionError) with the report
+    when one fails (or the kernel did not load), TimeBudgetExceeded (an
+    AssertionError) when none failed but `time_budget` ran out first,
+    AttnlabError when the check cannot run (a usage error: an unknown
+    property, a function the file does not define...).
+
+    fn: a top-level function of a Python file (or a path to a .py/.cpp file
+      or a protocol executable). Its file is imported again in attnlab's own
+      process, so it must import without side effects that need the caller.
+    precision, accumulate: the precision the kernel declares (float64,
+      float32, float16, bfloat16); passed as --precision/--accumulate only
+      when not the default float64 / None.
+    op: the kernel's operation (attention, masked_softmax, ...; default attention).
+    fully_forbidden: the kernel's documented answer for a query row whose
+      every key is forbidden: "error" (the default), "nan" or "zeros".
+    cases, seed, timeout, prop: attnlab's --cases, --seed, --timeout, --property.
+    time_budget: seconds for the whole check (--time-budget); None: no limit.
+    max_seq, head_dims, tile_multiple: the shapes the kernel takes (--max-seq,
+      --head-dims, --tile-multiple): e.g. max_seq=4096, head_dims=(64, 128),
+      tile_multiple=64 sends only such shapes; others are not sent, and the
+      report says which shapes were covered.
+    python: the interpreter that runs the kernel (default: this one,
+      sys.executable, so the kernel sees the same packages as the test).
+    binary, junit, results_json, extra_args: the attnlab binary, a JUnit
+      file, a results file (docs/MANUAL.md, "Machine-readable results"),
+      further arguments.
+    """
+    result = run(fn, *args, **options)
+    if result.returncode == 0:
         return result
-    if proc.returncode == 1:
-        raise PropertyFailure(report, result)
+    if result.returncode == 1:
+        raise PropertyFailure(result.report, result)
+    if result.returncode == 3:
+        raise TimeBudgetExceeded(result.report, result)
     raise AttnlabError("attnlab check could not run (exit status %d): %s"
-                       % (proc.returncode, " ".join(argv)), report)
+                       % (result.returncode, " ".join(result.command)), result.report)
+
+
+check.__signature__ = inspect.signature(run)  # the same arguments, for help() and IDEs

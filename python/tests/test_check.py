@@ -31,6 +31,26 @@ def test_unknown_property_is_a_usage_error():
     assert "no property no_such_property" in str(error.value)
 
 
+def test_missing_function_is_a_usage_error_not_a_failure():
+    # A function the file does not define: exit status 2 (AttnlabError), not a PropertyFailure.
+    with pytest.raises(attnlab_check.AttnlabError) as error:
+        attnlab_check.check(kernels.__file__, extra_args=["--entry", "numpy_atention"])
+    assert "did you mean --entry numpy_attention" in str(error.value)
+
+
+def test_time_budget_names_the_properties_not_run():
+    # 1 s per call, 2 s for the whole check: stopped, exit status 3, none failed.
+    slow = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "grader",
+                        "tests", "data", "slow_kernel.py")
+    with pytest.raises(attnlab_check.TimeBudgetExceeded) as stopped:
+        attnlab_check.check(slow, extra_args=["--entry", "slow_attention"], time_budget=2)
+    result = stopped.value.result
+    assert result.returncode == 3 and stopped.value.not_run, result.report
+    statuses = {p["name"]: p["status"] for p in result.results["properties"]}
+    assert all(statuses[name] == "not_run" for name in stopped.value.not_run), statuses
+    assert "failed" not in statuses.values(), result.report
+
+
 def test_lambda_is_refused():
     with pytest.raises(attnlab_check.AttnlabError):
         attnlab_check.check(lambda Q, K, V, mask: Q)

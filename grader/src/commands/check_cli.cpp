@@ -13,10 +13,12 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "attn/prop/bound_stats.hpp"
 #include "attn/prop/catalog.hpp"
+#include "commands/check_results.hpp"
 #include "commands/cli_checks.hpp"
 #include "grading/number_bounds.hpp"
 #include "exercises/exercise.hpp"
@@ -46,6 +48,9 @@ struct CheckCommand {
   std::optional<std::string> python;
   std::optional<std::string> junit;
   std::optional<std::string> report;
+  std::optional<std::string> results_json;  ///< --results-json FILE (check_results.hpp)
+  double time_budget_s = 0;                 ///< --time-budget; 0: none
+  bool list_properties = false;             ///< --list-properties: print the ids, run nothing
 };
 
 namespace {
@@ -93,20 +98,21 @@ Operation recognised_operation(const fs::path& file, const std::string& entry, s
 
 /// One line per property, and for a failure the verdict's text (the shrunk
 /// counterexample, the worst entry, the seed) with the diagnosis and hint.
-void print_check_report(std::ostream& os, const GradeResult& r, const std::string& intro) {
-  os << intro;
+void print_check_report(std::ostream& os, const GradeResult& r) {
   int passed = 0, failed = 0, skipped = 0;
-  for (std::size_t k = 0; k < r.items.size(); ++k) {
+  for (std::size_t k = 0; k < r.items.size() && k < r.verdicts.size(); ++k) {
     const ScoredItem& item = r.items[k];
-    const attn::prop::Verdict* v = k < r.verdicts.size() ? &r.verdicts[k] : nullptr;
-    if (item.status == "passed") {
+    const attn::prop::Verdict& v = r.verdicts[k];
+    const std::string status = check_status(r, k);
+    if (status == "passed") {
       ++passed;
-      os << "PASS  " << item.id;
-      if (v) os << " (" << v->cases << (v->generated ? " cases" : " fixed cases") << ")";
-      os << "\n";
-    } else if (item.status == "skipped") {
+      os << "PASS  " << item.id << " (" << v.cases << (v.generated ? " cases" : " fixed cases")
+         << ")\n";
+    } else if (status == "skipped") {
       ++skipped;
       os << "SKIP  " << item.id << ": " << item.summary << "\n";
+    } else if (status == "not_run") {
+      os << "NOT RUN  " << item.id << ": " << item.summary << "\n";
     } else {
       ++failed;
       os << "FAIL  " << item.id << ": " << item.summary << "\n";
@@ -125,22 +131,35 @@ void print_check_report(std::ostream& os, const GradeResult& r, const std::strin
       }
     }
   }
+  const std::vector<std::string> not_run = not_run_properties(r);
   os << "\n" << passed << " passed, " << failed << " failed";
   if (skipped) os << ", " << skipped << " skipped";
-  os << (failed ? "" : (passed ? ": every property holds" : "")) << "\n";
+  if (!not_run.empty()) os << ", " << not_run.size() << " not run";
+  os << (failed || !not_run.empty() ? "" : (passed ? ": every property holds" : "")) << "\n";
+  if (!not_run.empty()) {
+    os << "not run because " << r.budget_stop << ":";
+    for (const auto& id : not_run) os << " " << id;
+    os << "\n";
+  }
 }
 
 /// The margin (reference/TOLERANCE.md, "Two-sided evidence"): after a
 /// passing oracle_agreement, the largest error/bound ratio of any output it
 /// compared with the oracle (bound_stats.hpp, collected on this thread while
-/// grade_file ran the properties) and the case it came from. Nothing when
-/// oracle_agreement failed (its failure shows its own ratio) or did not run.
-void print_margin(std::ostream& os, const GradeResult& r, const attn::prop::BoundStats& stats) {
+/// grade_file ran the properties) and the case it came from. Empty (no
+/// entries) when oracle_agreement failed (its failure shows its own ratio)
+/// or did not run.
+attn::prop::BoundStats passing_margin(const GradeResult& r, const attn::prop::BoundStats& stats) {
   const auto& items = r.items;
   const bool passed = std::any_of(items.begin(), items.end(), [](const ScoredItem& item) {
     return item.id == "oracle_agreement" && item.status == "passed";
   });
-  if (!passed || stats.entries == 0) return;
+  return passed ? stats : attn::prop::BoundStats{};
+}
+
+/// The margin's line of the text report (passing_margin); nothing without one.
+void print_margin(std::ostream& os, const attn::prop::BoundStats& stats) {
+  if (stats.entries == 0) return;
   std::ostringstream ratio;
   ratio.precision(3);
   ratio << stats.max_ratio;
@@ -165,7 +184,8 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
       "returning O (N, H, T_q, d_v); e.g. attnlab check gqa.py --op batched_attention "
       "--entry my_gqa (no C++ interface).\n"
       "Exit status: 0 every property passed, 1 a property failed or the kernel did not "
-      "load, 2 usage or infrastructure error.");
+      "load, 2 usage or infrastructure error (a function --entry names that the file does "
+      "not define too), 3 none failed but --time-budget ran out before every property ran.");
   c->app->add_option("KERNEL", c->kernel, "the kernel: .py, .cpp, or an executable")->required();
   std::string ops;
   for (Operation op : check_operations()) ops += std::string(ops.empty() ? "" : ", ") + attn::prop::operation_name(op);
@@ -220,6 +240,19 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
                      "kernel imports); default: /usr/bin/python3, then python3 on PATH");
   c->app->add_option("--junit", c->junit, "write JUnit XML (one testcase per property) to this file");
   c->app->add_option("--report", c->report, "also write the text report to this file");
+  c->app->add_option("--results-json", c->results_json,
+                     "write the verdicts as JSON to this file: one object per property with its "
+                     "status, counterexample, worst entry, error/bound ratio and seed "
+                     "(docs/MANUAL.md, 'Machine-readable results')");
+  c->app->add_option("--time-budget", c->time_budget_s,
+                     "seconds for the whole check, from start to the last property: when they "
+                     "are used up, the properties not yet run are named and the exit status "
+                     "is 3 (unless one failed); 0: no limit")
+      ->capture_default_str()
+      ->check(check::seconds(bounds::kBudgetSeconds, "600"));
+  c->app->add_flag("--list-properties", c->list_properties,
+                   "print the ids of the properties the check would run (one a line, for --op "
+                   "and --fully-forbidden) and run nothing");
   return c;
 }
 
@@ -295,8 +328,21 @@ void set_subject_and_launch(const CheckCommand& c, GradeOptions& options) {
   options.launch.python = c.python;
   options.launch.python_entry = c.entry;
   options.launch.limits.address_space_bytes = c.memory_mib << 20;
-  options.submission_timeout = std::chrono::milliseconds(0);
+  options.submission_timeout =
+      std::chrono::milliseconds(static_cast<long long>(std::llround(c.time_budget_s * 1000.0)));
+  options.budget_option = "--time-budget";
   options.brief_header = true;
+}
+
+/// The precision checked as the report says it: the hello's choice, or,
+/// before the kernel's hello (it did not start), what was asked.
+std::string precision_said(const CheckCommand& c, const GradeResult& result) {
+  if (!result.header.precision.empty()) return result.header.precision;
+  try {
+    return choose_precision(c.precision.request(), Hello{}).describe();
+  } catch (const std::exception&) {
+    return c.precision.precision.empty() ? "float64" : c.precision.precision;
+  }
 }
 
 /// check's text report: the kernel, operation, precision, seed and shapes,
@@ -309,24 +355,15 @@ std::string check_report(const CheckCommand& c, const GradeOptions& options, Ope
   report << "attnlab check " << c.kernel << "\n"
          << "operation: " << attn::prop::operation_name(op) << " (" << how << ")";
   if (!result.header.entry.empty()) report << "; entry: " << result.header.entry;
-  // Before the kernel's hello (it did not start): what was asked.
-  std::string precision = result.header.precision;
-  if (precision.empty()) {
-    try {
-      precision = choose_precision(c.precision.request(), Hello{}).describe();
-    } catch (const std::exception&) {
-      precision = c.precision.precision.empty() ? "float64" : c.precision.precision;
-    }
-  }
-  report << "\nprecision: " << precision
+  report << "\nprecision: " << precision_said(c, result)
          << "; fully forbidden row: " << c.fully_forbidden
          << "; seed " << c.run.seed << ", " << c.run.cases << " cases per property\n"
          << "shapes: " << options.run.shapes.describe() << "\n";
   if (!result.header.runtime.empty()) report << "runtime: " << result.header.runtime << "\n";
   report << "\n";
   if (result.status == GradeResult::Status::graded) {
-    print_check_report(report, result, "");
-    print_margin(report, result, margin);
+    print_check_report(report, result);
+    print_margin(report, margin);
   } else if (result.status == GradeResult::Status::not_gradable) {
     report << "the kernel " << result.not_gradable_headline << ":\n"
            << result.details << (result.details.empty() || result.details.back() == '\n' ? "" : "\n");
@@ -337,18 +374,21 @@ std::string check_report(const CheckCommand& c, const GradeOptions& options, Ope
 
 }  // namespace
 
-std::optional<int> run_check_command(const CheckCommand& c) {
-  if (!c.app || !c.app->parsed()) return std::nullopt;
+namespace {
+
+/// The kernel's options from the command line (GradeOptions::kernel and
+/// the rest), or the exit status of a usage error, said on stderr.
+std::variant<GradeOptions, int> check_options(const CheckCommand& c, Operation& op,
+                                              std::string& how) {
   GradeOptions options;
   options.file = c.kernel;
   if (const auto problem = not_a_file(options.file)) {
     std::cerr << "attnlab: " << *problem << "\n";
-    return 2;
+    return kCheckUsage;
   }
-  std::string how;
   const std::optional<Operation> chosen = chosen_operation(c, options.file, how);
-  if (!chosen) return 2;
-  const Operation op = *chosen;
+  if (!chosen) return kCheckUsage;
+  op = *chosen;
   const FullyForbidden ff = c.fully_forbidden == "nan"     ? FullyForbidden::nan
                             : c.fully_forbidden == "zeros" ? FullyForbidden::zeros
                                                            : FullyForbidden::error;
@@ -356,35 +396,64 @@ std::optional<int> run_check_command(const CheckCommand& c) {
     options.kernel = kernel_exercise(op, ff);
   } catch (const std::exception& e) {
     std::cerr << "attnlab: " << e.what() << "\n";
-    return 2;
+    return kCheckUsage;
   }
-  if (!take_only_property(c, op, options) || !language_fits(c, op, options.file)) return 2;
+  if (!take_only_property(c, op, options) || !language_fits(c, op, options.file)) return kCheckUsage;
   options.run = c.run;
   std::sort(options.run.shapes.head_dims.begin(), options.run.shapes.head_dims.end());
   if (options.run.shapes.tile_multiple > options.run.shapes.max_seq) {
     std::cerr << "attnlab: --tile-multiple " << options.run.shapes.tile_multiple
               << " is longer than --max-seq " << options.run.shapes.max_seq << "\n";
-    return 2;
+    return kCheckUsage;
   }
   set_subject_and_launch(c, options);
+  return options;
+}
+
+/// Writes --report, --junit and --results-json; false, said on stderr, when one cannot be written.
+bool write_outputs(const CheckCommand& c, const std::string& report, const GradeResult& result,
+                   const CheckRunInfo& info) {
+  try {
+    if (c.report) write_file_creating_folder(*c.report, report);
+    if (c.junit) write_junit(*c.junit, result);
+    if (c.results_json) write_file_creating_folder(*c.results_json, check_results_json(result, info));
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<int> run_check_command(const CheckCommand& c) {
+  if (!c.app || !c.app->parsed()) return std::nullopt;
+  const auto started = std::chrono::steady_clock::now();
+  Operation op = Operation::attention;
+  std::string how;
+  auto made = check_options(c, op, how);
+  if (const int* code = std::get_if<int>(&made)) return *code;
+  GradeOptions& options = std::get<GradeOptions>(made);
+  if (c.list_properties) {
+    for (const auto& p : options.kernel->properties) std::cout << p.id << "\n";
+    return kCheckPassed;
+  }
+  options.budget_start = started;
 
   std::ostringstream graded;  // grade's own report: not shown (it speaks of points)
   attn::prop::reset_bound_stats();
   GradeResult result = grade_file(options, graded);
-  const attn::prop::BoundStats margin = attn::prop::bound_stats();
+  const attn::prop::BoundStats margin = passing_margin(result, attn::prop::bound_stats());
   const std::string report = check_report(c, options, op, how, result, margin);
   std::cout << report;
   if (result.status == GradeResult::Status::usage_error ||
       result.status == GradeResult::Status::infrastructure_error)
     std::cerr << "attnlab: " << result.message << "\n";
-  try {
-    if (c.report) write_file_creating_folder(*c.report, report);
-    if (c.junit) write_junit(*c.junit, result);
-  } catch (const std::exception& e) {
-    std::cerr << "attnlab: " << e.what() << "\n";
-    return 2;
-  }
-  return result.exit_code();
+  CheckRunInfo info{c.kernel, attn::prop::operation_name(op), c.fully_forbidden,
+                    precision_said(c, result), c.run.seed, c.run.cases, std::nullopt, margin};
+  if (c.time_budget_s > 0) info.time_budget_s = c.time_budget_s;
+  if (!write_outputs(c, report, result, info)) return kCheckUsage;
+  return check_exit_code(result);
 }
 
 }  // namespace attn::grader

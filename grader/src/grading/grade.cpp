@@ -456,6 +456,7 @@ void finish_report(const GradeOptions& options, const ProcessSubject& subject,
            << options.subject.max_timeouts << " timeouts per property\n";
   }
   if (budget.exhausted()) {
+    result.budget_stop = budget.stop_reason();
     report << "\nnote: the submission used up its time budget of "
            << describe_duration(budget.budget()) << "; the cases after that were not run\n";
   }
@@ -535,6 +536,13 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
 
   ProcessSubject subject(shown, prepared.launch.command, options.subject);
   if (auto why = subject.start()) {
+    if (options.kernel && subject.missing_entry()) {
+      // `attnlab check`: no function to call is the command line's mistake
+      // (--entry), not the kernel's (exit status 2, MANUAL.md "Exit status").
+      result.status = GradeResult::Status::usage_error;
+      result.message = shown + ": " + *subject.missing_entry();
+      return result;
+    }
     report_did_not_start(*why, subject, prepared, shown, report, result);
     return result;
   }
@@ -547,7 +555,9 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   print_header(report, result.header);
 
   result.status = GradeResult::Status::graded;
-  BudgetSubject budget(subject, options.submission_timeout);
+  BudgetSubject budget(subject, options.submission_timeout,
+                       options.budget_start.value_or(std::chrono::steady_clock::now()),
+                       options.budget_option);
   const auto started = std::chrono::steady_clock::now();
   run_properties(options, *exercise, subject, budget, prepared.launch.language, report, result);
   result.seconds = seconds_since(started);

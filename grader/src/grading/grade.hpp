@@ -49,6 +49,12 @@ struct GradeOptions {
   int slot = 0;
   /// Wall-clock budget for the whole submission (BudgetSubject); 0: none.
   std::chrono::milliseconds submission_timeout{0};
+  /// When that budget starts; unset: once the submission said hello (its
+  /// preparation and start-up have limits of their own). `attnlab check
+  /// --time-budget` sets the command's start, so the budget is the total.
+  std::optional<std::chrono::steady_clock::time_point> budget_start;
+  /// The option that set the budget, named when it runs out.
+  std::string budget_option = "--submission-timeout";
   /// The teacher configuration (points and visibility overrides); null: none.
   std::shared_ptr<const TeacherConfig> config;
   /// Visibility of generated tests in results.json (--visibility); empty:

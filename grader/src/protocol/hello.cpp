@@ -73,6 +73,8 @@ Hello read_hello(std::string_view line) {
     if (auto it = j.find("error"); it != j.end() && it->is_object()) {
       h.error_type = optional_string(*it, "type");
       h.error_message = optional_string(*it, "message");
+      if (auto m = it->find("missing_entry"); m != it->end() && m->is_boolean())
+        h.missing_entry = m->get<bool>();
     }
     if (h.error_type.empty()) h.error_type = "Error";
   }

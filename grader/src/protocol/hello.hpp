@@ -29,6 +29,12 @@ struct Hello {
   std::string accumulate;
   std::string error_type;
   std::string error_message;
+  /// With ok false: the file loaded but defines no function to call (none
+  /// of the exercise's names, or not the one `--entry` named): the error's
+  /// "missing_entry": true (PROTOCOL.md, "Start: the hello"). For
+  /// `attnlab check` that is a usage error of the command line, not a fault
+  /// of the kernel.
+  bool missing_entry = false;
 };
 
 /// Parses a hello line:

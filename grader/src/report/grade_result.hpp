@@ -45,6 +45,10 @@ struct GradeResult {
   /// reproduction_build_command); empty otherwise.
   std::string cpp_reproduction_build;
   double seconds = 0;       ///< wall-clock time of the grading
+  /// When the submission's time budget ran out (GradeOptions::submission_timeout):
+  /// BudgetSubject::stop_reason(), the very text of the Verdict::not_run of
+  /// each property it stopped; empty when it did not run out.
+  std::string budget_stop;
   /// Graded as the whole exercise (GradeOptions::whole_exercise): the part
   /// not handed in and its points, counted 0 and in max_score ("the answers
   /// file: 0 of 3 points"); empty when nothing is missing.

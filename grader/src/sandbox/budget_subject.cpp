@@ -1,12 +1,15 @@
 // BudgetSubject: the per-submission time limit.
 #include "sandbox/budget_subject.hpp"
 
+#include <utility>
+
 #include "sandbox/exit_status.hpp"
 
 namespace attn::grader {
 
-BudgetSubject::BudgetSubject(attn::prop::Subject& inner, std::chrono::milliseconds budget)
-    : inner_(inner), budget_(budget), deadline_(std::chrono::steady_clock::now() + budget) {}
+BudgetSubject::BudgetSubject(attn::prop::Subject& inner, std::chrono::milliseconds budget,
+                             std::chrono::steady_clock::time_point start, std::string option)
+    : inner_(inner), budget_(budget), deadline_(start + budget), option_(std::move(option)) {}
 
 bool BudgetSubject::spent() const {
   return budget_.count() > 0 && std::chrono::steady_clock::now() >= deadline_;
@@ -14,7 +17,7 @@ bool BudgetSubject::spent() const {
 
 std::string BudgetSubject::stop_reason() const {
   return "the submission used up its time budget of " + describe_duration(budget_) +
-         " (--submission-timeout)";
+         " (" + option_ + ")";
 }
 
 attn::prop::Outcome BudgetSubject::run(const attn::prop::Case& c) {

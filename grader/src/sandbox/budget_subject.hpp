@@ -17,8 +17,12 @@ namespace attn::grader {
 
 class BudgetSubject : public attn::prop::Subject {
  public:
-  /// `budget` of zero or less: no limit.
-  BudgetSubject(attn::prop::Subject& inner, std::chrono::milliseconds budget);
+  /// `budget` of zero or less: no limit. It counts from `start` (default:
+  /// now); `option` is the command-line option that set it, named in
+  /// stop_reason().
+  BudgetSubject(attn::prop::Subject& inner, std::chrono::milliseconds budget,
+                std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(),
+                std::string option = "--submission-timeout");
 
   std::string name() const override { return inner_.name(); }
   attn::prop::Precision precision() const override { return inner_.precision(); }
@@ -33,7 +37,7 @@ class BudgetSubject : public attn::prop::Subject {
   /// Cases refused for the budget.
   int not_run() const { return not_run_; }
   /// Why cases are refused, as a clause: "the submission used up its time
-  /// budget of 2 s (--submission-timeout)".
+  /// budget of 2 s (--submission-timeout)" (the option given at construction).
   std::string stop_reason() const;
   std::chrono::milliseconds budget() const { return budget_; }
 
@@ -41,6 +45,7 @@ class BudgetSubject : public attn::prop::Subject {
   attn::prop::Subject& inner_;
   std::chrono::milliseconds budget_;
   std::chrono::steady_clock::time_point deadline_;
+  std::string option_;
   bool exhausted_ = false;
   int not_run_ = 0;
 };

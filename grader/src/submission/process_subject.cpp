@@ -140,6 +140,7 @@ std::optional<std::string> ProcessSubject::spawn() {
         Hello h = parse_hello(first.text);
         if (!h.ok) {
           why = "failed to load: " + h.error_type + ": " + h.error_message;
+          if (h.missing_entry) missing_entry_ = h.error_message;
         } else {
           try {
             declared_ = choose_precision(options_.precision, h);

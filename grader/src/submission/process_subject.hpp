@@ -73,6 +73,11 @@ class ProcessSubject : public attn::prop::Subject {
 
   /// The hello of the most recent process (valid after a successful start()).
   const Hello& hello() const { return hello_; }
+  /// When start() failed because the hello said the file defines no
+  /// function to call (Hello::missing_entry: a Python file without the
+  /// exercise's names, or without the one --entry named): the hello's error
+  /// message (naming the file's own functions); else nullopt.
+  const std::optional<std::string>& missing_entry() const { return missing_entry_; }
 
   std::string name() const override { return display_name_; }
   /// The chosen precision (command line, else hello, else float64); before
@@ -117,6 +122,7 @@ class ProcessSubject : public attn::prop::Subject {
   SubjectOptions options_;
   std::unique_ptr<ChildProcess> child_;
   Hello hello_;
+  std::optional<std::string> missing_entry_;
   DeclaredPrecision declared_;
   bool started_once_ = false;
   int restarts_ = 0;
