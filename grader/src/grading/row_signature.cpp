@@ -43,13 +43,7 @@ std::string hmac_sha256_hex(const std::string& key, const std::string& message) 
   if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
             reinterpret_cast<const unsigned char*>(message.data()), message.size(), md, &n))
     throw std::runtime_error("OpenSSL's HMAC-SHA256 failed");
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned int k = 0; k < n; ++k) {
-    out += hex[md[k] >> 4];
-    out += hex[md[k] & 15];
-  }
-  return out;
+  return lower_hex(md, n);
 }
 
 std::string row_signature(const SummaryRow& row, const std::string& key) {
