@@ -275,7 +275,9 @@ def call_kernel(fn, inputs, *args, **kwargs):
     """(answer, None) for fn(*args, **kwargs), or (None, the refusal reply)
     when it raises. `inputs` names the arrays passed ({"Q": Q, ...}); a Fault
     when the call changed any of them in place (kept to the bit and compared
-    after the call, as the caller's arrays must stay as given)."""
+    after the call, as the caller's arrays must stay as given). The C++
+    harness's KeptInputs (cpp_harness.hpp) holds C++ kernels to the same
+    rule with the same words, up to the advice."""
     saved = {n: _snapshot(v) for n, v in inputs.items() if v is not None}
 
     def check():

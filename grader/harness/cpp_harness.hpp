@@ -7,9 +7,13 @@
 
 #include <cxxabi.h>
 
+#include <cstring>
 #include <exception>
+#include <functional>
+#include <optional>
 #include <string>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
@@ -57,6 +61,58 @@ nlohmann::json call_submission(Call&& call) {
               {{"type", t ? demangle(t->name()) : std::string("unknown")},
                {"message", "a non-std::exception was thrown"}}}};
   }
+  return reply;
+}
+
+/// The fault of a call that changed the input `name` in place (through
+/// const_cast: the interface passes it by const reference). The Python
+/// harness's call_kernel (attnlab_harness.py) says the same words up to the
+/// advice, so a report reads alike in both languages.
+std::string modified_input_fault(const std::string& name);
+
+/// Bit-exact copies of the inputs a submission is given, taken before the
+/// call and compared after it (modified_input_fault names the first that
+/// changed). Inputs: Eigen matrices (Matrix, Mask) and std::optional of one
+/// (M1's heads are kept matrix by matrix).
+class KeptInputs {
+ public:
+  /// Keeps a copy of `value`, which must outlive this object.
+  template <class T>
+  KeptInputs& keep(std::string name, const T& value) {
+    inputs_.push_back({std::move(name), [copy = value, &value] { return same_bits(copy, value); }});
+    return *this;
+  }
+  /// The name of the first input that differs from its copy; empty: none.
+  std::string changed() const {
+    for (const auto& [name, same] : inputs_)
+      if (!same()) return name;
+    return {};
+  }
+
+ private:
+  template <class Derived>
+  static bool same_bits(const Eigen::DenseBase<Derived>& a, const Eigen::DenseBase<Derived>& b) {
+    using Scalar = typename Derived::Scalar;
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           (a.size() == 0 ||
+            std::memcmp(a.derived().data(), b.derived().data(),
+                        static_cast<std::size_t>(a.size()) * sizeof(Scalar)) == 0);
+  }
+  template <class T>
+  static bool same_bits(const std::optional<T>& a, const std::optional<T>& b) {
+    return a.has_value() == b.has_value() && (!a || same_bits(*a, *b));
+  }
+  std::vector<std::pair<std::string, std::function<bool()>>> inputs_;
+};
+
+/// call_submission(call), then a fault ({"ok": false, "fault": ...}) if the
+/// call changed one of `kept` in place, whether it answered or threw: the
+/// caller's inputs must stay as given (grader/PROTOCOL.md, "fault").
+template <class Call>
+nlohmann::json call_keeping(const KeptInputs& kept, Call&& call) {
+  nlohmann::json reply = call_submission(std::forward<Call>(call));
+  if (const std::string name = kept.changed(); !name.empty())
+    return {{"ok", false}, {"fault", modified_input_fault(name)}};
   return reply;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The C++ harness's answer for the attention exercises (F3, F4, and T1's
 // naive companion): decodes Q, K, V and the optional mask, calls `attention`
-// (f3::attention, f4::attention, t1::attention) and encodes O and A.
+// (f3::attention, f4::attention, t1::attention) and encodes O and A; a call
+// that changed an input (through const_cast) is a fault (KeptInputs).
 
 #include <optional>
 
@@ -35,10 +36,18 @@ AttentionInputs<Matrix, Mask> decode_attention_inputs(const nlohmann::json& requ
   return in;
 }
 
+/// Keeps Q, K, V and the mask of `in` (KeptInputs), to fault a call that changes them.
+template <class Matrix, class Mask>
+KeptInputs keep_attention_inputs(const AttentionInputs<Matrix, Mask>& in) {
+  KeptInputs kept;
+  kept.keep("Q", in.Q).keep("K", in.K).keep("V", in.V).keep("mask", in.mask);
+  return kept;
+}
+
 template <class Matrix, class Mask, class Attention>
 nlohmann::json answer_attention(const nlohmann::json& request, Attention attention) {
   const auto in = decode_attention_inputs<Matrix, Mask>(request);
-  return call_submission([&] {
+  return call_keeping(keep_attention_inputs(in), [&] {
     const auto r = attention(in.Q, in.K, in.V, in.mask);
     return nlohmann::json{{"O", grader::encode_matrix(r.O)}, {"A", grader::encode_matrix(r.A)}};
   });

@@ -9,7 +9,7 @@ const ExerciseInfo exercise{"F1", "f1::softmax_rows", {"softmax_rows"}};
 
 nlohmann::json answer(const nlohmann::json& request) {
   const f1::Matrix S = grader::decode_matrix(request.at("S"), "S", declared_cols(request, "S"));
-  return call_submission([&] {
+  return call_keeping(KeptInputs().keep("S", S), [&] {
     return nlohmann::json{{"A", grader::encode_matrix(f1::softmax_rows(S))}};
   });
 }

@@ -32,6 +32,12 @@ std::string demangle(const char* mangled) {
   return status == 0 && name ? std::string(name.get()) : std::string(mangled);
 }
 
+std::string modified_input_fault(const std::string& name) {
+  return "the function modified its input " + name + " in place; the caller's " + name +
+         " must stay as it was given (it is passed by const reference: work on a copy, never "
+         "write to it through const_cast)";
+}
+
 Eigen::Index declared_cols(const nlohmann::json& request, const char* name) {
   const auto shapes = request.find("shapes");
   if (shapes == request.end() || !shapes->is_object() || !shapes->contains(name)) return 0;

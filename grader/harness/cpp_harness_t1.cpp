@@ -20,7 +20,7 @@ nlohmann::json answer(const nlohmann::json& request) {
   const auto in = decode_attention_inputs<t1::Matrix, t1::Mask>(request);
   const auto tile_q = request.at("tile_q").get<Eigen::Index>();
   const auto tile_k = request.at("tile_k").get<Eigen::Index>();
-  return call_submission([&] {
+  return call_keeping(keep_attention_inputs(in), [&] {
     const t1::TiledResult r = t1::attention_tiled(in.Q, in.K, in.V, in.mask, tile_q, tile_k);
     nlohmann::json lse = nlohmann::json::array();
     for (Eigen::Index i = 0; i < r.logsumexp.size(); ++i)

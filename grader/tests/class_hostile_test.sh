@@ -8,7 +8,8 @@
 # outside the class, a FIFO (in a student's folder and directly in the
 # class folder), a link to a folder, and archives: a zip and tars holding
 # symbolic links, hard links and device entries, a zip bomb (600 MiB of
-# zeros in ~600 KB), a tar.gz of 30,000 files, and a zip with junk before
+# zeros in ~600 KB), a tar.gz of 30,000 files, a tar of folders 1,500
+# deep (past PATH_MAX: its note stays short), and a zip with junk before
 # it (a reader's warning, not an error). Beside them, normal students get
 # full marks. Checks every row's status, points and reason (also in the
 # student's results.json and JUnit), that the marker is in no report,
@@ -121,6 +122,13 @@ with tarfile.open(os.path.join(cls, "many.tar.gz"), "w:gz") as t:
     for k in range(30000):
         tar_add(t, "f/%05d.txt" % k, tarfile.REGTYPE)
 
+# Folders 1,500 deep (7,500-byte paths, past PATH_MAX): five files the
+# system cannot unpack there; the note names the first shortened, and a count.
+deep = "/".join("d%03d" % (k % 1000) for k in range(1500))
+with tarfile.open(os.path.join(cls, "deep.tar"), "w") as t:
+    for k in range(5):
+        tar_add(t, "%s/attention%d.py" % (deep, k), tarfile.REGTYPE, code)
+
 # Junk before the zip: unzip warns ("extra bytes at beginning"), the files are whole.
 buf = io.BytesIO()
 with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
@@ -169,6 +177,8 @@ refused = {
     "tar_links": r"ignored \.\./escape\.py: a path leading out.*ignored attention\.py: a symbolic link",
     "bomb": r"its archive bomb\.zip unpacks to more than 64 MiB",
     "many": r"its archive many\.tar\.gz holds more than 2000 files and folders",
+    "deep": r"ignored d000/d001/d002/\S*\.\.\.\S*/d499/attention0\.py: its path is too long to unpack "
+            r"\(7513 bytes, 1501 names deep; not unpacked\).*; and 2 more ignored",
 }
 import xml.etree.ElementTree as ET
 for student, why in refused.items():
@@ -195,6 +205,10 @@ for stem, why in [("link_secret%2Fattention.py", "ignored notes.py: a symbolic l
     suite = ET.parse(os.path.join(out, "students", stem + ".junit.xml")).getroot().find("testsuite")
     said = suite.findtext("system-out") or ""
     assert why in said, (stem, ET.tostring(suite, encoding="unicode")[-2000:])
+# Every note stays readable: no row's note runs to thousands of characters.
+for student, rs in rows.items():
+    for r in rs:
+        assert len(r["note"]) <= 800, (student, len(r["note"]), r["note"][:300])
 print("class_hostile_test: %d students as expected" % len(rows))
 PY
 

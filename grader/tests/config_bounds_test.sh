@@ -4,7 +4,8 @@
 # (grader/src/grading/number_bounds.hpp): a value that would wrap, overflow
 # or round to nothing is refused with exit status 2, its member, its value
 # and the range; so is a --config that is not a regular file (a FIFO must
-# not hang the grader, /dev/zero must not be read) or is over 1 MiB.
+# not hang the grader, /dev/zero must not be read) or is over 1 MiB, and a
+# member given twice in one object is refused, naming it and the file.
 set -u
 attnlab=$1
 src=$2
@@ -55,6 +56,17 @@ config budget_negative '{"limits": {"submission_timeout_s": -5}}' \
 # Points of 1e308 sum to infinity: a null score in results.json.
 config points_1e308 '{"exercises": {"F3": {"points": {"oracle_agreement": 1e308}}}}' \
   'exercises.F3.points.oracle_agreement is 1e\+308; it must be a number of points from 0 \(no points\) to 1e\+06'
+
+# A member given twice: refused, naming it (JSON readers keep one or the other).
+config duplicate_cases '{"cases": 5, "seed": 1, "cases": 4294967296}' \
+  'duplicate_cases.json: the member "cases" is given twice'
+config duplicate_points '{"exercises": {"F3": {"points": {"oracle_agreement": 1, "oracle_agreement": 9}}}}' \
+  'duplicate_points.json: the member "exercises.F3.points.oracle_agreement" is given twice'
+# The same name in two different objects is no repeat.
+printf '%s\n' '{"visibility": {"generated": "hidden"}, "exercises": {"F3": {"visibility":
+  {"oracle_agreement": "hidden"}}}, "cases": 5}' > "$tmp/same_name_apart.json"
+"$attnlab" grade "$solution" --config "$tmp/same_name_apart.json" > "$tmp/same_name_apart.txt" 2>&1 ||
+  { cat "$tmp/same_name_apart.txt"; fail "a name used in two objects was refused"; }
 
 # The command line has the same bounds.
 refused cli_timeout_1e308 "--timeout must be a number of seconds > 0 and <= 86400, e.g. 2.5, got '1e308'" \

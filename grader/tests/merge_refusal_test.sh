@@ -9,6 +9,11 @@
 # link to a file outside the shard), a shard graded with another seed
 # or other cases, and two shards sharing a student are refused with exit 2
 # and a message saying why; nothing outside a shard is ever copied.
+# A consistent forgery (row, results.json and report edited to agree) of an
+# unsigned shard merges with a plain warning that merge cannot tell it; of
+# a signed shard (the configuration's signing_key) it is refused, as are a
+# removed signature, an edited report, another key, signed shards without
+# the key, and settings that are not the rows'; edited columns are not taken.
 # --allow-overlap merges overlapping shards, the last one winning.
 set -u
 attnlab=$1
@@ -43,8 +48,8 @@ refused() {  # refused NAME EXPECTED_TEXT SHARD...: merge refused, exit 2, messa
   [ -f "$tmp/out_$name/summary.json" ] && fail "$name: a gradebook was written"
   return 0
 }
-edit() {  # edit NAME PYTHON: a copy of shardA as $tmp/NAME, its summary.json edited (row r: bad's)
-  rm -rf "$tmp/$1" && cp -r "$tmp/shardA" "$tmp/$1"
+edit() {  # edit NAME PYTHON [SHARD]: a copy of SHARD (shardA) as $tmp/NAME, its summary.json edited (row r: bad's)
+  rm -rf "$tmp/$1" && cp -r "$tmp/${3:-shardA}" "$tmp/$1"
   /usr/bin/python3 - "$tmp/$1/summary.json" "$2" <<'PY' || fail "cannot edit $1"
 import json, sys
 path, code = sys.argv[1], sys.argv[2]
@@ -86,6 +91,70 @@ refused symlink "symlink" "$tmp/shardA" "$tmp/linked"
 rm -rf "$tmp/hard" && cp -r "$tmp/shardB" "$tmp/hard"
 rm "$tmp/hard/students/fine%2Fa.py.txt" && ln "$tmp/secret.txt" "$tmp/hard/students/fine%2Fa.py.txt"
 refused hardlink "is a hard link" "$tmp/shardA" "$tmp/hard"
+
+# A consistent forgery: bad's row, its results.json, its text report and
+# the row's digests of its reports all say 12/12. Unsigned shards cannot tell it from a real one: merge takes it
+# and says so plainly.
+forge='r["points"] = dict(r["max_points"]); r["score"] = r["max_score"]
+import os; base = os.path.join(os.path.dirname(path), r["report"][:-4])
+j = json.load(open(base + ".results.json")); j["score"] = r["max_score"]; json.dump(j, open(base + ".results.json", "w"))
+open(base + ".txt", "a").write("score: 12 / 12\n")
+import hashlib  # and the digests the row keeps of its reports
+r["report_sha256"] = {f: hashlib.sha256(open(os.path.join(os.path.dirname(path), f), "rb").read()).hexdigest() for f in r["report_sha256"]}'
+edit consistent "$forge"
+"$attnlab" merge "$tmp/consistent" "$tmp/shardB" -o "$tmp/out_consistent" > "$tmp/consistent.txt" 2>&1 ||
+  { cat "$tmp/consistent.txt"; fail "unsigned consistent shards did not merge"; }
+grep -q "cannot tell a forged shard" "$tmp/consistent.txt" ||
+  { cat "$tmp/consistent.txt"; fail "merge without a key did not say it cannot tell a forged shard"; }
+
+# Signed shards (the configuration's signing_key): the same forgery is
+# refused, naming the shard; so is a row whose signature was removed, an
+# edited report, another key, and signed shards merged without the key.
+key="a teacher's secret signing key"
+printf '{"signing_key": "%s"}\n' "$key" > "$tmp/signed.json"
+printf '{"signing_key": "another secret, as long"}\n' > "$tmp/other.json"
+printf '{"cases": 5}\n' > "$tmp/nokey.json"
+grade A signedA 5 --config "$tmp/signed.json"
+grade B signedB 5 --config "$tmp/signed.json"
+grep -rq "$key" "$tmp/signedA" && fail "the signing key is written into the shard"
+"$attnlab" merge "$tmp/signedA" "$tmp/signedB" --config "$tmp/signed.json" -o "$tmp/merged_signed" \
+  > "$tmp/signed_ok.txt" 2>&1 || { cat "$tmp/signed_ok.txt"; fail "two signed shards did not merge"; }
+grep -q "cannot tell" "$tmp/signed_ok.txt" && fail "merge with the key says it cannot tell a forgery"
+# The merged folder keeps the signatures: it merges again with the key.
+"$attnlab" merge "$tmp/merged_signed" --config "$tmp/signed.json" -o "$tmp/merged_signed2" \
+  > "$tmp/signed_again.txt" 2>&1 || { cat "$tmp/signed_again.txt"; fail "a merged signed folder does not merge again"; }
+edit signed_forged "$forge" signedA
+refused signed_forged "signed_forged, row of bad/a.py: its signature does not hold" \
+  "$tmp/signed_forged" "$tmp/signedB" --config "$tmp/signed.json"
+edit unsigned_forged "$forge"'
+for x in s["submissions"]: x["signature"] = ""' signedA
+refused signed_stripped "unsigned_forged, row of bad/a.py: it is not signed" \
+  "$tmp/unsigned_forged" "$tmp/signedB" --config "$tmp/signed.json"
+refused unsigned_with_key "shardA, row of bad/a.py: it is not signed" \
+  "$tmp/shardA" "$tmp/signedB" --config "$tmp/signed.json"
+edit report_edited 'pass' signedA
+echo "score: 12 / 12" >> "$tmp/report_edited/students/bad%2Fa.py.txt"
+refused report_edited "report_edited, row of bad/a.py: its students/bad%2Fa.py.txt is not the file graded" \
+  "$tmp/report_edited" "$tmp/signedB" --config "$tmp/signed.json"
+refused other_key "signedA, row of bad/a.py: its signature does not hold" \
+  "$tmp/signedA" "$tmp/signedB" --config "$tmp/other.json"
+refused signed_without_key "signedA, row of bad/a.py: it is signed, but no key was given" \
+  "$tmp/signedA" "$tmp/signedB"
+refused config_without_key 'has no "signing_key"' "$tmp/signedA" "$tmp/signedB" --config "$tmp/nokey.json"
+# The settings and columns of summary.json are not signed: settings that are
+# not the rows' are refused, and the merged columns are made from the settings.
+edit settings_edited 's["settings"]["cases"] = 50' signedA
+refused settings_edited "settings_edited: its summary.json's settings" \
+  "$tmp/settings_edited" "$tmp/signedB" --config "$tmp/signed.json"
+edit columns_edited 'for c in s["columns"]: c["max_score"] = 100' signedA
+"$attnlab" merge "$tmp/columns_edited" "$tmp/signedB" --config "$tmp/signed.json" -o "$tmp/out_columns" \
+  > "$tmp/columns.txt" 2>&1 || { cat "$tmp/columns.txt"; fail "shards with edited columns did not merge"; }
+/usr/bin/python3 - "$tmp/out_columns/summary.json" <<'PY' || fail "the merged columns were taken from an edited shard"
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert [c["max_score"] for c in m["columns"]] == [12], m["columns"]
+assert all(r["max_score"] == 12 for r in m["students"]), m["students"]
+PY
 
 # --allow-overlap: the last shard given wins.
 "$attnlab" merge "$tmp/merged" "$tmp/shardB" --allow-overlap -o "$tmp/merged2" > "$tmp/overlap.txt" 2>&1 ||

@@ -53,7 +53,11 @@ assert len(set(seen)) == len(seen) == 9
 def strip(rows, keys):
     return [{k: v for k, v in r.items() if k not in keys} for r in rows]
 assert strip(whole["students"], {"graded_at"}) == strip(merged["students"], {"graded_at"})
-assert strip(whole["submissions"], {"graded_at", "seconds"}) == strip(merged["submissions"], {"graded_at", "seconds"})
+# report_sha256: the digests of reports that state their own time.
+timed = {"graded_at", "seconds", "report_sha256"}
+assert strip(whole["submissions"], timed) == strip(merged["submissions"], timed)
+for r in merged["submissions"]:  # the merged reports are the shards' as graded
+    assert sorted(r["report_sha256"]) == sorted(r["report"][:-4] + e for e in (".txt", ".results.json", ".junit.xml")), r
 ow = {k: v for k, v in whole["overview"].items() if "seconds" not in k}
 om = {k: v for k, v in merged["overview"].items() if "seconds" not in k}
 assert ow == om, (ow, om)

@@ -28,6 +28,7 @@ struct ClassCommands {
   std::vector<std::string> merge_inputs;
   std::string merge_out;
   bool allow_overlap = false;
+  std::string merge_config;
 
   CLI::App* zip = nullptr;
   std::string zip_config;
@@ -52,11 +53,22 @@ int run_merge(const ClassCommands& c) {
   options.allow_overlap = c.allow_overlap;
   Gradebook merged;
   try {
+    if (!c.merge_config.empty()) {
+      options.key = read_teacher_config(c.merge_config).signing_key;
+      if (options.key.empty())
+        throw std::runtime_error(c.merge_config + " has no \"signing_key\": merge takes "
+                                 "--config only for the key that checks the shards' signatures");
+    }
     merged = merge_shards(options);
   } catch (const std::exception& e) {
     std::cerr << "attnlab: " << e.what() << "\n";
     return 2;
   }
+  if (options.key.empty())
+    std::cerr << "attnlab: warning: no signing key (--config FILE with \"signing_key\"): the "
+                 "shards are unsigned, so merge checked only that each is consistent and "
+                 "cannot tell a forged shard (rows, reports and results.json edited to agree) "
+                 "from a real one\n";
   std::cout << "attnlab: merged " << c.merge_inputs.size() << " gradebook(s): "
             << merged.students.size() << " students into " << options.out.string() << "\n\n"
             << overview_text(merged);
@@ -263,12 +275,17 @@ std::shared_ptr<ClassCommands> add_class_commands(CLI::App& app) {
       "score is the sum of its points, each within its maximum; its report is the grader's; "
       "its results.json agrees); shards graded with other settings (seed, cases, limits, "
       "configuration), by another attnlab version, with an unknown exercise or sharing a "
-      "student are refused (exit 2).");
+      "student are refused (exit 2). With --config (its \"signing_key\") every row's "
+      "signature is checked, so an edited shard is refused; without it, a consistently "
+      "forged shard cannot be told from a real one.");
   c->merge->add_option("OUT", c->merge_inputs, "the --out folders to join")->required();
   c->merge->add_option("-o,--output", c->merge_out, "the merged folder")->required();
   c->merge->add_flag("--allow-overlap", c->allow_overlap,
                      "accept a student graded in several inputs: the last one given wins "
                      "(to fold a regrade into a merged folder)");
+  c->merge->add_option("--config", c->merge_config,
+                       "the teacher configuration the shards were graded with: its "
+                       "\"signing_key\" checks every row's signature");
   c->zip = app.add_subcommand(
       "gradescope-zip",
       "Build a Gradescope autograder zip: setup.sh (installs attnlab from the sources in the "

@@ -33,6 +33,7 @@
 #include "commands/cli_checks.hpp"
 #include "grading/grade.hpp"
 #include "attn/grader/paths.hpp"
+#include "sandbox/file_problem.hpp"
 #include "sandbox/sandbox.hpp"
 #include "grading/teacher_config.hpp"
 #include "commands/teaching_cli.hpp"
@@ -75,8 +76,12 @@ nlohmann::ordered_json grading_settings(const attn::grader::GradeOptions& o,
   if (config_file) {
     std::ifstream in(*config_file);
     config = nlohmann::ordered_json::parse(in, nullptr, false);
-    // The salt of anonymous ids decides no grade, and stays out of summary.json.
-    if (config.is_object()) config.erase("anonymise_salt");
+    // The salt of anonymous ids and the signing key decide no grade, and
+    // stay out of summary.json (secrets).
+    if (config.is_object()) {
+      config.erase("anonymise_salt");
+      config.erase("signing_key");
+    }
   }
   return {{"seed", o.run.seed},
           {"cases", o.run.cases},
@@ -361,12 +366,25 @@ int main(int argc, char** argv) {
                  "my_attention.py (without FILE, attnlab grades its bundled submissions)\n";
     return 2;
   }
+  // A path the system cannot take (PATH_MAX) is said as such, not as a missing file.
+  std::vector<std::pair<std::string, std::string>> named;
+  for (const auto& f : files) named.push_back({f, "file"});
+  if (answers) named.push_back({*answers, "answers file"});
+  for (const auto& [path, what] : named)
+    if (const auto problem = attn::grader::path_too_long(path, what)) {
+      std::cerr << "attnlab: " << *problem << "\n";
+      return 2;
+    }
+  const auto is_folder = [](const fs::path& p) {
+    std::error_code ec;
+    return fs::is_directory(p, ec);
+  };
   // One student's upload (Gradescope, PrairieLearn): a single folder with a
   // per-submission report file; its entry is chosen as in a class folder.
-  const bool upload = files.size() == 1 && fs::is_directory(files.front()) && !out_dir &&
+  const bool upload = files.size() == 1 && is_folder(files.front()) && !out_dir &&
                       (results_json || prairielearn_json || report_file);
   bool batch = !upload && (files.size() > 1 || out_dir.has_value());
-  for (const auto& f : files) batch = batch || (!upload && fs::is_directory(f));
+  for (const auto& f : files) batch = batch || (!upload && is_folder(f));
   if (batch && (results_json || answers || report_file || prairielearn_json)) {
     std::cerr << "attnlab: --results-json, --answers and --report go with one FILE; when "
                  "grading several, every report goes to --out\n";
@@ -388,7 +406,7 @@ int main(int argc, char** argv) {
   if (config) hide(config->path);
   // Folders of submissions (other students' work); a single file is shown as a private copy.
   for (const auto& f : files)
-    if (fs::is_directory(f)) hide(f);
+    if (is_folder(f)) hide(f);
   if (out_dir) hide(*out_dir);
   if (results_json) hide(*results_json);
   if (junit) hide(*junit);
@@ -470,6 +488,7 @@ int main(int argc, char** argv) {
     b.base = options;
     b.restart = restart;
     b.anonymise_salt = !anonymise_salt.empty() ? anonymise_salt : config ? config->anonymise_salt : "";
+    b.signing_key = config ? config->signing_key : "";
     b.settings = grading_settings(options, precision, config_file);
     if (options.submission_timeout.count() > 0)
       b.child_timeout = options.submission_timeout + 2 * options.launch.compile_timeout +

@@ -1,6 +1,7 @@
 // Grading many submissions in parallel, one forked grader per submission.
 #include "grading/batch.hpp"
 #include "grading/gradebook.hpp"
+#include "grading/row_signature.hpp"
 #include "grading/scoring_rules.hpp"
 #include "exercises/exercise.hpp"
 #include "attn/grader/paths.hpp"
@@ -394,6 +395,12 @@ class Recorder {
 
   /// Input k's row; its student is whole when it was the last of theirs.
   void add(std::size_t k, SummaryRow row) {
+    try {
+      record_report_digests(row, options_.out_dir);
+    } catch (const std::exception& e) {
+      row.note += (row.note.empty() ? "" : "; ") + std::string(e.what());
+      row.exit_code = 2;
+    }
     rows_[k] = std::move(row);
     if (--remaining_[who(options_.inputs[k])] == 0) {
       graded_.push_back(who(options_.inputs[k]));
@@ -411,6 +418,9 @@ class Recorder {
     for (std::size_t k = 0; k < rows_.size(); ++k)
       if (remaining_[who(options_.inputs[k])] == 0) fresh_rows.push_back(rows_[k]);
     no_submission_exercise(fresh_rows, base_, options_.base.config.get());
+    // Signed last: the row as written (row_signature.hpp).
+    if (!options_.signing_key.empty())
+      for (auto& r : fresh_rows) r.signature = row_signature(r, options_.signing_key);
     Gradebook fresh;
     fresh.submissions = std::move(fresh_rows);
     fresh.seed = options_.base.run.seed;

@@ -120,6 +120,11 @@ struct SummaryRow {
   std::string choice;     ///< which files were taken, and why (BatchInput::choice)
   std::string settings_hash;  ///< of the settings it was graded with (gradebook.hpp)
   std::uint64_t seed = 0;     ///< the seed of its generated cases
+  /// Its report files (relative to the output folder) -> their SHA-256, as
+  /// written (row_signature.hpp); empty: not recorded (an older attnlab).
+  std::vector<std::pair<std::string, std::string>> report_sha256;
+  /// HMAC-SHA256 of the row under the run's signing key (row_signature.hpp); empty: unsigned.
+  std::string signature;
 };
 
 SummaryRow summary_row(const std::string& name, const GradeResult& r);
@@ -142,6 +147,8 @@ struct BatchOptions {
   bool restart = false;
   /// Non-empty: the salt of summary-anonymous.csv's ids (gradebook.hpp anonymous_id).
   std::string anonymise_salt;
+  /// Non-empty: every row this run grades is signed with it (row_signature.hpp).
+  std::string signing_key;
 };
 
 /// Grades every input (at most options.jobs at once), writes the reports

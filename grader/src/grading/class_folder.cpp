@@ -13,6 +13,7 @@
 
 #include <sys/stat.h>
 
+#include "sandbox/file_problem.hpp"
 #include "sandbox/no_follow.hpp"
 #include "sandbox/unpack_archive.hpp"
 #include "submission/notebook.hpp"
@@ -138,11 +139,15 @@ Walk walk_student(const fs::path& root, const std::optional<fs::path>& excluded)
   return w;
 }
 
-/// "ignored a.py: a symbolic link ...; ignored b: a FIFO, ..." (at most three, then "...").
+/// Longest entry of a note's list ("path: why"), shortened beyond it.
+constexpr std::size_t kNoteItemBytes = 200;
+
+/// "ignored a.py: a symbolic link ...; ignored b: a FIFO, ..." (at most
+/// three, each shortened to kNoteItemBytes, then the count of the others).
 std::string ignored_clause(const std::vector<std::string>& refused) {
   std::string s;
   for (std::size_t k = 0; k < refused.size() && k < 3; ++k)
-    s += (k ? "; " : "") + std::string("ignored ") + refused[k];
+    s += (k ? "; " : "") + std::string("ignored ") + shortened(refused[k], kNoteItemBytes);
   if (refused.size() > 3) s += "; and " + std::to_string(refused.size() - 3) + " more ignored";
   return s;
 }
@@ -466,14 +471,14 @@ class Collector {
       for (std::size_t k = first; k < out_.inputs.size(); ++k) {
         out_.inputs[k].scratch = scratch;
         if (!u.warnings.empty())
-          out_.inputs[k].choice += "; the archive's reader warned: " + u.warnings.front();
+          out_.inputs[k].choice += "; the archive's reader warned: " + shortened(u.warnings.front(), kNoteItemBytes);
       }
       if (!ok) fs::remove_all(scratch);
       return ok;
     } catch (const ArchiveRefused& e) {
-      *why = shown + " " + e.what() + "; nothing of it is graded";
+      *why = shown + " " + shortened(e.what(), kNoteItemBytes) + "; nothing of it is graded";
     } catch (const std::exception& e) {
-      *why = shown + " cannot be unpacked: " + e.what();
+      *why = shown + " cannot be unpacked: " + shortened(e.what(), kNoteItemBytes);
     }
     scratch_.clear();
     std::error_code ec;
@@ -537,7 +542,8 @@ class Collector {
   static std::string nothing_clause(const std::vector<std::string>& others,
                                     const std::vector<std::string>& refused) {
     std::string listed;
-    for (std::size_t k = 0; k < others.size() && k < 3; ++k) listed += (k ? ", " : ": ") + others[k];
+    for (std::size_t k = 0; k < others.size() && k < 3; ++k)
+      listed += (k ? ", " : ": ") + shortened(others[k]);
     if (others.size() > 3) listed += ", ...";
     std::string why = others.empty() && refused.empty() ? "the folder is empty"
                       : others.empty() ? "nothing in it can be read"

@@ -6,8 +6,6 @@
 #include <cmath>
 #include <ctime>
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -15,6 +13,7 @@
 
 #include "exercises/exercise.hpp"
 #include "grading/out_folder.hpp"
+#include "grading/row_signature.hpp"
 #include "grading/scoring_rules.hpp"
 #include "sandbox/atomic_file.hpp"
 #include "grading/student_names.hpp"
@@ -178,6 +177,8 @@ ojson summary_row_json(const SummaryRow& r) {
     max_points[id] = p.second;
     order.push_back(id);
   }
+  ojson digests = ojson::object();
+  for (const auto& [file, sha] : r.report_sha256) digests[file] = sha;
   return ojson{{"file", r.file},           {"student", student_of(r)},
                {"exercise", r.exercise},   {"status", r.status},
                {"score", r.score},         {"max_score", r.max_score},
@@ -187,7 +188,8 @@ ojson summary_row_json(const SummaryRow& r) {
                {"attnlab_version", r.version}, {"choice", r.choice},
                {"note", r.note},           {"exit_code", r.exit_code},
                {"report", r.report},       {"settings_hash", r.settings_hash},
-               {"seed", r.seed}};
+               {"seed", r.seed},           {"report_sha256", digests},
+               {"signature", r.signature}};
 }
 
 SummaryRow summary_row_from_json(const nlohmann::json& j) {
@@ -213,6 +215,10 @@ SummaryRow summary_row_from_json(const nlohmann::json& j) {
   r.report = j.at("report").get<std::string>();
   r.settings_hash = j.value("settings_hash", "");
   r.seed = j.value("seed", std::uint64_t{0});
+  if (j.contains("report_sha256"))
+    for (const auto& [file, sha] : j["report_sha256"].items())
+      r.report_sha256.push_back({file, sha.get<std::string>()});
+  r.signature = j.value("signature", "");
   return r;
 }
 
@@ -258,18 +264,7 @@ std::vector<ExerciseColumns> class_columns(const std::string& fixed, const Teach
 }
 
 std::string anonymous_id(const std::string& salt, const std::string& student) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  if (!HMAC(EVP_sha256(), salt.data(), static_cast<int>(salt.size()),
-            reinterpret_cast<const unsigned char*>(student.data()), student.size(), md, &n))
-    throw std::runtime_error("OpenSSL's HMAC-SHA256 failed");
-  static const char* hex = "0123456789abcdef";
-  std::string out = "anon-";
-  for (unsigned int k = 0; k < 8 && k < n; ++k) {
-    out += hex[md[k] >> 4];
-    out += hex[md[k] & 15];
-  }
-  return out;
+  return "anon-" + hmac_sha256_hex(salt, student).substr(0, 16);
 }
 
 namespace {

@@ -45,11 +45,14 @@
 // "columns": [{exercise, max_score, items: [{id, max_points}]}],
 // "students": [...], "submissions": [one per graded file: file, student,
 // exercise, status, score, max_score, points, max_points, misconceptions,
-// seconds, graded_at, choice, note, report, settings_hash, seed], "counts":
-// {status: submissions}, "overview": {...}}. "settings" are what decides a
-// grade (seed, cases, the fixed exercise, limits, the teacher
-// configuration's content); each row's "settings_hash" is the start of
-// their SHA-256, so `attnlab merge` can refuse rows graded otherwise.
+// seconds, graded_at, choice, note, report, settings_hash, seed,
+// report_sha256, signature], "counts": {status: submissions}, "overview":
+// {...}}. "settings" are what decides a grade (seed, cases, the fixed
+// exercise, limits, the teacher configuration's content, its secrets
+// "anonymise_salt" and "signing_key" left out); each row's "settings_hash"
+// is the start of their SHA-256, so `attnlab merge` can refuse rows graded
+// otherwise; "report_sha256" and "signature" (empty without a signing key)
+// are row_signature.hpp's.
 // "run" says whether the last run writing here finished ("complete") and,
 // while it has not, which students it has graded ("graded"): batch.hpp
 // resumes it.

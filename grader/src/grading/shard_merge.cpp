@@ -17,8 +17,10 @@
 
 #include "exercises/exercise.hpp"
 #include "grading/out_folder.hpp"
+#include "grading/row_signature.hpp"
 #include "sandbox/atomic_file.hpp"
 #include "grading/student_names.hpp"
+#include "grading/teacher_config.hpp"
 #include "report/scoring.hpp"
 
 namespace attn::grader {
@@ -185,14 +187,84 @@ void check_consistent(const Gradebook& book, const fs::path& shard, Reference& r
   }
 }
 
-/// The report files of `book`'s rows in `shard`, read (as checked) for `out`.
+/// The report files of `book`'s rows in `shard`, read (as checked) for
+/// `out`: a row that records its reports' digests (row_signature.hpp) gets
+/// exactly those files, each with its digest; an older row, those present.
 void read_reports(const Gradebook& book, const fs::path& shard, const fs::path& out,
                   std::vector<std::pair<fs::path, std::string>>& files) {
   for (const auto& s : book.submissions) {
-    const std::string stem = s.report.substr(0, s.report.size() - 4);  // "students/<stem>"
-    for (const std::string ext : {".txt", ".results.json", ".junit.xml"})
-      if (auto text = read_inside(shard, stem + ext)) files.push_back({out / (stem + ext), std::move(*text)});
+    const std::string where = shard.string() + ", row of " + s.file;
+    if (s.report_sha256.empty()) {
+      for (const auto& rel : report_files(s))
+        if (auto text = read_inside(shard, rel)) files.push_back({out / rel, std::move(*text)});
+      continue;
+    }
+    const std::vector<std::string> own = report_files(s);
+    for (const auto& [rel, sha] : s.report_sha256) {
+      if (std::find(own.begin(), own.end(), rel) == own.end())
+        throw MergeError(where + ": \"" + rel + "\" is not one of its report files");
+      auto text = read_inside(shard, rel);
+      if (!text) throw MergeError(where + ": its " + rel + " is missing");
+      if (sha256_hex(*text) != sha)
+        throw MergeError(where + ": its " + rel + " is not the file graded (its SHA-256 differs "
+                         "from the row's report_sha256: changed after grading)");
+      files.push_back({out / rel, std::move(*text)});
+    }
   }
+}
+
+/// The shard's settings must be those its rows were graded with (their
+/// hash), so the columns made from them are the grader's.
+void check_settings(const Gradebook& book, const fs::path& shard) {
+  const std::string hash = settings_hash(book.settings);
+  for (const auto& r : book.submissions)
+    if (!r.settings_hash.empty() && r.settings_hash != hash)
+      throw MergeError(shard.string() + ": its summary.json's settings (hash " + hash +
+                       ") are not those its row of " + r.file + " was graded with (" +
+                       r.settings_hash + "): summary.json was edited, or mixes runs");
+}
+
+/// With a key, every row's signature must hold (row_signature.hpp); without
+/// one, no row may be signed (its signature would go unchecked).
+void check_signatures(const Gradebook& book, const fs::path& shard, const std::string& key) {
+  for (const auto& r : book.submissions) {
+    const std::string where = shard.string() + ", row of " + r.file;
+    if (key.empty()) {
+      if (!r.signature.empty())
+        throw MergeError(where + ": it is signed, but no key was given to check it: give the "
+                         "teacher configuration it was graded with (--config FILE, its "
+                         "\"signing_key\")");
+    } else if (r.signature.empty()) {
+      throw MergeError(where + ": it is not signed (graded without the configuration's "
+                       "\"signing_key\", or by an older attnlab): merge cannot tell it from a "
+                       "forged row; grade it again with the key");
+    } else if (!signature_holds(r, key)) {
+      throw MergeError(where + ": its signature does not hold under this key: the row or its "
+                       "reports were changed after grading, or it was graded with another "
+                       "signing_key");
+    }
+  }
+}
+
+/// The class's columns of the merged rows, made as the grader makes them
+/// (gradebook.hpp class_columns) from the settings every row was graded
+/// with: a shard's "columns" are not taken.
+void recompute_columns(Gradebook& merged, const fs::path& shard) {
+  const auto& s = merged.settings;
+  std::optional<TeacherConfig> config;
+  if (s.contains("configuration") && s["configuration"].is_object()) {
+    try {
+      config = parse_teacher_config(s["configuration"].dump(), shard.string() + ": settings.configuration");
+    } catch (const ConfigError& e) {
+      throw MergeError(e.what());
+    }
+  }
+  const auto text = [&](const char* key) {
+    return s.contains(key) && s[key].is_string() ? s[key].get<std::string>() : std::string();
+  };
+  merged.columns = class_columns(text("exercise"), config ? &*config : nullptr,
+                                 merged.submissions, text("property"));
+  merged.students = student_rows(merged.submissions, merged.columns);
 }
 
 }  // namespace
@@ -208,8 +280,10 @@ Gradebook merge_shards(const MergeOptions& options) {
       throw MergeError(shard.string() +
                        " has no summary.json (is it an --out folder of attnlab grade?)");
     books.push_back(read_gradebook(shard));
+    check_signatures(books.back(), shard, options.key);
     for (const auto& r : books.back().submissions) check_row(r, shard);
     check_consistent(books.back(), shard, ref);
+    check_settings(books.back(), shard);
     for (const auto& s : books.back().students) {
       auto [it, fresh] = owner.insert({s.student, shard});
       if (!fresh && !options.allow_overlap)
@@ -228,6 +302,7 @@ Gradebook merge_shards(const MergeOptions& options) {
       read_reports(books[k], options.shards[k], options.out, files);
     merged = k == 0 ? books[k] : update_gradebook(merged, books[k]);
   }
+  if (!books.empty()) recompute_columns(merged, options.shards.front());
   for (const auto& [file, text] : files) write_file_atomically(file, text);
   merged.run = RunState{};
   write_gradebook(options.out, merged);

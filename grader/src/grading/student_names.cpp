@@ -28,11 +28,15 @@ std::string sha256_hex(const std::string& bytes) {
   unsigned int n = 0;
   if (EVP_Digest(bytes.data(), bytes.size(), md, &n, EVP_sha256(), nullptr) != 1)
     throw std::runtime_error("OpenSSL's SHA-256 failed");
+  return lower_hex(md, n);
+}
+
+std::string lower_hex(const unsigned char* bytes, std::size_t n) {
   static const char* hex = "0123456789abcdef";
   std::string out;
-  for (unsigned int k = 0; k < n; ++k) {
-    out += hex[md[k] >> 4];
-    out += hex[md[k] & 15];
+  for (std::size_t k = 0; k < n; ++k) {
+    out += hex[bytes[k] >> 4];
+    out += hex[bytes[k] & 15];
   }
   return out;
 }

@@ -9,6 +9,7 @@
 // with '.', and stays under the file-name limit (NAME_MAX, 255 bytes) by a
 // hash; the full name stays in the gradebook.
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ std::string report_path(const std::string& name);
 
 /// SHA-256 (FIPS 180-4) of `bytes`, as 64 lower-case hex digits (OpenSSL's EVP).
 std::string sha256_hex(const std::string& bytes);
+
+/// The `n` bytes at `bytes` as 2n lower-case hex digits (a digest, a MAC).
+std::string lower_hex(const unsigned char* bytes, std::size_t n);
 
 /// The key under which two names look alike: Unicode NFC (UAX #15, by
 /// ICU's Normalizer2) of the name with its default-ignorable code points

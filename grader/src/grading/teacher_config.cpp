@@ -10,6 +10,7 @@
 #include <cstring>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -105,6 +106,44 @@ void read_attempts(const json& j, const std::string& origin, TeacherConfig& c) {
   }
 }
 
+/// `text` parsed as JSON, refusing an object that names a member twice.
+/// RFC 8259 section 4 says names "SHOULD be unique" and leaves a repeated
+/// one to the parser (nlohmann::json keeps the last): a configuration
+/// naming "cases" twice would silently grade with one of them. Detected
+/// with nlohmann::json's parser callback (one set of names per open
+/// object). Throws ConfigError naming the file and the member's path.
+json parse_unique_members(const std::string& text, const std::string& origin) {
+  struct Open {
+    std::string path;  ///< "exercises.F3.points"; empty: the top level
+    std::set<std::string> names;
+  };
+  std::vector<Open> open;
+  std::string last;  // the last member name read: the name of an object that starts
+  const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) {
+      std::string path = open.empty() ? "" : open.back().path;
+      if (!open.empty()) path += (path.empty() ? "" : ".") + last;
+      open.push_back({path, {}});
+    } else if (event == json::parse_event_t::object_end && !open.empty()) {
+      open.pop_back();
+    } else if (event == json::parse_event_t::key && !open.empty()) {
+      last = parsed.get<std::string>();
+      if (!open.back().names.insert(last).second) {
+        const std::string member = open.back().path.empty() ? last : open.back().path + "." + last;
+        throw ConfigError(origin + ": the member \"" + member +
+                          "\" is given twice; JSON keeps only one of them (which, depends on "
+                          "the reader), so remove the other");
+      }
+    }
+    return true;
+  };
+  try {
+    return json::parse(text, check);
+  } catch (const json::exception& e) {  // also a number too large (out_of_range)
+    throw ConfigError(origin + ": not valid JSON: " + e.what());
+  }
+}
+
 }  // namespace
 
 const char* attempts_name(Attempts a) {
@@ -126,16 +165,18 @@ bool is_visibility(const std::string& v) {
 }
 
 TeacherConfig parse_teacher_config(const std::string& text, const std::string& origin) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {  // also a number too large (out_of_range)
-    throw ConfigError(origin + ": not valid JSON: " + e.what());
-  }
+  const json j = parse_unique_members(text, origin);
   TeacherConfig c;
   only_members(j, origin,
                {"seed", "cases", "student_cases", "visibility", "exercise", "exercises", "limits",
-                "anonymise_salt", "entry", "attempts", "comment"});
+                "anonymise_salt", "signing_key", "entry", "attempts", "comment"});
+  if (j.contains("signing_key")) {
+    if (!j["signing_key"].is_string() || j["signing_key"].get<std::string>().size() < 16)
+      throw ConfigError(origin + ": signing_key must be a string of at least 16 characters "
+                                 "(a secret of your own; it signs the gradebook's rows for "
+                                 "attnlab merge)");
+    c.signing_key = j["signing_key"].get<std::string>();
+  }
   if (j.contains("anonymise_salt")) {
     if (!j["anonymise_salt"].is_string() || j["anonymise_salt"].get<std::string>().size() < 8)
       throw ConfigError(origin + ": anonymise_salt must be a string of at least 8 characters "

@@ -18,6 +18,7 @@
 //     "limits": {"timeout_s": 10, "submission_timeout_s": 900, "compile_timeout_s": 120,
 //                "memory_mib": 4096, "max_processes": 64, "file_size_mib": 64},
 //     "anonymise_salt": "a secret of 8+ characters",  // summary-anonymous.csv (gradebook.hpp)
+//     "signing_key": "a secret of 16+ characters",    // signs gradebook rows (row_signature.hpp)
 //     "entry": "attention.py",        // the file of a student's folder that is graded (optional)
 //     "attempts": "named"             // "latest", "named" or "best" (optional)
 //   }
@@ -40,7 +41,9 @@
 // not name is not graded.
 //
 // Every member is optional; an unknown member, exercise or property is an
-// error (a typo must not silently change the grading). Every number is held
+// error (a typo must not silently change the grading), and so is a member
+// given twice in one object (RFC 8259 leaves which one counts to the
+// reader), named with the file. Every number is held
 // to the same bounds as its command-line option (number_bounds.hpp): a
 // fraction where a whole number is expected, a negative number, or one past
 // the range is an error naming the member, the value and the range, never
@@ -96,6 +99,10 @@ struct TeacherConfig {
   /// "anonymise_salt": keys the anonymous ids of summary-anonymous.csv
   /// (gradebook.hpp anonymous_id); empty: none.
   std::string anonymise_salt;
+  /// "signing_key": signs each gradebook row a class run writes, so
+  /// `attnlab merge --config` can refuse a forged shard (row_signature.hpp);
+  /// empty: rows are unsigned.
+  std::string signing_key;
   std::optional<std::string> entry;    ///< "entry": the file graded, below a student's folder
   std::optional<Attempts> attempts;    ///< "attempts"; unset: attempt_policy's default
 };

@@ -10,6 +10,7 @@
 #include <memory>
 #include <system_error>
 
+#include "sandbox/file_problem.hpp"
 #include "sandbox/no_follow.hpp"
 
 namespace attn::grader {
@@ -76,14 +77,18 @@ class Unpacker {
   /// entry's data cannot be read on its own.
   bool write_file(archive* a, const fs::path& rel, mode_t perm, std::string* why) {
     const fs::path path = dest_ / rel;
-    if (!make_folder(path.parent_path(), why)) return false;
+    if (!make_folder(path.parent_path(), rel, why)) return false;
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
                           (perm & 0100) ? 0755 : 0644);
     if (fd < 0 && (errno == EISDIR || errno == ENOTDIR || errno == ELOOP)) {
       *why = "its name is taken by a folder of the archive (not unpacked)";
       return false;
     }
-    if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot write " + path.string());
+    if (fd < 0 && errno == ENAMETOOLONG) {
+      *why = too_long(rel);
+      return false;
+    }
+    if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot write " + shortened(path.string()));
     std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
       ::close(*f);
       delete f;
@@ -108,7 +113,7 @@ class Unpacker {
       for (la_ssize_t done = 0; done < n;) {
         const ssize_t w = ::write(fd, buf + done, static_cast<std::size_t>(n - done));
         if (w < 0 && errno == EINTR) continue;
-        if (w < 0) throw std::system_error(errno, std::generic_category(), "cannot write " + path.string());
+        if (w < 0) throw std::system_error(errno, std::generic_category(), "cannot write " + shortened(path.string()));
         done += w;
       }
     }
@@ -122,9 +127,10 @@ class Unpacker {
                            " files and folders (the limit of one student's archive)");
   }
 
-  /// Makes `dir` and the folders above it below dest_; false (and `why`)
-  /// when a file of the archive has the name of one of them.
-  static bool make_folder(const fs::path& dir, std::string* why) {
+  /// Makes `dir` and the folders above it below dest_ for the entry `rel`;
+  /// false (and `why`) when a file of the archive has the name of one of
+  /// them, or the path is too long for the system.
+  static bool make_folder(const fs::path& dir, const fs::path& rel, std::string* why) {
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (!ec) return true;
@@ -132,7 +138,20 @@ class Unpacker {
       *why = "a file of the archive has the name of its folder (not unpacked)";
       return false;
     }
-    throw std::system_error(ec, "cannot make the folder " + dir.string());
+    if (ec == std::errc::filename_too_long) {
+      *why = too_long(rel);
+      return false;
+    }
+    throw std::system_error(ec, "cannot make the folder " + shortened(dir.string()));
+  }
+
+  /// Why an entry whose path the system cannot take (ENAMETOOLONG: a name
+  /// over NAME_MAX, a path over PATH_MAX) is not unpacked.
+  static std::string too_long(const fs::path& rel) {
+    std::size_t depth = 0;
+    for (const auto& part : rel) depth += !part.empty();
+    return "its path is too long to unpack (" + std::to_string(rel.string().size()) + " bytes, " +
+           std::to_string(depth) + " names deep; not unpacked)";
   }
 
   /// One entry: counted, checked, written or skipped.
@@ -142,17 +161,17 @@ class Unpacker {
     const fs::path rel = safe_path(e, &shown, &why);
     if (why.empty()) why = refused_type(e);
     if (!why.empty()) {
-      out.skipped.push_back(shown + ": " + why);
+      out.skipped.push_back(shortened(shown) + ": " + why);
       return;
     }
     if (archive_entry_filetype(e) == AE_IFDIR) {
-      if (!make_folder(dest_ / rel, &why)) out.skipped.push_back(shown + ": " + why);
+      if (!make_folder(dest_ / rel, rel, &why)) out.skipped.push_back(shortened(shown) + ": " + why);
       return;
     }
     if (write_file(a, rel, archive_entry_perm(e), &why)) {
       ++out.files;
     } else {
-      out.skipped.push_back(shown + ": " + why);
+      out.skipped.push_back(shortened(shown) + ": " + why);
     }
   }
 

@@ -2,8 +2,10 @@
 // Unpacking a student's archive (.zip, .tar, .tar.gz, .tgz) with libarchive
 // (archive_read(3), archive_read_data(3)), entry by entry, into a folder of
 // the grader's: only regular files and folders are written; symbolic links,
-// hard links, devices, FIFOs and sockets, absolute paths and paths with ".."
-// are skipped and named; the whole archive is refused past any of the
+// hard links, devices, FIFOs and sockets, absolute paths, paths with ".."
+// and paths too long for the system (ENAMETOOLONG) are skipped and named
+// (each name shortened to a readable length: file_problem.hpp shortened);
+// the whole archive is refused past any of the
 // budgets below, counted on what it really unpacks to (not on the sizes
 // its headers claim), so one student's archive bomb cannot fill the disk or
 // hold the run.
