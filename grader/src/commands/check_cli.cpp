@@ -17,6 +17,7 @@
 
 #include "attn/prop/bound_stats.hpp"
 #include "attn/prop/catalog.hpp"
+#include "attn/ref/number_format.hpp"
 #include "commands/cli_checks.hpp"
 #include "grading/number_bounds.hpp"
 #include "exercises/exercise.hpp"
@@ -315,7 +316,8 @@ std::string check_report(const CheckCommand& c, const GradeOptions& options, Ope
     try {
       precision = choose_precision(c.precision.request(), Hello{}).describe();
     } catch (const std::exception&) {
-      precision = c.precision.precision.empty() ? "float64" : c.precision.precision;
+      precision = c.precision.precision.empty() ? attn::ref::format_name(attn::ref::NumberFormat::float64)
+                                                : c.precision.precision;
     }
   }
   report << "\nprecision: " << precision
