@@ -296,6 +296,44 @@ TEST_CASE("tiled: a fully forbidden row is refused with its index", "[tiled]") {
   }
 }
 
+TEST_CASE("tiled: faulty logits are met row by row before any tile, whatever the tiles", "[tiled]") {
+  using M = attn::Matrix<double>;
+  // Row 0 fully forbidden; logits overflowing to +Inf at (1, 2) and (2, 0).
+  M Q(3, 2), K(3, 2);
+  Q << 1, 1, 1e200, 0, 0, 1e200;
+  K << 0, 1e200, 0, 0, 1e200, 0;
+  const M V = M::Ones(3, 2);
+  Mask mask = Mask::Constant(3, 3, false);
+  mask.row(0).setConstant(true);
+  for (Index tq = 1; tq <= 3; ++tq)
+    for (Index tk = 1; tk <= 3; ++tk) {
+      INFO("tiles " << tq << " x " << tk);
+      for (const auto& m : {std::optional<Mask>(mask), std::optional<Mask>()}) {
+        try {  // the first faulty logit in row-major order, fully forbidden row 0 or not
+          attn::attention_tiled<double>(Q, K, V, m, attn::TileSizes{tq, tk});
+          FAIL("no error");
+        } catch (const attn::NonFiniteInputError& e) {
+          CHECK(e.row() == 1);
+          CHECK(e.col() == 2);
+        }
+      }
+    }
+  // attention meets the rows in order: row 0 first.
+  try {
+    attn::attention<double>(Q, K, V, mask);
+    FAIL("no error");
+  } catch (const attn::FullyMaskedRowError& e) {
+    CHECK(e.row() == 0);
+  }
+  try {
+    attn::attention<double>(Q, K, V);
+    FAIL("no error");
+  } catch (const attn::NonFiniteInputError& e) {
+    CHECK(e.row() == 1);
+    CHECK(e.col() == 2);
+  }
+}
+
 TEST_CASE("tiled: tile sizes below 1 and bad shapes are ShapeErrors, like attention", "[tiled]") {
   using M = attn::Matrix<double>;
   const M Q = M::Ones(3, 2), K = M::Ones(4, 2), V = M::Ones(4, 1);

@@ -12,8 +12,9 @@ namespace attn::mis::detail {
 void add_numerics_families(std::vector<Family>& out) {
   out.push_back(family(
       "low_precision",
-      "The work is done in a narrower type (float32, float16 or bfloat16) than the precision "
-      "the submission declares.",
+      "The work is done in a narrower type (" +
+          ref::format_names("", " or ", [](const ref::FormatInfo& f) { return f.format != NumberFormat::float64; }) +
+          ") than the precision the submission declares.",
       "reference/TOLERANCE.md (the bound is for the declared unit roundoff)",
       "the type is fitted; float16 and bfloat16 differ in range (overflow past 65504)",
       kValueOps, [](Operation) {

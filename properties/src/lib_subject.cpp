@@ -6,12 +6,12 @@ namespace attn::prop {
 
 template <class T>
 std::string LibSubject<T>::name() const {
-  return std::string("attn (lib/, ") + (sizeof(T) == sizeof(float) ? "float" : "double") + ")";
+  return std::string("attn (lib/, ") + ref::format_info(ref::format_of<T>()).cpp_type + ")";
 }
 
 template <class T>
 Precision LibSubject<T>::precision() const {
-  return sizeof(T) == sizeof(float) ? Precision::of_float() : Precision::of_double();
+  return Precision::of_type<T>();
 }
 
 template <class T>

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "attn/prop/lib_subject.hpp"
-#include "attn/ref/rounding.hpp"
+#include "attn/ref/number_format.hpp"
 
 namespace attn::prop::testing {
 
@@ -21,9 +21,7 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 struct Arith {
   NumberFormat storage;
   bool acc_in_storage;
-  float st(float x) const {
-    return storage == NumberFormat::float16 ? ref::round_to_float16(x) : ref::round_to_bfloat16(x);
-  }
+  float st(float x) const { return float(ref::round_to_format(storage, x)); }
   float ac(float x) const { return acc_in_storage ? st(x) : x; }
 };
 
@@ -58,8 +56,9 @@ const char* flaw_name(EmulatedFlaw f) {
 }
 
 EmulatedSubject::EmulatedSubject(NumberFormat storage, EmulatedFlaw flaw) : storage_(storage), flaw_(flaw) {
-  if (storage != NumberFormat::float16 && storage != NumberFormat::bfloat16)
-    throw std::invalid_argument("EmulatedSubject: storage must be float16 or bfloat16");
+  if (ref::format_info(storage).default_accumulate == storage)
+    throw std::invalid_argument(std::string("EmulatedSubject: ") + ref::format_name(storage) +
+                                " is not a storage type accumulated in a wider type");
 }
 
 std::string EmulatedSubject::name() const {

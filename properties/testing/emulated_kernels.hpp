@@ -3,10 +3,11 @@
 // evidence of the storage/accumulation model (reference/TOLERANCE.md,
 // "Storage and accumulation types"). Test support only: not installed.
 //
-// Every kernel stores in float16 or bfloat16 and declares float32
-// accumulation (Precision::of(storage)). Arithmetic is float32; a value is
-// put into the storage type with attn::ref::round_to_float16 or
-// round_to_bfloat16 (round to nearest even on the float32 bits).
+// Every kernel stores in a 16-bit type (float16, bfloat16: a format whose
+// default accumulation type is wider, attn::ref::FormatInfo) and declares
+// that accumulation, float32 (Precision::of(storage)). Arithmetic is
+// float32; a value is put into the storage type with attn::ref::
+// round_to_format (round to nearest even on the float32 bits).
 // Inputs are checked, and refused, by the library's float path (attn::
 // attention<float> and friends: same typed errors, same logit rule); the
 // values are computed here.
@@ -37,7 +38,8 @@ const char* flaw_name(EmulatedFlaw f);
 /// An emulated kernel as a Subject: attention (O and A), attention_tiled
 /// (online softmax over key tiles of c.tile_k keys: O and logsumexp),
 /// masked_softmax and softmax_rows (A). `storage` must be float16 or
-/// bfloat16 (std::invalid_argument otherwise).
+/// bfloat16, a format accumulated in a wider one (std::invalid_argument
+/// otherwise).
 class EmulatedSubject : public Subject {
  public:
   explicit EmulatedSubject(NumberFormat storage, EmulatedFlaw flaw = EmulatedFlaw::none);

@@ -141,7 +141,8 @@ int main(int argc, char** argv) {
   for (const auto& m : attn::prop::testing::zoo_members()) names.push_back(m.name);
   app.add_option("--zoo-member", members, "run only these zoo members (implies --zoo)")
       ->check(CLI::IsMember(names));
-  std::vector<std::string> zoo_precisions = {"float64", "float32"};
+  std::vector<std::string> zoo_precisions = {attn::ref::format_name(attn::ref::NumberFormat::float64),
+                                             attn::ref::format_name(attn::ref::NumberFormat::float32)};
   std::vector<std::string> formats;
   for (const attn::ref::FormatInfo& f : attn::ref::number_formats()) formats.push_back(f.name);
   app.add_option("--zoo-precision", zoo_precisions,

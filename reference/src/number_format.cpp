@@ -2,6 +2,7 @@
 #include "attn/ref/number_format.hpp"
 
 #include <limits>
+#include <vector>
 
 #include "attn/ref/rounding.hpp"
 
@@ -14,16 +15,19 @@ double round_float(double x) noexcept { return double(float(x)); }
 double round_half(double x) noexcept { return double(round_to_float16(float(x))); }
 double round_brain(double x) noexcept { return double(round_to_bfloat16(float(x))); }
 
-// IEEE 754-2019 binary64, binary32, binary16; bfloat16 = binary32's top 16 bits.
+// IEEE 754-2019, Table 3.5 (binary64: p = 53, emax = 1023; binary32: p = 24,
+// emax = 127; binary16: p = 11, emax = 15) and bfloat16 (p = 8, emax = 127:
+// binary32's sign and exponent, its fraction cut to 7 bits). Unit roundoff
+// 2^-p, smallest normal 2^(1 - emax), largest finite (2 - 2^(1-p)) 2^emax.
 constexpr std::array<FormatInfo, 4> kFormats{{
-    {NumberFormat::float64, "float64", {"double", nullptr}, 53, 0x1p-53, 0x1p-1022,
+    {NumberFormat::float64, "float64", "double", {nullptr, nullptr}, 53, 0x1p-53, 0x1p-1022,
      std::numeric_limits<double>::max(), true, NumberFormat::float64, round_double},
-    {NumberFormat::float32, "float32", {"float", nullptr}, 24, 0x1p-24, 0x1p-126,
+    {NumberFormat::float32, "float32", "float", {nullptr, nullptr}, 24, 0x1p-24, 0x1p-126,
      double(std::numeric_limits<float>::max()), true, NumberFormat::float32, round_float},
-    {NumberFormat::float16, "float16", {"half", "fp16"}, 11, kFloat16UnitRoundoff,
-     kFloat16SmallestNormal, 65504.0, true, NumberFormat::float32, round_half},
-    {NumberFormat::bfloat16, "bfloat16", {"bf16", nullptr}, 8, kBfloat16UnitRoundoff,
-     kBfloat16SmallestNormal, 0x1.FEp127, true, NumberFormat::float32, round_brain},
+    {NumberFormat::float16, "float16", nullptr, {"half", "fp16"}, 11, 0x1p-11, 0x1p-14, 65504.0, true,
+     NumberFormat::float32, round_half},
+    {NumberFormat::bfloat16, "bfloat16", nullptr, {"bf16", nullptr}, 8, 0x1p-8, 0x1p-126, 0x1.FEp127,
+     true, NumberFormat::float32, round_brain},
 }};
 
 static_assert(kFormats[0].format == NumberFormat::float64 && kFormats[1].format == NumberFormat::float32 &&
@@ -40,11 +44,24 @@ const char* format_name(NumberFormat f) noexcept { return format_info(f).name; }
 
 std::optional<NumberFormat> parse_format(std::string_view s) noexcept {
   for (const FormatInfo& row : kFormats) {
-    if (s == row.name) return row.format;
+    if (s == row.name || (row.cpp_type && s == row.cpp_type)) return row.format;
     for (const char* alias : row.aliases)
       if (alias && s == alias) return row.format;
   }
   return std::nullopt;
+}
+
+std::string format_names(std::string_view quote, std::string_view last,
+                         const std::function<bool(const FormatInfo&)>& keep) {
+  std::vector<const char*> names;
+  for (const FormatInfo& row : kFormats)
+    if (!keep || keep(row)) names.push_back(row.name);
+  std::string out;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    if (k > 0) out += k + 1 == names.size() ? last : std::string_view(", ");
+    out.append(quote).append(names[k]).append(quote);
+  }
+  return out;
 }
 
 double format_unit_roundoff(NumberFormat f) noexcept { return format_info(f).unit_roundoff; }

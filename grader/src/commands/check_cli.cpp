@@ -18,6 +18,7 @@
 
 #include "attn/prop/bound_stats.hpp"
 #include "attn/prop/catalog.hpp"
+#include "attn/ref/number_format.hpp"
 #include "commands/check_results.hpp"
 #include "commands/cli_checks.hpp"
 #include "grading/number_bounds.hpp"
@@ -341,7 +342,8 @@ std::string precision_said(const CheckCommand& c, const GradeResult& result) {
   try {
     return choose_precision(c.precision.request(), Hello{}).describe();
   } catch (const std::exception&) {
-    return c.precision.precision.empty() ? "float64" : c.precision.precision;
+    return c.precision.precision.empty() ? attn::ref::format_name(attn::ref::NumberFormat::float64)
+                                        : c.precision.precision;
   }
 }
 

@@ -56,8 +56,8 @@ Hello read_hello(std::string_view line) {
     if (given.empty()) continue;
     const auto f = attn::ref::parse_format(given);
     if (!f)
-      throw ProtocolError(std::string("hello: \"") + key + "\" must be \"float64\", \"float32\", "
-                          "\"float16\" or \"bfloat16\", not \"" + given.substr(0, 40) + "\"");
+      throw ProtocolError(std::string("hello: \"") + key + "\" must be " +
+                          attn::ref::format_names("\"", " or ") + ", not \"" + given.substr(0, 40) + "\"");
     *field = attn::ref::format_name(*f);
   }
   if (auto it = j.find("ops"); it != j.end()) {

@@ -51,8 +51,9 @@ struct TiledAttentionResult {
 /// sum l_i of exp(S_ij - m_i) over the allowed keys seen so far, and the
 /// unnormalised output row sum_j exp(S_ij - m_i) v_j. When a tile raises the
 /// maximum, l_i and the output row are multiplied by exp(m_old - m_new);
-/// forbidden entries add exactly 0. A key tile with no allowed entry for a
-/// row leaves that row untouched (no exp(-Inf - -Inf)). At the end
+/// forbidden entries, and allowed logits that overflowed to -Inf, add
+/// exactly 0. A key tile where a row has no allowed logit above -Inf leaves
+/// that row untouched (no exp(-Inf - -Inf)). At the end
 /// O_i = acc_i / l_i and logsumexp_i = m_i + log l_i.
 ///
 /// How it is computed: the tile of logits is one matrix product
@@ -87,10 +88,16 @@ struct TiledAttentionResult {
 /// mismatch, K and V with different row counts, mask shape, d_k == 0);
 /// NonFiniteInputError (NaN/Inf in Q, K, V; an allowed logit that is NaN or
 /// +Inf, or a row whose allowed logits all overflow to -Inf, reported as "S"
-/// with its row and column; when a logit can overflow, every allowed logit
-/// is checked before any tile is computed); FullyMaskedRowError for the
-/// lowest query row with no allowed key (also T_v = 0 with T_q > 0), raised
-/// after every tile has been seen. T_q = 0 gives an empty result.
+/// with its row and column); FullyMaskedRowError for the lowest query row
+/// with no allowed key (also T_v = 0 with T_q > 0). The order does not
+/// depend on the tiles or threads: when a logit can overflow, every row's
+/// allowed logits are checked, lowest row first and left to right as
+/// attention does, before any tile is computed, and the first fault met is
+/// thrown; a fully forbidden row is known only after every tile has been
+/// seen. So when a row is fully forbidden and a later row has a faulty
+/// logit, attention_tiled throws the NonFiniteInputError where attention
+/// throws the FullyMaskedRowError of the earlier row. T_q = 0 gives an
+/// empty result.
 /// std::bad_alloc if a thread's buffers cannot be allocated.
 template <class T>
 TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,

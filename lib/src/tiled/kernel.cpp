@@ -285,8 +285,10 @@ Status query_tile(const Problem<T>& pb, index_t q0, index_t nq, Scratch<T>& w) {
   return {};
 }
 
-/// Whether status a comes before b in the serial order: a NaN/+Inf logit
-/// first (by query tile), then a fully forbidden row (lowest first).
+/// Whether status a is reported rather than b, so that the threads' order
+/// does not matter: a NaN/+Inf logit first (the lowest query tile's; within
+/// a tile, the first met key tile by key tile), then a fully forbidden row
+/// (lowest first), whichever rows they are in.
 bool before(const Status& a, const Status& b) {
   if (a.kind == Status::ok) return false;
   if (b.kind == Status::ok) return true;

@@ -26,12 +26,17 @@ struct Problem {
   T scale;                 // the logits are scale Q K^T (finite)
   int threads;             // >= 1
   bool skip_forbidden_tiles;  // skip key tiles the mask forbids wholly (a no-op on the result)
-  bool check_logits;          // scan every logit for NaN/+Inf (needed only if one can overflow)
+  // Scan every allowed logit for NaN/+Inf (needed only if one can overflow).
+  // attention_tiled has already applied the rule for logits row by row then;
+  // this catches a tile product that rounds past the largest finite value
+  // where the row's dot product did not.
+  bool check_logits;
   T* O;                       // out: T_q x d_v
   T* logsumexp;               // out: T_q
 };
 
-/// What went wrong, if anything: the first problem in the serial tile order.
+/// What went wrong, if anything: a NaN/+Inf logit before a fully forbidden
+/// row, each the lowest row's (kernel.cpp, `before`), whatever the threads.
 struct Status {
   enum Kind { ok = 0, non_finite_logit = 1, fully_masked_row = 2 };
   Kind kind = ok;

@@ -25,12 +25,19 @@ using ref::NumberFormat;
 struct Precision {
   NumberFormat storage = NumberFormat::float64;
   NumberFormat accumulate = NumberFormat::float64;
-  /// Name for reports: "float", "double" for the two presets; otherwise
-  /// "float16" or "bfloat16 (accumulating in float32)".
-  std::string name = "double";
+  /// Name for reports: the C++ type for the two presets ("float",
+  /// "double": ref::FormatInfo::cpp_type); otherwise "float16" or
+  /// "bfloat16 (accumulating in float32)".
+  std::string name = ref::format_info(NumberFormat::float64).cpp_type;
 
-  static Precision of_float() { return {NumberFormat::float32, NumberFormat::float32, "float"}; }
-  static Precision of_double() { return {NumberFormat::float64, NumberFormat::float64, "double"}; }
+  /// The presets: one C++ type, float or double, for storage and arithmetic.
+  template <class T>
+  static Precision of_type() {
+    constexpr NumberFormat f = ref::format_of<T>();
+    return {f, f, ref::format_info(f).cpp_type};
+  }
+  static Precision of_float() { return of_type<float>(); }
+  static Precision of_double() { return of_type<double>(); }
   /// Storage `s`, accumulation `a` (default: float32 for float16 and
   /// bfloat16, else `s`, as FlashAttention computes). Throws
   /// std::invalid_argument if `a` does not cover `s` (bfloat16 storage with

@@ -6,19 +6,29 @@
 // "Storage and accumulation types").
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace attn::ref {
 
 enum class NumberFormat { float64, float32, float16, bfloat16 };
 
 /// One row of the table of formats: everything attnlab knows about a format.
-/// Adding a format is its enumerator above and its row in number_format.cpp.
+/// Adding a format is its enumerator above and its row in number_format.cpp
+/// (docs/ARCHITECTURE.md, "How to add", lists what else names formats).
+/// Code outside it names a format by its enumerator and asks the table for
+/// its names and numbers (lib/, which does not depend on reference/, names
+/// only its own C++ types, float and double).
 struct FormatInfo {
   NumberFormat format;
   const char* name;                    ///< "float16": reports, the command line
+  /// The C++ type holding exactly this format, "double" or "float", also
+  /// read as a name of it; nullptr when C++ has none (the 16-bit formats).
+  const char* cpp_type;
   std::array<const char*, 2> aliases;  ///< "half", "fp16" (nullptr: none)
   int significand_bits;                ///< 53, 24, 11, 8 (with the implicit bit)
   double unit_roundoff;                ///< 2^-significand_bits
@@ -41,9 +51,23 @@ const FormatInfo& format_info(NumberFormat f) noexcept;
 
 /// "float64", "float32", "float16", "bfloat16".
 const char* format_name(NumberFormat f) noexcept;
-/// The format named `s`: the four names above and the aliases "double",
-/// "float", "half", "fp16", "bf16"; std::nullopt for anything else.
+/// The format named `s`: the four names above, the C++ types "double" and
+/// "float", and the aliases "half", "fp16", "bf16"; std::nullopt for
+/// anything else (case matters).
 std::optional<NumberFormat> parse_format(std::string_view s) noexcept;
+/// The names of the formats `keep` accepts (all when empty) in the table's
+/// order, each between `quote`s, separated by ", " and the last by `last`:
+/// format_names() = "float64, float32, float16, bfloat16";
+/// format_names("\"", " or ") = "\"float64\", \"float32\", \"float16\" or
+/// \"bfloat16\"" (for messages and help listing the valid names).
+std::string format_names(std::string_view quote = "", std::string_view last = ", ",
+                         const std::function<bool(const FormatInfo&)>& keep = {});
+/// The format a C++ floating type stores: float64 for double, float32 for float.
+template <class T>
+constexpr NumberFormat format_of() noexcept {
+  static_assert(std::is_same_v<T, double> || std::is_same_v<T, float>, "float or double");
+  return std::is_same_v<T, double> ? NumberFormat::float64 : NumberFormat::float32;
+}
 /// Unit roundoff: 2^-53, 2^-24, 2^-11, 2^-8.
 double format_unit_roundoff(NumberFormat f) noexcept;
 /// Smallest positive normal number: 2^-1022, 2^-126, 2^-14, 2^-126.

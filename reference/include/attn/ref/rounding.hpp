@@ -13,8 +13,8 @@
 // Figueroa, "When is double rounding innocuous?", SIGNUM 1995). For exp and
 // log the result is within one narrow ulp, which is all an exp claims anyway.
 //
-// Used by number_format.cpp (the declared storage types), misconceptions/
-// (the low_precision model) and the emulated kernels of properties/testing/.
+// Used by the table of formats (number_format.cpp, its rounding functions);
+// everything else rounds through that table (round_to_format).
 
 #include <cstdint>
 
@@ -32,12 +32,5 @@ float round_to_float16(float x) noexcept;
 /// the largest finite bfloat16 (about 3.39e38) gives +-Inf; subnormals keep
 /// 7 fraction bits; NaN stays a (quiet) NaN. Never throws.
 float round_to_bfloat16(float x) noexcept;
-
-/// Unit roundoff of the formats: 2^-11 (binary16), 2^-8 (bfloat16).
-inline constexpr double kFloat16UnitRoundoff = 0x1p-11;
-inline constexpr double kBfloat16UnitRoundoff = 0x1p-8;
-/// Smallest positive normal numbers: 2^-14 (binary16), 2^-126 (bfloat16).
-inline constexpr double kFloat16SmallestNormal = 0x1p-14;
-inline constexpr double kBfloat16SmallestNormal = 0x1p-126;
 
 }  // namespace attn::ref
