@@ -73,12 +73,13 @@ void row_dS(const DMatrix& V, const DMatrix& dO, const ExactGradients& x, const 
   }
 }
 
-/// (B5)/(B6) one entry of a product, sum_k a(k) b(k) times c >= 0: a(k)
-/// exact and computed within ea(k), b(k) an input (exact), n terms in any
-/// order, a scale costing `scale_roundings`, then rounded to the storage type.
+/// (B5)/(B6) one entry of a product, sum_k a(k) b(k) times c >= 0, whose
+/// exact value is `x`: a(k) exact and computed within ea(k), b(k) an input
+/// (exact), n terms in any order, a scale costing `scale_roundings`, then
+/// rounded to the storage type.
 template <class Exact, class Err, class In>
-double product_entry(std::ptrdiff_t n, Exact a, Err ea, In b, double c, int scale_roundings,
-                     const PrecisionModel& p) {
+double product_entry(double x, std::ptrdiff_t n, Exact a, Err ea, In b, double c,
+                     int scale_roundings, const PrecisionModel& p) {
   const double u = p.unit_roundoff;
   double carried = 0, magnitude = 0;
   for (std::ptrdiff_t k = 0; k < n; ++k) {
@@ -87,10 +88,9 @@ double product_entry(std::ptrdiff_t n, Exact a, Err ea, In b, double c, int scal
   }
   const double g = gamma(double(n + scale_roundings), u);
   const double e = c * (carried + g * magnitude) * (1 + 2 * double(n) * u);
-  // Stored: v |computed| + eta with |computed| <= c (1 + g) magnitude; a sum
-  // of exact zeros (a key no query sees) is exactly 0 in every type.
-  if (magnitude == 0) return 0;
-  return e + p.storage_roundoff * c * (1 + g) * magnitude + p.storage_underflow;
+  // Stored: v |computed| + eta with |computed| <= |x| + e; a sum of exact
+  // zeros (a key no query sees) is exactly 0 in every type.
+  return magnitude == 0 ? 0.0 : stored(x, e, p);
 }
 
 }  // namespace
@@ -129,17 +129,17 @@ AttentionBackwardBound attention_backward_error_bound(const DMatrix& Q, const DM
   for (std::ptrdiff_t i = 0; i < T_q; ++i)
     for (std::ptrdiff_t r = 0; r < d_k; ++r)
       b.dQ(i, r) = finish(product_entry(
-          T_v, [&](auto j) { return to_d(dS(i, j)); }, [&](auto j) { return EdS(i, j); },
+          to_d(exact.dQ(i, r)), T_v, [&](auto j) { return to_d(dS(i, j)); }, [&](auto j) { return EdS(i, j); },
           [&](auto j) { return K(j, r); }, c, 3, p));
   for (std::ptrdiff_t j = 0; j < T_v; ++j) {
     for (std::ptrdiff_t r = 0; r < d_k; ++r)
       b.dK(j, r) = finish(product_entry(
-          T_q, [&](auto i) { return to_d(dS(i, j)); }, [&](auto i) { return EdS(i, j); },
+          to_d(exact.dK(j, r)), T_q, [&](auto i) { return to_d(dS(i, j)); }, [&](auto i) { return EdS(i, j); },
           [&](auto i) { return Q(i, r); }, c, 3, p));
     // (B5) dV = P^T dO: a T_q-term sum, no scale.
     for (std::ptrdiff_t l = 0; l < d_v; ++l)
       b.dV(j, l) = finish(product_entry(
-          T_q, [&](auto i) { return to_d(P(i, j)); }, [&](auto i) { return EP(i, j); },
+          to_d(exact.dV(j, l)), T_q, [&](auto i) { return to_d(P(i, j)); }, [&](auto i) { return EP(i, j); },
           [&](auto i) { return dO(i, l); }, 1.0, 0, p));
   }
   return b;
