@@ -20,6 +20,7 @@
 #include "attn/attn.hpp"
 #include "attn/ref/number_format.hpp"
 #include "attn/ref/rounding.hpp"
+#include "random_dyadic.hpp"
 
 using attn::ref::BoolMatrix;
 using attn::ref::DMatrix;
@@ -42,15 +43,7 @@ struct Case {
   std::string regime;
 };
 
-/// rows x cols, multiples of 2^-8 in [-2, 2], rounded to the storage format.
-DMatrix dyadic(std::ptrdiff_t rows, std::ptrdiff_t cols, std::mt19937_64& rng, NumberFormat f) {
-  std::uniform_int_distribution<int> dist(-512, 512);
-  DMatrix M(rows, cols);
-  for (std::ptrdiff_t i = 0; i < rows; ++i)
-    for (std::ptrdiff_t j = 0; j < cols; ++j)
-      M(i, j) = attn::ref::round_to_format(f, std::ldexp(double(dist(rng)), -8));
-  return M;
-}
+using attn::ref::test::dyadic;
 
 /// A random case: shapes up to 16 (one in 40 a long row of 64 to 2048
 /// keys), no mask, a random mask, causal or a padding mask, a given
@@ -350,3 +343,4 @@ TEST_CASE("backward bound: planted bugs exceed it at least 10 times on every cas
     WARN(name << ": smallest worst error / bound over the cases " << least);
   }
 }
+

@@ -14,6 +14,7 @@
 #include "attn/attn.hpp"
 #include "attn/ref/backward_bound.hpp"
 #include "attn/ref/oracle.hpp"
+#include "random_dyadic.hpp"
 
 using attn::ref::BoolMatrix;
 using attn::ref::DMatrix;
@@ -22,14 +23,7 @@ using attn::ref::RealMatrix;
 
 namespace {
 
-/// Multiples of 2^-8 in [-2, 2]: x +- 2^-12 and x +- 2^-13 are exact in double.
-DMatrix dyadic(std::ptrdiff_t rows, std::ptrdiff_t cols, std::mt19937_64& rng) {
-  std::uniform_int_distribution<int> dist(-512, 512);
-  DMatrix M(rows, cols);
-  for (std::ptrdiff_t i = 0; i < rows; ++i)
-    for (std::ptrdiff_t j = 0; j < cols; ++j) M(i, j) = std::ldexp(double(dist(rng)), -8);
-  return M;
-}
+using attn::ref::test::dyadic;
 
 struct Case {
   DMatrix Q, K, V, dO;
