@@ -20,8 +20,9 @@ double finish(double e) {
   return std::isnan(e) ? std::numeric_limits<double>::infinity() : kSafetyFactor * e;
 }
 
-/// The rounding of a computed value within `e` of the exact `x` to the
-/// storage type (v = eta = 0 without one): v (|x| + e) + eta (TOLERANCE.md (3')).
+/// The bound of a value computed within `e` of the exact `x` once rounded to
+/// the storage type: e + v (|x| + e) + eta (TOLERANCE.md (3'); e itself
+/// when v = eta = 0, no storage type narrower than the accumulation type).
 double stored(double x, double e, const PrecisionModel& p) {
   return e + p.storage_roundoff * (std::abs(x) + e) + p.storage_underflow;
 }
