@@ -122,8 +122,9 @@ double softmax_row_bound(const RealMatrix& S, const RealMatrix& A, const BoolMat
   // exp(s_j - m) = exp(+0) = 1 exactly (IEEE 754 and C Annex F, F.10.3.1),
   // the forbidden terms exactly 0, and 1 / 1, 1 * (1 / 1) or exp(s_j - (m +
   // log 1)) exactly 1, whatever the logit's own error: the weights are exact
-  // ("Rows with one allowed key" in TOLERANCE.md).
-  if (n == 1) {
+  // ("Rows with one allowed key" in TOLERANCE.md). Weights recomputed from a
+  // saved logsumexp and logits computed again are not: (5L) holds for them.
+  if (n == 1 && !p.recomputed_weights) {
     for (std::ptrdiff_t j = 0; j < T_v; ++j) EA(i, j) = 0;
     row_sum = 0;
     return kSafetyFactor * lambda;

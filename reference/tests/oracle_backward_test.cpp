@@ -9,9 +9,12 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <type_traits>
 
 #include "attn/attn.hpp"
+#include "attn/ref/backward_bound.hpp"
 #include "attn/ref/oracle.hpp"
+#include "random_dyadic.hpp"
 
 using attn::ref::BoolMatrix;
 using attn::ref::DMatrix;
@@ -20,14 +23,7 @@ using attn::ref::RealMatrix;
 
 namespace {
 
-/// Multiples of 2^-8 in [-2, 2]: x +- 2^-12 and x +- 2^-13 are exact in double.
-DMatrix dyadic(std::ptrdiff_t rows, std::ptrdiff_t cols, std::mt19937_64& rng) {
-  std::uniform_int_distribution<int> dist(-512, 512);
-  DMatrix M(rows, cols);
-  for (std::ptrdiff_t i = 0; i < rows; ++i)
-    for (std::ptrdiff_t j = 0; j < cols; ++j) M(i, j) = std::ldexp(double(dist(rng)), -8);
-  return M;
-}
+using attn::ref::test::dyadic;
 
 struct Case {
   DMatrix Q, K, V, dO;
@@ -146,23 +142,17 @@ TEST_CASE("oracle backward: refusals", "[oracle_backward]") {
   }
 }
 
-// The library's naive backward against the oracle, in double and float.
-//
-// The bound, per entry (an a-posteriori statement for this test, not the
-// a-priori model of TOLERANCE.md): with u the unit roundoff of T, M_x =
-// max|x|, c the scale and S_max = |c| d_k M_Q M_K, each weight P_ij is within
-// a relative (2 d_k + T_v + 4) max(1, S_max) u of the exact one (logits,
-// max shift, exp, normaliser); |dP_ij|, |D_i| <= G = d_v M_dO M_V with
-// relative errors (d_v + T_v + 2) u; the final sums add T_v or T_q terms.
-// rel = u ((2 d_k + T_v + 4) max(1, S_max) + d_v + 2 T_v + T_q + 6), then
-// |dQ error| <= |c| M_K 2 G rel, |dK error| <= |c| M_Q T_q 2 G rel,
-// |dV error| <= T_q M_dO rel; times a safety factor 2. The inputs are first
-// rounded to T and those rounded values go to both.
+// The library's naive backward against the oracle, in double and float,
+// within the a-priori bound of TOLERANCE.md, "The backward pass"
+// (attention_backward_error_bound). The inputs are first rounded to T and
+// those rounded values go to both.
 TEMPLATE_TEST_CASE("oracle backward: the library's naive backward is within its rounding",
                    "[oracle_backward]", float, double) {
   using T = TestType;
   using M = attn::Matrix<T>;
   std::mt19937_64 rng(2614);
+  const auto p = std::is_same_v<T, float> ? attn::ref::PrecisionModel::for_float()
+                                          : attn::ref::PrecisionModel::for_double();
   const std::ptrdiff_t shapes[][4] = {{1, 1, 1, 1}, {4, 7, 3, 5}, {9, 6, 8, 2}, {16, 33, 4, 4}};
   for (const auto& s : shapes)
     for (bool masked : {false, true}) {
@@ -172,27 +162,18 @@ TEMPLATE_TEST_CASE("oracle backward: the library's naive backward is within its 
       std::optional<attn::Mask> mask;
       if (c.mask) mask = *c.mask;
       const auto lib = attn::attention_backward<T>(Q, K, V, dO, mask);
-      const auto g = attn::ref::exact_attention_backward(Q.template cast<double>(),
-                                                         K.template cast<double>(),
-                                                         V.template cast<double>(),
-                                                         dO.template cast<double>(), c.mask);
-      const double u = std::numeric_limits<T>::epsilon() / 2.0;
-      const double d_k = double(s[2]), d_v = double(s[3]), T_q = double(s[0]), T_v = double(s[1]);
-      auto max_abs = [](const M& X) { return double(X.cwiseAbs().maxCoeff()); };
-      const double sc = 1 / std::sqrt(d_k), S_max = sc * d_k * max_abs(Q) * max_abs(K);
-      const double G = d_v * max_abs(dO) * max_abs(V);
-      const double rel =
-          u * ((2 * d_k + T_v + 4) * std::max(1.0, S_max) + d_v + 2 * T_v + T_q + 6);
-      const double tol[3] = {2 * sc * max_abs(K) * 2 * G * rel,
-                             2 * sc * max_abs(Q) * T_q * 2 * G * rel, 2 * T_q * max_abs(dO) * rel};
+      const DMatrix in[4] = {Q.template cast<double>(), K.template cast<double>(),
+                             V.template cast<double>(), dO.template cast<double>()};
+      const auto g = attn::ref::exact_attention_backward(in[0], in[1], in[2], in[3], c.mask);
+      const auto b = attn::ref::attention_backward_error_bound(in[0], in[1], in[2], in[3], g, p);
       const M* got[3] = {&lib.dQ, &lib.dK, &lib.dV};
       const RealMatrix* want[3] = {&g.dQ, &g.dK, &g.dV};
+      const DMatrix* bound[3] = {&b.dQ, &b.dK, &b.dV};
       for (int w = 0; w < 3; ++w) {
-        const DMatrix exact = attn::ref::to_double(*want[w]);
-        const double err = (got[w]->template cast<double>() - exact).cwiseAbs().maxCoeff();
+        const DMatrix err = (got[w]->template cast<double>() - attn::ref::to_double(*want[w])).cwiseAbs();
         INFO("d" << "QKV"[w] << ", shape " << s[0] << " " << s[1] << " " << s[2] << " " << s[3]
-                 << ", masked " << masked << ": error " << err << ", bound " << tol[w]);
-        CHECK(err <= tol[w]);
+                 << ", masked " << masked << ": error " << err.maxCoeff());
+        CHECK((err.array() <= bound[w]->array()).all());
       }
     }
 }

@@ -36,6 +36,12 @@ struct PrecisionModel {
   /// the subnormal spacing, u realmin): 2^-25 (float16), 2^-134 (bfloat16);
   /// 0 with storage_roundoff.
   double storage_underflow = 0;
+  /// The weights are recomputed from logits computed again and a saved
+  /// logsumexp, P = exp(S - logsumexp) (a backward pass in FlashAttention-2's
+  /// order): a row with one allowed key no longer gets exactly 1 (rule (8)
+  /// does not apply), its weight carries the logsumexp form's error (5L).
+  /// TOLERANCE.md, "The backward pass".
+  bool recomputed_weights = false;
 
   static PrecisionModel for_float() { return {0x1p-24, 0x1p-126, 0}; }
   static PrecisionModel for_double() { return {0x1p-53, 0x1p-1022, 0}; }
