@@ -12,6 +12,7 @@
 #include "attn/attn.hpp"
 #include "attn/ref/oracle.hpp"
 #include "attn/ref/textbook.hpp"
+#include "commands/demo_sweep.hpp"
 
 namespace attn::grader {
 
@@ -162,12 +163,17 @@ void demo_weights(std::ostream& out) {
       << std::defaultfloat;
 }
 
+// Section 14.3 over d_k 1..1024 (demo_sweep.hpp), with the default inputs.
+void demo_scaling_sweep(std::ostream& out) { write_sweep(out, scaling_sweep(SweepInputs{}), "text"); }
+
 }  // namespace
 
 const std::vector<Demo>& demos() {
   static const std::vector<Demo> list = {
       {"masking", "why masking after the softmax breaks the weights (F4, Lemma 2)", demo_masking},
       {"scaling", "what the 1/sqrt(d_k) scale does to the weights (14.3, Lemma 1)", demo_scaling},
+      {kSweepDemo, "entropy and largest weight over d_k = 1..1024, scaled and unscaled (14.3)",
+       demo_scaling_sweep},
       {"shift", "why the stable softmax subtracts the row maximum (32.2.4, F2)", demo_shift},
       {"weights", "a large weight is not a large contribution (32.2.10)", demo_weights},
   };
@@ -176,7 +182,7 @@ const std::vector<Demo>& demos() {
 
 void list_demos(std::ostream& out) {
   out << "Demonstrations (attnlab demo NAME):\n";
-  for (const Demo& d : demos()) out << "  " << std::left << std::setw(9) << d.name << d.summary << "\n";
+  for (const Demo& d : demos()) out << "  " << std::left << std::setw(15) << d.name << d.summary << "\n";
   out << std::right;
 }
 

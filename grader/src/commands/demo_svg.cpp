@@ -3,122 +3,136 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include "commands/svg_util.hpp"
+
 namespace attn::grader {
 namespace {
 
-/// White (0) to dark blue (1), linear in each channel.
-std::string shade(double w) {
-  const double t = std::clamp(w, 0.0, 1.0);
-  const int r = static_cast<int>(std::lround(247 + t * (8 - 247)));
-  const int g = static_cast<int>(std::lround(251 + t * (48 - 251)));
-  const int b = static_cast<int>(std::lround(255 + t * (107 - 255)));
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", r, g, b);
-  return buf;
-}
+using svg::escape;
+using svg::fmt;
+using svg::shade;
 
-std::string fmt(double x, int digits) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-  return buf;
-}
+constexpr const char* kForbiddenFill = "#d9d9d9";
+constexpr const char* kCross = "#b22222";
+constexpr const char* kNanFill = "#f4a261";
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
+bool any_nan(const DemoData& d) {
+  for (const auto& p : d.panels)
+    if (p.A.hasNaN()) return true;
+  return false;
 }
 
 }  // namespace
 
-void write_demo_svg(const std::filesystem::path& file, const DemoData& d) {
-  const Index T = d.panels.empty() ? 0 : d.panels[0].A.rows();
-  const int cell = std::clamp(480 / std::max<int>(1, static_cast<int>(T)), 12, 56);
-  const bool numbers = cell >= 40;
-  const int grid = cell * static_cast<int>(T);
-  const int left = 70, top = 104, sums = 90, gap = 60;
-  const int panel_w = grid + sums;
+std::string demo_svg(const DemoData& d, const SvgStyle& st) {
+  const Index rows = d.panels.empty() ? 0 : d.panels[0].A.rows();
+  const Index cols = d.panels.empty() ? 0 : d.panels[0].A.cols();
+  const Index larger = std::max<Index>(1, std::max(rows, cols));
+  const int cell = std::clamp(480 / static_cast<int>(larger), 12, 56);
+  const bool numbers = cell >= st.px(40);
+  const int grid_w = cell * static_cast<int>(cols), grid_h = cell * static_cast<int>(rows);
+  const int label = st.px(11);
+  // Indices every `step` rows and columns, so that they do not overlap.
+  const int step = std::max(1, static_cast<int>(std::ceil(1.4 * label / cell)));
+  const int left = st.px(80), top = st.px(62) + 3 * label + st.px(30), sums = st.px(90), gap = st.px(70);
+  const int panel_w = std::max(grid_w + sums, st.px(14) * 18);
   const int width = left + static_cast<int>(d.panels.size()) * (panel_w + gap) + 40;
-  const int height = top + grid + 110;
+  const int height = top + grid_h + st.px(60) + 4 * label;
   std::ostringstream s;
   s << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
     << "\" viewBox=\"0 0 " << width << " " << height << "\" font-family=\"DejaVu Sans, sans-serif\">\n"
     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  const auto& in = d.inputs;
-  s << "<text x=\"" << left << "\" y=\"28\" font-size=\"18\" font-weight=\"bold\">"
-    << (d.name == "masking" ? "Masking before vs after the softmax" : "Scaled vs unscaled logits")
-    << "</text>\n<text x=\"" << left << "\" y=\"50\" font-size=\"13\" fill=\"#444\">T = " << in.size
-    << ", d_k = " << in.d_k << (d.name == "masking" ? ", " + in.mask + " mask" : std::string())
-    << ", seed " << in.seed << "; Q, K entries N(0, 1)</text>\n";
+  s << "<text x=\"" << left << "\" y=\"" << st.px(28) << "\" font-size=\"" << st.px(18)
+    << "\" font-weight=\"bold\">" << escape(d.heading) << "</text>\n<text x=\"" << left << "\" y=\""
+    << st.px(52) << "\" font-size=\"" << st.px(13) << "\" fill=\"#444\">" << escape(d.inputs_line) << "</text>\n";
   for (std::size_t p = 0; p < d.panels.size(); ++p) {
     const DemoPanel& P = d.panels[p];
     const int x0 = left + static_cast<int>(p) * (panel_w + gap);
-    s << "<text x=\"" << x0 << "\" y=\"" << top - 22 << "\" font-size=\"14\" font-weight=\"bold\">"
-      << escape(P.title) << "</text>\n"
-      << "<text x=\"" << x0 << "\" y=\"" << top - 6 << "\" font-size=\"11\" fill=\"#555\">keys (columns) →</text>\n";
-    if (p == 0)
-      s << "<text x=\"" << x0 - 12 << "\" y=\"" << top + grid / 2 << "\" font-size=\"11\" fill=\"#555\" "
-        << "text-anchor=\"middle\" transform=\"rotate(-90 " << x0 - 12 << " " << top + grid / 2
-        << ")\">← queries (rows)</text>\n";
-    s << "<text x=\"" << x0 + grid + 8 << "\" y=\"" << top - 6 << "\" font-size=\"11\" fill=\"#555\">row sum</text>\n";
-    for (Index i = 0; i < P.A.rows(); ++i) {
+    s << "<g class=\"panel\" data-key=\"" << P.key << "\">\n"
+      << "<text x=\"" << x0 << "\" y=\"" << top - 2 * label - st.px(16) << "\" font-size=\"" << st.px(14)
+      << "\" font-weight=\"bold\">" << escape(P.title) << "</text>\n"
+      << "<text x=\"" << x0 << "\" y=\"" << top - label - st.px(8) << "\" font-size=\"" << label
+      << "\" fill=\"#555\">keys (columns) →</text>\n";
+    s << "<text x=\"" << x0 - 2 * label - st.px(8) << "\" y=\"" << top + grid_h / 2 << "\" font-size=\"" << label
+      << "\" fill=\"#555\" text-anchor=\"middle\" transform=\"rotate(-90 " << x0 - 2 * label - st.px(8) << " "
+      << top + grid_h / 2 << ")\">← queries (rows)</text>\n";
+    s << "<text x=\"" << x0 + grid_w + 8 << "\" y=\"" << top - st.px(6) << "\" font-size=\"" << label
+      << "\" fill=\"#555\">row sum</text>\n";
+    for (Index j = 0; j < cols; j += step)
+      s << "<text class=\"col-index\" x=\"" << x0 + static_cast<int>(j) * cell + cell / 2 << "\" y=\""
+        << top - st.px(5) << "\" font-size=\"" << label << "\" fill=\"#555\" text-anchor=\"middle\">" << j
+        << "</text>\n";
+    for (Index i = 0; i < rows; ++i) {
       const int y = top + static_cast<int>(i) * cell;
-      for (Index j = 0; j < P.A.cols(); ++j) {
+      if (i % step == 0)
+        s << "<text class=\"row-index\" x=\"" << x0 - st.px(5) << "\" y=\"" << y + cell / 2 + label / 3
+          << "\" font-size=\"" << label << "\" fill=\"#555\" text-anchor=\"end\">" << i << "</text>\n";
+      for (Index j = 0; j < cols; ++j) {
         const int x = x0 + static_cast<int>(j) * cell;
         const bool forbidden = P.forbidden.size() && P.forbidden(i, j);
-        s << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << cell << "\" height=\"" << cell
-          << "\" fill=\"" << (forbidden ? "#d9d9d9" : shade(P.A(i, j))) << "\" stroke=\"white\"/>\n";
+        const double w = P.A(i, j);
+        s << "<rect class=\"cell\" x=\"" << x << "\" y=\"" << y << "\" width=\"" << cell << "\" height=\"" << cell
+          << "\" fill=\"" << (forbidden ? kForbiddenFill : std::isnan(w) ? kNanFill : shade(w))
+          << "\" stroke=\"white\"/>\n";
         if (forbidden) {
-          s << "<path d=\"M" << x + 4 << " " << y + 4 << " L" << x + cell - 4 << " " << y + cell - 4
-            << " M" << x + cell - 4 << " " << y + 4 << " L" << x + 4 << " " << y + cell - 4
-            << "\" stroke=\"#b22222\" stroke-width=\"1.5\"/>\n";
+          s << "<path class=\"forbidden\" d=\"M" << x + 4 << " " << y + 4 << " L" << x + cell - 4 << " "
+            << y + cell - 4 << " M" << x + cell - 4 << " " << y + 4 << " L" << x + 4 << " " << y + cell - 4
+            << "\" stroke=\"" << kCross << "\" stroke-width=\"1.5\"/>\n";
         } else if (numbers) {
-          s << "<text x=\"" << x + cell / 2 << "\" y=\"" << y + cell / 2 + 4
-            << "\" font-size=\"11\" text-anchor=\"middle\" fill=\"" << (P.A(i, j) > 0.5 ? "white" : "#222")
-            << "\">" << fmt(P.A(i, j), 2) << "</text>\n";
+          s << "<text x=\"" << x + cell / 2 << "\" y=\"" << y + cell / 2 + label / 3 << "\" font-size=\"" << label
+            << "\" text-anchor=\"middle\" fill=\"" << (w > 0.5 ? "white" : "#222") << "\">" << fmt(w, 2)
+            << "</text>\n";
         }
       }
       const double sum = P.A.row(i).sum();
-      const bool off = std::fabs(sum - 1.0) > 1e-9;
-      s << "<text x=\"" << x0 + grid + 8 << "\" y=\"" << y + cell / 2 + 4 << "\" font-size=\""
-        << std::min(13, cell - 2) << "\" fill=\"" << (off ? "#b22222" : "#1a7f37") << "\""
-        << (off ? " font-weight=\"bold\"" : "") << ">" << fmt(sum, 3) << "</text>\n";
+      const bool off = !(std::fabs(sum - 1.0) <= 1e-9);
+      s << "<text class=\"row-sum\" x=\"" << x0 + grid_w + 8 << "\" y=\"" << y + cell / 2 + label / 3
+        << "\" font-size=\"" << std::min(st.px(13), std::max(cell - 2, label)) << "\" fill=\""
+        << (off ? "#b22222" : "#1a7f37") << "\"" << (off ? " font-weight=\"bold\"" : "") << ">" << fmt(sum, 3)
+        << "</text>\n";
     }
-    s << "<text x=\"" << x0 << "\" y=\"" << top + grid + 22 << "\" font-size=\"12\" fill=\"#333\">"
-      << (std::isnan(d.entropy[p]) ? std::string("no entropy (rows do not sum to 1)")
+    s << "<text x=\"" << x0 << "\" y=\"" << top + grid_h + st.px(22) << "\" font-size=\"" << st.px(12)
+      << "\" fill=\"#333\">"
+      << (std::isnan(d.entropy[p]) ? std::string("no entropy (rows are not distributions)")
                                    : "mean entropy " + fmt(d.entropy[p], 2) + " nats")
-      << ", mean largest weight "
-      << fmt(d.largest[p], 2) << "</text>\n";
+      << ", mean largest weight " << fmt(d.largest[p], 2) << "</text>\n</g>\n";
   }
-  // Colour bar.
-  const int by = top + grid + 48;
+  // Colour bar, and the legends of what the panels hold.
+  const int by = top + grid_h + st.px(40), bar = st.px(200), box = st.px(12);
   s << "<defs><linearGradient id=\"w\"><stop offset=\"0\" stop-color=\"" << shade(0)
     << "\"/><stop offset=\"1\" stop-color=\"" << shade(1) << "\"/></linearGradient></defs>\n"
-    << "<rect x=\"" << left << "\" y=\"" << by << "\" width=\"200\" height=\"12\" fill=\"url(#w)\" stroke=\"#999\"/>\n"
-    << "<text x=\"" << left << "\" y=\"" << by + 28 << "\" font-size=\"11\">0</text>\n"
-    << "<text x=\"" << left + 200 << "\" y=\"" << by + 28 << "\" font-size=\"11\" text-anchor=\"end\">1</text>\n"
-    << "<text x=\"" << left + 215 << "\" y=\"" << by + 10 << "\" font-size=\"11\">weight</text>\n";
-  if (d.name == "masking")
-    s << "<rect x=\"" << left + 270 << "\" y=\"" << by << "\" width=\"12\" height=\"12\" fill=\"#d9d9d9\"/>"
-      << "<path d=\"M" << left + 272 << " " << by + 2 << " L" << left + 280 << " " << by + 10 << " M"
-      << left + 280 << " " << by + 2 << " L" << left + 272 << " " << by + 10
-      << "\" stroke=\"#b22222\"/>\n<text x=\"" << left + 288 << "\" y=\"" << by + 10
-      << "\" font-size=\"11\">forbidden (row sums in red are not 1)</text>\n";
+    << "<rect class=\"colour-bar\" x=\"" << left << "\" y=\"" << by << "\" width=\"" << bar << "\" height=\"" << box
+    << "\" fill=\"url(#w)\" stroke=\"#999\"/>\n"
+    << "<text x=\"" << left << "\" y=\"" << by + box + label + 4 << "\" font-size=\"" << label << "\">0</text>\n"
+    << "<text x=\"" << left + bar << "\" y=\"" << by + box + label + 4 << "\" font-size=\"" << label
+    << "\" text-anchor=\"end\">1</text>\n<text x=\"" << left + bar + 10 << "\" y=\"" << by + box - 2
+    << "\" font-size=\"" << label << "\">weight</text>\n";
+  int lx = left + bar + st.px(70);
+  if (has_forbidden(d)) {
+    s << "<g class=\"legend-forbidden\"><rect x=\"" << lx << "\" y=\"" << by << "\" width=\"" << box << "\" height=\""
+      << box << "\" fill=\"" << kForbiddenFill << "\"/><path d=\"M" << lx + 2 << " " << by + 2 << " L"
+      << lx + box - 2 << " " << by + box - 2 << " M" << lx + box - 2 << " " << by + 2 << " L" << lx + 2 << " "
+      << by + box - 2 << "\" stroke=\"" << kCross << "\"/>\n<text x=\"" << lx + box + 6 << "\" y=\"" << by + box - 2
+      << "\" font-size=\"" << label << "\">forbidden (row sums in red are not 1)</text></g>\n";
+    lx += st.px(290);
+  }
+  if (any_nan(d))
+    s << "<g class=\"legend-nan\"><rect x=\"" << lx << "\" y=\"" << by << "\" width=\"" << box << "\" height=\""
+      << box << "\" fill=\"" << kNanFill << "\"/>\n<text x=\"" << lx + box + 6 << "\" y=\"" << by + box - 2
+      << "\" font-size=\"" << label << "\">NaN (inf / inf)</text></g>\n";
   s << "</svg>\n";
+  return s.str();
+}
+
+void write_svg_file(const std::filesystem::path& file, const std::string& svg) {
   std::ofstream out(file);
   if (!out) throw std::runtime_error("cannot write " + file.string());
-  out << s.str();
+  out << svg;
   if (!out) throw std::runtime_error("cannot write " + file.string());
 }
 

@@ -1,18 +1,41 @@
 #pragma once
-// A demonstration's weight matrices as an SVG heatmap for slides
-// (`attnlab demo masking --svg FILE`): one panel per matrix side by side,
-// each cell shaded by its weight (white 0 to dark blue 1, the value written
-// in it when the cells are large enough), forbidden cells grey and crossed,
-// each row's sum beside the panel (red when it is not 1), and a colour bar.
-// Plain SVG 1.1 text; any browser, Inkscape or rsvg-convert renders it.
+// The demonstrations as SVG figures for slides (`attnlab demo NAME --svg
+// FILE [--font-scale F]`). Plain SVG 1.1 text; any browser, Inkscape or
+// rsvg-convert renders it.
+//   demo_svg: one heatmap panel per weight matrix side by side, each cell
+//     shaded by its weight (white 0 to dark blue 1, the value written in it
+//     when the cells are large enough), row (query) and column (key) indices
+//     on the axes, forbidden cells grey and crossed, NaN cells orange, each
+//     row's sum beside the panel (red when it is not 1), a colour bar, and a
+//     legend for forbidden (and NaN) cells only when a panel has one.
+//   sweep_svg: section 14.3's sweep, two charts (mean row entropy, mean
+//     largest weight) against log2 d_k, the scaled and the unscaled series
+//     each a line through the mean over the seeds and a band from their
+//     minimum to their maximum.
 
 #include <filesystem>
+#include <string>
 
 #include "commands/demo_data.hpp"
+#include "commands/demo_sweep.hpp"
 
 namespace attn::grader {
 
-/// Writes `d` as SVG to `file`. Throws std::runtime_error if it cannot be written.
-void write_demo_svg(const std::filesystem::path& file, const DemoData& d);
+struct SvgStyle {
+  /// Multiplies every font size and the margins around the text (1: 11 px
+  /// axis labels; 1.5 or 2 for a projector). From 0.5 to 4.
+  double font_scale = 1.0;
+  /// The pixel size of a font of `base` px at this scale.
+  int px(double base) const { return static_cast<int>(base * font_scale + 0.5); }
+};
+
+/// The heatmaps of `d` as an SVG document.
+std::string demo_svg(const DemoData& d, const SvgStyle& style);
+
+/// The sweep `s` as an SVG document.
+std::string sweep_svg(const ScalingSweep& s, const SvgStyle& style);
+
+/// Writes `svg` to `file`. Throws std::runtime_error if it cannot be written.
+void write_svg_file(const std::filesystem::path& file, const std::string& svg);
 
 }  // namespace attn::grader

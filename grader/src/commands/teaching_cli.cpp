@@ -10,9 +10,7 @@
 #include <vector>
 
 #include "commands/cli_checks.hpp"
-#include "commands/demo.hpp"
-#include "commands/demo_data.hpp"
-#include "commands/demo_svg.hpp"
+#include "commands/demo_cli.hpp"
 #include "commands/mutants.hpp"
 #include "attn/grader/paths.hpp"
 
@@ -32,12 +30,9 @@ struct TeachingCommands {
   bool no_solutions = false;
   bool verbose = false;
   // attnlab demo
-  std::string demo_name;
-  std::string demo_format = "text";
-  std::optional<std::string> demo_svg;
-  DemoInputs demo_inputs;
-  bool demo_custom = false;  ///< an input option was given
+  DemoCommand demo_command;
   std::vector<CLI::Option*> demo_input_options;
+  CLI::Option* demo_size = nullptr;
 };
 
 std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
@@ -79,69 +74,58 @@ std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
   t->demo = app.add_subcommand(
       "demo",
       "Teaching demonstrations for a lecture: `attnlab demo` lists them, `attnlab demo "
-      "masking` shows why masking after the softmax fails (F4, Lemma 2).");
-  t->demo->add_option("NAME", t->demo_name, "the demonstration (omit for the list)");
-  t->demo->add_option("--format", t->demo_format,
-                      "text, or the numbers as csv or json (masking, scaling)")
+      "masking` shows why masking after the softmax fails (F4, Lemma 2), `attnlab demo "
+      "--html DIR` writes one page with every figure.");
+  DemoCommand& c = t->demo_command;
+  t->demo->add_option("NAME", c.name, "the demonstration (omit for the list)");
+  t->demo->add_option("--format", c.format,
+                      "text, or the numbers as csv or json (masking, scaling, shift, weights, "
+                      "scaling-sweep)")
       ->check(CLI::IsMember({"text", "csv", "json"}))
       ->capture_default_str();
-  t->demo->add_option("--svg", t->demo_svg,
-                      "also draw the weights as an SVG heatmap (masking, scaling): forbidden "
-                      "cells crossed, row sums beside");
+  t->demo->add_option("--svg", c.svg,
+                      "also draw the demonstration as an SVG figure (heatmaps with row and "
+                      "column indices, forbidden cells crossed, row sums beside; the sweep's "
+                      "curves with their spread)");
+  t->demo->add_option("--html", c.html,
+                      "write DIR/index.html: one self-contained page with every figure, its "
+                      "caption and command, and controls choosing among precomputed inputs");
+  t->demo->add_option("--font-scale", c.style.font_scale,
+                      "multiply the figures' font sizes (1.5 or 2 for a projector)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.5, 4.0));
+  t->demo_size = t->demo->add_option("--size", c.inputs.size,
+                                     "T_q = T_v of the random example (the sweep's default: 16)")
+                     ->capture_default_str()
+                     ->check(check::whole_number(1, 64));
   t->demo_input_options = {
-      t->demo->add_option("--size", t->demo_inputs.size, "T_q = T_v of the random example")
-          ->capture_default_str()
-          ->check(check::whole_number(1, 64)),
-      t->demo->add_option("--mask", t->demo_inputs.mask, "the mask of the masking demonstration")
+      t->demo_size,
+      t->demo->add_option("--mask", c.inputs.mask, "the mask (masking, shift, weights)")
           ->capture_default_str()
           ->check(CLI::IsMember({"causal", "padding", "none"})),
-      t->demo->add_option("--d-k", t->demo_inputs.d_k, "d_k of the random Q and K")
+      t->demo->add_option("--d-k", c.inputs.d_k, "d_k of the random Q and K")
           ->capture_default_str()
           ->check(check::whole_number(1, 4096)),
-      t->demo->add_option("--seed", t->demo_inputs.seed, "seed of the random Q and K")
+      t->demo->add_option("--seed", c.inputs.seed, "seed of the random Q and K (the sweep's first)")
           ->capture_default_str()
-          ->check(check::whole_number(0))};
+          ->check(check::whole_number(0)),
+      t->demo->add_option("--seeds", c.seeds, "seeds per d_k of the scaling-sweep")
+          ->capture_default_str()
+          ->check(check::whole_number(1, 100)),
+      t->demo->add_option_function<std::string>(
+                 "--example", [dc = &t->demo_command](const std::string& v) { dc->inputs.text_example = v == "text"; },
+                 "random (the default) or text: the text's own example (the two-token example "
+                 "of 32.2.6 for masking)")
+          ->check(CLI::IsMember({"random", "text"}))};
   return t;
 }
 
 std::optional<int> run_teaching_command(const TeachingCommands& t) {
   if (t.demo && t.demo->parsed()) {
-    if (t.demo_name.empty()) {
-      list_demos(std::cout);
-      return 0;
-    }
-    bool custom = t.demo_format != "text" || t.demo_svg.has_value();
-    for (const CLI::Option* o : t.demo_input_options) custom = custom || o->count() > 0;
-    const bool takes_inputs = t.demo_name == "masking" || t.demo_name == "scaling";
-    if (custom && !takes_inputs) {
-      std::cerr << "attnlab: only the masking and scaling demonstrations take --format, --svg, "
-                   "--size, --mask, --d-k and --seed\n";
-      return 2;
-    }
-    try {
-      if (!takes_inputs) return run_demo(t.demo_name, std::cout);
-      const DemoData data = demo_data(t.demo_name, t.demo_inputs);
-      if (t.demo_format != "text") {
-        write_demo(std::cout, data, t.demo_format);
-      } else {
-        // The text's own example first (unless inputs were given), then the random one.
-        bool inputs_given = false;
-        for (const CLI::Option* o : t.demo_input_options) inputs_given = inputs_given || o->count() > 0;
-        if (!inputs_given) {
-          run_demo(t.demo_name, std::cout);
-          std::cout << "\n";
-        }
-        write_demo(std::cout, data, "text");
-      }
-      if (t.demo_svg) {
-        write_demo_svg(*t.demo_svg, data);
-        std::cerr << "attnlab: wrote " << *t.demo_svg << "\n";
-      }
-    } catch (const std::exception& e) {
-      std::cerr << "attnlab: " << e.what() << "\n";
-      return 2;
-    }
-    return 0;
+    DemoCommand c = t.demo_command;
+    for (const CLI::Option* o : t.demo_input_options) c.inputs_given = c.inputs_given || o->count() > 0;
+    c.size_given = t.demo_size->count() > 0;
+    return run_demo_command(c);
   }
   if (t.mutants && t.mutants->parsed()) {
     MutantsOptions o;
