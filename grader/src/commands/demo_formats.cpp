@@ -73,7 +73,9 @@ void write_text(std::ostream& out, const DemoData& d) {
       const auto& P = d.panels[p];
       std::string cells;
       for (Index j = 0; j < P.A.cols() && j < 8; ++j)
-        cells += (j ? " " : "") + (forbidden_at(P, i, j) ? std::string("  --  ") : fixed(P.A(i, j)));
+        cells += (j ? " " : "") + (forbidden_at(P, i, j) ? std::string("  --  ")
+                                   : std::isnan(P.A(i, j)) ? std::string(" NaN  ")
+                                                           : fixed(P.A(i, j)));
       if (P.A.cols() > 8) cells += " ...";
       out << (p ? "   |  " : "  row " + std::to_string(i) + ": ") << cells << "  sum " << fixed(P.A.row(i).sum(), 3);
     }
@@ -87,7 +89,7 @@ void write_text(std::ostream& out, const DemoData& d) {
                 : "mean row entropy " + fixed(d.entropy[p], 3) + " nats (uniform: " +
                       fixed(std::log(double(d.panels[p].A.cols())), 3) + ")")
         << ", mean largest weight " << fixed(d.largest[p], 3) << "\n";
-  out << "\n" << (has_forbidden(d) ? "'--' marks a forbidden cell. " : "") << d.note;
+  out << "\n" << (has_forbidden(d) ? "'--' marks a forbidden cell.\n" : "") << d.note;
 }
 
 }  // namespace

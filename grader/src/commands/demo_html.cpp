@@ -70,7 +70,7 @@ Variant variant(const PageFigure& f, const Params& p, const SvgStyle& style) {
     out.caption = d.note;
   }
   if (style.font_scale != 1.0) command += " --font-scale " + svg::fmt(style.font_scale, 2);
-  command += " --svg " + f.id + ".svg";
+  out.command = command + " --svg " + f.id + ".svg";
   out.svg.erase(0, out.svg.find("<svg"));
   return out;
 }
