@@ -32,14 +32,19 @@ std::string demo_svg(const DemoData& d, const SvgStyle& st) {
   const Index rows = d.panels.empty() ? 0 : d.panels[0].A.rows();
   const Index cols = d.panels.empty() ? 0 : d.panels[0].A.cols();
   const Index larger = std::max<Index>(1, std::max(rows, cols));
-  const int cell = std::clamp(480 / static_cast<int>(larger), 12, 56);
+  const int cell = std::clamp(st.px(480) / static_cast<int>(larger), 12, st.px(56));
   const bool numbers = cell >= st.px(40);
   const int grid_w = cell * static_cast<int>(cols), grid_h = cell * static_cast<int>(rows);
   const int label = st.px(11);
   // Indices every `step` rows and columns, so that they do not overlap.
   const int step = std::max(1, static_cast<int>(std::ceil(1.4 * label / cell)));
   const int left = st.px(80), top = st.px(62) + 3 * label + st.px(30), sums = st.px(90), gap = st.px(70);
-  const int panel_w = std::max(grid_w + sums, st.px(14) * 18);
+  // Wide enough for the panel's title (bold 14 px: about 0.65 em a character)
+  // and its statistics line (12 px).
+  std::size_t title = 0;
+  for (const auto& p : d.panels) title = std::max(title, p.title.size());
+  const int panel_w = std::max({grid_w + sums, static_cast<int>(title) * st.px(14) * 65 / 100,
+                                62 * st.px(12) * 6 / 10});
   const int width = left + static_cast<int>(d.panels.size()) * (panel_w + gap) + 40;
   const int height = top + grid_h + st.px(60) + 4 * label;
   std::ostringstream s;
