@@ -28,15 +28,15 @@ struct AttentionResult {
 /// The rule for logits (docs/ARCHITECTURE.md, "lib/"): only entries the mask
 /// allows are read; an allowed logit that overflows to -Inf gets weight 0
 /// (its exact weight rounded to T) unless the whole row does.
+/// Inline: computed by libattn through attn::raw::attention (abi.hpp).
 template <class T>
 AttentionResult<T> attention(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
-                             const std::optional<Mask>& mask = std::nullopt);
-
-extern template AttentionResult<float> attention(const Matrix<float>&, const Matrix<float>&,
-                                                 const Matrix<float>&,
-                                                 const std::optional<Mask>&);
-extern template AttentionResult<double> attention(const Matrix<double>&, const Matrix<double>&,
-                                                  const Matrix<double>&,
-                                                  const std::optional<Mask>&);
+                             const std::optional<Mask>& mask = std::nullopt) {
+  AttentionResult<T> r;
+  raw::MaskIn m;
+  raw::attention(raw::in(Q), raw::in(K), raw::in(V), raw::in(mask, m),
+                 raw::out(r.O, Q.rows(), V.cols()), raw::out(r.A, Q.rows(), K.rows()));
+  return r;
+}
 
 }  // namespace attn
