@@ -143,7 +143,7 @@ void attention_backward_tiled_impl(In<T> Q, In<T> K, In<T> V, In<T> O, In<T> log
 template <class T>
 void multi_head_impl(In<T> X_q, const In<T>* X_kv, const HeadIn<T>* heads, std::size_t n_heads,
                      In<T> W_O, const MaskIn* mask, Out<T> O) {
-  core::MultiHeadWeights<T> w;
+  MultiHeadWeights<T> w;
   for (std::size_t i = 0; i < n_heads; ++i)
     w.heads.push_back({matrix(heads[i].W_Q, "W_Q"), matrix(heads[i].W_K, "W_K"),
                        matrix(heads[i].W_V, "W_V")});

@@ -6,50 +6,21 @@
 // caller reaches these functions only through attn::raw (abi.hpp, abi.cpp),
 // whose inline Eigen wrappers are the public headers. Each function has the
 // contract, shapes and errors of the public function of the same name
-// (include/attn/*.hpp); the result types are this namespace's own, so no
-// class template of namespace attn holding an Eigen object is instantiated
-// in the library (ctest lib/library_symbols_no_eigen).
+// (include/attn/*.hpp). Their result types (AttentionResult<T>, ...) are
+// the public templates over the library's own matrices, types distinct from
+// the caller's (ctest lib/library_symbols_no_eigen).
 #include <optional>
 #include <vector>
 
+#include "attn/attention.hpp"
+#include "attn/attention_backward.hpp"
 #include "attn/attention_options.hpp"
 #include "attn/attention_tiled.hpp"
+#include "attn/multi_head_attention.hpp"
 #include "attn/masks.hpp"
 #include "attn/matrix.hpp"
 
 namespace attn::core {
-
-template <class T>
-struct AttentionResult {
-  Matrix<T> O;
-  Matrix<T> A;
-};
-
-template <class T>
-struct TiledAttentionResult {
-  Matrix<T> O;
-  Vector<T> logsumexp;
-};
-
-template <class T>
-struct AttentionGradients {
-  Matrix<T> dQ;
-  Matrix<T> dK;
-  Matrix<T> dV;
-};
-
-template <class T>
-struct HeadWeights {
-  Matrix<T> W_Q;
-  Matrix<T> W_K;
-  Matrix<T> W_V;
-};
-
-template <class T>
-struct MultiHeadWeights {
-  std::vector<HeadWeights<T>> heads;
-  Matrix<T> W_O;
-};
 
 template <class T>
 Matrix<T> scores(const Matrix<T>& Q, const Matrix<T>& K);

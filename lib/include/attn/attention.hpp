@@ -6,11 +6,17 @@
 namespace attn {
 
 /// Output of naive attention: O (T_q x d_v) and the weights A (T_q x T_v).
-template <class T>
-struct AttentionResult {
-  Matrix<T> O;
-  Matrix<T> A;
+template <class M>
+struct AttentionResultOf {
+  M O;
+  M A;
 };
+/// Written once for any matrix type M and named for the caller's
+/// Matrix<T>: the library, built with Eigen renamed (abi.hpp), uses the same
+/// template with its own matrices, a different type, so no member function
+/// of it can be merged by the linker with the caller's.
+template <class T>
+using AttentionResult = AttentionResultOf<Matrix<T>>;
 
 /// Scaled dot-product attention, naive form (Definition, section 32.2.2):
 ///   A = masked_softmax(Q K^T / sqrt(d_k), mask),  O = A V.

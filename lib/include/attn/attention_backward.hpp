@@ -9,12 +9,18 @@ namespace attn {
 
 /// The gradients of a scalar loss with respect to Q (T_q x d_k), K (T_v x d_k)
 /// and V (T_v x d_v), given its gradient dO with respect to O.
-template <class T>
-struct AttentionGradients {
-  Matrix<T> dQ;
-  Matrix<T> dK;
-  Matrix<T> dV;
+template <class M>
+struct AttentionGradientsOf {
+  M dQ;
+  M dK;
+  M dV;
 };
+/// Written once for any matrix type M and named for the caller's
+/// Matrix<T>: the library, built with Eigen renamed (abi.hpp), uses the same
+/// template with its own matrices, a different type, so no member function
+/// of it can be merged by the linker with the caller's.
+template <class T>
+using AttentionGradients = AttentionGradientsOf<Matrix<T>>;
 
 /// The backward pass of attention, naive form, from the definition: with
 /// S = c Q K^T (c = options.scale, default 1/sqrt(d_k)), P = masked_softmax(S)

@@ -34,11 +34,17 @@ struct TileSizes {
 /// Output of the tiled form: O (T_q x d_v) and, per query row,
 ///   logsumexp_i = log sum_{allowed j} exp(S_ij),  S = Q K^T / sqrt(d_k),
 /// the quantity a backward pass keeps instead of the weights A.
-template <class T>
-struct TiledAttentionResult {
-  Matrix<T> O;
-  Vector<T> logsumexp;
+template <class M, class V>
+struct TiledAttentionResultOf {
+  M O;
+  V logsumexp;
 };
+/// Written once for any matrix type M and named for the caller's
+/// Matrix<T> and Vector<T>: the library, built with Eigen renamed (abi.hpp), uses the same
+/// template with its own matrices, a different type, so no member function
+/// of it can be merged by the linker with the caller's.
+template <class T>
+using TiledAttentionResult = TiledAttentionResultOf<Matrix<T>, Vector<T>>;
 
 /// Scaled dot-product attention, tiled with an online softmax
 /// (Dao et al. 2022, "FlashAttention", arXiv:2205.14135, Algorithm 1 and

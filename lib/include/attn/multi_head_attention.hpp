@@ -8,20 +8,29 @@ namespace attn {
 
 /// One head's projections (section 32.2.5): Q_i = X W_Q, K_i = X W_K, V_i = X W_V.
 /// W_Q: d_model x d_k, W_K: d_model x d_k, W_V: d_model x d_v (d_k >= 1).
-template <class T>
-struct HeadWeights {
-  Matrix<T> W_Q;
-  Matrix<T> W_K;
-  Matrix<T> W_V;
+template <class M>
+struct HeadWeightsOf {
+  M W_Q;
+  M W_K;
+  M W_V;
 };
+/// Written once for any matrix type M and named for the caller's
+/// Matrix<T>: the library, built with Eigen renamed (abi.hpp), uses the same
+/// template with its own matrices, a different type, so no member function
+/// of it can be merged by the linker with the caller's.
+template <class T>
+using HeadWeights = HeadWeightsOf<Matrix<T>>;
 
 /// All heads plus the output projection. Every head has the same d_v;
 /// W_O: (h * d_v) x d_model_out. d_k may differ between heads.
-template <class T>
-struct MultiHeadWeights {
-  std::vector<HeadWeights<T>> heads;
-  Matrix<T> W_O;
+template <class M>
+struct MultiHeadWeightsOf {
+  std::vector<HeadWeightsOf<M>> heads;
+  M W_O;
 };
+/// As HeadWeights: one template, named for the caller's Matrix<T>.
+template <class T>
+using MultiHeadWeights = MultiHeadWeightsOf<Matrix<T>>;
 
 namespace raw {
 /// Both forms of multi_head_attention: the caller's weights as views, the
