@@ -1,4 +1,5 @@
-# Installs the build in BUILD_DIR into a fresh prefix under WORK_DIR, then
+# Installs the build in BUILD_DIR into a fresh prefix under WORK_DIR (with
+# MAX_PREFIX_MIB: fails if the prefix holds more than that many MiB), then
 # configures, builds and tests the example project in SOURCE_DIR against it.
 # With CATALOGUE_PROGRAM (attnlab_kernel_catalogue: a line "id<TAB>weights"
 # or "id<TAB>output" per kernel property) and EXPECT_PREFIX: ctest's JUnit
@@ -38,6 +39,23 @@ function(run)
   endif()
 endfunction()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+if(DEFINED MAX_PREFIX_MIB)
+  # The installed prefix's size (cmake/install_strip.cmake): every file, in MiB.
+  file(GLOB_RECURSE installed LIST_DIRECTORIES false ${prefix}/*)
+  set(bytes 0)
+  foreach(f IN LISTS installed)
+    if(NOT IS_SYMLINK ${f})
+      file(SIZE ${f} size)
+      math(EXPR bytes "${bytes} + ${size}")
+    endif()
+  endforeach()
+  math(EXPR mib "${bytes} / 1048576")
+  math(EXPR limit "${MAX_PREFIX_MIB} * 1048576")
+  if(bytes GREATER limit)
+    message(FATAL_ERROR "the installed prefix is ${mib} MiB (${bytes} bytes), more than ${MAX_PREFIX_MIB} MiB")
+  endif()
+  message(STATUS "the installed prefix: ${mib} MiB (${bytes} bytes), at most ${MAX_PREFIX_MIB} MiB")
+endif()
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${prefix}
     -DCMAKE_BUILD_TYPE=RelWithDebInfo)
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)

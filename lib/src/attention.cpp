@@ -1,7 +1,7 @@
 // Scaled dot-product attention, naive form (section 32.2.2).
-#include "attn/attention.hpp"
 
 #include "attn/errors.hpp"
+#include "core.hpp"
 #include "checks.hpp"
 #include "softmax_impl.hpp"
 
@@ -26,6 +26,8 @@ template AttentionParts<double> attention_impl(const Matrix<double>&, const Matr
 
 }  // namespace detail
 
+namespace core {
+
 template <class T>
 AttentionResult<T> attention(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
                              const std::optional<Mask>& mask) {
@@ -39,4 +41,5 @@ template AttentionResult<float> attention(const Matrix<float>&, const Matrix<flo
 template AttentionResult<double> attention(const Matrix<double>&, const Matrix<double>&,
                                            const Matrix<double>&, const std::optional<Mask>&);
 
+}  // namespace core
 }  // namespace attn

@@ -2,31 +2,19 @@
 // (Dao et al. 2022, "FlashAttention", arXiv:2205.14135, Appendix B.2) and
 // the tiled form in FlashAttention-2's order (Dao 2023, arXiv:2307.08691,
 // Algorithm 2).
-#include "attn/attention_backward.hpp"
 
 #include <cmath>
 #include <string>
 
 #include "attention_setup.hpp"
 #include "attn/errors.hpp"
+#include "core.hpp"
 #include "checks.hpp"
 #include "softmax_impl.hpp"
 
-namespace attn {
+namespace attn::core {
 
 namespace {
-
-/// The checks both forms make first, in the forward's order (K, V and the
-/// mask; Q and K; then dO), and the scale. Returns the scale.
-template <class T>
-detail::LogitScale<T> check_inputs(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
-                                   const Matrix<T>& dO, const std::optional<Mask>& mask,
-                                   const AttentionOptions& options, const char* where) {
-  detail::require_key_value_mask(K, V, mask, Q.rows(), where);
-  detail::require_query_key(Q, K, where);
-  detail::require_matrix(dO, Q.rows(), V.cols(), "dO", where, "T_q x d_v, the shape of O");
-  return detail::logit_scale<T>(options, Q.cols(), where);
-}
 
 /// M scaled as the logits are: divided by sqrt(d_k) by default, else times c.
 template <class T>
@@ -44,7 +32,8 @@ AttentionGradients<T> attention_backward(const Matrix<T>& Q, const Matrix<T>& K,
                                          const Matrix<T>& dO, const std::optional<Mask>& mask,
                                          const AttentionOptions& options) {
   constexpr const char* where = "attention_backward";
-  const detail::LogitScale<T> scale = check_inputs(Q, K, V, dO, mask, options, where);
+  const detail::LogitScale<T> scale =
+      detail::require_backward_inputs(Q, K, V, dO, mask, options, where);
   const std::optional<Mask> m = detail::effective_mask(mask, options, Q.rows(), K.rows(), where);
   Matrix<T> S = Q * K.transpose();
   apply_scale(S, scale);  // as scaled_logits does for the default scale
@@ -72,4 +61,4 @@ ATTN_BACKWARD_INSTANTIATE(float)
 ATTN_BACKWARD_INSTANTIATE(double)
 #undef ATTN_BACKWARD_INSTANTIATE
 
-}  // namespace attn
+}  // namespace attn::core

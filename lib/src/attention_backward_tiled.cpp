@@ -6,11 +6,11 @@
 #include <string>
 
 #include "attention_setup.hpp"
-#include "attn/attention_backward.hpp"
 #include "attn/errors.hpp"
+#include "core.hpp"
 #include "checks.hpp"
 
-namespace attn {
+namespace attn::core {
 
 namespace {
 
@@ -106,19 +106,10 @@ AttentionGradients<T> attention_backward_tiled(const Matrix<T>& Q, const Matrix<
                                                const std::optional<Mask>& mask,
                                                const AttentionOptions& options, TileSizes tiles) {
   constexpr const char* where = "attention_backward_tiled";
-  detail::require_tiled_inputs(Q, K, V, mask, tiles, where);
+  detail::require_tiles(tiles, where);
+  const detail::LogitScale<T> scale =
+      detail::require_backward_inputs(Q, K, V, dO, mask, options, where, &O, &logsumexp);
   const Index T_q = Q.rows(), T_v = K.rows();
-  detail::require_matrix(O, T_q, V.cols(), "O", where, "T_q x d_v, the forward's O");
-  if (logsumexp.size() != T_q)
-    throw ShapeError(std::string(where) + ": logsumexp has " + std::to_string(logsumexp.size()) +
-                     " entries but must have T_q = " + std::to_string(T_q) +
-                     " (one per query row, the forward's)");
-  for (Index i = 0; i < T_q; ++i)
-    if (!std::isfinite(logsumexp(i)))
-      throw NonFiniteInputError("logsumexp", i, 0, static_cast<double>(logsumexp(i)), T_q, 1,
-                                where);
-  detail::require_matrix(dO, T_q, V.cols(), "dO", where, "T_q x d_v, the shape of O");
-  const detail::LogitScale<T> scale = detail::logit_scale<T>(options, Q.cols(), where);
   const std::optional<Mask> m = detail::effective_mask(mask, options, T_q, T_v, where);
   if (T_q > 0 && T_v == 0) throw FullyMaskedRowError(0, where);
   if (m)
@@ -138,4 +129,4 @@ ATTN_BACKWARD_TILED_INSTANTIATE(float)
 ATTN_BACKWARD_TILED_INSTANTIATE(double)
 #undef ATTN_BACKWARD_TILED_INSTANTIATE
 
-}  // namespace attn
+}  // namespace attn::core

@@ -12,6 +12,7 @@
 #include "attn/attention_tiled.hpp"
 #include "attn/errors.hpp"
 #include "attn/masks.hpp"
+#include "core.hpp"
 #include "checks.hpp"
 #include "logit_rule.hpp"
 
@@ -30,8 +31,8 @@ inline void require_tiles(const TileSizes& tiles, const char* where) {
 /// The checks of attention_tiled and of the tiled backward, in attention's
 /// order: tile sizes, K and V and the mask, Q and K (ShapeError,
 /// NonFiniteInputError naming `where`).
-template <class T>
-void require_tiled_inputs(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
+template <class M_>
+void require_tiled_inputs(const M_& Q, const M_& K, const M_& V,
                           const std::optional<Mask>& mask, const TileSizes& tiles,
                           const char* where) {
   require_tiles(tiles, where);
@@ -78,17 +79,46 @@ inline std::optional<Mask> effective_mask(const std::optional<Mask>& mask,
                                           const char* where) {
   if (mask) require_mask_shape(*mask, T_q, T_v, where);
   if (!options.causal) return mask;
-  Mask causal = causal_mask(T_q, T_v, options.alignment);
+  Mask causal = core::causal_mask(T_q, T_v, options.alignment);
   if (!mask) return causal;
-  return combine_masks(*mask, causal);
+  return core::combine_masks(*mask, causal);
+}
+
+/// The checks of both backward passes (attention_backward.hpp), in the
+/// forward's order: K, V and the mask; Q and K; the forward's O (T_q x d_v)
+/// and logsumexp (T_q, finite) when given (the tiled form); then dO
+/// (T_q x d_v); then the scale, which is returned. Throws ShapeError or
+/// NonFiniteInputError naming `where`.
+template <class T>
+LogitScale<T> require_backward_inputs(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
+                                      const Matrix<T>& dO, const std::optional<Mask>& mask,
+                                      const AttentionOptions& options, const char* where,
+                                      const Matrix<T>* O = nullptr,
+                                      const Vector<T>* logsumexp = nullptr) {
+  require_key_value_mask(K, V, mask, Q.rows(), where);
+  require_query_key(Q, K, where);
+  const Index T_q = Q.rows();
+  if (O) require_matrix(*O, T_q, V.cols(), "O", where, "T_q x d_v, the forward's O");
+  if (logsumexp) {
+    if (logsumexp->size() != T_q)
+      throw ShapeError(std::string(where) + ": logsumexp has " +
+                       std::to_string(logsumexp->size()) + " entries but must have T_q = " +
+                       std::to_string(T_q) + " (one per query row, the forward's)");
+    for (Index i = 0; i < T_q; ++i)
+      if (!std::isfinite((*logsumexp)(i)))
+        throw NonFiniteInputError("logsumexp", i, 0, static_cast<double>((*logsumexp)(i)), T_q,
+                                  1, where);
+  }
+  require_matrix(dO, T_q, V.cols(), "dO", where, "T_q x d_v, the shape of O");
+  return logit_scale<T>(options, Q.cols(), where);
 }
 
 /// Whether some logit c Q_i . K_j could overflow (then be +-Inf or NaN): every
 /// product is at most max|Q| max|K| and the d_k-term sum at most d_k times
 /// that, rounding included, if it stays below a quarter of the largest
 /// finite T; a factor |c| <= 1 cannot make it overflow.
-template <class T>
-bool logit_may_overflow(const Matrix<T>& Q, const Matrix<T>& K, T c) {
+template <class M_, class T>
+bool logit_may_overflow(const M_& Q, const M_& K, T c) {
   if (Q.size() == 0 || K.size() == 0) return false;
   const long double grow = std::fabs(static_cast<long double>(c)) > 1
                                ? std::fabs(static_cast<long double>(c))
@@ -103,8 +133,8 @@ bool logit_may_overflow(const Matrix<T>& Q, const Matrix<T>& K, T c) {
 /// runs when a logit may overflow: O(T_v) memory, one pass of dot products.
 /// The kernel then meets no allowed NaN or +Inf, and a row whose allowed
 /// logits all overflow to -Inf is refused here as the rule says.
-template <class T>
-void apply_logit_rule(const Matrix<T>& Q, const Matrix<T>& K, const Mask* mask,
+template <class M_, class T>
+void apply_logit_rule(const M_& Q, const M_& K, const Mask* mask,
                       const LogitScale<T>& scale, const char* where) {
   const Index T_q = Q.rows(), T_v = K.rows();
   for (Index i = 0; i < T_q; ++i) {

@@ -1,16 +1,16 @@
-#include "attn/attention_tiled.hpp"
 
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "attn/errors.hpp"
+#include "core.hpp"
 #include "attention_setup.hpp"
 #include "checks.hpp"
 #include "logit_rule.hpp"
 #include "tiled/kernel.hpp"
 
-namespace attn {
+namespace attn::core {
 
 namespace {
 
@@ -18,7 +18,7 @@ namespace {
 /// unnormalised running sums, at most T_v max|V|, stay finite; O is
 /// multiplied back at the end. Both scalings are exact (powers of two).
 template <class T>
-int value_scale_exponent(const Matrix<T>& V) {
+int value_scale_exponent(const detail::ConstMap<T>& V) {
   if (V.size() == 0) return 0;
   const long double worst = static_cast<long double>(V.cwiseAbs().maxCoeff()) *
                             static_cast<long double>(V.rows());
@@ -30,7 +30,8 @@ int value_scale_exponent(const Matrix<T>& V) {
 /// Both forms of attention_tiled once the inputs are checked: the kernel run
 /// with the logits' scale, the rule for logits and V's exact rescaling.
 template <class T>
-TiledAttentionResult<T> run_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
+TiledAttentionResult<T> run_tiled(const detail::ConstMap<T>& Q, const detail::ConstMap<T>& K,
+                                  const detail::ConstMap<T>& V,
                                   const Mask* mask, const detail::LogitScale<T>& scale,
                                   const TileSizes& tiles, const char* where) {
   const Index T_q = Q.rows(), T_v = K.rows(), d_v = V.cols();
@@ -81,10 +82,9 @@ TiledAttentionResult<T> run_tiled(const Matrix<T>& Q, const Matrix<T>& K, const 
 
 }  // namespace
 
-const char* attention_tiled_kernel() { return detail::tiled::isa_name(); }
-
 template <class T>
-TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
+TiledAttentionResult<T> attention_tiled(const detail::ConstMap<T>& Q, const detail::ConstMap<T>& K,
+                                        const detail::ConstMap<T>& V,
                                         const std::optional<Mask>& mask, TileSizes tiles) {
   constexpr const char* where = "attention_tiled";
   // The same checks, in the same order, as attention and scores.
@@ -94,7 +94,8 @@ TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, 
 }
 
 template <class T>
-TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
+TiledAttentionResult<T> attention_tiled(const detail::ConstMap<T>& Q, const detail::ConstMap<T>& K,
+                                        const detail::ConstMap<T>& V,
                                         const std::optional<Mask>& mask,
                                         const AttentionOptions& options, TileSizes tiles) {
   constexpr const char* where = "attention_tiled";
@@ -104,19 +105,15 @@ TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, 
   return run_tiled(Q, K, V, m ? &*m : nullptr, scale, tiles, where);
 }
 
-template TiledAttentionResult<float> attention_tiled(const Matrix<float>&, const Matrix<float>&,
-                                                     const Matrix<float>&,
-                                                     const std::optional<Mask>&, TileSizes);
-template TiledAttentionResult<double> attention_tiled(const Matrix<double>&, const Matrix<double>&,
-                                                      const Matrix<double>&,
-                                                      const std::optional<Mask>&, TileSizes);
+#define ATTN_TILED_INSTANTIATE(T)                                                              \
+  template TiledAttentionResult<T> attention_tiled(                                            \
+      const detail::ConstMap<T>&, const detail::ConstMap<T>&, const detail::ConstMap<T>&,      \
+      const std::optional<Mask>&, TileSizes);                                                  \
+  template TiledAttentionResult<T> attention_tiled(                                            \
+      const detail::ConstMap<T>&, const detail::ConstMap<T>&, const detail::ConstMap<T>&,      \
+      const std::optional<Mask>&, const AttentionOptions&, TileSizes);
+ATTN_TILED_INSTANTIATE(float)
+ATTN_TILED_INSTANTIATE(double)
+#undef ATTN_TILED_INSTANTIATE
 
-template TiledAttentionResult<float> attention_tiled(const Matrix<float>&, const Matrix<float>&,
-                                                     const Matrix<float>&,
-                                                     const std::optional<Mask>&,
-                                                     const AttentionOptions&, TileSizes);
-template TiledAttentionResult<double> attention_tiled(const Matrix<double>&, const Matrix<double>&,
-                                                      const Matrix<double>&,
-                                                      const std::optional<Mask>&,
-                                                      const AttentionOptions&, TileSizes);
-}  // namespace attn
+}  // namespace attn::core

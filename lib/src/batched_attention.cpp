@@ -1,12 +1,11 @@
-#include "attn/batched_attention.hpp"
 
 #include <cmath>
 #include <string>
 
 #include "attn/errors.hpp"
-#include "attn/masks.hpp"
+#include "core.hpp"
 
-namespace attn {
+namespace attn::core {
 
 namespace {
 
@@ -43,9 +42,9 @@ std::vector<AttentionResult<T>> attention_batched(const std::vector<Matrix<T>>& 
     const std::string seq = std::string(where) + ": sequence " + std::to_string(n);
     try {
       const Index T_q = Q[n].rows(), T_v = K[n].rows();
-      Mask mask = padding_mask(T_q, T_v, key_lengths[n]);
-      if (causal) mask = combine_masks(mask, causal_mask(T_q, T_v, CausalAlignment::top_left));
-      out.push_back(attention(Q[n], K[n], V[n], std::optional<Mask>(std::move(mask))));
+      Mask mask = core::padding_mask(T_q, T_v, key_lengths[n]);
+      if (causal) mask = core::combine_masks(mask, core::causal_mask(T_q, T_v, CausalAlignment::top_left));
+      out.push_back(core::attention(Q[n], K[n], V[n], std::optional<Mask>(std::move(mask))));
     } catch (const ShapeError& e) {
       throw ShapeError(seq + ": " + e.what());
     } catch (const FullyMaskedRowError& e) {
@@ -67,4 +66,4 @@ template std::vector<AttentionResult<double>> attention_batched(const std::vecto
                                                                 const std::vector<Matrix<double>>&,
                                                                 const std::vector<Index>&, bool);
 
-}  // namespace attn
+}  // namespace attn::core

@@ -1,5 +1,7 @@
 #pragma once
-// Input checks shared by the library's operations (private to lib/).
+// Input checks shared by the library's operations (private to lib/). They
+// take any dense Eigen matrix M of the library's: its own Matrix<T>, or a
+// caller's buffer read in place (ConstMap<T>, the tiled forward).
 #include <cmath>
 #include <optional>
 #include <string>
@@ -9,9 +11,13 @@
 
 namespace attn::detail {
 
-/// Throws NonFiniteInputError for the first NaN or Inf of M in row-major order.
+/// A caller's dense row-major matrix, read in place (abi.cpp).
 template <class T>
-void require_finite(const Matrix<T>& M, const char* name, const char* where) {
+using ConstMap = Eigen::Map<const Matrix<T>>;
+
+/// Throws NonFiniteInputError for the first NaN or Inf of M in row-major order.
+template <class M_>
+void require_finite(const M_& M, const char* name, const char* where) {
   for (Index i = 0; i < M.rows(); ++i)
     for (Index j = 0; j < M.cols(); ++j)
       if (!std::isfinite(M(i, j)))
@@ -21,8 +27,8 @@ void require_finite(const Matrix<T>& M, const char* name, const char* where) {
 
 /// Throws ShapeError unless M (named `name`) is rows x cols (`why` says what
 /// that shape is), then NonFiniteInputError for its first NaN or Inf.
-template <class T>
-void require_matrix(const Matrix<T>& M, Index rows, Index cols, const char* name,
+template <class M_>
+void require_matrix(const M_& M, Index rows, Index cols, const char* name,
                     const char* where, const char* why) {
   if (M.rows() != rows || M.cols() != cols)
     throw ShapeError(std::string(where) + ": " + name + " is " + shape_text(M.rows(), M.cols()) +
@@ -39,8 +45,8 @@ inline void require_mask_shape(const Mask& mask, Index T_q, Index T_v, const cha
 
 /// Lemma 1's conditions on Q (T_q x d_k) and K (T_v x d_k): one d_k >= 1 and
 /// finite entries. Throws ShapeError or NonFiniteInputError.
-template <class T>
-void require_query_key(const Matrix<T>& Q, const Matrix<T>& K, const char* where) {
+template <class MQ, class MK>
+void require_query_key(const MQ& Q, const MK& K, const char* where) {
   if (Q.cols() != K.cols())
     throw ShapeError(std::string(where) + ": Q is " + shape_text(Q.rows(), Q.cols()) +
                      " and K is " + shape_text(K.rows(), K.cols()) +
@@ -54,8 +60,8 @@ void require_query_key(const Matrix<T>& Q, const Matrix<T>& K, const char* where
 
 /// K (T_v x d_k) and V (T_v x d_v) describe the same tokens, the mask is
 /// T_q x T_v, and V is finite. Throws ShapeError or NonFiniteInputError.
-template <class T>
-void require_key_value_mask(const Matrix<T>& K, const Matrix<T>& V, const std::optional<Mask>& mask,
+template <class MK, class MV>
+void require_key_value_mask(const MK& K, const MV& V, const std::optional<Mask>& mask,
                             Index T_q, const char* where) {
   if (K.rows() != V.rows())
     throw ShapeError(std::string(where) + ": K is " + shape_text(K.rows(), K.cols()) +

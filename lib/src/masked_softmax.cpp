@@ -1,11 +1,11 @@
 // Row-wise softmax with a mask (Lemma 2, section 32.2.4), and the scaled
 // logits of Lemma 1, shared by every operation that needs them.
-#include "attn/masked_softmax.hpp"
 
 #include <cmath>
 #include <limits>
 
 #include "attn/errors.hpp"
+#include "core.hpp"
 #include "checks.hpp"
 #include "softmax_impl.hpp"
 
@@ -67,6 +67,8 @@ template Matrix<double> scaled_logits(const Matrix<double>&, const Matrix<double
 
 }  // namespace detail
 
+namespace core {
+
 template <class T>
 Matrix<T> masked_softmax(const Matrix<T>& S, const Mask& mask) {
   return detail::softmax_impl(S, &mask, detail::Logits::given, "masked_softmax");
@@ -82,4 +84,5 @@ template Matrix<double> masked_softmax(const Matrix<double>&, const Mask&);
 template Matrix<float> softmax_rows(const Matrix<float>&);
 template Matrix<double> softmax_rows(const Matrix<double>&);
 
+}  // namespace core
 }  // namespace attn

@@ -1,10 +1,10 @@
-#include "attn/masks.hpp"
 
 #include <string>
 
 #include "attn/errors.hpp"
+#include "core.hpp"
 
-namespace attn {
+namespace attn::core {
 
 namespace {
 void require_sizes(Index T_q, Index T_v, const char* where) {
@@ -43,4 +43,4 @@ Mask combine_masks(const Mask& a, const Mask& b) {
   return M;
 }
 
-}  // namespace attn
+}  // namespace attn::core

@@ -1,13 +1,12 @@
-#include "attn/multi_head_attention.hpp"
 
 #include <string>
 
-#include "attn/attention.hpp"
 #include "attn/errors.hpp"
+#include "core.hpp"
 #include "checks.hpp"
 #include "softmax_impl.hpp"
 
-namespace attn {
+namespace attn::core {
 
 namespace {
 
@@ -133,4 +132,4 @@ template Matrix<double> multi_head_attention(const Matrix<double>&, const Matrix
                                              const MultiHeadWeights<double>&,
                                              const std::optional<Mask>&);
 
-}  // namespace attn
+}  // namespace attn::core

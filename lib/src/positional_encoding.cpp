@@ -1,11 +1,11 @@
-#include "attn/positional_encoding.hpp"
 
 #include <cmath>
 #include <string>
 
 #include "attn/errors.hpp"
+#include "core.hpp"
 
-namespace attn {
+namespace attn::core {
 
 template <class T>
 Matrix<T> sinusoidal_positional_encoding(Index T_len, Index d) {
@@ -30,4 +30,4 @@ Matrix<T> sinusoidal_positional_encoding(Index T_len, Index d) {
 template Matrix<float> sinusoidal_positional_encoding(Index, Index);
 template Matrix<double> sinusoidal_positional_encoding(Index, Index);
 
-}  // namespace attn
+}  // namespace attn::core

@@ -1,9 +1,9 @@
 // Lemma 1: the scaled logits.
-#include "attn/scores.hpp"
 
+#include "core.hpp"
 #include "softmax_impl.hpp"
 
-namespace attn {
+namespace attn::core {
 
 template <class T>
 Matrix<T> scores(const Matrix<T>& Q, const Matrix<T>& K) {
@@ -13,4 +13,4 @@ Matrix<T> scores(const Matrix<T>& Q, const Matrix<T>& K) {
 template Matrix<float> scores(const Matrix<float>&, const Matrix<float>&);
 template Matrix<double> scores(const Matrix<double>&, const Matrix<double>&);
 
-}  // namespace attn
+}  // namespace attn::core

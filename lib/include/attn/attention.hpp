@@ -6,11 +6,17 @@
 namespace attn {
 
 /// Output of naive attention: O (T_q x d_v) and the weights A (T_q x T_v).
-template <class T>
-struct AttentionResult {
-  Matrix<T> O;
-  Matrix<T> A;
+template <class M>
+struct AttentionResultOf {
+  M O;
+  M A;
 };
+/// Written once for any matrix type M and named for the caller's
+/// Matrix<T>: the library, built with Eigen renamed (abi.hpp), uses the same
+/// template with its own matrices, a different type, so no member function
+/// of it can be merged by the linker with the caller's.
+template <class T>
+using AttentionResult = AttentionResultOf<Matrix<T>>;
 
 /// Scaled dot-product attention, naive form (Definition, section 32.2.2):
 ///   A = masked_softmax(Q K^T / sqrt(d_k), mask),  O = A V.
@@ -28,15 +34,15 @@ struct AttentionResult {
 /// The rule for logits (docs/ARCHITECTURE.md, "lib/"): only entries the mask
 /// allows are read; an allowed logit that overflows to -Inf gets weight 0
 /// (its exact weight rounded to T) unless the whole row does.
+/// Inline: computed by libattn through attn::raw::attention (abi.hpp).
 template <class T>
 AttentionResult<T> attention(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
-                             const std::optional<Mask>& mask = std::nullopt);
-
-extern template AttentionResult<float> attention(const Matrix<float>&, const Matrix<float>&,
-                                                 const Matrix<float>&,
-                                                 const std::optional<Mask>&);
-extern template AttentionResult<double> attention(const Matrix<double>&, const Matrix<double>&,
-                                                  const Matrix<double>&,
-                                                  const std::optional<Mask>&);
+                             const std::optional<Mask>& mask = std::nullopt) {
+  AttentionResult<T> r;
+  raw::MaskIn m;
+  raw::attention(raw::in(Q), raw::in(K), raw::in(V), raw::in(mask, m),
+                 raw::out(r.O, Q.rows(), V.cols()), raw::out(r.A, Q.rows(), K.rows()));
+  return r;
+}
 
 }  // namespace attn

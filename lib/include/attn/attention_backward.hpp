@@ -9,12 +9,18 @@ namespace attn {
 
 /// The gradients of a scalar loss with respect to Q (T_q x d_k), K (T_v x d_k)
 /// and V (T_v x d_v), given its gradient dO with respect to O.
-template <class T>
-struct AttentionGradients {
-  Matrix<T> dQ;
-  Matrix<T> dK;
-  Matrix<T> dV;
+template <class M>
+struct AttentionGradientsOf {
+  M dQ;
+  M dK;
+  M dV;
 };
+/// Written once for any matrix type M and named for the caller's
+/// Matrix<T>: the library, built with Eigen renamed (abi.hpp), uses the same
+/// template with its own matrices, a different type, so no member function
+/// of it can be merged by the linker with the caller's.
+template <class T>
+using AttentionGradients = AttentionGradientsOf<Matrix<T>>;
 
 /// The backward pass of attention, naive form, from the definition: with
 /// S = c Q K^T (c = options.scale, default 1/sqrt(d_k)), P = masked_softmax(S)
@@ -37,11 +43,20 @@ struct AttentionGradients {
 /// logit refused by the rule for logits, docs/ARCHITECTURE.md, "lib/"),
 /// FullyMaskedRowError (a query row that the mask, with the causal mask
 /// when options.causal, leaves with no key; also T_v = 0 with T_q > 0).
+///
+/// Inline: computed by libattn through attn::raw (abi.hpp).
 template <class T>
 AttentionGradients<T> attention_backward(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
                                          const Matrix<T>& dO,
                                          const std::optional<Mask>& mask = std::nullopt,
-                                         const AttentionOptions& options = {});
+                                         const AttentionOptions& options = {}) {
+  AttentionGradients<T> g;
+  raw::MaskIn m;
+  raw::attention_backward(raw::in(Q), raw::in(K), raw::in(V), raw::in(dO), raw::in(mask, m),
+                          options, raw::out(g.dQ, Q.rows(), Q.cols()),
+                          raw::out(g.dK, K.rows(), K.cols()), raw::out(g.dV, V.rows(), V.cols()));
+  return g;
+}
 
 /// The backward pass of attention, tiled, in FlashAttention-2's order
 /// (Dao 2023, "FlashAttention-2", arXiv:2307.08691, Algorithm 2): it never
@@ -65,7 +80,8 @@ AttentionGradients<T> attention_backward(const Matrix<T>& Q, const Matrix<T>& K,
 /// exp(S_ij) over the allowed keys will do; other values give no gradient).
 /// Extra memory: D (T_q), the accumulators dQ, dK, dV (the result), one
 /// tile each of S, P, dP (3 tiles.query tiles.key scalars) and, when
-/// options.causal, the combined mask (T_q T_v bytes).
+/// options.causal, the combined mask (T_q T_v bytes); and the library's
+/// copies of the inputs and of the result (abi.hpp).
 ///
 /// Shapes, result and errors as attention_backward, naming
 /// "attention_backward_tiled", and also: ShapeError for a tile size < 1,
@@ -73,24 +89,23 @@ AttentionGradients<T> attention_backward(const Matrix<T>& Q, const Matrix<T>& K,
 /// NonFiniteInputError for NaN/Inf in O or logsumexp. A fully forbidden row
 /// (FullyMaskedRowError, the lowest) is found from the mask before any tile
 /// is computed.
+///
+/// Inline: computed by libattn through attn::raw (abi.hpp).
 template <class T>
 AttentionGradients<T> attention_backward_tiled(const Matrix<T>& Q, const Matrix<T>& K,
                                                const Matrix<T>& V, const Matrix<T>& O,
                                                const Vector<T>& logsumexp, const Matrix<T>& dO,
                                                const std::optional<Mask>& mask = std::nullopt,
                                                const AttentionOptions& options = {},
-                                               TileSizes tiles = {});
-
-#define ATTN_BACKWARD_EXTERN(T)                                                               \
-  extern template AttentionGradients<T> attention_backward(                                   \
-      const Matrix<T>&, const Matrix<T>&, const Matrix<T>&, const Matrix<T>&,                 \
-      const std::optional<Mask>&, const AttentionOptions&);                                   \
-  extern template AttentionGradients<T> attention_backward_tiled(                             \
-      const Matrix<T>&, const Matrix<T>&, const Matrix<T>&, const Matrix<T>&,                 \
-      const Vector<T>&, const Matrix<T>&, const std::optional<Mask>&, const AttentionOptions&, \
-      TileSizes);
-ATTN_BACKWARD_EXTERN(float)
-ATTN_BACKWARD_EXTERN(double)
-#undef ATTN_BACKWARD_EXTERN
+                                               TileSizes tiles = {}) {
+  AttentionGradients<T> g;
+  raw::MaskIn m;
+  raw::attention_backward_tiled(raw::in(Q), raw::in(K), raw::in(V), raw::in(O),
+                                raw::in(logsumexp), raw::in(dO), raw::in(mask, m), options, tiles,
+                                raw::out(g.dQ, Q.rows(), Q.cols()),
+                                raw::out(g.dK, K.rows(), K.cols()),
+                                raw::out(g.dV, V.rows(), V.cols()));
+  return g;
+}
 
 }  // namespace attn

@@ -34,11 +34,17 @@ struct TileSizes {
 /// Output of the tiled form: O (T_q x d_v) and, per query row,
 ///   logsumexp_i = log sum_{allowed j} exp(S_ij),  S = Q K^T / sqrt(d_k),
 /// the quantity a backward pass keeps instead of the weights A.
-template <class T>
-struct TiledAttentionResult {
-  Matrix<T> O;
-  Vector<T> logsumexp;
+template <class M, class V>
+struct TiledAttentionResultOf {
+  M O;
+  V logsumexp;
 };
+/// Written once for any matrix type M and named for the caller's
+/// Matrix<T> and Vector<T>: the library, built with Eigen renamed (abi.hpp), uses the same
+/// template with its own matrices, a different type, so no member function
+/// of it can be merged by the linker with the caller's.
+template <class T>
+using TiledAttentionResult = TiledAttentionResultOf<Matrix<T>, Vector<T>>;
 
 /// Scaled dot-product attention, tiled with an online softmax
 /// (Dao et al. 2022, "FlashAttention", arXiv:2205.14135, Algorithm 1 and
@@ -75,7 +81,9 @@ struct TiledAttentionResult {
 /// (2 tiles.query tiles.key scalars), the query tile's accumulator
 /// (tiles.query d_v), its running max and sum (2 tiles.query), and Eigen's
 /// GEMM packing buffers (about (tiles.query + tiles.key) d scalars);
-/// besides the result (T_q d_v + T_q). Nothing grows like T_q T_v.
+/// besides the result (T_q d_v + T_q), held twice while the library copies
+/// it into the caller's (abi.hpp); Q, K and V are read in place. Nothing
+/// grows like T_q T_v.
 /// Arithmetic: the same 2 T_q T_v (d_k + d_v) flops as the naive form, about
 /// half of it under a causal mask.
 ///
@@ -99,9 +107,16 @@ struct TiledAttentionResult {
 /// throws the FullyMaskedRowError of the earlier row. T_q = 0 gives an
 /// empty result.
 /// std::bad_alloc if a thread's buffers cannot be allocated.
+/// Inline: computed by libattn through attn::raw::attention_tiled (abi.hpp).
 template <class T>
 TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
-                                        const std::optional<Mask>& mask, TileSizes tiles = {});
+                                        const std::optional<Mask>& mask, TileSizes tiles = {}) {
+  TiledAttentionResult<T> r;
+  raw::MaskIn m;
+  raw::attention_tiled(raw::in(Q), raw::in(K), raw::in(V), raw::in(mask, m), nullptr, tiles,
+                       raw::out(r.O, Q.rows(), V.cols()), raw::out(r.logsumexp, Q.rows(), 1));
+  return r;
+}
 
 /// attention_tiled with the logits' scale and a causal mask
 /// (AttentionOptions, attention_options.hpp): S = c Q K^T with c =
@@ -118,30 +133,18 @@ TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, 
 template <class T>
 TiledAttentionResult<T> attention_tiled(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
                                         const std::optional<Mask>& mask,
-                                        const AttentionOptions& options, TileSizes tiles = {});
+                                        const AttentionOptions& options, TileSizes tiles = {}) {
+  TiledAttentionResult<T> r;
+  raw::MaskIn m;
+  raw::attention_tiled(raw::in(Q), raw::in(K), raw::in(V), raw::in(mask, m), &options, tiles,
+                       raw::out(r.O, Q.rows(), V.cols()), raw::out(r.logsumexp, Q.rows(), 1));
+  return r;
+}
 
 /// The kernel attention_tiled runs on this CPU: "avx512", "avx2" or
 /// "baseline" (the environment variable ATTNLAB_TILED_ISA = baseline or
-/// avx2 lowers the choice, for tests; it is read once).
+/// avx2 lowers the choice, for tests; it is read once). Compiled in libattn
+/// (no Eigen type: abi.hpp).
 const char* attention_tiled_kernel();
-
-extern template TiledAttentionResult<float> attention_tiled(const Matrix<float>&,
-                                                            const Matrix<float>&,
-                                                            const Matrix<float>&,
-                                                            const std::optional<Mask>&, TileSizes);
-extern template TiledAttentionResult<double> attention_tiled(const Matrix<double>&,
-                                                             const Matrix<double>&,
-                                                             const Matrix<double>&,
-                                                             const std::optional<Mask>&, TileSizes);
-extern template TiledAttentionResult<float> attention_tiled(const Matrix<float>&,
-                                                            const Matrix<float>&,
-                                                            const Matrix<float>&,
-                                                            const std::optional<Mask>&,
-                                                            const AttentionOptions&, TileSizes);
-extern template TiledAttentionResult<double> attention_tiled(const Matrix<double>&,
-                                                             const Matrix<double>&,
-                                                             const Matrix<double>&,
-                                                             const std::optional<Mask>&,
-                                                             const AttentionOptions&, TileSizes);
 
 }  // namespace attn

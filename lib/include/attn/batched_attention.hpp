@@ -22,18 +22,29 @@ namespace attn {
 /// type, same row/column) with a message starting
 /// "attention_batched: sequence n: ". key_lengths[n] = 0 with T_q(n) > 0
 /// leaves every query without a key: FullyMaskedRowError(0).
+///
+/// Inline: computed by libattn through attn::raw (abi.hpp).
 template <class T>
 std::vector<AttentionResult<T>> attention_batched(const std::vector<Matrix<T>>& Q,
                                                   const std::vector<Matrix<T>>& K,
                                                   const std::vector<Matrix<T>>& V,
                                                   const std::vector<Index>& key_lengths,
-                                                  bool causal = false);
-
-extern template std::vector<AttentionResult<float>> attention_batched(
-    const std::vector<Matrix<float>>&, const std::vector<Matrix<float>>&,
-    const std::vector<Matrix<float>>&, const std::vector<Index>&, bool);
-extern template std::vector<AttentionResult<double>> attention_batched(
-    const std::vector<Matrix<double>>&, const std::vector<Matrix<double>>&,
-    const std::vector<Matrix<double>>&, const std::vector<Index>&, bool);
+                                                  bool causal = false) {
+  std::vector<raw::In<T>> q, k, v;
+  for (const Matrix<T>& M : Q) q.push_back(raw::in(M));
+  for (const Matrix<T>& M : K) k.push_back(raw::in(M));
+  for (const Matrix<T>& M : V) v.push_back(raw::in(M));
+  const bool agree = K.size() == Q.size() && V.size() == Q.size() && key_lengths.size() == Q.size();
+  std::vector<AttentionResult<T>> r(agree ? Q.size() : 0);
+  std::vector<raw::Out<T>> O, A;
+  for (std::size_t n = 0; n < r.size(); ++n) {
+    O.push_back(raw::out(r[n].O, Q[n].rows(), V[n].cols()));
+    A.push_back(raw::out(r[n].A, Q[n].rows(), K[n].rows()));
+  }
+  raw::attention_batched(q.data(), q.size(), k.data(), k.size(), v.data(), v.size(),
+                         key_lengths.data(), key_lengths.size(), causal, O.data(), A.data(),
+                         r.size());
+  return r;
+}
 
 }  // namespace attn

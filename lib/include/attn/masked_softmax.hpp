@@ -17,17 +17,22 @@ namespace attn {
 /// an allowed entry of S is NaN or +Inf; FullyMaskedRowError(i) if row i has
 /// no allowed entry (including T_v = 0 with T_q > 0). Messages name
 /// "masked_softmax" (or "softmax_rows") and the shape of S.
+/// Inline: computed by libattn through attn::raw::masked_softmax (abi.hpp).
 template <class T>
-Matrix<T> masked_softmax(const Matrix<T>& S, const Mask& mask);
+Matrix<T> masked_softmax(const Matrix<T>& S, const Mask& mask) {
+  Matrix<T> A;
+  const raw::MaskIn m = raw::in(mask);
+  raw::masked_softmax(raw::in(S), &m, raw::out(A, S.rows(), S.cols()));
+  return A;
+}
 
 /// Row-wise softmax with no mask (F1): masked_softmax with an all-false mask.
 /// -Inf entries of S get weight exactly 0; a row of only -Inf is refused.
 template <class T>
-Matrix<T> softmax_rows(const Matrix<T>& S);
-
-extern template Matrix<float> masked_softmax(const Matrix<float>&, const Mask&);
-extern template Matrix<double> masked_softmax(const Matrix<double>&, const Mask&);
-extern template Matrix<float> softmax_rows(const Matrix<float>&);
-extern template Matrix<double> softmax_rows(const Matrix<double>&);
+Matrix<T> softmax_rows(const Matrix<T>& S) {
+  Matrix<T> A;
+  raw::masked_softmax(raw::in(S), nullptr, raw::out(A, S.rows(), S.cols()));
+  return A;
+}
 
 }  // namespace attn

@@ -8,20 +8,47 @@ namespace attn {
 
 /// One head's projections (section 32.2.5): Q_i = X W_Q, K_i = X W_K, V_i = X W_V.
 /// W_Q: d_model x d_k, W_K: d_model x d_k, W_V: d_model x d_v (d_k >= 1).
-template <class T>
-struct HeadWeights {
-  Matrix<T> W_Q;
-  Matrix<T> W_K;
-  Matrix<T> W_V;
+template <class M>
+struct HeadWeightsOf {
+  M W_Q;
+  M W_K;
+  M W_V;
 };
+/// Written once for any matrix type M and named for the caller's
+/// Matrix<T>: the library, built with Eigen renamed (abi.hpp), uses the same
+/// template with its own matrices, a different type, so no member function
+/// of it can be merged by the linker with the caller's.
+template <class T>
+using HeadWeights = HeadWeightsOf<Matrix<T>>;
 
 /// All heads plus the output projection. Every head has the same d_v;
 /// W_O: (h * d_v) x d_model_out. d_k may differ between heads.
-template <class T>
-struct MultiHeadWeights {
-  std::vector<HeadWeights<T>> heads;
-  Matrix<T> W_O;
+template <class M>
+struct MultiHeadWeightsOf {
+  std::vector<HeadWeightsOf<M>> heads;
+  M W_O;
 };
+/// As HeadWeights: one template, named for the caller's Matrix<T>.
+template <class T>
+using MultiHeadWeights = MultiHeadWeightsOf<Matrix<T>>;
+
+namespace raw {
+/// Both forms of multi_head_attention: the caller's weights as views, the
+/// result allocated here (T_q x W_O.cols()); X_kv == nullptr: self-attention.
+template <class T>
+Matrix<T> multi_head(const Matrix<T>& X_q, const Matrix<T>* X_kv, const MultiHeadWeights<T>& w,
+                     const std::optional<Mask>& mask) {
+  std::vector<HeadIn<T>> heads;
+  heads.reserve(w.heads.size());
+  for (const HeadWeights<T>& h : w.heads) heads.push_back({in(h.W_Q), in(h.W_K), in(h.W_V)});
+  const In<T> kv = X_kv ? in(*X_kv) : In<T>{};
+  Matrix<T> O;
+  MaskIn m;
+  multi_head_attention(in(X_q), X_kv ? &kv : nullptr, heads.data(), heads.size(), in(w.W_O),
+                       in(mask, m), out(O, X_q.rows(), w.W_O.cols()));
+  return O;
+}
+}  // namespace raw
 
 /// Multi-head self-attention (section 32.2.5; Vaswani et al. 2017, section 3.2.2):
 ///   O_i = attention(X W_Q^i, X W_K^i, X W_V^i, mask).O      (T x d_v, per head)
@@ -39,9 +66,13 @@ struct MultiHeadWeights {
 /// the rule for logits (masked_softmax.hpp), as "S" with the message naming
 /// "multi_head_attention: head i"), FullyMaskedRowError (a query row with
 /// every key forbidden, naming the head).
+///
+/// Inline: computed by libattn through attn::raw (abi.hpp).
 template <class T>
 Matrix<T> multi_head_attention(const Matrix<T>& X, const MultiHeadWeights<T>& w,
-                               const std::optional<Mask>& mask = std::nullopt);
+                               const std::optional<Mask>& mask = std::nullopt) {
+  return raw::multi_head(X, static_cast<const Matrix<T>*>(nullptr), w, mask);
+}
 
 /// Multi-head cross-attention: queries from X_q (T_q x d_model), keys and
 /// values from X_kv (T_v x d_model): Q_i = X_q W_Q^i, K_i = X_kv W_K^i,
@@ -50,19 +81,8 @@ Matrix<T> multi_head_attention(const Matrix<T>& X, const MultiHeadWeights<T>& w,
 template <class T>
 Matrix<T> multi_head_attention(const Matrix<T>& X_q, const Matrix<T>& X_kv,
                                const MultiHeadWeights<T>& w,
-                               const std::optional<Mask>& mask = std::nullopt);
-
-extern template Matrix<float> multi_head_attention(const Matrix<float>&,
-                                                   const MultiHeadWeights<float>&,
-                                                   const std::optional<Mask>&);
-extern template Matrix<double> multi_head_attention(const Matrix<double>&,
-                                                    const MultiHeadWeights<double>&,
-                                                    const std::optional<Mask>&);
-extern template Matrix<float> multi_head_attention(const Matrix<float>&, const Matrix<float>&,
-                                                   const MultiHeadWeights<float>&,
-                                                   const std::optional<Mask>&);
-extern template Matrix<double> multi_head_attention(const Matrix<double>&, const Matrix<double>&,
-                                                    const MultiHeadWeights<double>&,
-                                                    const std::optional<Mask>&);
+                               const std::optional<Mask>& mask = std::nullopt) {
+  return raw::multi_head(X_q, &X_kv, w, mask);
+}
 
 }  // namespace attn

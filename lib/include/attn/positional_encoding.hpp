@@ -19,10 +19,12 @@ namespace attn {
 ///
 /// Returns T_len x d. Throws ShapeError if T_len or d is negative; a zero
 /// size gives an empty matrix.
+/// Inline: computed by libattn through attn::raw (abi.hpp).
 template <class T>
-Matrix<T> sinusoidal_positional_encoding(Index T_len, Index d);
-
-extern template Matrix<float> sinusoidal_positional_encoding(Index, Index);
-extern template Matrix<double> sinusoidal_positional_encoding(Index, Index);
+Matrix<T> sinusoidal_positional_encoding(Index T_len, Index d) {
+  Matrix<T> P;
+  raw::sinusoidal_positional_encoding(T_len, d, raw::out(P, T_len, d));
+  return P;
+}
 
 }  // namespace attn

@@ -10,10 +10,12 @@ namespace attn {
 /// Throws ShapeError if Q.cols() != K.cols() or d_k == 0;
 /// NonFiniteInputError if Q or K holds NaN or Inf.
 /// Instantiated for float and double.
+/// Inline: computed by libattn through attn::raw::scores (abi.hpp).
 template <class T>
-Matrix<T> scores(const Matrix<T>& Q, const Matrix<T>& K);
-
-extern template Matrix<float> scores(const Matrix<float>&, const Matrix<float>&);
-extern template Matrix<double> scores(const Matrix<double>&, const Matrix<double>&);
+Matrix<T> scores(const Matrix<T>& Q, const Matrix<T>& K) {
+  Matrix<T> S;
+  raw::scores(raw::in(Q), raw::in(K), raw::out(S, Q.rows(), K.rows()));
+  return S;
+}
 
 }  // namespace attn
