@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """attnlab harness for Python submissions (grader/PROTOCOL.md, attnlab-protocol/1).
 
-Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4|T1|M1|C1|batched_attention]
+Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4|T1|M1|C1|batched_attention|attention_backward]
                                   [--entry NAME] SUBMISSION.py
 
 --exercise batched_attention is no exercise of the text: it serves the op
 batched_attention for `attnlab check --op batched_attention`, calling
 NAME(Q, K, V, mask=None, scale=None, causal=False, alignment="top_left")
 with 4-D NumPy float64 arrays (grader/PROTOCOL.md).
+
+--exercise attention_backward is no exercise either: it serves the op
+attention_backward (`attnlab check --op attention_backward`), calling
+NAME(Q, K, V, dO, mask=None, scale=None, causal=False) with 2-D NumPy
+float64 arrays and a boolean mask (True = forbidden); the function returns
+the gradients (dQ, dK, dV) of sum(dO * O), O = attention(Q, K, V, mask).
 
 --entry NAME answers with the function NAME instead of the exercise's
 names (`attnlab check --entry`). For the op attention the function may
@@ -74,6 +80,8 @@ ENTRY_POINTS = {
     "C1": ["causal_mask"],
     # Not an exercise: the op batched_attention of `attnlab check` (--entry names the kernel).
     "batched_attention": ["batched_attention", "grouped_query_attention"],
+    # Not an exercise: the op attention_backward of `attnlab check`.
+    "attention_backward": ["attention_backward"],
 }
 # Second functions an exercise needs: T1's naive attention (op "attention"),
 # C1's padding_mask (op "padding_mask").
@@ -90,6 +98,7 @@ OPS = {
     "M1": ["multi_head_attention"],
     "C1": ["causal_mask", "padding_mask"],
     "batched_attention": ["batched_attention"],
+    "attention_backward": ["attention_backward"],
 }
 
 # False when the kernel returns O alone (learned by probe_weights, --entry).
@@ -458,6 +467,28 @@ def answer_batched(fn, req):
     return {"ok": True, "O": encode_tensor(O)}
 
 
+def answer_backward(fn, req):
+    """NAME(Q, K, V, dO, mask=None, scale=None, causal=False) -> (dQ, dK, dV):
+    the gradients of sum(dO * O) with O = attention(Q, K, V, mask), dQ
+    T_q x d_k, dK T_v x d_k, dV T_v x d_v."""
+    Q = decode_matrix(req, "Q")
+    K = decode_matrix(req, "K")
+    V = decode_matrix(req, "V")
+    dO = decode_matrix(req, "dO")
+    mask = decode_mask(req)
+    result, refused = call_kernel(fn, {"Q": Q, "K": K, "V": V, "dO": dO, "mask": mask},
+                                  Q, K, V, dO, mask=mask, scale=None, causal=False)
+    if refused:
+        return refused
+    if not isinstance(result, (tuple, list)) or len(result) != 3:
+        raise Fault("the function returned %s, expected the triple (dQ, dK, dV)"
+                    % type(result).__name__)
+    dQ = as_matrix(result[0], "dQ", Q.shape)
+    dK = as_matrix(result[1], "dK", K.shape)
+    dV = as_matrix(result[2], "dV", V.shape)
+    return {"ok": True, "dQ": encode_matrix(dQ), "dK": encode_matrix(dK), "dV": encode_matrix(dV)}
+
+
 def decode_size(req, name):
     n = req.get(name)
     if isinstance(n, bool) or not isinstance(n, int):
@@ -503,6 +534,8 @@ def answer(fn, req, companion=None):
         return answer_multi_head(fn, req)
     if op == "batched_attention":
         return answer_batched(fn, req)
+    if op == "attention_backward":
+        return answer_backward(fn, req)
     if op == "attention_tiled":
         return answer_tiled(fn, req)
     if op == "attention":

@@ -22,6 +22,7 @@ const char* operation_name(Operation op) {
     case Operation::causal_mask: return "causal_mask";
     case Operation::padding_mask: return "padding_mask";
     case Operation::batched_attention: return "batched_attention";
+    case Operation::attention_backward: return "attention_backward";
   }
   return "unknown";
 }
@@ -181,6 +182,7 @@ void print_inputs(std::ostream& os, const Case& c, Index marked_row) {
     print_matrix(os, "  Q", c.Q, marked_row);
     print_matrix(os, "  K", c.K);
     print_matrix(os, "  V", c.V);
+    if (c.op == Operation::attention_backward) print_matrix(os, "  dO", c.dO, marked_row);
   } else if (c.op == Operation::multi_head_attention) {
     print_matrix(os, "  X", c.X, marked_row);
     for (std::size_t h = 0; h < c.heads.size(); ++h) {

@@ -61,6 +61,8 @@ std::vector<Property> kernel_properties_for(Operation op, FullyForbidden fully_f
     case Operation::multi_head_attention:
       return {oracle_agreement(op), heads_in_order(),
               fully_forbidden_refused(op, "", fully_forbidden)};
+    case Operation::attention_backward:
+      return backward_properties(fully_forbidden);
     case Operation::batched_attention:
       return {oracle_agreement(op), kv_heads_grouped(), causal_alignment(), scale_honoured(),
               mask_broadcast(), fully_forbidden_refused(op, "", fully_forbidden),
@@ -77,7 +79,19 @@ std::vector<Property> multi_head_properties(std::string expected_error) {
   return {oracle_agreement(op), heads_in_order(), fully_forbidden_refused(op, expected_error)};
 }
 
+std::vector<Property> backward_properties(FullyForbidden fully_forbidden) {
+  return {backward_oracle_agreement(),         backward_exact_zeros(),
+          backward_ds_rows_sum_to_zero(),      backward_permutation_equivariance(),
+          backward_finite_difference(),        backward_fully_forbidden("", fully_forbidden)};
+}
+
 std::vector<Property> library_properties(Operation op) {
+  if (op == Operation::attention_backward) {
+    std::vector<Property> list = backward_properties();
+    list.back() = backward_fully_forbidden("FullyMaskedRowError");
+    list.push_back(backward_tiled_equals_naive());
+    return list;
+  }
   std::vector<Property> list;
   if (op == Operation::attention) list.push_back(textbook_example());
   if (takes_qkv(op)) {

@@ -297,7 +297,8 @@ std::optional<Failure> compare_related(const std::string& name, const DMatrix& o
                                        const DMatrix& related, const EntryMap& m,
                                        const ref::RealMatrix& exact_original,
                                        const ref::RealMatrix& exact_related,
-                                       const DMatrix& bound_original, const DMatrix& bound_related) {
+                                       const DMatrix& bound_original, const DMatrix& bound_related,
+                                       double* max_ratio) {
   std::optional<WorstEntry> worst;
   double worst_ratio = -1, worst_exact = 0;
   bool failed = false;
@@ -328,6 +329,7 @@ std::optional<Failure> compare_related(const std::string& name, const DMatrix& o
       }
       if (!(err <= tol)) failed = true;
     }
+  if (max_ratio) *max_ratio = std::max(*max_ratio, worst_ratio);
   if (!failed) return std::nullopt;
   Failure f;
   std::ostringstream os;

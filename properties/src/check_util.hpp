@@ -84,12 +84,14 @@ struct EntryMap {
 /// A metamorphic comparison: `related` (answer to a transformed case) against
 /// `original` mapped through m. The tolerance at each entry is the sum of both
 /// error bounds plus the exact difference of the two oracle values (non-zero
-/// only when the transformed inputs had to be rounded).
+/// only when the transformed inputs had to be rounded). When `max_ratio` is
+/// given it receives the largest difference/tolerance ratio.
 std::optional<Failure> compare_related(const std::string& name, const DMatrix& original,
                                        const DMatrix& related, const EntryMap& m,
                                        const ref::RealMatrix& exact_original,
                                        const ref::RealMatrix& exact_related,
-                                       const DMatrix& bound_original, const DMatrix& bound_related);
+                                       const DMatrix& bound_original, const DMatrix& bound_related,
+                                       double* max_ratio = nullptr);
 
 /// The shapes of the property run in force on this thread (run_property sets
 /// them; the default ShapeSpace outside a run).

@@ -235,7 +235,7 @@ void apply_mask(Case& c, const MaskDraw& m, Index T_q, Index T_v, MaskPolicy pol
 
 void round_to_precision(Case& c, const Precision& p) {
   if (p.storage == NumberFormat::float64) return;
-  std::vector<DMatrix*> all = {&c.Q, &c.K, &c.V, &c.S, &c.X, &c.W_O};
+  std::vector<DMatrix*> all = {&c.Q, &c.K, &c.V, &c.S, &c.dO, &c.X, &c.W_O};
   for (HeadProjections& h : c.heads)
     for (DMatrix* M : {&h.W_Q, &h.W_K, &h.W_V}) all.push_back(M);
   for (DMatrix* M : all)
@@ -630,10 +630,32 @@ rc::Gen<Case> gen_long_case(const GenConfig& cfg, MaskPolicy policy) {
   });
 }
 
+/// attention_backward: a small attention case (the backward oracle has no
+/// second tier, so no long rows: T_q, T_v below kLongRowsFrom) with dO drawn
+/// as small integers or reals in [-4, 4], rounded to the storage type; no
+/// tiles (the library's naive backward; backward_tiled_equals_naive sets them).
+rc::Gen<Case> gen_backward_case(const GenConfig& cfg, MaskPolicy policy) {
+  GenConfig small = cfg;
+  small.shapes.max_seq = std::min(cfg.shapes.max_seq, kLongRowsFrom - 1);
+  return rc::gen::mapcat(gen_small_case(small, policy), [cfg](const Case& base) {
+    const Index T_q = base.Q.rows(), d_v = base.V.cols();
+    return rc::gen::map(
+        first_or_second(1, matrix_gen(T_q, d_v, Regime::small_integers), 1,
+                        matrix_gen(T_q, d_v, Regime::reals)),
+        [base, cfg](const DMatrix& dO) {
+          Case c = base;
+          c.dO = dO;
+          round_to_precision(c, cfg.precision);
+          return c;
+        });
+  });
+}
+
 }  // namespace
 
 rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
   if (builds_mask(cfg.op)) return gen_mask_case(cfg);
+  if (cfg.op == Operation::attention_backward) return gen_backward_case(cfg, policy);
   if (cfg.op == Operation::multi_head_attention) return gen_multi_head_case(cfg, policy, false);
   if (cfg.op == Operation::batched_attention)
     return gen_batched_case(cfg, policy == MaskPolicy::fully_forbidden ? BatchedFocus::fully_forbidden

@@ -55,6 +55,21 @@ Outcome LibSubject<T>::run(const Case& c) {
       }
       case Operation::softmax_rows:
         return Outcome::make_result(DMatrix(), softmax_rows<T>(c.S.cast<T>()).template cast<double>());
+      case Operation::attention_backward: {
+        const Matrix<T> Q = c.Q.cast<T>(), K = c.K.cast<T>(), V = c.V.cast<T>(), dO = c.dO.cast<T>();
+        AttentionGradients<T> g;
+        if (c.tile_q > 0 && c.tile_k > 0) {
+          // FlashAttention-2's order: the forward's O and logsumexp, then P recomputed.
+          const TileSizes tiles{c.tile_q, c.tile_k};
+          const auto fwd = attention_tiled<T>(Q, K, V, c.mask, AttentionOptions{}, tiles);
+          g = attention_backward_tiled<T>(Q, K, V, fwd.O, fwd.logsumexp, dO, c.mask,
+                                          AttentionOptions{}, tiles);
+        } else {
+          g = attention_backward<T>(Q, K, V, dO, c.mask);
+        }
+        return Outcome::make_gradients(g.dQ.template cast<double>(), g.dK.template cast<double>(),
+                                       g.dV.template cast<double>());
+      }
       case Operation::batched_attention:
         // The library has no grouped-query kernel: attnlab check takes one from outside.
         return Outcome::make_fault("the library does not implement batched_attention");

@@ -25,6 +25,15 @@ Outcome Outcome::make_fault(std::string message) {
   return o;
 }
 
+Outcome Outcome::make_gradients(DMatrix dQ, DMatrix dK, DMatrix dV) {
+  Outcome o;
+  o.kind = Kind::result;
+  o.dQ = std::move(dQ);
+  o.dK = std::move(dK);
+  o.dV = std::move(dV);
+  return o;
+}
+
 const char* kind_name(Outcome::Kind k) {
   switch (k) {
     case Outcome::Kind::result: return "result";

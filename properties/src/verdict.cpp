@@ -53,6 +53,11 @@ void print_outcome(std::ostream& os, const Outcome& o, Index marked_row, const C
       if (o.O.size() > 0 || o.O.rows() > 0) print_matrix(os, "  answered O", o.O, marked_row);
       if (o.A.rows() > 0) print_matrix(os, "  answered A", o.A, marked_row);
       if (o.mask.size() > 0) print_mask(os, "  answered mask (x = forbidden)", o.mask, marked_row);
+      if (o.dQ.rows() > 0 || o.dK.rows() > 0) {  // attention_backward: the three gradients
+        print_matrix(os, "  answered dQ", o.dQ, marked_row);
+        print_matrix(os, "  answered dK", o.dK);
+        print_matrix(os, "  answered dV", o.dV);
+      }
       if (o.logsumexp.size() > 0) {
         const DMatrix lse = o.logsumexp.transpose();
         print_matrix(os, "  answered logsumexp", lse);

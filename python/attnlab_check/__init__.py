@@ -15,6 +15,11 @@ and docs/MANUAL.md ("Checking your own kernel").
 One pytest test per property: :mod:`attnlab_check.pytest`
 (``attnlab_properties``).
 
+A backward pass (``op="attention_backward"``): a function ``fn(Q, K, V, dO,
+mask=None, scale=None, causal=False) -> (dQ, dK, dV)``; :func:`torch_backward`
+makes one from a PyTorch forward (the forward and ``torch.autograd.grad`` in
+one call).
+
 The ``attnlab`` binary is found, in order: the ``binary`` argument, the
 ``ATTNLAB`` environment variable, ``attnlab`` on ``PATH``, then the
 checkout's build folder (``build/grader/attnlab`` beside this package's
@@ -29,12 +34,12 @@ import subprocess
 import sys
 import tempfile
 
-__all__ = ["check", "run", "list_properties", "find_attnlab", "CheckResult", "PropertyFailure",
-           "TimeBudgetExceeded", "AttnlabError"]
+__all__ = ["check", "run", "list_properties", "find_attnlab", "torch_backward", "CheckResult",
+           "PropertyFailure", "TimeBudgetExceeded", "AttnlabError"]
 
 PRECISIONS = ("float64", "float32", "float16", "bfloat16")
 OPERATIONS = ("attention", "masked_softmax", "softmax_rows", "attention_tiled",
-              "multi_head_attention", "batched_attention")
+              "multi_head_attention", "batched_attention", "attention_backward")
 FULLY_FORBIDDEN = ("error", "nan", "zeros")
 
 
@@ -117,22 +122,69 @@ def find_attnlab(binary=None):
 
 
 def _source_and_entry(fn):
-    """(file, function name) of a module-level Python function."""
+    """(file, function name) of a module-level Python function. A wrapper
+    (``__wrapped__``, as :func:`torch_backward` makes) is found in the file of
+    the function it wraps, under the name its module binds it to."""
     if isinstance(fn, (str, os.PathLike)):
         return os.fspath(fn), None
     name = getattr(fn, "__name__", None)
     try:
-        source = inspect.getsourcefile(fn)
-    except TypeError:
+        source = inspect.getsourcefile(inspect.unwrap(fn))
+    except (TypeError, ValueError):
         source = None
     if not source or not name:
         raise AttnlabError("%r is not a function defined in a Python file" % (fn,))
     module = sys.modules.get(getattr(fn, "__module__", ""), None)
+    if getattr(module, name, None) is not fn and hasattr(fn, "__wrapped__"):
+        bound = [n for n, v in sorted(vars(module or object()).items()) if v is fn]
+        name = bound[0] if bound else name
     if name == "<lambda>" or getattr(module, name, None) is not fn:
         raise AttnlabError(
             "%s must be defined at the top level of its file (attnlab imports %s and calls "
             "%s by name in a process of its own)" % (name, source, name))
     return source, name
+
+
+def torch_backward(forward, dtype="float32"):
+    """A backward kernel for ``check(..., op="attention_backward")`` made
+    from a PyTorch forward, in one call: the returned function
+    ``attention_backward(Q, K, V, dO, mask=None, scale=None, causal=False)``
+    makes Q, K, V tensors of `dtype` ("float32", "float64", "bfloat16",
+    "float16") that require gradients, runs ``O = forward(Q, K, V,
+    mask=mask, scale=scale, causal=causal)`` and returns
+    ``torch.autograd.grad(O, (Q, K, V), dO)`` as float64 NumPy arrays (dQ
+    T_q x d_k, dK T_v x d_k, dV T_v x d_v; a 16-bit type widened exactly).
+
+    The mask reaches `forward` as a boolean tensor in attnlab's convention,
+    True = forbidden, or None: ``torch.nn.functional.scaled_dot_product_attention``
+    wants the opposite (True = may attend), so pass it ``~mask``. dO is given
+    in O's dtype. Bind the result at the top level of the file that defines
+    `forward` (attnlab imports that file in a process of its own and calls it
+    by that name)::
+
+        def sdpa(Q, K, V, mask=None, scale=None, causal=False):
+            return F.scaled_dot_product_attention(
+                Q, K, V, attn_mask=None if mask is None else ~mask, is_causal=causal)
+
+        attention_backward = attnlab_check.torch_backward(sdpa)
+
+    Needs PyTorch (imported when the kernel is first called).
+    """
+    def attention_backward(Q, K, V, dO, mask=None, scale=None, causal=False):
+        import numpy as np
+        import torch
+
+        kind = getattr(torch, dtype)
+        q, k, v = (torch.tensor(np.asarray(x), dtype=kind, requires_grad=True) for x in (Q, K, V))
+        m = None if mask is None else torch.tensor(np.asarray(mask), dtype=torch.bool)
+        O = forward(q, k, v, mask=m, scale=scale, causal=causal)
+        dO = torch.tensor(np.asarray(dO), dtype=O.dtype)
+        grads = torch.autograd.grad(O, (q, k, v), grad_outputs=dO)
+        return tuple(g.detach().to(torch.float64).numpy() for g in grads)
+
+    attention_backward.__wrapped__ = forward
+    attention_backward.__module__ = getattr(forward, "__module__", __name__)
+    return attention_backward
 
 
 def _argv(fn, precision="float64", op="attention", fully_forbidden="error", cases=None,

@@ -64,7 +64,8 @@ constexpr attn::Index kCheckMaxSeq = 2048;
 const std::vector<Operation>& check_operations() {
   static const std::vector<Operation> ops = {
       Operation::attention, Operation::masked_softmax, Operation::softmax_rows,
-      Operation::attention_tiled, Operation::multi_head_attention, Operation::batched_attention};
+      Operation::attention_tiled, Operation::multi_head_attention, Operation::batched_attention,
+      Operation::attention_backward};
   return ops;
 }
 
@@ -184,6 +185,11 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
       "V (N, H_kv, T_v, d_v), H_kv dividing H, query head h using kv head h / (H / H_kv), "
       "returning O (N, H, T_q, d_v); e.g. attnlab check gqa.py --op batched_attention "
       "--entry my_gqa (no C++ interface).\n"
+      "--op attention_backward: a Python NAME(Q, K, V, dO, mask=None, scale=None, "
+      "causal=False) returning the gradients (dQ, dK, dV) of sum(dO * O) with "
+      "O = attention(Q, K, V, mask) (the Python client's attnlab_check.torch_backward wraps "
+      "a PyTorch forward); e.g. attnlab check grads.py --op attention_backward --entry "
+      "my_backward (no C++ interface).\n"
       "Exit status: 0 every property passed, 1 a property failed or the kernel did not "
       "load, 2 usage or infrastructure error (a function --entry names that the file does "
       "not define too), 3 none failed but --time-budget ran out before every property ran.");
@@ -301,8 +307,10 @@ bool take_only_property(const CheckCommand& c, Operation op, GradeOptions& optio
 /// False, said on stderr, for a kernel file of a language the operation or
 /// --entry does not take.
 bool language_fits(const CheckCommand& c, Operation op, const std::filesystem::path& file) {
-  if (op == Operation::batched_attention && detect_language(file) == Language::cpp) {
-    std::cerr << "attnlab: batched_attention has no C++ interface: check a Python kernel "
+  if ((op == Operation::batched_attention || op == Operation::attention_backward) &&
+      detect_language(file) == Language::cpp) {
+    std::cerr << "attnlab: " << attn::prop::operation_name(op)
+              << " has no C++ interface: check a Python kernel "
                  "(--entry NAME) or an executable speaking attnlab-protocol/1 (grader/PROTOCOL.md)\n";
     return false;
   }

@@ -97,10 +97,12 @@ FailureDiagnosis DiagnosisStage::diagnose(const attn::prop::Verdict& v) {
     }
   }
   const attn::prop::Case& c = *v.counterexample;
-  if (c.op == attn::prop::Operation::batched_attention) {
-    // misconceptions/ models no batched operation: a plain verdict, no name.
+  if (c.op == attn::prop::Operation::batched_attention ||
+      c.op == attn::prop::Operation::attention_backward) {
+    // misconceptions/ models no batched operation and no backward pass: a plain verdict, no name.
     out.status = FailureDiagnosis::Status::not_applicable;
-    out.why_not = "the diagnosis models no misconception of batched_attention";
+    out.why_not = std::string("the diagnosis models no misconception of ") +
+                  attn::prop::operation_name(c.op);
     return out;
   }
   const std::string key = case_key(c);

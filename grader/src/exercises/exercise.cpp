@@ -140,6 +140,21 @@ Exercise load_exercise(const std::string& id) {
 }
 
 Exercise kernel_exercise(Operation op, attn::prop::FullyForbidden fully_forbidden) {
+  if (op == Operation::attention_backward) {
+    // No exercise serves it: answered by the Python harness's --exercise
+    // attention_backward, NAME(Q, K, V, dO, mask=None, scale=None,
+    // causal=False) -> (dQ, dK, dV), or by an executable speaking the
+    // protocol (no C++ interface: toolchain_for refuses it).
+    Exercise e;
+    e.id = attn::prop::operation_name(op);
+    e.title = "kernel check, operation attention_backward";
+    e.section = "the backward pass of attention (the chain rule through O = P V and the softmax)";
+    e.op = op;
+    e.properties = attn::prop::kernel_properties_for(op, fully_forbidden);
+    for (const auto& p : e.properties) e.points[p.id] = 1;
+    e.python_entry_points = {"attention_backward"};
+    return e;
+  }
   if (op == Operation::batched_attention) {
     // No exercise serves it: the pseudo-exercise is the operation itself,
     // answered by the Python harness's --exercise batched_attention (no C++

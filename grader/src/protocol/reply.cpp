@@ -128,6 +128,18 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
     o.logsumexp = std::move(lse);
     return o;
   }
+  if (c.op == attn::prop::Operation::attention_backward) {
+    // dQ (T_q x d_k), dK (T_v x d_k), dV (T_v x d_v); a wrong shape is a fault.
+    const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_k = c.Q.cols(), d_v = c.V.cols();
+    RowMatrix dQ = decode_matrix(member(reply, "dQ"), "dQ", d_k);
+    RowMatrix dK = decode_matrix(member(reply, "dK"), "dK", d_k);
+    RowMatrix dV = decode_matrix(member(reply, "dV"), "dV", d_v);
+    std::string why = shape_problem(dQ, "dQ", T_q, d_k, "T_q x d_k");
+    if (why.empty()) why = shape_problem(dK, "dK", T_v, d_k, "T_v x d_k");
+    if (why.empty()) why = shape_problem(dV, "dV", T_v, d_v, "T_v x d_v");
+    if (!why.empty()) throw ProtocolError(why);
+    return Outcome::make_gradients(std::move(dQ), std::move(dK), std::move(dV));
+  }
   if (attn::prop::builds_mask(c.op)) {
     const Index T_q = c.mask_shape.T_q, T_v = c.mask_shape.T_v;
     RowMask M = decode_mask(member(reply, "mask"), "mask", T_v);

@@ -51,6 +51,10 @@ std::string request_line(const attn::prop::Case& c, std::int64_t id) {
     shapes["Q"] = shape_of(c.Q.rows(), c.Q.cols());
     shapes["K"] = shape_of(c.K.rows(), c.K.cols());
     shapes["V"] = shape_of(c.V.rows(), c.V.cols());
+    if (c.op == attn::prop::Operation::attention_backward) {
+      r["dO"] = encode_matrix(c.dO);
+      shapes["dO"] = shape_of(c.dO.rows(), c.dO.cols());
+    }
   } else if (attn::prop::builds_mask(c.op)) {
     r["T_q"] = c.mask_shape.T_q;
     r["T_v"] = c.mask_shape.T_v;

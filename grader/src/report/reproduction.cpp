@@ -201,6 +201,12 @@ std::string python_reproduction(const Case& c, const std::string& file_name,
          << (b.bottom_right ? "bottom_right" : "top_left") << "\")\nprint(O)\n";
       break;
     }
+    case Operation::attention_backward:
+      os << python_import(file, "attention_backward") << py_matrix("Q", c.Q) << py_matrix("K", c.K)
+         << py_matrix("V", c.V) << py_matrix("dO", c.dO)
+         << (c.mask ? py_mask("mask", *c.mask) : "mask = None\n")
+         << "dQ, dK, dV = attention_backward(Q, K, V, dO, mask=mask)\nprint(dQ, dK, dV, sep=\"\\n\")\n";
+      break;
     case Operation::causal_mask:
       os << python_import(file, "causal_mask") << "print(causal_mask(" << c.mask_shape.T_q << ", "
          << c.mask_shape.T_v << ", \"" << (c.mask_shape.bottom_right ? "bottom_right" : "top_left")
@@ -266,7 +272,9 @@ std::string cpp_reproduction(const Case& c, const std::string& exercise) {
       break;
     }
     case Operation::batched_attention:
-      body << "// batched_attention has no C++ interface: see the Python reproduction\n";
+    case Operation::attention_backward:
+      body << "// " << attn::prop::operation_name(c.op)
+           << " has no C++ interface: see the Python reproduction\n";
       break;
     case Operation::causal_mask:
       body << "std::cout << " << ns << "::causal_mask(" << c.mask_shape.T_q << ", " << c.mask_shape.T_v

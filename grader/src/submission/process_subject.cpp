@@ -84,6 +84,10 @@ static std::string asked_answer(const attn::prop::Case& c) {
     case Operation::multi_head_attention: return dims("T x d_out", c.X.rows(), c.W_O.cols()) + " O";
     case Operation::causal_mask:
     case Operation::padding_mask: return dims("T_q x T_v", c.mask_shape.T_q, c.mask_shape.T_v) + " mask";
+    case Operation::attention_backward:
+      return dims("T_q x d_k", c.Q.rows(), c.Q.cols()) + " dQ, " +
+             dims("T_v x d_k", c.K.rows(), c.K.cols()) + " dK and " +
+             dims("T_v x d_v", c.V.rows(), c.V.cols()) + " dV";
     case Operation::batched_attention: {  // O is (N, H, T_q, d_v): Q's first three, V's last
       const auto& b = c.batched;
       return "N x H x T_q x d_v = " + std::to_string(b.Q[0]) + " x " + std::to_string(b.Q[1]) +
@@ -108,6 +112,9 @@ std::size_t reply_limit_bytes(const attn::prop::Case& c) {
     case Operation::multi_head_attention: numbers = n(c.X.rows(), c.W_O.cols()); break;
     case Operation::causal_mask:
     case Operation::padding_mask: numbers = n(c.mask_shape.T_q, c.mask_shape.T_v); break;
+    case Operation::attention_backward:
+      numbers = n(c.Q.rows(), c.Q.cols()) + n(c.K.rows(), c.K.cols()) + n(c.V.rows(), c.V.cols());
+      break;
     case Operation::batched_attention:
       numbers = n(c.batched.Q[0] * c.batched.Q[1] * c.batched.Q[2], c.batched.V[3]);
       break;

@@ -39,11 +39,19 @@ enum class Operation {
   /// logits scaled by `scale` (default 1/sqrt(d_k)). Answer O (N, H, T_q, d_v).
   /// Uses Q, K, V (stacked, see Case::Batched), mask, batched.
   batched_attention,
+  /// The backward pass of attention (lib/attention_backward.hpp): the
+  /// gradients {dQ, dK, dV} of L = sum_il dO_il O_il with O = attention(Q, K,
+  /// V, mask) and the text's 1/sqrt(d_k) (Dao et al. 2022, Appendix B.2).
+  /// Uses Q, K, V, dO, mask; the library answers with its tiled backward
+  /// (FlashAttention-2's order, after attention_tiled) when tile_q and
+  /// tile_k are both > 0, with its naive one otherwise.
+  attention_backward,
 };
 
 /// True for the operations that take Q, K, V (rather than logits S or X).
 inline bool takes_qkv(Operation op) {
-  return op == Operation::attention || op == Operation::attention_tiled;
+  return op == Operation::attention || op == Operation::attention_tiled ||
+         op == Operation::attention_backward;
 }
 
 /// True for the operations that build a mask (their answer is Outcome::mask).
@@ -53,7 +61,8 @@ inline bool builds_mask(Operation op) {
 
 /// True for the operations whose answer includes the outputs O.
 inline bool returns_outputs(Operation op) {
-  return takes_qkv(op) || op == Operation::multi_head_attention ||
+  return op == Operation::attention || op == Operation::attention_tiled ||
+         op == Operation::multi_head_attention ||
          op == Operation::batched_attention;
 }
 
@@ -76,9 +85,10 @@ struct Case {
   DMatrix K;  ///< T_v x d_k
   DMatrix V;  ///< T_v x d_v
   DMatrix S;  ///< T_q x T_v logits, for the softmax operations
+  DMatrix dO;  ///< T_q x d_v, the gradient of the loss with respect to O (attention_backward)
   std::optional<Mask> mask;  ///< T_q x T_v, true = forbidden
-  Index tile_q = 0;  ///< query rows per tile (attention_tiled)
-  Index tile_k = 0;  ///< key rows per tile (attention_tiled)
+  Index tile_q = 0;  ///< query rows per tile (attention_tiled; attention_backward: tiled when > 0)
+  Index tile_k = 0;  ///< key rows per tile (attention_tiled; attention_backward: tiled when > 0)
   /// multi_head_attention: the input X (T x d_model), each head's projections
   /// (all with the same d_k and d_v) and the output projection W_O
   /// (h d_v x d_out); the mask is T x T.

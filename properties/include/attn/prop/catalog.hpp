@@ -83,6 +83,34 @@ Property mask_broadcast();
 // are answered.
 Property shapes_refused(std::string expected_error = "");
 
+// The backward pass (Operation::attention_backward; reference/TOLERANCE.md,
+// "The backward pass"). Definition (Dao et al. 2022, Appendix B.2): dQ, dK,
+// dV agree with the 50-digit oracle within the bound.
+Property backward_oracle_agreement();
+// Lemma 2 differentiated: a key forbidden to every query gets dK, dV rows of exactly 0.
+Property backward_exact_zeros();
+// Shift invariance (32.2.4) differentiated: each row of dS sums to 0, seen
+// as sum_j dK_j = 0 within the bound (TOLERANCE.md, (B7)).
+Property backward_ds_rows_sum_to_zero();
+// 32.2.5 differentiated: permuting queries permutes dQ; permuting keys permutes dK, dV.
+Property backward_permutation_equivariance();
+// FlashAttention-2, Algorithm 2: the tiled backward (a case with tiles)
+// equals the naive one (tiles 0) for every tile size (the library's).
+Property backward_tiled_equals_naive();
+// The gradient's definition: a central difference of the 50-digit forward
+// along a direction agrees with <dX, E> (TOLERANCE.md, (B8)).
+Property backward_finite_difference();
+// Lemma 2 / 32.2.4: a fully forbidden row is refused (`expected_error`, any
+// when empty), or under `convention` nan or zeros has its documented
+// gradient (id "backward_fully_forbidden_nan" / "_zeros").
+Property backward_fully_forbidden(std::string expected_error = "",
+                                  FullyForbidden convention = FullyForbidden::error);
+/// The properties of a backward kernel (attnlab check --op
+/// attention_backward), in report order: oracle agreement, exact zeros,
+/// dS's row sums, permutation equivariance, the central difference, the
+/// fully forbidden row under `fully_forbidden`.
+std::vector<Property> backward_properties(FullyForbidden fully_forbidden = FullyForbidden::error);
+
 // Section 32.2.4: a built causal (top-left or bottom-right) or padding mask
 // equals its definition entry by entry.
 Property causal_mask_matches_definition();
@@ -108,7 +136,8 @@ std::vector<Property> kernel_properties(FullyForbidden fully_forbidden = FullyFo
 /// The kernel properties for any operation `attnlab check` takes
 /// (attention: kernel_properties(); masked_softmax and softmax_rows: those
 /// of F2 and F1 with the metamorphic ones; attention_tiled: T1's;
-/// multi_head_attention: M1's; batched_attention: oracle agreement per (n, h),
+/// multi_head_attention: M1's; attention_backward: backward_properties();
+/// batched_attention: oracle agreement per (n, h),
 /// kv_heads_grouped, causal_alignment, scale_honoured, mask_broadcast, the
 /// fully forbidden row, shapes_refused). Throws std::invalid_argument for an
 /// operation that builds a mask.
@@ -117,7 +146,9 @@ std::vector<Property> kernel_properties_for(Operation op,
 
 /// The whole list for the library's attention (and any strict kernel): the
 /// attention properties, the metamorphic ones, and typed refusals
-/// (ShapeError, FullyMaskedRowError, NonFiniteInputError).
+/// (ShapeError, FullyMaskedRowError, NonFiniteInputError). For
+/// attention_backward: backward_properties() with the typed refusal
+/// (FullyMaskedRowError) and backward_tiled_equals_naive.
 std::vector<Property> library_properties(Operation op = Operation::attention);
 
 }  // namespace attn::prop

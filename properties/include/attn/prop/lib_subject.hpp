@@ -7,7 +7,8 @@
 
 namespace attn::prop {
 
-/// Runs attn::attention / masked_softmax / softmax_rows in scalar T.
+/// Runs attn::attention / attention_tiled / attention_backward (naive, or
+/// tiled when the case has tiles) / masked_softmax / softmax_rows in scalar T.
 /// The library's typed errors become refusals named by their class
 /// ("ShapeError", "FullyMaskedRowError", "NonFiniteInputError").
 template <class T>

@@ -19,6 +19,8 @@ struct Outcome {
   // A fault over an answer of the wrong shape keeps O and A as answered (the
   // feedback reads them); every other fault leaves them empty.
   DMatrix logsumexp;  ///< T_q x 1, log sum_j exp(S_ij) over allowed j (attention_tiled)
+  /// The gradients (attention_backward): dQ T_q x d_k, dK T_v x d_k, dV T_v x d_v.
+  DMatrix dQ, dK, dV;
   /// The mask built (causal_mask, padding_mask), T_q x T_v, true = forbidden.
   Mask mask;
   /// For refusals: the error's type as the subject named it
@@ -30,6 +32,8 @@ struct Outcome {
   static Outcome make_result(DMatrix O, DMatrix A);
   static Outcome make_refusal(std::string error_type, std::string message);
   static Outcome make_fault(std::string message);
+  /// A result of attention_backward: the three gradients.
+  static Outcome make_gradients(DMatrix dQ, DMatrix dK, DMatrix dV);
 };
 
 const char* kind_name(Outcome::Kind k);

@@ -1,0 +1,86 @@
+"""attnlab check --op attention_backward through the client: PyTorch's CPU
+attention autograd (attnlab_check.torch_backward over scaled dot-product
+attention with the mask converted) passes in float32 and bfloat16 at 5
+seeds; planted mistakes fail the property about them."""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import attnlab_check  # noqa: E402  (from the checkout)
+
+import backward_kernels  # noqa: E402
+import kernels  # noqa: E402
+
+CASES = 40
+SEEDS = (1, 2, 3, 4, 5)
+PROPERTIES = 6
+needs_torch = pytest.mark.skipif(kernels.torch is None, reason="torch is not installed")
+
+
+def test_numpy_backward_passes():
+    result = attnlab_check.check(backward_kernels.numpy_backward, op="attention_backward",
+                                 cases=CASES)
+    assert "%d passed, 0 failed" % PROPERTIES in result.report, result.report
+
+
+def test_the_backward_properties_are_listed():
+    assert attnlab_check.list_properties(backward_kernels.numpy_backward, op="attention_backward") == [
+        "backward_oracle_agreement", "backward_exact_zeros", "backward_ds_rows_sum_to_zero",
+        "backward_permutation_equivariance", "backward_finite_difference",
+        "backward_fully_forbidden_refused"]
+
+
+@needs_torch
+@pytest.mark.parametrize("seed", SEEDS)
+def test_torch_autograd_float32_passes(seed):
+    result = attnlab_check.check(backward_kernels.torch_backward_float32, op="attention_backward",
+                                 precision="float32", cases=CASES, seed=seed,
+                                 fully_forbidden=kernels.torch_fully_forbidden())
+    assert "%d passed, 0 failed" % PROPERTIES in result.report, result.report
+
+
+@needs_torch
+@pytest.mark.parametrize("seed", SEEDS)
+def test_torch_autograd_bfloat16_passes(seed):
+    # PyTorch's CPU attention on bfloat16 tensors rounds its logits to
+    # bfloat16 (test_check.py): bfloat16 accumulation, declared.
+    result = attnlab_check.check(backward_kernels.torch_backward_bfloat16, op="attention_backward",
+                                 precision="bfloat16", accumulate="bfloat16", cases=CASES,
+                                 seed=seed, fully_forbidden=kernels.torch_fully_forbidden())
+    assert "%d passed, 0 failed" % PROPERTIES in result.report, result.report
+
+
+@needs_torch
+def test_torch_float32_held_to_float64_fails():
+    with pytest.raises(attnlab_check.PropertyFailure) as failure:
+        attnlab_check.check(backward_kernels.torch_backward_float32, op="attention_backward",
+                            cases=CASES, prop="backward_oracle_agreement")
+    assert "FAIL  backward_oracle_agreement" in failure.value.report
+
+
+@needs_torch
+def test_torch_mask_not_converted_fails_exact_zeros():
+    with pytest.raises(attnlab_check.PropertyFailure) as failure:
+        attnlab_check.check(backward_kernels.torch_backward_mask_not_converted,
+                            op="attention_backward", cases=CASES, prop="backward_exact_zeros",
+                            fully_forbidden=kernels.torch_fully_forbidden())
+    assert "FAIL  backward_exact_zeros" in failure.value.report
+
+
+@needs_torch
+def test_torch_missing_scale_fails_the_central_difference():
+    with pytest.raises(attnlab_check.PropertyFailure) as failure:
+        attnlab_check.check(backward_kernels.torch_backward_no_scale, op="attention_backward",
+                            cases=CASES, prop="backward_finite_difference")
+    assert "FAIL  backward_finite_difference" in failure.value.report
+
+
+@needs_torch
+def test_torch_fully_forbidden_convention_is_held():
+    # PyTorch does not refuse a fully forbidden row: the default convention fails.
+    with pytest.raises(attnlab_check.PropertyFailure) as failure:
+        attnlab_check.check(backward_kernels.torch_backward_float64, op="attention_backward",
+                            cases=CASES, prop="backward_fully_forbidden_refused")
+    assert "instead of raising an error" in failure.value.report
