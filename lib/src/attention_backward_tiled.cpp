@@ -57,9 +57,16 @@ void backward_block(const Matrix<T>& Q, const Matrix<T>& K, const Matrix<T>& V,
   w.P.resize(nq, nk);
   w.P.noalias() = Qi * Kj.transpose();
   w.P *= c;  // the scale in a pass of its own, as in the forward kernel
+  // A logsumexp is at least each of its logits, so S_ij - L_i <= 0 exactly;
+  // computed, it can be far above 0 where |L_i| is beyond the recomputing
+  // form's class (TOLERANCE.md (B2): |lse| near 1/(4u), 2^22 in float), and
+  // exp would overflow to inf and dS to NaN. The minimum keeps P_ij in [0, 1],
+  // the only promise (B2) makes there.
   for (Index r = 0; r < nq; ++r)
     for (Index j = 0; j < nk; ++j)
-      w.P(r, j) = mask && (*mask)(q0 + r, k0 + j) ? T(0) : std::exp(w.P(r, j) - L(q0 + r));
+      w.P(r, j) = mask && (*mask)(q0 + r, k0 + j)
+                      ? T(0)
+                      : std::exp(std::min(w.P(r, j) - L(q0 + r), T(0)));
   g.dV.middleRows(k0, nk).noalias() += w.P.transpose() * dOi;
   w.dS.resize(nq, nk);
   w.dS.noalias() = dOi * V.middleRows(k0, nk).transpose();  // dP_ij
