@@ -12,6 +12,9 @@
 # - a notebook whose plotting cell imports a display module the machine
 #   lacks is graded, the cell skipped with a note; a cell importing another
 #   missing module stays fatal;
+# - the same for C++: a file of F2 and F3 (f3::attention calling its own
+#   f2::masked_softmax) with F2's answers gives both rows, with and without
+#   --exercise;
 # - under --exercise F2, a student whose only file is F3 has no submission
 #   of F2 (the note names the F3 file), and a file that defines no
 #   exercise's function is graded as F2 with a label that says so, never
@@ -163,4 +166,41 @@ grade "$tmp/o11" "$tmp/c4" --exercise F2
 expect "$tmp/o11.rows" '^erin/\|F2\|no submission\|0\|15\|it holds no work of F2 \(attention\.py: F3\)' "F3 work under --exercise F2"
 expect "$tmp/o11.rows" '^choice: entry work\.py \(the only code file; graded as F2, the exercise fixed for this run\)' "the fallback's label"
 reject "$tmp/o11.rows" '\(defines F2\)' "a file is said to define F2"
+# 5. C++: a student's file of F2 and F3 (f3::attention calling the file's
+# own f2::masked_softmax, both interface headers included: data/cpp/
+# f2_and_f3.cpp) with F2's answers beside it: two rows, full marks each,
+# the answers with F2; under --exercise F2 the F2 row alone with its
+# answers, under --exercise F3 the F3 row alone.
+mkdir -p "$tmp/c5/gina"
+cp "$src/grader/tests/data/cpp/f2_and_f3.cpp" "$tmp/c5/gina/attention.cpp"
+cp "$src/solutions/F2/answers.json" "$tmp/c5/gina/answers.json"
+grade "$tmp/o12" "$tmp/c5"
+expect "$tmp/o12.rows" '^gina/attention\.cpp \(F2\)\|F2\|graded\|([0-9.]+)\|\1\|$' "C++: the F2 row is not full marks with its answers"
+expect "$tmp/o12.rows" '^gina/attention\.cpp \(F3\)\|F3\|graded\|([0-9.]+)\|\1\|$' "C++: the F3 row is not full marks"
+[ "$(grep -c '^gina/' "$tmp/o12.rows")" = 2 ] || fail "C++: expected two rows of gina"
+expect "$tmp/o12.rows" '^choice: entry attention\.cpp \(defines F2 and F3; graded as F2\); answers answers\.json' "C++: the F2 choice"
+[ "$(cat "$tmp/o12.code")" = 0 ] || { cat "$tmp/o12.log"; fail "C++: expected exit status 0, got $(cat "$tmp/o12.code")"; }
+# The gradebook: one student, both exercises' columns full.
+$py - "$tmp/o12" <<'PY' || fail "C++: the student's row does not hold both exercises in full"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/summary.csv", newline="")))
+g = [r for r in rows if r["student"] == "gina"][0]
+f2 = [k for k in g if k.startswith("F2 (")][0]
+f3 = [k for k in g if k.startswith("F3 (")][0]
+assert float(g[f2]) == float(f2[4:-1]) > 0 and float(g[f3]) == float(f3[4:-1]) > 0, g
+assert float(g["score"]) == float(g["max_score"]) == float(f2[4:-1]) + float(f3[4:-1]), g
+PY
+grade "$tmp/o13" "$tmp/c5" --exercise F2
+expect "$tmp/o13.rows" '^gina/attention\.cpp\|F2\|graded\|([0-9.]+)\|\1\|$' "C++ --exercise F2: not full marks with its answers"
+[ "$(grep -c '^gina/' "$tmp/o13.rows")" = 1 ] || fail "C++ --exercise F2: expected one row"
+reject "$tmp/o13.rows" 'missing' "C++ --exercise F2: something reported missing"
+grade "$tmp/o14" "$tmp/c5" --exercise F3
+expect "$tmp/o14.rows" '^gina/attention\.cpp\|F3\|graded\|([0-9.]+)\|\1\|$' "C++ --exercise F3: not full marks"
+[ "$(grep -c '^gina/' "$tmp/o14.rows")" = 1 ] || fail "C++ --exercise F3: expected one row"
+# Alone: F3, naming F2 and how to grade it; as F2 with its answers: full marks.
+"$attnlab" grade "$tmp/c5/gina/attention.cpp" --cases 5 > "$tmp/cpp-alone.txt" 2>&1
+expect "$tmp/cpp-alone.txt" 'recognised: +F3 .*it defines f3::attention, which uses f2::masked_softmax; it also defines F2' "C++ graded alone: F2 not named"
+"$attnlab" grade "$tmp/c5/gina/attention.cpp" --exercise F2 --answers "$tmp/c5/gina/answers.json" \
+  --cases 5 > "$tmp/cpp-f2.txt" 2>&1 || { cat "$tmp/cpp-f2.txt"; fail "C++ graded alone as F2 with its answers did not pass"; }
+
 echo "class_exercises_attempts_test: ok"
