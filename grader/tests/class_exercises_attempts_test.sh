@@ -29,17 +29,7 @@ py=/usr/bin/python3
 
 # The F2 solution and the F3 solution calling it, in one file.
 mkdir -p "$tmp/c1/alice"
-$py - "$src" "$tmp/c1/alice/attention.py" <<'PY' || fail "cannot write the F2+F3 file"
-import sys
-src, out = sys.argv[1], sys.argv[2]
-f2 = open(src + "/solutions/F2/masked_softmax.py").read()
-f3 = open(src + "/solutions/F3/attention.py").read()
-old = ("    weights = np.exp(logits - row_max)\n"
-       "    weights /= weights.sum(axis=1, keepdims=True)\n")
-assert old in f3
-f3 = f3.replace(old, "    weights = masked_softmax(logits, forbidden)\n")
-open(out, "w").write(f2 + "\n\n" + f3)
-PY
+$py "$src/grader/tests/make_f2_and_f3.py" "$src" "$tmp/c1/alice/attention.py" || fail "cannot write the F2+F3 file"
 cp "$src/solutions/F2/answers.json" "$tmp/c1/alice/answers.json"
 
 # rows OUT: "file exercise status score max_score" per submission, then
@@ -68,23 +58,40 @@ reject() {
   if grep -Eq -e "$2" "$1"; then cat "$1"; fail "$3 (a line matches '$2' in $1)"; fi
 }
 
-# 1. Both exercises of the file, each with full marks, the answers with F2.
-grade "$tmp/o1" "$tmp/c1"
-expect "$tmp/o1.rows" '^alice/attention\.py \(F2\)\|F2\|graded\|([0-9.]+)\|\1\|$' "the F2 row is not full marks with its answers"
-expect "$tmp/o1.rows" '^alice/attention\.py \(F3\)\|F3\|graded\|([0-9.]+)\|\1\|$' "the F3 row is not full marks"
-[ "$(grep -c '^alice/' "$tmp/o1.rows")" = 2 ] || fail "expected two rows of alice"
-expect "$tmp/o1.rows" '^choice: entry attention\.py \(defines F2 and F3; graded as F2\); answers answers\.json' "the F2 choice"
-[ "$(cat "$tmp/o1.code")" = 0 ] || fail "expected exit status 0, got $(cat "$tmp/o1.code")"
+# both_exercises OUT CLASS STUDENT FILE: CLASS holds STUDENT/FILE (F2 and
+# F3, F3 calling the file's own F2) and F2's answers.json beside it. Without
+# --exercise: two rows, full marks each, the answers with F2, exit status
+# 0, the student's gradebook row full in both exercises' columns; with
+# --exercise F2 the F2 row alone, its answers paired (nothing missing);
+# with --exercise F3 the F3 row alone (the F2 answers are not F3's).
+both_exercises() {
+  o=$1 class=$2 who=$3 file=$4
+  f=$(printf '%s' "$file" | sed 's/\./\\./g')
+  grade "$o-all" "$class"
+  expect "$o-all.rows" "^$who/$f \\(F2\\)\\|F2\\|graded\\|([0-9.]+)\\|\\1\\|\$" "$file: the F2 row is not full marks with its answers"
+  expect "$o-all.rows" "^$who/$f \\(F3\\)\\|F3\\|graded\\|([0-9.]+)\\|\\1\\|\$" "$file: the F3 row is not full marks"
+  [ "$(grep -c "^$who/" "$o-all.rows")" = 2 ] || fail "$file: expected two rows of $who"
+  expect "$o-all.rows" "^choice: entry $f \\(defines F2 and F3; graded as F2\\); answers answers\\.json" "$file: the F2 choice"
+  [ "$(cat "$o-all.code")" = 0 ] || { cat "$o-all.log"; fail "$file: expected exit status 0, got $(cat "$o-all.code")"; }
+  $py - "$o-all" "$who" <<'PY' || fail "$file: the student's row does not hold both exercises in full"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/summary.csv", newline="")))
+g = [r for r in rows if r["student"] == sys.argv[2]][0]
+f2 = [k for k in g if k.startswith("F2 (")][0]
+f3 = [k for k in g if k.startswith("F3 (")][0]
+assert float(g[f2]) == float(f2[4:-1]) > 0 and float(g[f3]) == float(f3[4:-1]) > 0, g
+assert float(g["score"]) == float(g["max_score"]) == float(f2[4:-1]) + float(f3[4:-1]), g
+PY
+  for ex in F2 F3; do
+    grade "$o-$ex" "$class" --exercise $ex
+    expect "$o-$ex.rows" "^$who/$f\\|$ex\\|graded\\|([0-9.]+)\\|\\1\\|\$" "$file --exercise $ex: not full marks"
+    [ "$(grep -c "^$who/" "$o-$ex.rows")" = 1 ] || fail "$file --exercise $ex: expected one row"
+    reject "$o-$ex.rows" 'missing' "$file --exercise $ex: something reported missing"
+  done
+}
 
-# With --exercise F2: the F2 row only, its answers paired (nothing missing).
-grade "$tmp/o2" "$tmp/c1" --exercise F2
-expect "$tmp/o2.rows" '^alice/attention\.py\|F2\|graded\|([0-9.]+)\|\1\|$' "--exercise F2: not full marks with its answers"
-[ "$(grep -c '^alice/' "$tmp/o2.rows")" = 1 ] || fail "--exercise F2: expected one row"
-reject "$tmp/o2.rows" 'missing' "--exercise F2: something reported missing"
-# With --exercise F3: the F3 row only; the F2 answers are not F3's.
-grade "$tmp/o3" "$tmp/c1" --exercise F3
-expect "$tmp/o3.rows" '^alice/attention\.py\|F3\|graded\|([0-9.]+)\|\1\|$' "--exercise F3: not full marks"
-[ "$(grep -c '^alice/' "$tmp/o3.rows")" = 1 ] || fail "--exercise F3: expected one row"
+# 1. Both exercises of the file, each with full marks, the answers with F2.
+both_exercises "$tmp/o1" "$tmp/c1" alice attention.py
 
 # The file named on the command line: a row per exercise too.
 grade "$tmp/o4" "$tmp/c1/alice/attention.py"
@@ -174,29 +181,7 @@ reject "$tmp/o11.rows" '\(defines F2\)' "a file is said to define F2"
 mkdir -p "$tmp/c5/gina"
 cp "$src/grader/tests/data/cpp/f2_and_f3.cpp" "$tmp/c5/gina/attention.cpp"
 cp "$src/solutions/F2/answers.json" "$tmp/c5/gina/answers.json"
-grade "$tmp/o12" "$tmp/c5"
-expect "$tmp/o12.rows" '^gina/attention\.cpp \(F2\)\|F2\|graded\|([0-9.]+)\|\1\|$' "C++: the F2 row is not full marks with its answers"
-expect "$tmp/o12.rows" '^gina/attention\.cpp \(F3\)\|F3\|graded\|([0-9.]+)\|\1\|$' "C++: the F3 row is not full marks"
-[ "$(grep -c '^gina/' "$tmp/o12.rows")" = 2 ] || fail "C++: expected two rows of gina"
-expect "$tmp/o12.rows" '^choice: entry attention\.cpp \(defines F2 and F3; graded as F2\); answers answers\.json' "C++: the F2 choice"
-[ "$(cat "$tmp/o12.code")" = 0 ] || { cat "$tmp/o12.log"; fail "C++: expected exit status 0, got $(cat "$tmp/o12.code")"; }
-# The gradebook: one student, both exercises' columns full.
-$py - "$tmp/o12" <<'PY' || fail "C++: the student's row does not hold both exercises in full"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1] + "/summary.csv", newline="")))
-g = [r for r in rows if r["student"] == "gina"][0]
-f2 = [k for k in g if k.startswith("F2 (")][0]
-f3 = [k for k in g if k.startswith("F3 (")][0]
-assert float(g[f2]) == float(f2[4:-1]) > 0 and float(g[f3]) == float(f3[4:-1]) > 0, g
-assert float(g["score"]) == float(g["max_score"]) == float(f2[4:-1]) + float(f3[4:-1]), g
-PY
-grade "$tmp/o13" "$tmp/c5" --exercise F2
-expect "$tmp/o13.rows" '^gina/attention\.cpp\|F2\|graded\|([0-9.]+)\|\1\|$' "C++ --exercise F2: not full marks with its answers"
-[ "$(grep -c '^gina/' "$tmp/o13.rows")" = 1 ] || fail "C++ --exercise F2: expected one row"
-reject "$tmp/o13.rows" 'missing' "C++ --exercise F2: something reported missing"
-grade "$tmp/o14" "$tmp/c5" --exercise F3
-expect "$tmp/o14.rows" '^gina/attention\.cpp\|F3\|graded\|([0-9.]+)\|\1\|$' "C++ --exercise F3: not full marks"
-[ "$(grep -c '^gina/' "$tmp/o14.rows")" = 1 ] || fail "C++ --exercise F3: expected one row"
+both_exercises "$tmp/o12" "$tmp/c5" gina attention.cpp
 # Alone: F3, naming F2 and how to grade it; as F2 with its answers: full marks.
 "$attnlab" grade "$tmp/c5/gina/attention.cpp" --cases 5 > "$tmp/cpp-alone.txt" 2>&1
 expect "$tmp/cpp-alone.txt" 'recognised: +F3 .*it defines f3::attention, which uses f2::masked_softmax; it also defines F2' "C++ graded alone: F2 not named"

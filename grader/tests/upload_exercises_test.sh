@@ -23,17 +23,7 @@ py=/usr/bin/python3
 
 # The F2 solution and the F3 solution calling it, in one file (as a student writes it).
 mkdir -p "$tmp/class/alice"
-$py - "$src" "$tmp/class/alice/attention.py" <<'PY' || fail "cannot write the F2+F3 file"
-import sys
-src, out = sys.argv[1], sys.argv[2]
-f2 = open(src + "/solutions/F2/masked_softmax.py").read()
-f3 = open(src + "/solutions/F3/attention.py").read()
-old = ("    weights = np.exp(logits - row_max)\n"
-       "    weights /= weights.sum(axis=1, keepdims=True)\n")
-assert old in f3
-f3 = f3.replace(old, "    weights = masked_softmax(logits, forbidden)\n")
-open(out, "w").write(f2 + "\n\n" + f3)
-PY
+$py "$src/grader/tests/make_f2_and_f3.py" "$src" "$tmp/class/alice/attention.py" || fail "cannot write the F2+F3 file"
 cp "$src/solutions/F2/answers.json" "$tmp/class/alice/answers.json"
 
 # 1. Both exercises of the upload, each out of the gradebook's maximum.
@@ -67,6 +57,24 @@ suites = ET.parse(sys.argv[4]).getroot().findall("testsuite")
 assert len(suites) == 2, len(suites)
 PY
 
+# f2_zero LOG GS PL TEST: results.json GS has F2 as the one test TEST, 0 of
+# F2's maximum, beside F3's full marks, the total out of both maxima (the
+# class gradebook's columns of step 1); PrairieLearn's results PL are
+# gradable, their score F3's share, F2 a test of 0 points.
+f2_zero() {
+  $py - "$2" "$3" "$tmp/out1/summary.json" "$4" <<'PY' || { cat "$1"; fail "$4: F2 is not 0 of its maximum beside F3"; }
+import json, sys
+gs = json.load(open(sys.argv[1]))
+pl = json.load(open(sys.argv[2]))
+columns = {c["exercise"]: c["max_score"] for c in json.load(open(sys.argv[3]))["columns"]}
+zero = [t for t in gs["tests"] if t["name"] == sys.argv[4]]
+assert len(zero) == 1 and zero[0]["score"] == 0 and zero[0]["max_score"] == columns["F2"], gs["tests"]
+assert gs["max_score"] == columns["F2"] + columns["F3"] and gs["score"] == columns["F3"], gs
+assert pl["gradable"] is True and abs(pl["score"] - columns["F3"] / (columns["F2"] + columns["F3"])) < 1e-12, pl
+assert any(t["name"] == "F2" and t["points"] == 0 and t["max_points"] == columns["F2"] for t in pl["tests"]), pl["tests"]
+PY
+}
+
 # 2. The configuration grades F2 and F3; the upload has F3 only.
 mkdir -p "$tmp/bob"
 cp "$src/solutions/F3/attention.py" "$tmp/bob/attention.py"
@@ -75,17 +83,7 @@ printf '{"cases": 10, "exercises": {"F2": {}, "F3": {}}}\n' > "$tmp/both.json"
   --prairielearn-json "$tmp/pl2.json" > "$tmp/u2.txt" 2>&1
 code=$?
 [ "$code" = 1 ] || { cat "$tmp/u2.txt"; fail "F3 only, F2 configured: expected exit status 1, got $code"; }
-$py - "$tmp/gs2.json" "$tmp/pl2.json" "$tmp/out1/summary.json" <<'PY' || { cat "$tmp/u2.txt"; fail "F3 only: F2 is not 0 of its maximum"; }
-import json, sys
-gs = json.load(open(sys.argv[1]))
-pl = json.load(open(sys.argv[2]))
-columns = {c["exercise"]: c["max_score"] for c in json.load(open(sys.argv[3]))["columns"]}
-none = [t for t in gs["tests"] if t["name"] == "F2: no submission"]
-assert len(none) == 1 and none[0]["score"] == 0 and none[0]["max_score"] == columns["F2"], gs["tests"]
-assert gs["max_score"] == columns["F2"] + columns["F3"] and gs["score"] == columns["F3"], gs
-assert pl["gradable"] is True and abs(pl["score"] - columns["F3"] / (columns["F2"] + columns["F3"])) < 1e-12, pl
-assert any(t["name"] == "F2" and t["points"] == 0 and t["max_points"] == columns["F2"] for t in pl["tests"]), pl["tests"]
-PY
+f2_zero "$tmp/u2.txt" "$tmp/gs2.json" "$tmp/pl2.json" "F2: no submission"
 
 # 3. An F2 file that does not load beside a correct F3 file.
 mkdir -p "$tmp/carol"
@@ -96,17 +94,8 @@ cp "$src/solutions/F2/answers.json" "$tmp/carol/answers.json"
   --prairielearn-json "$tmp/pl3.json" > "$tmp/u3.txt" 2>&1
 code=$?
 [ "$code" = 1 ] || { cat "$tmp/u3.txt"; fail "a broken F2 beside F3: expected exit status 1, got $code"; }
-$py - "$tmp/gs3.json" "$tmp/pl3.json" "$tmp/out1/summary.json" <<'PY' || { cat "$tmp/u3.txt"; fail "a broken F2 beside F3: not as expected"; }
-import json, sys
-gs = json.load(open(sys.argv[1]))
-pl = json.load(open(sys.argv[2]))
-columns = {c["exercise"]: c["max_score"] for c in json.load(open(sys.argv[3]))["columns"]}
-bad = [t for t in gs["tests"] if t["name"] == "F2: not gradable"]
-assert len(bad) == 1 and bad[0]["score"] == 0 and bad[0]["max_score"] == columns["F2"], gs["tests"]
-assert "NOT GRADABLE" in bad[0]["output"], bad[0]["output"]
-assert gs["max_score"] == columns["F2"] + columns["F3"] and gs["score"] == columns["F3"], gs
-assert pl["gradable"] is True and 0 < pl["score"] < 1, pl
-PY
+f2_zero "$tmp/u3.txt" "$tmp/gs3.json" "$tmp/pl3.json" "F2: not gradable"
+grep -q "NOT GRADABLE" "$tmp/gs3.json" || fail "a broken F2 beside F3: results.json does not say F2 is not gradable"
 
 # 4. Two attempts at F3, "attempts": "best": the better one counts.
 mkdir -p "$tmp/dave"

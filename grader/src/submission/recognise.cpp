@@ -246,45 +246,52 @@ std::set<std::string> reached(const std::map<std::string, std::set<std::string>>
   return seen;
 }
 
-/// A file that defines the entries of several exercises, where one
-/// exercise's entry uses (calls, directly or through others) every other
-/// exercise's entry: that exercise, which builds on the others (F3 on F1 and
-/// F2), with how it was decided. nullopt when no entry uses all the others.
-std::optional<Recognition> building_on(const Evidence& ev, const std::string& text) {
-  const auto calls = python_calls(text);
+/// Of the exercises whose entries `entries` lists (exercise -> its entry
+/// functions, as `calls` names them), the one with an entry that uses
+/// (calls, directly or through other functions) an entry of every other
+/// exercise: the exercise that builds on the others (F3 on F1 and F2), with
+/// how it was decided ("it defines E, which uses A and B"). nullopt when no
+/// entry uses all the others, or entries of two exercises do.
+std::optional<Recognition> uses_all_others(const std::map<std::string, std::vector<std::string>>& entries,
+                                           const std::map<std::string, std::set<std::string>>& calls) {
   std::optional<Recognition> found;
-  for (const auto& [id, items] : ev) {
-    for (const auto& item : items) {
-      const std::string entry = item.substr(0, item.size() - 2);  // "softmax_rows()"
+  for (const auto& [id, mine] : entries) {
+    for (const auto& entry : mine) {
       const std::set<std::string> uses = reached(calls, entry);
       std::vector<std::string> used;
       bool all = true;
-      for (const auto& [other, other_items] : ev) {
+      for (const auto& [other, theirs] : entries) {
         if (other == id) continue;
         bool any = false;
-        for (const auto& o : other_items) {
-          const std::string f = o.substr(0, o.size() - 2);
+        for (const auto& f : theirs)
           if (uses.count(f)) {
             any = true;
             used.push_back(f);
           }
-        }
         all = all && any;
       }
       if (!all) continue;
       if (found && found->exercise != id) return std::nullopt;  // two such: still ambiguous
       // In the order the exercises build on each other (F1, F2, ...).
-      std::string list;
-      for (std::size_t k = 0; k < used.size(); ++k)
-        list += (k == 0 ? "" : k + 1 == used.size() ? " and " : ", ") + used[k];
       Recognition r;
       r.status = Status::recognised;
       r.exercise = id;
-      r.how = "it defines " + entry + ", which uses " + list;
+      r.how = "it defines " + entry + ", which uses ";
+      for (std::size_t k = 0; k < used.size(); ++k)
+        r.how += (k == 0 ? "" : k + 1 == used.size() ? " and " : ", ") + used[k];
       found = r;
     }
   }
   return found;
+}
+
+/// A Python file that defines the entries of several exercises (`ev`):
+/// uses_all_others over its top-level functions and their calls.
+std::optional<Recognition> building_on(const Evidence& ev, const std::string& text) {
+  std::map<std::string, std::vector<std::string>> entries;
+  for (const auto& [id, items] : ev)
+    for (const auto& item : items) entries[id].push_back(item.substr(0, item.size() - 2));  // "softmax_rows()"
+  return uses_all_others(entries, python_calls(text));
 }
 
 Recognition recognise_python(const std::string& text, const std::string& shown) {
@@ -506,34 +513,7 @@ std::optional<Recognition> cpp_building_on(const CppOutline& outline,
     for (const auto& c : called)
       for (const auto& g : callees(outline, c))
         if (g != f) calls[f].insert(g);
-  std::optional<Recognition> found;
-  for (const auto& [id, mine] : entries) {
-    for (const auto& entry : mine) {
-      const std::set<std::string> uses = reached(calls, entry);
-      std::vector<std::string> used;
-      bool all = true;
-      for (const auto& [other, theirs] : entries) {
-        if (other == id) continue;
-        bool any = false;
-        for (const auto& f : theirs)
-          if (uses.count(f)) {
-            any = true;
-            used.push_back(f);
-          }
-        all = all && any;
-      }
-      if (!all) continue;
-      if (found && found->exercise != id) return std::nullopt;  // two such: still ambiguous
-      Recognition r;
-      r.status = Status::recognised;
-      r.exercise = id;
-      r.how = "it defines " + entry + ", which uses ";
-      for (std::size_t k = 0; k < used.size(); ++k)
-        r.how += (k == 0 ? "" : k + 1 == used.size() ? " and " : ", ") + used[k];
-      found = r;
-    }
-  }
-  return found;
+  return uses_all_others(entries, calls);
 }
 
 Recognition recognise_cpp(const std::string& text, const std::string& shown) {
