@@ -12,7 +12,9 @@
 # - an F2 file that does not load beside a correct F3 file: "F2: not
 #   gradable", 0 of F2's maximum, F3 scored; PrairieLearn gradable, its
 #   score F3's share of the total;
-# - two attempts at F3 with "attempts": "best": the better counts.
+# - two attempts at F3 with "attempts": "best": the better counts;
+# - gradescope-zip --exercise F2,F3: its configuration names both, and its
+#   run_autograder grades both exercises of one upload.
 set -u
 attnlab=$1
 src=$2
@@ -113,4 +115,31 @@ assert gs["max_score"] == columns["F3"] and gs["score"] == columns["F3"], (gs["s
 PY
 grep -q "attention_v1.py" "$tmp/u4.txt" && grep -q "attention_v2.py" "$tmp/u4.txt" ||
   { cat "$tmp/u4.txt"; fail "attempts best: not every attempt was graded"; }
+# 5. An assignment of F2 and F3 on Gradescope: gradescope-zip --exercise F2,F3
+# writes a configuration whose "exercises" names just them (no "exercise"),
+# and its run_autograder grades both exercises of the F2+F3 upload.
+printf '{"cases": 10, "exercises": {"F3": {"points": {"oracle_agreement": 4}}, "F4": {}}}\n' > "$tmp/course.json"
+"$attnlab" gradescope-zip --config "$tmp/course.json" --exercise f2,F3 -o "$tmp/zip" > "$tmp/zip.txt" 2>&1 ||
+  { cat "$tmp/zip.txt"; fail "gradescope-zip --exercise F2,F3 failed"; }
+grep -q "(exercises F2, F3)" "$tmp/zip.txt" || { cat "$tmp/zip.txt"; fail "gradescope-zip does not name both exercises"; }
+mkdir -p "$tmp/ag"
+(cd "$tmp/ag" && unzip -q "$tmp/zip/autograder.zip" run_autograder attnlab-config.json) || fail "the zip does not unpack"
+$py - "$tmp/ag/attnlab-config.json" <<'PY' || fail "the zip's configuration does not name F2 and F3 alone"
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert "exercise" not in c and list(c["exercises"]) == ["F2", "F3"], c
+assert c["exercises"]["F3"] == {"points": {"oracle_agreement": 4}} and c["exercises"]["F2"] == {}, c
+PY
+ATTNLAB="$attnlab" SUBMISSION_DIR="$tmp/class/alice" RESULTS="$tmp/gs5.json" CONFIG="$tmp/ag/attnlab-config.json" \
+  bash "$tmp/ag/run_autograder" > "$tmp/u5.txt" 2>&1 || { cat "$tmp/u5.txt"; fail "run_autograder of F2,F3 failed"; }
+$py - "$tmp/gs5.json" "$tmp/out1/summary.json" <<'PY' || { cat "$tmp/u5.txt"; fail "run_autograder of F2,F3: not both exercises in full"; }
+import json, sys
+gs = json.load(open(sys.argv[1]))
+columns = {c["exercise"]: c["max_score"] for c in json.load(open(sys.argv[2]))["columns"]}
+# F3's oracle_agreement is worth 4 in the course's configuration.
+f3 = [t for t in gs["tests"] if t["name"].startswith("F3 oracle_agreement")]
+assert len(f3) == 1 and f3[0]["max_score"] == 4, f3
+assert {t["name"][:3] for t in gs["tests"]} == {"F2 ", "F3 "}, [t["name"] for t in gs["tests"]]
+assert gs["score"] == gs["max_score"] == sum(t["max_score"] for t in gs["tests"]) > columns["F2"], gs["max_score"]
+PY
 echo "upload_exercises_test: ok"
