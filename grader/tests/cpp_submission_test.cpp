@@ -108,7 +108,6 @@ TEST_CASE("a file of F2 and F3 builds as either, with both interface headers", "
     INFO(l.message);
     REQUIRE(l.status == Launch::Status::ready);
     CHECK(l.cpp_other_interfaces == std::vector<std::string>{"F2", "F3"});
-    CHECK_THAT(l.build_command, Catch::Contains("exercises/F2") && Catch::Contains("exercises/F3"));
   }
   // The F3 built from it answers the text's example as the model solution does.
   LaunchOptions f3;
