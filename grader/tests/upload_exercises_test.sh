@@ -90,7 +90,7 @@ f2_zero "$tmp/u2.txt" "$tmp/gs2.json" "$tmp/pl2.json" "F2: no submission"
 # 3. An F2 file that does not load beside a correct F3 file.
 mkdir -p "$tmp/carol"
 cp "$src/solutions/F3/attention.py" "$tmp/carol/attention.py"
-printf 'import numpy as np\n\ndef masked_softmax(S, mask):\n    this is not python\n' > "$tmp/carol/softmax.py"
+printf 'import numpy as np\n\ndef masked_softmax(S, mask)\n    return S\n' > "$tmp/carol/softmax.py"
 cp "$src/solutions/F2/answers.json" "$tmp/carol/answers.json"
 "$attnlab" grade "$tmp/carol" --cases 10 --results-json "$tmp/gs3.json" \
   --prairielearn-json "$tmp/pl3.json" > "$tmp/u3.txt" 2>&1
