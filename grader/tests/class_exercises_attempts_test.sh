@@ -12,6 +12,9 @@
 # - a notebook whose plotting cell imports a display module the machine
 #   lacks is graded, the cell skipped with a note; a cell importing another
 #   missing module stays fatal;
+# - the same for C++: a file of F2 and F3 (f3::attention calling its own
+#   f2::masked_softmax) with F2's answers gives both rows, with and without
+#   --exercise;
 # - under --exercise F2, a student whose only file is F3 has no submission
 #   of F2 (the note names the F3 file), and a file that defines no
 #   exercise's function is graded as F2 with a label that says so, never
@@ -26,17 +29,7 @@ py=/usr/bin/python3
 
 # The F2 solution and the F3 solution calling it, in one file.
 mkdir -p "$tmp/c1/alice"
-$py - "$src" "$tmp/c1/alice/attention.py" <<'PY' || fail "cannot write the F2+F3 file"
-import sys
-src, out = sys.argv[1], sys.argv[2]
-f2 = open(src + "/solutions/F2/masked_softmax.py").read()
-f3 = open(src + "/solutions/F3/attention.py").read()
-old = ("    weights = np.exp(logits - row_max)\n"
-       "    weights /= weights.sum(axis=1, keepdims=True)\n")
-assert old in f3
-f3 = f3.replace(old, "    weights = masked_softmax(logits, forbidden)\n")
-open(out, "w").write(f2 + "\n\n" + f3)
-PY
+$py "$src/grader/tests/make_f2_and_f3.py" "$src" "$tmp/c1/alice/attention.py" || fail "cannot write the F2+F3 file"
 cp "$src/solutions/F2/answers.json" "$tmp/c1/alice/answers.json"
 
 # rows OUT: "file exercise status score max_score" per submission, then
@@ -65,23 +58,40 @@ reject() {
   if grep -Eq -e "$2" "$1"; then cat "$1"; fail "$3 (a line matches '$2' in $1)"; fi
 }
 
-# 1. Both exercises of the file, each with full marks, the answers with F2.
-grade "$tmp/o1" "$tmp/c1"
-expect "$tmp/o1.rows" '^alice/attention\.py \(F2\)\|F2\|graded\|([0-9.]+)\|\1\|$' "the F2 row is not full marks with its answers"
-expect "$tmp/o1.rows" '^alice/attention\.py \(F3\)\|F3\|graded\|([0-9.]+)\|\1\|$' "the F3 row is not full marks"
-[ "$(grep -c '^alice/' "$tmp/o1.rows")" = 2 ] || fail "expected two rows of alice"
-expect "$tmp/o1.rows" '^choice: entry attention\.py \(defines F2 and F3; graded as F2\); answers answers\.json' "the F2 choice"
-[ "$(cat "$tmp/o1.code")" = 0 ] || fail "expected exit status 0, got $(cat "$tmp/o1.code")"
+# both_exercises OUT CLASS STUDENT FILE: CLASS holds STUDENT/FILE (F2 and
+# F3, F3 calling the file's own F2) and F2's answers.json beside it. Without
+# --exercise: two rows, full marks each, the answers with F2, exit status
+# 0, the student's gradebook row full in both exercises' columns; with
+# --exercise F2 the F2 row alone, its answers paired (nothing missing);
+# with --exercise F3 the F3 row alone (the F2 answers are not F3's).
+both_exercises() {
+  o=$1 class=$2 who=$3 file=$4
+  f=$(printf '%s' "$file" | sed 's/\./\\./g')
+  grade "$o-all" "$class"
+  expect "$o-all.rows" "^$who/$f \\(F2\\)\\|F2\\|graded\\|([0-9.]+)\\|\\1\\|\$" "$file: the F2 row is not full marks with its answers"
+  expect "$o-all.rows" "^$who/$f \\(F3\\)\\|F3\\|graded\\|([0-9.]+)\\|\\1\\|\$" "$file: the F3 row is not full marks"
+  [ "$(grep -c "^$who/" "$o-all.rows")" = 2 ] || fail "$file: expected two rows of $who"
+  expect "$o-all.rows" "^choice: entry $f \\(defines F2 and F3; graded as F2\\); answers answers\\.json" "$file: the F2 choice"
+  [ "$(cat "$o-all.code")" = 0 ] || { cat "$o-all.log"; fail "$file: expected exit status 0, got $(cat "$o-all.code")"; }
+  $py - "$o-all" "$who" <<'PY' || fail "$file: the student's row does not hold both exercises in full"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/summary.csv", newline="")))
+g = [r for r in rows if r["student"] == sys.argv[2]][0]
+f2 = [k for k in g if k.startswith("F2 (")][0]
+f3 = [k for k in g if k.startswith("F3 (")][0]
+assert float(g[f2]) == float(f2[4:-1]) > 0 and float(g[f3]) == float(f3[4:-1]) > 0, g
+assert float(g["score"]) == float(g["max_score"]) == float(f2[4:-1]) + float(f3[4:-1]), g
+PY
+  for ex in F2 F3; do
+    grade "$o-$ex" "$class" --exercise $ex
+    expect "$o-$ex.rows" "^$who/$f\\|$ex\\|graded\\|([0-9.]+)\\|\\1\\|\$" "$file --exercise $ex: not full marks"
+    [ "$(grep -c "^$who/" "$o-$ex.rows")" = 1 ] || fail "$file --exercise $ex: expected one row"
+    reject "$o-$ex.rows" 'missing' "$file --exercise $ex: something reported missing"
+  done
+}
 
-# With --exercise F2: the F2 row only, its answers paired (nothing missing).
-grade "$tmp/o2" "$tmp/c1" --exercise F2
-expect "$tmp/o2.rows" '^alice/attention\.py\|F2\|graded\|([0-9.]+)\|\1\|$' "--exercise F2: not full marks with its answers"
-[ "$(grep -c '^alice/' "$tmp/o2.rows")" = 1 ] || fail "--exercise F2: expected one row"
-reject "$tmp/o2.rows" 'missing' "--exercise F2: something reported missing"
-# With --exercise F3: the F3 row only; the F2 answers are not F3's.
-grade "$tmp/o3" "$tmp/c1" --exercise F3
-expect "$tmp/o3.rows" '^alice/attention\.py\|F3\|graded\|([0-9.]+)\|\1\|$' "--exercise F3: not full marks"
-[ "$(grep -c '^alice/' "$tmp/o3.rows")" = 1 ] || fail "--exercise F3: expected one row"
+# 1. Both exercises of the file, each with full marks, the answers with F2.
+both_exercises "$tmp/o1" "$tmp/c1" alice attention.py
 
 # The file named on the command line: a row per exercise too.
 grade "$tmp/o4" "$tmp/c1/alice/attention.py"
@@ -163,4 +173,19 @@ grade "$tmp/o11" "$tmp/c4" --exercise F2
 expect "$tmp/o11.rows" '^erin/\|F2\|no submission\|0\|15\|it holds no work of F2 \(attention\.py: F3\)' "F3 work under --exercise F2"
 expect "$tmp/o11.rows" '^choice: entry work\.py \(the only code file; graded as F2, the exercise fixed for this run\)' "the fallback's label"
 reject "$tmp/o11.rows" '\(defines F2\)' "a file is said to define F2"
+# 5. C++: a student's file of F2 and F3 (f3::attention calling the file's
+# own f2::masked_softmax, both interface headers included: data/cpp/
+# f2_and_f3.cpp) with F2's answers beside it: two rows, full marks each,
+# the answers with F2; under --exercise F2 the F2 row alone with its
+# answers, under --exercise F3 the F3 row alone.
+mkdir -p "$tmp/c5/gina"
+cp "$src/grader/tests/data/cpp/f2_and_f3.cpp" "$tmp/c5/gina/attention.cpp"
+cp "$src/solutions/F2/answers.json" "$tmp/c5/gina/answers.json"
+both_exercises "$tmp/o12" "$tmp/c5" gina attention.cpp
+# Alone: F3, naming F2 and how to grade it; as F2 with its answers: full marks.
+"$attnlab" grade "$tmp/c5/gina/attention.cpp" --cases 5 > "$tmp/cpp-alone.txt" 2>&1
+expect "$tmp/cpp-alone.txt" 'recognised: +F3 .*it defines f3::attention, which uses f2::masked_softmax; it also defines F2' "C++ graded alone: F2 not named"
+"$attnlab" grade "$tmp/c5/gina/attention.cpp" --exercise F2 --answers "$tmp/c5/gina/answers.json" \
+  --cases 5 > "$tmp/cpp-f2.txt" 2>&1 || { cat "$tmp/cpp-f2.txt"; fail "C++ graded alone as F2 with its answers did not pass"; }
+
 echo "class_exercises_attempts_test: ok"

@@ -2,6 +2,7 @@
 // with the prebuilt harness; compile errors are "not gradable".
 #include <catch2/catch.hpp>
 
+#include "attn/grader/paths.hpp"
 #include "submission/cpp_build.hpp"
 #include "sandbox/temp_dir.hpp"
 #include "submission_fixtures.hpp"
@@ -89,6 +90,32 @@ TEST_CASE("the C++ model solution and the F4 variant on the text's example", "[c
   const auto wrong = bad->run(textbook(true));
   REQUIRE(wrong.kind == Kind::result);
   CHECK(wrong.A.row(0).sum() == Approx(textbook_a00()).epsilon(1e-14));
+}
+
+TEST_CASE("a file of F2 and F3 builds as either, with both interface headers", "[cpp]") {
+  const std::string exercises = attn::grader::paths::exercises_dir;
+  const CppToolchain t = toolchain_for("F2", {"F2", "F3"});
+  CHECK(t.other_interface_dirs == std::vector<std::string>{exercises + "/F3"});
+  CHECK(t.interface_headers ==
+        std::vector<std::string>{exercises + "/F2/masked_softmax.hpp", exercises + "/F3/attention.hpp"});
+  CHECK_THAT(reproduction_build_command("F2", {"f2_and_f3.cpp"}, {"F2", "F3"}),
+             Catch::Contains("-I" + exercises + "/F2 -I" + exercises + "/F3 "));
+  for (const std::string id : {"F2", "F3"}) {
+    INFO(id);
+    LaunchOptions o;
+    o.exercise = id;
+    const Launch l = prepare_submission(data("cpp/f2_and_f3.cpp"), o);
+    INFO(l.message);
+    REQUIRE(l.status == Launch::Status::ready);
+    CHECK(l.cpp_other_interfaces == std::vector<std::string>{"F2", "F3"});
+  }
+  // The F3 built from it answers the text's example as the model solution does.
+  LaunchOptions f3;
+  f3.exercise = "F3";
+  auto s = started(prepare_submission(data("cpp/f2_and_f3.cpp"), f3), "f2_and_f3.cpp");
+  const auto plain = s->run(textbook(false));
+  REQUIRE(plain.kind == Kind::result);
+  CHECK(plain.A(0, 0) == Approx(textbook_a00()).epsilon(1e-14));
 }
 
 TEST_CASE("a compile error makes the submission not gradable, with the message", "[cpp]") {

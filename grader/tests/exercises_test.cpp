@@ -282,10 +282,36 @@ TEST_CASE("recognition lists every exercise a file defines", "[recognise]") {
         std::vector<std::string>{"F1", "F3"});
   // A `# exercise:` line names one exercise, whatever else is defined.
   CHECK(recognise_exercise(data("ambiguous_resolved.py")).defines == std::vector<std::string>{"F3"});
-  // One C++ file is one exercise (its build has only that exercise's header).
+  // A C++ file of one exercise defines that one.
   const Recognition cpp = recognise_exercise(attn::grader::paths::source_dir +
                                              std::string("/solutions/F3/attention.cpp"));
   CHECK(cpp.defines == std::vector<std::string>{"F3"});
+}
+
+TEST_CASE("C++: an F3 file that uses its own F2 is F3 and defines both", "[recognise]") {
+  const auto file = std::filesystem::path(ATTNLAB_GRADER_TEST_DATA) / "cpp" / "f2_and_f3.cpp";
+  const Recognition r = recognise_exercise(file);
+  INFO(r.message);
+  REQUIRE(r.status == Status::recognised);
+  CHECK(r.exercise == "F3");
+  CHECK(r.how == "it defines f3::attention, which uses f2::masked_softmax");
+  CHECK(r.defines == std::vector<std::string>{"F2", "F3"});
+  // Its build needs both interface headers, whichever exercise is graded.
+  CHECK(included_interfaces({file}) == std::vector<std::string>{"F2", "F3"});
+  // A call of f2::masked_softmax defines nothing: F3 only (F2 in a helper file).
+  const Recognition calls = recognise_exercise(data("calls_f2_only.cpp"));
+  INFO(calls.message);
+  REQUIRE(calls.status == Status::recognised);
+  CHECK(calls.exercise == "F3");
+  CHECK(calls.defines == std::vector<std::string>{"F3"});
+  CHECK(included_interfaces({data("calls_f2_only.cpp")}) == std::vector<std::string>{"F2", "F3"});
+  // Unrelated entries stay ambiguous, both defined (one a qualified definition).
+  const Recognition u = recognise_exercise(data("f1_and_f3_unrelated.cpp"));
+  CHECK(u.status == Status::ambiguous);
+  CHECK_THAT(u.message, Catch::Contains("namespace f1 (F1)") && Catch::Contains("f3::attention (F3)"));
+  CHECK(u.defines == std::vector<std::string>{"F1", "F3"});
+  // A namespace with no entry in it is still evidence, but defines nothing.
+  CHECK(recognise_exercise(data("two_namespaces.cpp")).defines == std::vector<std::string>{"F1"});
 }
 
 // --- the answers files ---------------------------------------------------------

@@ -1,6 +1,7 @@
 // attnlab merge and attnlab gradescope-zip (see class_cli.hpp).
 #include "commands/class_cli.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -32,7 +33,7 @@ struct ClassCommands {
 
   CLI::App* zip = nullptr;
   std::string zip_config;
-  std::string zip_exercise;
+  std::vector<std::string> zip_exercises;
   std::string zip_out = "autograder.zip";
 
   CLI::App* reveal = nullptr;
@@ -135,16 +136,34 @@ std::optional<std::vector<std::string>> tracked_files(const fs::path& src) {
 }
 
 /// `attnlab gradescope-zip`: run_autograder, setup.sh, the configuration
-/// (with the exercise fixed) and attnlab's sources, zipped with zip(1).
+/// (with the exercise fixed; with several, "exercises" naming just them,
+/// so every upload is out of their maxima: grading/upload.hpp) and
+/// attnlab's sources, zipped with zip(1).
 int run_zip(const ClassCommands& c) {
-  std::string exercise = c.zip_exercise;
-  for (char& ch : exercise) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  std::vector<std::string> ids;
+  for (std::string id : c.zip_exercises) {
+    for (char& ch : id) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  }
+  std::string exercise;
+  for (std::size_t k = 0; k < ids.size(); ++k) exercise += (k ? ", " : "") + ids[k];
   nlohmann::ordered_json config;
   try {
     (void)read_teacher_config(c.zip_config);  // refuses what `grade --config` would refuse
     std::ifstream in(c.zip_config);
     config = nlohmann::ordered_json::parse(in);
-    config["exercise"] = exercise;
+    if (ids.size() == 1) {
+      config["exercise"] = ids.front();
+    } else {
+      // Several: each graded, the configuration's overrides of each kept.
+      config.erase("exercise");
+      nlohmann::ordered_json only = nlohmann::ordered_json::object();
+      for (const auto& id : ids)
+        only[id] = config.contains("exercises") && config["exercises"].contains(id)
+                       ? config["exercises"][id]
+                       : nlohmann::ordered_json::object();
+      config["exercises"] = std::move(only);
+    }
     // The configuration with the exercise fixed must still be valid.
     (void)parse_teacher_config(config.dump(), c.zip_config);
   } catch (const std::exception& e) {
@@ -219,7 +238,7 @@ int run_zip(const ClassCommands& c) {
       return 2;
     }
   }
-  std::cout << "attnlab: wrote " << out.string() << " (exercise " << exercise
+  std::cout << "attnlab: wrote " << out.string() << " (exercise" << (ids.size() > 1 ? "s " : " ") << exercise
             << "): run_autograder, setup.sh, attnlab-config.json, attnlab-src.tar.gz ("
             << shipped << ")\n"
             << "Upload it as the assignment's autograder (Configure Autograder > Zip file "
@@ -290,12 +309,15 @@ std::shared_ptr<ClassCommands> add_class_commands(CLI::App& app) {
       "gradescope-zip",
       "Build a Gradescope autograder zip: setup.sh (installs attnlab from the sources in the "
       "zip), run_autograder (grades /autograder/submission) and your configuration with the "
-      "exercise fixed.");
+      "exercise fixed (several: \"exercises\" naming them, every one of an upload graded).");
   c->zip->add_option("--config", c->zip_config, "your teacher configuration (JSON)")
       ->required()
       ->check(CLI::ExistingFile);
-  c->zip->add_option("--exercise", c->zip_exercise, "the exercise of the assignment")
+  c->zip->add_option("--exercise", c->zip_exercises,
+                     "the exercise of the assignment; several, comma-separated (F2,F3): every one "
+                     "an upload holds is graded, each out of its maximum")
       ->required()
+      ->delimiter(',')
       ->check(CLI::IsMember({"F1", "F2", "F3", "F4", "T1", "M1", "C1"}, CLI::ignore_case));
   c->zip->add_option("-o,--output", c->zip_out,
                      "the zip to write; a folder (existing, or a name without .zip: made if "

@@ -24,6 +24,7 @@
 #include "grading/batch.hpp"
 #include "grading/class_folder.hpp"
 #include "grading/scoring_rules.hpp"
+#include "grading/upload.hpp"
 #include "report/prairielearn_json.hpp"
 #include "report/results_json.hpp"
 #include "commands/bundled.hpp"
@@ -542,32 +543,13 @@ int main(int argc, char** argv) {
       std::cout << "attnlab: " << r.message << "\n";
       return 2;
     }
-    // The first entry (a student's upload has one per exercise; with the
-    // exercise fixed, the first of that exercise's files).
-    const attn::grader::BatchInput& in = inputs.inputs.front();
-    options.file = in.file;
-    options.display_name = in.name;
-    if (!in.exercise.empty()) options.exercise = in.exercise;
-    if (in.answers && !options.answers) options.answers = in.answers;
-    options.helpers = in.helpers;
-    options.confine_to = in.root;
-    options.notes.insert(options.notes.end(), in.notes.begin(), in.notes.end());
-    options.refused = in.refused;  // its links and devices: said in results.json too
-    options.whole_exercise = true;  // a student's upload: the exercise's full maximum
-    std::cout << "attnlab: " << in.choice;
-    if (inputs.inputs.size() > 1)
-      std::cout << " (" << inputs.inputs.size() - 1 << " other file(s) not graded: "
-                << inputs.inputs[1].name << (inputs.inputs.size() > 2 ? ", ..." : "") << ")";
-    std::cout << "\n";
-    const auto result = attn::grader::grade_and_report(
-        options, std::cout,
-        {report_file ? std::optional<fs::path>(*report_file) : std::nullopt,
-         results_json ? std::optional<fs::path>(*results_json) : std::nullopt,
-         junit ? std::optional<fs::path>(*junit) : std::nullopt, report_files.prairielearn});
-    if (result.status == attn::grader::GradeResult::Status::usage_error ||
-        result.status == attn::grader::GradeResult::Status::infrastructure_error)
-      std::cerr << "attnlab: " << result.message << "\n";
-    return result.exit_code();
+    // Every entry of the upload (one per exercise it holds; every attempt
+    // with "attempts": "best"), each exercise out of its fixed maximum.
+    if (report_file) report_files.text = fs::path(*report_file);
+    if (results_json) report_files.results_json = fs::path(*results_json);
+    if (junit) report_files.junit = fs::path(*junit);
+    return attn::grader::grade_upload(inputs.inputs, options, fixed_exercise(options), report_files,
+                                      std::cout);
   }
   if (results_json) report_files.results_json = fs::path(*results_json);
   if (junit) report_files.junit = fs::path(*junit);

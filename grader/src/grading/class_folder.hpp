@@ -29,7 +29,8 @@
 //   `#include "util.hpp"` work in the sandbox), never a row of its own; a
 //   C++ entry's helper .cpp files are compiled and linked with it;
 // - a file that defines the entries of several exercises (a Python file
-//   with masked_softmax and the scaled_dot_product_attention that calls it:
+//   with masked_softmax and the scaled_dot_product_attention that calls it,
+//   a C++ file with f2::masked_softmax and the f3::attention that calls it:
 //   Recognition::defines) is an entry of each: one row per exercise, named
 //   "alice/attention.py (F2)", "alice/attention.py (F3)" (the F3 row first,
 //   the exercise it answers as a whole); only the exercises the
@@ -116,8 +117,9 @@ ClassInputs collect_class(const std::vector<std::filesystem::path>& paths,
 
 /// One student's upload (Gradescope's /autograder/submission, a PrairieLearn
 /// /grade/student): the same rules for a single folder whose name is not the
-/// student's. Returns its entries (empty if it holds no code and no answers
-/// file; `why` then says what it holds). Throws as collect_class.
+/// student's. Returns its entries, every one graded (upload.hpp), empty if
+/// it holds no code and no answers file (`why` then says what it holds).
+/// Throws as collect_class.
 ClassInputs collect_upload(const std::filesystem::path& folder, const CollectRules& rules,
                            std::string* why);
 

@@ -282,7 +282,8 @@ void fill_header(const GradeOptions& options, const std::optional<Exercise>& exe
     std::vector<std::string> sources = {options.file.filename().string()};
     sources.insert(sources.end(), prepared.cpp_helper_names.begin(), prepared.cpp_helper_names.end());
     try {
-      result.cpp_reproduction_build = reproduction_build_command(exercise->id, sources);
+      result.cpp_reproduction_build =
+          reproduction_build_command(exercise->id, sources, prepared.launch.cpp_other_interfaces);
     } catch (const std::invalid_argument&) {
       // no C++ harness for this exercise: the report says less
     }

@@ -23,10 +23,21 @@
 #include <nlohmann/json.hpp>
 
 #include "report/grade_result.hpp"
+#include "report/results_json.hpp"
 
 namespace attn::grader {
 
 nlohmann::ordered_json prairielearn_json(const GradeResult& r);
+
+/// The results of an upload of several exercises (results_json.hpp
+/// UploadPart): "score" the graded parts' points over the sum of every
+/// part's fixed maximum; "tests" each graded part's visible tests, named
+/// with the exercise first ("F2 row_stochastic"), and one test of 0 points
+/// out of the part's maximum for a part not gradable, not graded or not
+/// uploaded; "gradable": false (its "format_errors" naming each part) only
+/// when no part was graded and some part is not gradable. One part with a
+/// result and no other is exactly prairielearn_json(*part.result).
+nlohmann::ordered_json prairielearn_json(const std::vector<UploadPart>& parts);
 
 /// Replaces `file` (its folder created if missing) by prairielearn_json(r)
 /// whole (sandbox/atomic_file.hpp). Throws std::runtime_error naming the file

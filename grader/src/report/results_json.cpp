@@ -147,6 +147,68 @@ nlohmann::ordered_json results_json(const GradeResult& r) {
   return j;
 }
 
+namespace {
+
+/// "F2: no submission", "F2: not gradable", "F2: not graded": a part's one
+/// test worth 0 of its maximum, and its output.
+std::pair<std::string, std::string> part_without_tests(const UploadPart& p) {
+  if (!p.result) return {p.exercise + ": no submission", "Nothing of " + p.exercise + " was graded: " + p.why_none + ".\n"};
+  const GradeResult& r = *p.result;
+  const std::string output = results_json(r).value("output", "");
+  if (r.status == GradeResult::Status::not_gradable) return {p.exercise + ": not gradable", output};
+  return {p.exercise + ": not graded", output};
+}
+
+}  // namespace
+
+nlohmann::ordered_json results_json(const std::vector<UploadPart>& parts, double seconds) {
+  if (parts.size() == 1 && parts.front().result) {
+    nlohmann::ordered_json j = results_json(*parts.front().result);
+    j["execution_time"] = static_cast<int>(seconds + 0.5);
+    return j;
+  }
+  static const std::vector<std::string> order = {"visible", "after_due_date", "after_published"};
+  double score = 0, max_score = 0;
+  std::size_t least = 0;
+  std::string output;
+  nlohmann::ordered_json tests = nlohmann::ordered_json::array();
+  for (const auto& p : parts) {
+    max_score += p.max_score;
+    if (p.result && p.result->status == GradeResult::Status::graded) {
+      const nlohmann::ordered_json one = results_json(*p.result);
+      score += p.result->score;
+      output += "== " + p.exercise + " ==\n" + one.value("output", "");
+      const auto v = std::find(order.begin(), order.end(), one.value("visibility", "visible"));
+      least = std::max(least, std::size_t(v == order.end() ? 0 : v - order.begin()));
+      for (auto t : one["tests"]) {
+        t["name"] = p.exercise + " " + t["name"].get<std::string>();
+        tests.push_back(std::move(t));
+      }
+    } else {
+      const auto [name, text] = part_without_tests(p);
+      output += "== " + p.exercise + " ==\n" + text;
+      tests.push_back(nlohmann::ordered_json{{"name", name},
+                                             {"score", 0.0},
+                                             {"max_score", p.max_score},
+                                             {"status", "failed"},
+                                             {"output", text},
+                                             {"visibility", "visible"}});
+    }
+  }
+  nlohmann::ordered_json j;
+  j["score"] = score;
+  j["max_score"] = max_score;
+  j["output"] = "attnlab: " + std::to_string(parts.size()) + " exercises, each out of its fixed maximum; score " +
+                format_points(score) + " / " + format_points(max_score) + "\n\n" + output;
+  j["output_format"] = "text";
+  j["test_output_format"] = "text";
+  j["visibility"] = order[least];
+  j["stdout_visibility"] = "hidden";
+  j["execution_time"] = static_cast<int>(seconds + 0.5);  // Gradescope: whole seconds
+  j["tests"] = std::move(tests);
+  return j;
+}
+
 void write_results_json(const std::filesystem::path& file, const GradeResult& r) {
   write_file_creating_folder(file, dump_json(results_json(r)));
 }

@@ -26,7 +26,9 @@
 // (a student who has it could replay hidden tests).
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -35,6 +37,28 @@
 namespace attn::grader {
 
 nlohmann::ordered_json results_json(const GradeResult& r);
+
+/// One exercise of a student's upload that is graded as several
+/// (grading/upload.hpp): its fixed maximum, as the class gradebook's column
+/// has it (gradebook.hpp exercise_columns), and the grading that counts
+/// for it, if anything of it was uploaded.
+struct UploadPart {
+  std::string exercise;  ///< "F2"
+  double max_score = 0;  ///< the exercise's fixed maximum
+  std::optional<GradeResult> result;  ///< the counted grading; empty: no submission
+  std::string why_none;  ///< when `result` is empty: why, as a clause ("nothing of F2 was uploaded")
+};
+
+/// results.json of an upload of several exercises: "score" the sum of the
+/// graded parts' scores, "max_score" the sum of every part's fixed maximum;
+/// "tests" each graded part's tests, named with the exercise first ("F2
+/// row_stochastic: ..."), and one test of 0 points out of the part's
+/// maximum for a part not gradable, not graded or not uploaded ("F2: no
+/// submission"); "output" each part's summary under its exercise;
+/// "visibility" the least visible of the parts'; "execution_time"
+/// `seconds`, whole. One part with a result and no other is exactly
+/// results_json(*part.result).
+nlohmann::ordered_json results_json(const std::vector<UploadPart>& parts, double seconds);
 
 /// The "extra_data" object of a failed test (see above).
 nlohmann::ordered_json diagnosis_extra_data(const ScoredItem& it);

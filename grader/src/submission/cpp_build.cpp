@@ -2,6 +2,7 @@
 #include "submission/cpp_build.hpp"
 #include "protocol/untrusted_text.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <map>
@@ -15,7 +16,25 @@
 
 namespace attn::grader {
 
-CppToolchain toolchain_for(const std::string& exercise) {
+namespace {
+
+/// The interface headers of `exercise`, below exercises/ (F4 reuses F3's interface).
+const std::vector<std::string>& interface_headers_of(const std::string& exercise) {
+  static const std::map<std::string, std::vector<std::string>> headers = {
+      {"F1", {"F1/softmax_rows.hpp"}},
+      {"F2", {"F2/masked_softmax.hpp"}},
+      {"F3", {"F3/attention.hpp"}},
+      {"F4", {"F4/masked_attention.hpp", "F3/attention.hpp"}},
+      {"T1", {"T1/attention_tiled.hpp"}},
+      {"M1", {"M1/multi_head_attention.hpp"}},
+      {"C1", {"C1/masks.hpp"}},
+  };
+  return headers.at(exercise);
+}
+
+}  // namespace
+
+CppToolchain toolchain_for(const std::string& exercise, const std::vector<std::string>& also) {
   CppToolchain t;
   t.compiler = paths::cxx_compiler;
   if (exercise == "F1") {
@@ -51,16 +70,19 @@ CppToolchain toolchain_for(const std::string& exercise) {
   };
   t.entry_function = entries.at(exercise).first;
   t.entry_header = entries.at(exercise).second;
-  static const std::map<std::string, std::vector<std::string>> headers = {
-      {"F1", {"F1/softmax_rows.hpp"}},
-      {"F2", {"F2/masked_softmax.hpp"}},
-      {"F3", {"F3/attention.hpp"}},
-      {"F4", {"F4/masked_attention.hpp", "F3/attention.hpp"}},  // F4 reuses F3's interface
-      {"T1", {"T1/attention_tiled.hpp"}},
-      {"M1", {"M1/multi_head_attention.hpp"}},
-      {"C1", {"C1/masks.hpp"}},
+  auto add_headers = [&](const std::string& id) {
+    for (const auto& h : interface_headers_of(id)) {
+      const std::string path = (exercises / h).string();
+      if (std::find(t.interface_headers.begin(), t.interface_headers.end(), path) == t.interface_headers.end())
+        t.interface_headers.push_back(path);
+    }
   };
-  for (const auto& h : headers.at(exercise)) t.interface_headers.push_back((exercises / h).string());
+  add_headers(exercise);
+  for (const auto& id : also) {
+    if (id == exercise || !entries.count(id)) continue;
+    add_headers(id);
+    t.other_interface_dirs.push_back((exercises / id).string());
+  }
   t.include_dirs = {paths::eigen_include_dir};
   return t;
 }
@@ -68,12 +90,14 @@ CppToolchain toolchain_for(const std::string& exercise) {
 CppToolchain f3_toolchain() { return toolchain_for("F3"); }
 
 std::string reproduction_build_command(const std::string& exercise,
-                                       const std::vector<std::string>& sources) {
-  const CppToolchain t = toolchain_for(exercise);
+                                       const std::vector<std::string>& sources,
+                                       const std::vector<std::string>& also) {
+  const CppToolchain t = toolchain_for(exercise, also);
   Command c;
   c.argv = {t.compiler};
   c.argv.insert(c.argv.end(), t.flags.begin(), t.flags.end());
   c.argv.push_back("-I" + t.interface_dir);
+  for (const auto& dir : t.other_interface_dirs) c.argv.push_back("-I" + dir);
   for (const auto& dir : t.include_dirs) c.argv.push_back("-I" + dir);
   // As the grader's build does: "-x c++" for a suffix g++ does not take for C++ (A.CC).
   static const std::set<std::string> gcc_knows = {".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C"};
@@ -189,15 +213,22 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
     }
     interface_dir = (staged / fs::path(toolchain.interface_dir).filename()).string();
   }
+  // The other exercises' folders, as shown and as staged beside the build.
+  std::vector<std::string> other_dirs_run;
+  for (const auto& dir : toolchain.other_interface_dirs)
+    other_dirs_run.push_back(toolchain.interface_headers.empty()
+                                 ? dir
+                                 : (workdir / "include" / std::filesystem::path(dir).filename()).string());
 
   // Two forms of the compile command: as the student would type it (shown in
   // reports) and as it runs, with the staged headers.
   auto compile_command = [&](const std::filesystem::path& source, const std::string& object,
-                             const std::string& exercise_dir) {
+                             const std::string& exercise_dir, const std::vector<std::string>& other_dirs) {
     Command c;
     c.argv = {toolchain.compiler};
     c.argv.insert(c.argv.end(), toolchain.flags.begin(), toolchain.flags.end());
     if (!exercise_dir.empty()) c.argv.push_back("-I" + exercise_dir);
+    for (const auto& dir : other_dirs) c.argv.push_back("-I" + dir);
     for (const auto& dir : toolchain.include_dirs) c.argv.push_back("-I" + dir);
     // g++ takes a file for C++ by its suffix, in the case it knows: "-x c++"
     // for the others the grader accepts (A.CC, sol.Cpp).
@@ -220,8 +251,9 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
   for (std::size_t k = 0; k < sources.size(); ++k) {
     const std::string object =
         (workdir / (k == 0 ? std::string("submission.o") : "helper" + std::to_string(k) + ".o")).string();
-    shown.push_back(compile_command(sources[k], object, toolchain.interface_dir).display());
-    steps.push_back(compile_command(sources[k], object, interface_dir));
+    shown.push_back(compile_command(sources[k], object, toolchain.interface_dir,
+                                    toolchain.other_interface_dirs).display());
+    steps.push_back(compile_command(sources[k], object, interface_dir, other_dirs_run));
     link.argv.push_back(object);
   }
   link.argv.insert(link.argv.end(), {"-Wl,--whole-archive", toolchain.harness_library,

@@ -24,7 +24,12 @@ struct CppToolchain {
   /// needs no access to the checkout (the sandbox hides it) and a header's
   /// own relative include ("../F3/attention.hpp") still resolves.
   std::vector<std::string> interface_headers;
-  std::vector<std::string> include_dirs;  ///< Eigen (and any other) after interface_dir
+  /// The folders of the other exercises whose interface headers the
+  /// sources include (exercises/F3 for a file of F2 and F3 graded as F2),
+  /// after interface_dir, staged as it is; their headers are in
+  /// interface_headers.
+  std::vector<std::string> other_interface_dirs;
+  std::vector<std::string> include_dirs;  ///< Eigen (and any other) after the interface folders
   std::string harness_library;            ///< libattnlab_cpp_harness_fN.a
   /// The function the submission must define, and where it is declared, for
   /// link errors: "f3::attention(...)", "exercises/F3/attention.hpp".
@@ -37,11 +42,14 @@ struct CppToolchain {
   std::function<void(Command&)> wrap;
 };
 
-/// The toolchain for `exercise` ("F1".."F4"), from the paths CMake
-/// configured: exercises/FN/ (its interface headers) and Eigen on the
-/// include path, FN's harness.
-/// Throws std::invalid_argument for an exercise without a C++ harness.
-CppToolchain toolchain_for(const std::string& exercise);
+/// The toolchain for `exercise` ("F1".."F4", "T1", "M1", "C1"), from the
+/// paths CMake configured: exercises/FN/ (its interface headers) and Eigen
+/// on the include path, FN's harness; with `also` (other exercises whose
+/// interface headers the sources include: recognise.hpp
+/// included_interfaces), their folders and headers too, after FN's.
+/// Throws std::invalid_argument for an exercise without a C++ harness
+/// (`also`'s unknown ids are left out).
+CppToolchain toolchain_for(const std::string& exercise, const std::vector<std::string>& also = {});
 
 /// toolchain_for("F3").
 CppToolchain f3_toolchain();
@@ -49,10 +57,12 @@ CppToolchain f3_toolchain();
 /// The shell line that builds and runs a pasted C++ reproduction
 /// (report/reproduction.hpp), saved as repro.cpp beside the submission,
 /// with the submission's sources `sources` (as named from that folder):
-/// the grader's compiler and flags, -I the exercise's folder and -I Eigen's
-/// include, then `-o repro && ./repro`. Throws as toolchain_for.
+/// the grader's compiler and flags, -I the exercise's folder (and the
+/// folders of `also`, as toolchain_for) and -I Eigen's include, then
+/// `-o repro && ./repro`. Throws as toolchain_for.
 std::string reproduction_build_command(const std::string& exercise,
-                                       const std::vector<std::string>& sources);
+                                       const std::vector<std::string>& sources,
+                                       const std::vector<std::string>& also = {});
 
 struct CppBuild {
   enum class Status {

@@ -246,45 +246,52 @@ std::set<std::string> reached(const std::map<std::string, std::set<std::string>>
   return seen;
 }
 
-/// A file that defines the entries of several exercises, where one
-/// exercise's entry uses (calls, directly or through others) every other
-/// exercise's entry: that exercise, which builds on the others (F3 on F1 and
-/// F2), with how it was decided. nullopt when no entry uses all the others.
-std::optional<Recognition> building_on(const Evidence& ev, const std::string& text) {
-  const auto calls = python_calls(text);
+/// Of the exercises whose entries `entries` lists (exercise -> its entry
+/// functions, as `calls` names them), the one with an entry that uses
+/// (calls, directly or through other functions) an entry of every other
+/// exercise: the exercise that builds on the others (F3 on F1 and F2), with
+/// how it was decided ("it defines E, which uses A and B"). nullopt when no
+/// entry uses all the others, or entries of two exercises do.
+std::optional<Recognition> uses_all_others(const std::map<std::string, std::vector<std::string>>& entries,
+                                           const std::map<std::string, std::set<std::string>>& calls) {
   std::optional<Recognition> found;
-  for (const auto& [id, items] : ev) {
-    for (const auto& item : items) {
-      const std::string entry = item.substr(0, item.size() - 2);  // "softmax_rows()"
+  for (const auto& [id, mine] : entries) {
+    for (const auto& entry : mine) {
       const std::set<std::string> uses = reached(calls, entry);
       std::vector<std::string> used;
       bool all = true;
-      for (const auto& [other, other_items] : ev) {
+      for (const auto& [other, theirs] : entries) {
         if (other == id) continue;
         bool any = false;
-        for (const auto& o : other_items) {
-          const std::string f = o.substr(0, o.size() - 2);
+        for (const auto& f : theirs)
           if (uses.count(f)) {
             any = true;
             used.push_back(f);
           }
-        }
         all = all && any;
       }
       if (!all) continue;
       if (found && found->exercise != id) return std::nullopt;  // two such: still ambiguous
       // In the order the exercises build on each other (F1, F2, ...).
-      std::string list;
-      for (std::size_t k = 0; k < used.size(); ++k)
-        list += (k == 0 ? "" : k + 1 == used.size() ? " and " : ", ") + used[k];
       Recognition r;
       r.status = Status::recognised;
       r.exercise = id;
-      r.how = "it defines " + entry + ", which uses " + list;
+      r.how = "it defines " + entry + ", which uses ";
+      for (std::size_t k = 0; k < used.size(); ++k)
+        r.how += (k == 0 ? "" : k + 1 == used.size() ? " and " : ", ") + used[k];
       found = r;
     }
   }
   return found;
+}
+
+/// A Python file that defines the entries of several exercises (`ev`):
+/// uses_all_others over its top-level functions and their calls.
+std::optional<Recognition> building_on(const Evidence& ev, const std::string& text) {
+  std::map<std::string, std::vector<std::string>> entries;
+  for (const auto& [id, items] : ev)
+    for (const auto& item : items) entries[id].push_back(item.substr(0, item.size() - 2));  // "softmax_rows()"
+  return uses_all_others(entries, python_calls(text));
 }
 
 Recognition recognise_python(const std::string& text, const std::string& shown) {
@@ -325,30 +332,12 @@ Recognition recognise_python(const std::string& text, const std::string& shown) 
   return r;
 }
 
-Recognition recognise_cpp(const std::string& text, const std::string& shown) {
-  if (auto ev = markers(text, "//"); !ev.empty()) return from_marker(ev, shown, "// exercise:");
-  // What it implements: functions in namespace fN.
-  const std::string code = strip_cpp(text, true);
-  const std::regex ns("\\bnamespace[ \\t\\r\\n]+(f[1-4]|t1|m1|c1)\\b");
-  const std::regex qualified(
-      "\\b(f[1-4]|t1|m1|c1)::(softmax_rows|masked_softmax|attention|attention_tiled|multi_head_attention|"
-      "causal_mask|padding_mask)[ \\t\\r\\n]*\\(");
-  Evidence defined;
-  for (std::sregex_iterator it(code.begin(), code.end(), ns), end; it != end; ++it) {
-    auto& items = defined[upper((*it)[1])];
-    const std::string item = "namespace " + std::string((*it)[1]);
-    if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
-  }
-  for (std::sregex_iterator it(code.begin(), code.end(), qualified), end; it != end; ++it) {
-    auto& items = defined[upper((*it)[1])];
-    const std::string item = std::string((*it)[1]) + "::" + std::string((*it)[2]);
-    if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
-  }
-  if (auto r = decide(defined, shown, "it defines", "// exercise:")) return *r;
-  // Else the interface header it includes.
+/// The interface headers (cpp_headers) the C++ `text` includes, by
+/// exercise, comments aside: `#include "masked_softmax.hpp"` -> F2.
+Evidence included_headers(const std::string& text) {
   const std::string no_comments = strip_cpp(text, false);
-  const std::regex include("^[ \\t]*#[ \\t]*include[ \\t]*[<\"]([^>\"]+)[>\"]",
-                           std::regex::multiline);
+  static const std::regex include("^[ \\t]*#[ \\t]*include[ \\t]*[<\"]([^>\"]+)[>\"]",
+                                  std::regex::multiline);
   Evidence included;
   for (std::sregex_iterator it(no_comments.begin(), no_comments.end(), include), end; it != end;
        ++it) {
@@ -356,6 +345,206 @@ Recognition recognise_cpp(const std::string& text, const std::string& shown) {
     const auto h = cpp_headers().find(header);
     if (h != cpp_headers().end()) included[h->second].push_back(h->first);
   }
+  return included;
+}
+
+/// The entry functions of each C++ exercise, in its namespace (the
+/// interface headers of exercises/): f3::attention is F3's entry.
+const std::map<std::string, std::vector<std::string>>& cpp_entries() {
+  static const std::map<std::string, std::vector<std::string>> m = {
+      {"F1", {"softmax_rows"}},
+      {"F2", {"masked_softmax"}},
+      {"F3", {"attention"}},
+      {"F4", {"attention"}},
+      {"T1", {"attention_tiled", "attention"}},
+      {"M1", {"multi_head_attention"}},
+      {"C1", {"causal_mask", "padding_mask"}},
+  };
+  return m;
+}
+
+/// `name` without blanks and a leading "::" ("f2 :: masked_softmax" -> "f2::masked_softmax").
+std::string squeeze(const std::string& name) {
+  std::string out;
+  for (char c : name)
+    if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+  if (out.rfind("::", 0) == 0) out.erase(0, 2);
+  return out;
+}
+
+/// What a C++ file's text shows, read without compiling it: the exercise
+/// namespaces it opens, and the functions it defines at namespace scope
+/// (their qualified names, from the enclosing namespaces and the name as
+/// written) with the names each one's body calls.
+struct CppOutline {
+  std::vector<std::string> namespaces;  ///< "f2", in order, once each
+  /// Qualified name -> the names its body calls ("f3::attention" -> {"f2::masked_softmax", ...}).
+  std::map<std::string, std::set<std::string>> functions;
+  /// The qualified definitions as written ("f2::masked_softmax" for
+  /// `Matrix f2::masked_softmax(...) {`), in order, once each.
+  std::vector<std::string> qualified;
+};
+
+/// Reads `code` (comments and literals blanked, strip_cpp) brace by brace:
+/// a `{` after `namespace N` opens N, one after a parameter list at
+/// namespace scope opens a function body, any other (a class, an
+/// initialiser, a lambda, a block) is followed to its `}`. Preprocessor
+/// lines are left out. A heuristic reading of the text, never a parse:
+/// it only has to find what a student's file of the exercises defines.
+CppOutline outline_cpp(std::string code) {
+  // Preprocessor lines (and their continuations) say nothing here.
+  for (std::size_t i = 0; i < code.size();) {
+    std::size_t eol = code.find('\n', i);
+    if (eol == std::string::npos) eol = code.size();
+    const std::size_t first = code.find_first_not_of(" \t", i);
+    if (first < eol && code[first] == '#') {
+      for (;;) {
+        for (std::size_t k = i; k < eol; ++k) code[k] = ' ';
+        if (eol == 0 || eol >= code.size() || code[eol - 1] != '\\') break;
+        i = eol + 1;
+        eol = code.find('\n', i);
+        if (eol == std::string::npos) eol = code.size();
+      }
+    }
+    i = eol + 1;
+  }
+  CppOutline out;
+  static const std::regex ns_head("\\bnamespace\\s*([A-Za-z_][A-Za-z0-9_:\\s]*)?$");
+  static const std::regex function_name("((?:::\\s*)?[A-Za-z_~][A-Za-z0-9_]*(?:\\s*::\\s*[A-Za-z_~][A-Za-z0-9_]*)*)\\s*\\(");
+  static const std::regex record("^\\s*(?:template\\s*<[^{]*>\\s*)?(class|struct|union|enum)\\b");
+  static const std::regex call("((?:[A-Za-z_][A-Za-z0-9_]*\\s*::\\s*)*[A-Za-z_][A-Za-z0-9_]*)\\s*\\(");
+  struct Scope {
+    enum Kind { ns, function, other } kind;
+    std::string name;        ///< a namespace's name; a function's qualified name
+    std::size_t body = 0;    ///< where a function's body starts
+  };
+  std::vector<Scope> scopes;
+  std::size_t head = 0;  // where the current statement's text starts
+  auto prefix = [&]() {
+    std::string p;
+    for (const auto& s : scopes)
+      if (s.kind == Scope::ns && !s.name.empty()) p += s.name + "::";
+    return p;
+  };
+  auto in_function = [&]() {
+    return std::any_of(scopes.begin(), scopes.end(), [](const Scope& s) { return s.kind != Scope::ns; });
+  };
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    const char c = code[i];
+    if (c == ';') {
+      if (!in_function()) head = i + 1;
+    } else if (c == '{') {
+      if (in_function()) {
+        scopes.push_back({Scope::other, "", 0});
+        continue;
+      }
+      const std::string text = code.substr(head, i - head);
+      std::smatch m;
+      if (std::regex_search(text, m, ns_head)) {
+        const std::string name = squeeze(m[1]);
+        scopes.push_back({Scope::ns, name, 0});
+        static const std::regex exercise_ns("^(f[1-4]|t1|m1|c1)$");
+        if (std::regex_match(name, exercise_ns) &&
+            std::find(out.namespaces.begin(), out.namespaces.end(), name) == out.namespaces.end())
+          out.namespaces.push_back(name);
+      } else if (text.find("extern") != std::string::npos && text.find('(') == std::string::npos) {
+        scopes.push_back({Scope::ns, "", 0});  // extern "C" { ... }
+      } else if (!std::regex_search(text, record) && std::regex_search(text, m, function_name) &&
+                 text.substr(0, std::size_t(m.position(0))).find('=') == std::string::npos) {
+        const std::string name = squeeze(m[1]);
+        const std::string full = prefix() + name;
+        out.functions[full];
+        if (name.find("::") != std::string::npos &&
+            std::find(out.qualified.begin(), out.qualified.end(), name) == out.qualified.end())
+          out.qualified.push_back(name);
+        scopes.push_back({Scope::function, full, i + 1});
+      } else {
+        scopes.push_back({Scope::other, "", 0});
+      }
+      head = i + 1;
+    } else if (c == '}') {
+      if (!scopes.empty()) {
+        const Scope s = scopes.back();
+        scopes.pop_back();
+        if (s.kind == Scope::function) {
+          const std::string body = code.substr(s.body, i - s.body);
+          for (std::sregex_iterator it(body.begin(), body.end(), call), end; it != end; ++it)
+            out.functions[s.name].insert(squeeze((*it)[1]));
+        }
+      }
+      if (!in_function()) head = i + 1;
+    }
+  }
+  return out;
+}
+
+/// The defined functions of `outline` that a call to `callee` (as written
+/// in a body) may mean: the one of that qualified name, or one whose
+/// qualified name ends in it ("masked_softmax" -> f2::masked_softmax).
+std::vector<std::string> callees(const CppOutline& outline, const std::string& callee) {
+  std::vector<std::string> out;
+  for (const auto& [f, _] : outline.functions)
+    if (f == callee || (f.size() > callee.size() + 2 &&
+                        f.compare(f.size() - callee.size() - 2, std::string::npos, "::" + callee) == 0))
+      out.push_back(f);
+  return out;
+}
+
+/// For a C++ file whose namespaces or qualified definitions match several
+/// exercises: the exercises whose entry function it defines (`defines`), and
+/// the one whose entry uses (calls, directly or through its other functions)
+/// an entry of every other one, as building_on does for Python (an F3 file
+/// whose f3::attention calls its own f2::masked_softmax is F3). nullopt
+/// when no entry uses all the others.
+std::optional<Recognition> cpp_building_on(const CppOutline& outline,
+                                           std::vector<std::string>* defines) {
+  std::map<std::string, std::vector<std::string>> entries;  // exercise -> its defined entries
+  for (const auto& [id, names] : cpp_entries()) {
+    std::string ns = id;
+    ns[0] = char(std::tolower(static_cast<unsigned char>(ns[0])));
+    for (const auto& n : names)
+      if (outline.functions.count(ns + "::" + n)) entries[id].push_back(ns + "::" + n);
+  }
+  // F4 has F3's signature in namespace f4; T1's naive companion is t1::attention.
+  for (const auto& [id, _] : entries) defines->push_back(id);
+  if (entries.size() < 2) return std::nullopt;
+  std::map<std::string, std::set<std::string>> calls;
+  for (const auto& [f, called] : outline.functions)
+    for (const auto& c : called)
+      for (const auto& g : callees(outline, c))
+        if (g != f) calls[f].insert(g);
+  return uses_all_others(entries, calls);
+}
+
+Recognition recognise_cpp(const std::string& text, const std::string& shown) {
+  if (auto ev = markers(text, "//"); !ev.empty()) return from_marker(ev, shown, "// exercise:");
+  // What it implements: functions in namespace fN, or defined as fN::name.
+  const CppOutline outline = outline_cpp(strip_cpp(text, true));
+  Evidence defined;
+  for (const auto& ns : outline.namespaces) defined[upper(ns)].push_back("namespace " + ns);
+  static const std::regex qualified(
+      "^(f[1-4]|t1|m1|c1)::(softmax_rows|masked_softmax|attention|attention_tiled|multi_head_attention|"
+      "causal_mask|padding_mask)$");
+  for (const auto& q : outline.qualified)
+    if (std::smatch m; std::regex_match(q, m, qualified)) {
+      auto& items = defined[upper(m[1])];
+      if (std::find(items.begin(), items.end(), q) == items.end()) items.push_back(q);
+    }
+  // Several exercises: one whose entry builds on the others' answers for the file.
+  if (defined.size() > 1) {
+    std::vector<std::string> defines;
+    if (auto r = cpp_building_on(outline, &defines)) {
+      r->defines = defines;
+      return *r;
+    }
+    if (auto r = decide(defined, shown, "it defines", "// exercise:")) {
+      r->defines = defines;
+      return *r;
+    }
+  }
+  if (auto r = decide(defined, shown, "it defines", "// exercise:")) return *r;
+  // Else the interface header it includes.
+  const Evidence included = included_headers(text);
   if (auto r = decide(included, shown, "it includes", "// exercise:")) return *r;
   Recognition r;
   r.message = "cannot tell which exercise " + shown +
@@ -420,6 +609,14 @@ Recognition recognise_exercise(const fs::path& file) {
   Recognition r = recognise_text(file);
   if (r.defines.empty() && r.status == Status::recognised) r.defines = {r.exercise};
   return r;
+}
+
+std::vector<std::string> included_interfaces(const std::vector<fs::path>& files) {
+  std::set<std::string> ids;
+  for (const auto& f : files)
+    if (detect_language(f) == Language::cpp)
+      for (const auto& [id, _] : included_headers(read_text(f))) ids.insert(id);
+  return {ids.begin(), ids.end()};
 }
 
 std::optional<std::string> recognise_batched_kernel(const fs::path& file,

@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "submission/cpp_build.hpp"
+#include "submission/recognise.hpp"
 #include "attn/grader/paths.hpp"
 #include "sandbox/python_finder.hpp"
 
@@ -57,7 +58,11 @@ Launch prepare_python(const fs::path& file, const LaunchOptions& options, Launch
 Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch launch) {
   CppToolchain toolchain;
   try {
-    toolchain = toolchain_for(options.exercise);
+    // A file of several exercises (F3 on its own F2) includes their headers too.
+    std::vector<fs::path> sources = {file};
+    sources.insert(sources.end(), options.cpp_helper_sources.begin(), options.cpp_helper_sources.end());
+    launch.cpp_other_interfaces = included_interfaces(sources);
+    toolchain = toolchain_for(options.exercise, launch.cpp_other_interfaces);
   } catch (const std::invalid_argument& e) {
     launch.status = Launch::Status::usage_error;
     launch.message = std::string("cannot grade a C++ file: ") + e.what();

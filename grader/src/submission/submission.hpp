@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sandbox/command.hpp"
 #include "sandbox/temp_dir.hpp"
@@ -66,6 +67,10 @@ struct Launch {
   std::string runtime;  ///< "/usr/bin/python3 (Python 3.11.2, NumPy 1.24.2)", the compiler...
   std::string message;  ///< why it is not ready
   std::string build_command;  ///< for C++: the failing compiler command
+  /// For C++: the exercises whose interface headers the sources include
+  /// (recognise.hpp included_interfaces), on the build's include path
+  /// beside the graded exercise's (cpp_build.hpp toolchain_for).
+  std::vector<std::string> cpp_other_interfaces;
   /// Holds the compiled executable for C++; removed when the Launch goes.
   std::shared_ptr<TempDir> workdir;
 };
