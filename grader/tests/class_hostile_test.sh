@@ -76,6 +76,12 @@ ln "$class/alice_hl/attention.py" "$class/bob_hl/attention.py"
 cp "$solution" "$class/loose_a.py"; ln "$class/loose_a.py" "$class/loose_b.py"
 mkdir -p "$class/.teacher" "$class/hidden_hl"; cp "$solution" "$class/.teacher/solution.py"
 ln "$class/.teacher/solution.py" "$class/hidden_hl/attention.py"
+# ... and so is one to a teacher's file left directly in the class folder
+# (no student's: a configuration with the marker), read as a helper.
+printf '{"seed": 424242, "note": "%s"}\n' "$marker" > "$class/course-config.json"
+chmod 600 "$class/course-config.json"
+mkdir "$class/teacher_hl"; cp "$class/link_secret/attention.py" "$class/teacher_hl/attention.py"
+ln "$class/course-config.json" "$class/teacher_hl/notes.py"
 # A plain folder nested past PATH_MAX (1,500 folders, 7,500 bytes): said too
 # deep, like an archive's, not "the folder is empty".
 /usr/bin/python3 - "$class" "$solution" <<'PY' || fail "cannot make the deep folder"
@@ -231,6 +237,10 @@ for student, why in refused.items():
     assert res["score"] == 0 and re.search(why, res["output"]), (student, res)
     said = "".join(ET.parse(stem + ".junit.xml").getroot().itertext())
     assert re.search(why, said), (student, said)
+# So is the one whose notes.py is a teacher's file of the class folder.
+r = one("teacher_hl")
+assert r["status"] == "graded" and r["score"] < r["max_score"], r
+assert re.search(r"ignored notes\.py: a hard link \(the file has 2 names, not all among", r["note"]), r
 # The entry that reads its linked notes.py is graded without it (and fails).
 r = one("link_secret")
 assert r["status"] == "graded" and r["score"] < r["max_score"], r

@@ -65,13 +65,22 @@ struct Walk {
   std::vector<std::string> shared;
 };
 
+/// A name attnlab would grade as code (.py, C++, .ipynb), read from the name alone.
+bool is_code_name(const fs::path& p) {
+  const std::string x = p.extension().string();
+  return is_notebook(p) || x == ".py" || x == ".cpp" || x == ".cc" || x == ".cxx" || x == ".C";
+}
+
 /// The names of files with several names (st_nlink > 1) in a class folder,
 /// for telling a hard link between two students' files (graded, and
 /// flagged) from one whose other names are outside the class (refused):
 /// link(2) leaves no trace of a file's other names, so they are found by
-/// walking the class folder (lstat(2), no link followed, hidden entries and
-/// the report folder skipped: a name there is not a student's). Walked the
-/// first time it is asked, so a class without hard links is walked once.
+/// walking the class folder (lstat(2), no link followed). Only students'
+/// files count: those below a student's folder, and the code, answers and
+/// archive files directly in the class folder; hidden entries, the report
+/// folder and the other files directly in it (a teacher's configuration
+/// left there) do not. Walked the first time it is asked, so a class
+/// without hard links is walked once.
 class ClassNames {
  public:
   ClassNames(fs::path root, std::optional<fs::path> excluded)
@@ -112,7 +121,8 @@ class ClassNames {
       if (S_ISDIR(st.st_mode)) {
         std::error_code ec2;
         if (hidden || (excluded_ && fs::weakly_canonical(e, ec2) == *excluded_)) it.disable_recursion_pending();
-      } else if (S_ISREG(st.st_mode) && st.st_nlink > 1 && !hidden) {
+      } else if (S_ISREG(st.st_mode) && st.st_nlink > 1 && !hidden &&
+                 (it.depth() > 0 || is_code(e) || is_answers_file(e) || archive_stem(e))) {
         names_[{st.st_dev, st.st_ino}].push_back(e);
       }
     }
@@ -252,11 +262,6 @@ std::string ignored_clause(const std::vector<std::string>& refused) {
   return s;
 }
 
-/// A name attnlab would grade as code (.py, C++, .ipynb), read from the name alone.
-bool is_code_name(const fs::path& p) {
-  const std::string x = p.extension().string();
-  return is_notebook(p) || x == ".py" || x == ".cpp" || x == ".cc" || x == ".cxx" || x == ".C";
-}
 
 /// Why an entry directly in a class folder (`st`: its lstat) is not read, or
 /// empty for a regular file with one name, or with several all in other
