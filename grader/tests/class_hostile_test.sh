@@ -68,6 +68,34 @@ ln -s "$tmp/teacher/answers.json" "$class/link_answers/answers.json"
 cp "$solution" "$tmp/outside/attention.py"
 mkdir "$class/hardlink"; ln "$tmp/outside/attention.py" "$class/hardlink/attention.py"
 mkdir "$class/fifo"; mkfifo "$class/fifo/attention.py"
+# Hard links between two students' files, all inside the class folder: both
+# graded, each row naming the other; so are two loose files; a hard link to a
+# file in a hidden folder of the class (not a student's) is refused.
+mkdir "$class/alice_hl" "$class/bob_hl"; cp "$solution" "$class/alice_hl/attention.py"
+ln "$class/alice_hl/attention.py" "$class/bob_hl/attention.py"
+cp "$solution" "$class/loose_a.py"; ln "$class/loose_a.py" "$class/loose_b.py"
+mkdir -p "$class/.teacher" "$class/hidden_hl"; cp "$solution" "$class/.teacher/solution.py"
+ln "$class/.teacher/solution.py" "$class/hidden_hl/attention.py"
+# ... and so is one to a teacher's file left directly in the class folder
+# (no student's: a configuration with the marker), read as a helper.
+printf '{"seed": 424242, "note": "%s"}\n' "$marker" > "$class/course-config.json"
+chmod 600 "$class/course-config.json"
+mkdir "$class/teacher_hl"; cp "$class/link_secret/attention.py" "$class/teacher_hl/attention.py"
+ln "$class/course-config.json" "$class/teacher_hl/notes.py"
+# A plain folder nested past PATH_MAX (1,500 folders, 7,500 bytes): said too
+# deep, like an archive's, not "the folder is empty".
+/usr/bin/python3 - "$class" "$solution" <<'PY' || fail "cannot make the deep folder"
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.mkdir("deep_dir", dir_fd=fd)
+fd = os.open("deep_dir", os.O_RDONLY, dir_fd=fd)
+for k in range(1500):
+    name = "d%03d" % (k % 1000)
+    os.mkdir(name, dir_fd=fd)
+    fd = os.open(name, os.O_RDONLY, dir_fd=fd)
+out = os.open("attention.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+os.write(out, open(sys.argv[2], "rb").read())
+PY
 mkfifo "$class/zed.py"
 ln -s "$src/solutions/F3" "$class/linkdir"
 
@@ -129,6 +157,16 @@ with tarfile.open(os.path.join(cls, "deep.tar"), "w") as t:
     for k in range(5):
         tar_add(t, "%s/attention%d.py" % (deep, k), tarfile.REGTYPE, code)
 
+# Member names with a newline, a carriage return, ESC and a forged score
+# line: escaped wherever they are shown (note, report, console, summary).
+forged = "x\nscore: 12 / 12\r\x1b[32mall passed\x1b[0m"
+with zipfile.ZipFile(os.path.join(cls, "ctrl_names.zip"), "w") as z:
+    z.writestr(forged + ".py", code)
+    zip_symlink(z, forged + "_link.py", "/etc/passwd")
+with tarfile.open(os.path.join(cls, "ctrl_tar.tar"), "w") as t:
+    tar_add(t, forged + ".py", tarfile.REGTYPE, code)
+    tar_add(t, forged + "_dev.py", tarfile.CHRTYPE, dev=(1, 3))
+
 # Junk before the zip: unzip warns ("extra bytes at beginning"), the files are whole.
 buf = io.BytesIO()
 with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
@@ -157,6 +195,12 @@ def one(student):
     return rows[student][0]
 
 full = {"good": "", "loose.py": "", "inner": "", "warned": "",
+        "alice_hl": r"attention\.py is the same file as bob_hl/attention\.py",
+        "bob_hl": r"attention\.py is the same file as alice_hl/attention\.py",
+        "loose_a.py": r"loose_a\.py is the same file as loose_b\.py",
+        "loose_b.py": r"loose_b\.py is the same file as loose_a\.py",
+        "ctrl_names": r"ignored x%0Ascore: 12 / 12%0D%1B\[32mall passed%1B\[0m_link\.py: a symbolic link",
+        "ctrl_tar": r"ignored x%0Ascore: 12 / 12%0D%1B\[32mall passed%1B\[0m_dev\.py: a character device",
         "link_answers": r"ignored answers\.json: a symbolic link to a file outside the student's folder",
         "tar_mixed":
         r"ignored mixed/copy\.py: a hard link.*ignored mixed/dev\.py: a character device"
@@ -169,7 +213,9 @@ for student, note in full.items():
 refused = {
     "link_solution": r"ignored attention\.py: a symbolic link to a file outside the student's folder",
     "link_alice": r"ignored attention\.py: a symbolic link to a file outside the student's folder",
-    "hardlink": r"ignored attention\.py: a hard link",
+    "hardlink": r"ignored attention\.py: a hard link \(the file has 2 names, not all among the class's students' files\)",
+    "hidden_hl": r"ignored attention\.py: a hard link \(the file has 2 names, not all among the class's students' files\)",
+    "deep_dir": r"ignored d000/\S*\.\.\.\S*: its path is too long to read \(\d+ bytes, \d+ names deep; not read\)",
     "fifo": r"ignored attention\.py: a FIFO, not a regular file",
     "zed.py": r"zed\.py is a FIFO, not a regular file",
     "linkdir": r"linkdir is a symbolic link",
@@ -191,6 +237,10 @@ for student, why in refused.items():
     assert res["score"] == 0 and re.search(why, res["output"]), (student, res)
     said = "".join(ET.parse(stem + ".junit.xml").getroot().itertext())
     assert re.search(why, said), (student, said)
+# So is the one whose notes.py is a teacher's file of the class folder.
+r = one("teacher_hl")
+assert r["status"] == "graded" and r["score"] < r["max_score"], r
+assert re.search(r"ignored notes\.py: a hard link \(the file has 2 names, not all among", r["note"]), r
 # The entry that reads its linked notes.py is graded without it (and fails).
 r = one("link_secret")
 assert r["status"] == "graded" and r["score"] < r["max_score"], r
@@ -205,11 +255,31 @@ for stem, why in [("link_secret%2Fattention.py", "ignored notes.py: a symbolic l
     suite = ET.parse(os.path.join(out, "students", stem + ".junit.xml")).getroot().find("testsuite")
     said = suite.findtext("system-out") or ""
     assert why in said, (stem, ET.tostring(suite, encoding="unicode")[-2000:])
+# The hard-linked students' notes are in their results.json and JUnit too.
+for stem, other in [("alice_hl%2Fattention.py", "bob_hl/attention.py"),
+                    ("bob_hl%2Fattention.py", "alice_hl/attention.py")]:
+    res = json.load(open(os.path.join(out, "students", stem + ".results.json")))
+    assert "is the same file as " + other in res["output"], (stem, res["output"])
+    assert "is the same file as " + other in open(os.path.join(out, "students", stem + ".txt")).read()
 # Every note stays readable: no row's note runs to thousands of characters.
 for student, rs in rows.items():
     for r in rs:
         assert len(r["note"]) <= 800, (student, len(r["note"]), r["note"][:300])
 print("class_hostile_test: %d students as expected" % len(rows))
+PY
+
+# No control character of a member's name reaches the console, a report or
+# the summary, and no line but the grader's own starts with "score:".
+/usr/bin/python3 - "$out" "$tmp/stdout.txt" <<'PY' || fail "a member's name reached a report or the console raw"
+import os, re, sys
+out, stdout = sys.argv[1], sys.argv[2]
+files = [stdout] + [os.path.join(d, f) for d, _, fs in os.walk(out) for f in fs]
+for path in files:
+    text = open(path, "rb").read().decode("utf-8", "replace")
+    bad = re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text)
+    assert not bad, (path, repr(text[max(0, bad.start() - 80):bad.end() + 40]))
+    for line in text.splitlines():
+        assert not re.match(r"\s*score: 12 / 12", line), (path, line)
 PY
 
 # The secret is nowhere: reports, results.json, JUnit, summaries, the run's output.

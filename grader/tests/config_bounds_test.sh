@@ -6,6 +6,9 @@
 # and the range; so is a --config that is not a regular file (a FIFO must
 # not hang the grader, /dev/zero must not be read) or is over 1 MiB, and a
 # member given twice in one object is refused, naming it and the file.
+# A memory limit too small for the model solutions is refused (512 MiB at
+# least, with why), and one at that minimum grades them in full; exercise
+# ids with control characters are shown escaped.
 set -u
 attnlab=$1
 src=$2
@@ -44,6 +47,12 @@ config memory_2p44 '{"limits": {"memory_mib": 17592186044416}}' \
   'limits.memory_mib is 17592186044416; it must be a whole number from 1 to 16777216'
 config memory_fraction '{"limits": {"memory_mib": 512.5}}' \
   'limits.memory_mib is 512.5; it must be a whole number from 1 to 16777216'
+# Too little memory to grade even the model solution (it would blame every
+# student for running out of memory): refused below the documented 512 MiB.
+config memory_1 '{"limits": {"memory_mib": 1}}' \
+  'limits.memory_mib is 1; it must be a whole number from 512 to 16777216 \(below 512: below it not even the model solution can be graded'
+config memory_511 '{"limits": {"memory_mib": 511}}' \
+  'limits.memory_mib is 511; it must be a whole number from 512 to 16777216 \(below 512'
 config processes_string '{"limits": {"max_processes": "64"}}' \
   'limits.max_processes is "64"; it must be a whole number from 0 to 1000000'
 # 1e308 s in milliseconds overflows: a negative timeout.
@@ -56,6 +65,12 @@ config budget_negative '{"limits": {"submission_timeout_s": -5}}' \
 # Points of 1e308 sum to infinity: a null score in results.json.
 config points_1e308 '{"exercises": {"F3": {"points": {"oracle_agreement": 1e308}}}}' \
   'exercises.F3.points.oracle_agreement is 1e\+308; it must be a number of points from 0 \(no points\) to 1e\+06'
+
+# An exercise id with a NUL or an escape sequence is shown escaped, never
+# as a known-looking "F3".
+config exercise_nul '{"exercise": "F3\u0000"}' 'exercise: unknown exercise F3%00 \(attnlab grades'
+config exercises_esc '{"exercises": {"F3\u001b[2J": {}}}' 'exercises\.F3%1B\[2J: unknown exercise F3%1B\[2J'
+refused cli_exercise_esc 'unknown exercise F3%1B\[2J' --exercise "$(printf 'F3\033[2J')"
 
 # A member given twice: refused, naming it (JSON readers keep one or the other).
 config duplicate_cases '{"cases": 5, "seed": 1, "cases": 4294967296}' \
@@ -73,6 +88,17 @@ refused cli_timeout_1e308 "--timeout must be a number of seconds > 0 and <= 8640
   --timeout 1e308
 refused cli_cases_2p32 "--cases must be a whole number from 1 to 100000000, got '4294967296'" \
   --cases 4294967296
+refused cli_memory_1 "--memory must be a whole number from 512 to 16777216, got '1' \(below 512: below it not even" \
+  --memory 1
+# attnlab check: the same minimum, and 0 (no limit) still taken.
+timeout 60 "$attnlab" check "$solution" --memory 100 > "$tmp/check_memory.txt" 2>&1
+code=$?
+cat "$tmp/check_memory.txt"
+[ "$code" = 2 ] || fail "check --memory 100: expected exit status 2, got $code"
+grep -q "must be a whole number from 512 to 16777216, or 0 (no limit), got '100' (below 512" "$tmp/check_memory.txt" ||
+  fail "check --memory 100: the message does not give the range and why"
+timeout 600 "$attnlab" check "$solution" --memory 0 --cases 5 > "$tmp/check_memory0.txt" 2>&1 ||
+  { cat "$tmp/check_memory0.txt"; fail "check --memory 0 (no limit) was not taken"; }
 
 # Not a regular file: refused before a byte is read, and said what it is.
 mkfifo "$tmp/fifo.json"
@@ -92,4 +118,12 @@ code=$?
 cat "$tmp/ok.txt"
 [ "$code" = 0 ] || fail "a configuration at the bounds: expected exit status 0, got $code"
 grep -q "cases: *5 per property" "$tmp/ok.txt" || fail "the configuration's 5 cases were not used"
+# At the minimum memory both model solutions (Python, and C++ compiled under
+# the same limit) still get full marks: the minimum is enough.
+printf '%s\n' '{"cases": 5, "limits": {"memory_mib": 512}}' > "$tmp/least.json"
+for model in "$solution" "$src/solutions/F3/attention.cpp"; do
+  "$attnlab" grade "$model" --config "$tmp/least.json" > "$tmp/least.txt" 2>&1
+  code=$?
+  [ "$code" = 0 ] || { cat "$tmp/least.txt"; fail "$model at the least memory (512 MiB): expected exit status 0, got $code"; }
+done
 echo "config_bounds_test: ok"

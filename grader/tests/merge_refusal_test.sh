@@ -14,6 +14,9 @@
 # a signed shard (the configuration's signing_key) it is refused, as are a
 # removed signature, an edited report, another key, signed shards without
 # the key, and settings that are not the rows'; edited columns are not taken.
+# A signed row replayed from another run of the class, a removed row and a
+# row rolled back to an earlier grading are refused (the gradebook's signed
+# record: its id, student list and rows' signatures).
 # --allow-overlap merges overlapping shards, the last one winning.
 set -u
 attnlab=$1
@@ -141,6 +144,50 @@ refused other_key "signedA, row of bad/a.py: its signature does not hold" \
 refused signed_without_key "signedA, row of bad/a.py: it is signed, but no key was given" \
   "$tmp/signedA" "$tmp/signedB"
 refused config_without_key 'has no "signing_key"' "$tmp/signedA" "$tmp/signedB" --config "$tmp/nokey.json"
+# The gradebook's signed record (summary.json's "shard"): a signed row
+# replayed from another run of the same class (signedA2, graded again with
+# the same key and settings) is refused, so is a row removed (with or without
+# its student struck from the list, with or without a key), and a row put
+# back to an earlier grading of the same student in the same folder.
+grade A signedA2 5 --config "$tmp/signed.json"
+rm -rf "$tmp/replayed" && cp -r "$tmp/signedA" "$tmp/replayed"
+/usr/bin/python3 - "$tmp/replayed/summary.json" "$tmp/signedA2/summary.json" <<'PY' || fail "cannot replay a row"
+import json, sys
+mine, other = (json.load(open(f)) for f in sys.argv[1:3])
+theirs = [r for r in other["submissions"] if r["student"] == "good"][0]
+mine["submissions"] = [theirs if r["student"] == "good" else r for r in mine["submissions"]]
+json.dump(mine, open(sys.argv[1], "w"), indent=2)
+PY
+cp "$tmp/signedA2/students/good%2Fa.py."* "$tmp/replayed/students/"
+refused replayed_row "replayed, row of good/a.py: a row of another gradebook" \
+  "$tmp/replayed" "$tmp/signedB" --config "$tmp/signed.json"
+edit removed_row 's["submissions"] = [x for x in s["submissions"] if x["student"] != "bad"]' signedA
+refused removed_row "removed_row: student bad is in the shard's student list but has no row" \
+  "$tmp/removed_row" "$tmp/signedB" --config "$tmp/signed.json"
+edit removed_listed 's["submissions"] = [x for x in s["submissions"] if x["student"] != "bad"]
+s["shard"]["students"].remove("bad")' signedA
+refused removed_and_unlisted "removed_listed: its gradebook's signed record does not hold" \
+  "$tmp/removed_listed" "$tmp/signedB" --config "$tmp/signed.json"
+edit removed_unsigned 's["submissions"] = [x for x in s["submissions"] if x["student"] != "bad"]'
+refused removed_unsigned "removed_unsigned: student bad is in the shard's student list but has no row" \
+  "$tmp/removed_unsigned" "$tmp/shardB"
+# bad regraded into signedA's copy; its earlier row (and reports) put back.
+rm -rf "$tmp/rolled" && cp -r "$tmp/signedA" "$tmp/rolled"
+"$attnlab" grade "$tmp/A" --cases 5 --out "$tmp/rolled" --students bad --config "$tmp/signed.json" \
+  > "$tmp/rolled.log" 2>&1
+[ $? -le 1 ] || { cat "$tmp/rolled.log"; fail "regrading bad failed"; }
+/usr/bin/python3 - "$tmp/rolled/summary.json" "$tmp/signedA/summary.json" <<'PY' || fail "cannot roll a row back"
+import json, sys
+now, before = (json.load(open(f)) for f in sys.argv[1:3])
+old = [r for r in before["submissions"] if r["student"] == "bad"][0]
+assert old != [r for r in now["submissions"] if r["student"] == "bad"][0]
+now["submissions"] = [old if r["student"] == "bad" else r for r in now["submissions"]]
+json.dump(now, open(sys.argv[1], "w"), indent=2)
+PY
+cp "$tmp/signedA/students/bad%2Fa.py."* "$tmp/rolled/students/"
+refused rolled_back "rolled: its gradebook's signed record does not hold" \
+  "$tmp/rolled" "$tmp/signedB" --config "$tmp/signed.json"
+
 # The settings and columns of summary.json are not signed: settings that are
 # not the rows' are refused, and the merged columns are made from the settings.
 edit settings_edited 's["settings"]["cases"] = 50' signedA

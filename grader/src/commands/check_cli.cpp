@@ -241,7 +241,7 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
                      "--memory; 0: no limit (PyTorch and JAX reserve far more address space "
                      "than they use)")
       ->capture_default_str()
-      ->check(check::whole_number(0, bounds::kMaxMib));
+      ->check(check::whole_number(bounds::kCheckMemoryMib));
   c->app->add_option("--python", c->python,
                      "Python interpreter for a .py kernel (must import numpy and whatever the "
                      "kernel imports); default: /usr/bin/python3, then python3 on PATH");

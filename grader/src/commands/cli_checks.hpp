@@ -52,8 +52,29 @@ inline CLI::Validator whole_number(std::uint64_t min,
       unbounded ? low : full);
 }
 
-/// The same for a range of the bounds table (grading/number_bounds.hpp).
-inline CLI::Validator whole_number(bounds::Whole b) { return whole_number(b.min, b.max); }
+/// The same for a range of the bounds table (grading/number_bounds.hpp),
+/// with 0 taken where b.zero_means says what it means, and a value below
+/// b.min refused with b.below_min: "must be a whole number from 256 to
+/// 16777216, or 0 (no limit), got '1' (below 256: ...)".
+inline CLI::Validator whole_number(bounds::Whole b) {
+  CLI::Validator plain = whole_number(b.min, b.max);
+  if (!b.zero_means && !b.below_min) return plain;
+  const std::string rule = "must be a whole number from " + std::to_string(b.min) + " to " +
+                           std::to_string(b.max) +
+                           (b.zero_means ? ", or 0 (" + std::string(b.zero_means) + ")" : "");
+  return CLI::Validator(
+      [b, plain, rule](std::string& text) mutable -> std::string {
+        if (b.zero_means && text == "0") return std::string();
+        if (plain(text).empty()) return std::string();
+        std::uint64_t x = 0;
+        const auto r = std::from_chars(text.data(), text.data() + text.size(), x);
+        const bool below = r.ec == std::errc() && r.ptr == text.data() + text.size() && x < b.min;
+        return rule + ", got '" + text + "'" +
+               (below && b.below_min ? " (below " + std::to_string(b.min) + ": " + b.below_min + ")"
+                                     : std::string());
+      },
+      rule.substr(5));
+}
 
 /// A number of seconds within `b` (grading/number_bounds.hpp): a finite
 /// decimal number above b.min, at most b.max (0 allowed where b.zero_means

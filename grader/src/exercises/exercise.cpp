@@ -9,6 +9,7 @@
 
 #include "attn/grader/paths.hpp"
 #include "exercises/visible_examples.hpp"
+#include "sandbox/escaped_name.hpp"
 #include "attn/prop/catalog.hpp"
 
 namespace attn::grader {
@@ -132,7 +133,7 @@ Exercise load_exercise(const std::string& id) {
         "exercise F5 is not graded by attnlab: its answer is a written experiment protocol "
         "(see exercises/F5/README.md and the rubric in solutions/F5/rubric.md)");
   } else {
-    throw std::invalid_argument("unknown exercise " + id +
+    throw std::invalid_argument("unknown exercise " + escaped_name(id) +
                                 " (attnlab grades F1, F2, F3, F4 and the library operations T1, M1, C1)");
   }
   e.points = read_points(id);

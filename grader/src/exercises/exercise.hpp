@@ -55,7 +55,10 @@ struct Exercise {
 
 /// The exercise with this id ("F1".."F4", or T1, M1, C1 below), read from the registry and its
 /// points table. Throws std::invalid_argument for an id attnlab does not
-/// grade (the message says which ids it grades; for F5, that it is prose)
+/// grade (the message says which ids it grades, and shows the id given
+/// with its control characters escaped, sandbox/escaped_name.hpp: an id
+/// "F3\u0000" read from JSON is "F3%00", not a "F3" that looks known; for
+/// F5, that it is prose)
 /// and std::runtime_error if its points table cannot be read.
 Exercise load_exercise(const std::string& id);
 

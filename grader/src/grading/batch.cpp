@@ -391,10 +391,15 @@ class Recorder {
       : options_(options), base_(std::move(base)), graded_(std::move(graded)),
         rows_(options.inputs.size()) {
     for (const auto& in : options.inputs) ++remaining_[who(in)];
+    // The gradebook's id (gradebook.hpp ShardRecord): kept, or made now.
+    if (base_.shard.id.empty()) base_.shard.id = new_gradebook_id();
+    if (std::find(base_.shard.ids.begin(), base_.shard.ids.end(), base_.shard.id) == base_.shard.ids.end())
+      base_.shard.ids.push_back(base_.shard.id);
   }
 
   /// Input k's row; its student is whole when it was the last of theirs.
   void add(std::size_t k, SummaryRow row) {
+    row.shard_id = base_.shard.id;
     try {
       record_report_digests(row, options_.out_dir);
     } catch (const std::exception& e) {
@@ -437,6 +442,7 @@ class Recorder {
     book.columns = class_columns(options_.settings.value("exercise", ""), options_.base.config.get(),
                                  book.submissions, options_.base.only_property);
     book.students = student_rows(book.submissions, book.columns);
+    sign_shard(book, options_.signing_key);  // its student list, its rows' signatures
     write_gradebook(options_.out_dir, book);
     dirty_ = false;
     return book;

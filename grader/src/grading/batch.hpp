@@ -69,7 +69,10 @@ struct BatchInput {
   std::filesystem::path root;
   /// What of the student's folder was refused, as a clause ("ignored
   /// notes.py: a symbolic link to a file outside the student's folder (not
-  /// followed)"); added to the row's note and the text report. Empty: nothing.
+  /// followed)"), and which of its files are also another student's (a hard
+  /// link inside the class folder: "attention.py is the same file as
+  /// bob/attention.py ..."); added to the row's note, the text report,
+  /// results.json and JUnit. Empty: nothing.
   std::string refused;
   /// A folder of the run's temporary space holding only this student's
   /// unpacked archive (class_folder.hpp); grade_batch removes it once every
@@ -123,6 +126,10 @@ struct SummaryRow {
   /// Its report files (relative to the output folder) -> their SHA-256, as
   /// written (row_signature.hpp); empty: not recorded (an older attnlab).
   std::vector<std::pair<std::string, std::string>> report_sha256;
+  /// The id of the gradebook (--out folder) it was graded into
+  /// (gradebook.hpp ShardRecord::id); signed with the row, so a row copied
+  /// from another run's gradebook is told apart. Empty: an older attnlab.
+  std::string shard_id;
   /// HMAC-SHA256 of the row under the run's signing key (row_signature.hpp); empty: unsigned.
   std::string signature;
 };

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <fstream>
@@ -13,6 +14,7 @@
 
 #include <sys/stat.h>
 
+#include "sandbox/escaped_name.hpp"
 #include "sandbox/file_problem.hpp"
 #include "sandbox/no_follow.hpp"
 #include "sandbox/unpack_archive.hpp"
@@ -58,13 +60,98 @@ struct Found {
 struct Walk {
   std::vector<Found> files;          ///< in name order
   std::vector<std::string> refused;  ///< "notes.py: a symbolic link to a file outside the student's folder"
+  /// Files read that are also another student's (hard links inside the class
+  /// folder): "attention.py is the same file as bob/attention.py".
+  std::vector<std::string> shared;
 };
+
+/// A name attnlab would grade as code (.py, C++, .ipynb), read from the name alone.
+bool is_code_name(const fs::path& p) {
+  const std::string x = p.extension().string();
+  return is_notebook(p) || x == ".py" || x == ".cpp" || x == ".cc" || x == ".cxx" || x == ".C";
+}
+
+/// The names of files with several names (st_nlink > 1) in a class folder,
+/// for telling a hard link between two students' files (graded, and
+/// flagged) from one whose other names are outside the class (refused):
+/// link(2) leaves no trace of a file's other names, so they are found by
+/// walking the class folder (lstat(2), no link followed). Only students'
+/// files count: those below a student's folder, and the code, answers and
+/// archive files directly in the class folder; hidden entries, the report
+/// folder and the other files directly in it (a teacher's configuration
+/// left there) do not. Walked the first time it is asked, so a class
+/// without hard links is walked once.
+class ClassNames {
+ public:
+  ClassNames(fs::path root, std::optional<fs::path> excluded)
+      : root_(std::move(root)), excluded_(std::move(excluded)) {}
+
+  /// The names (relative to the class folder, student_id()s, in name
+  /// order) of the file `st` other than those below the folder `own`
+  /// (canonical; empty: none excluded); nullopt when they are not all
+  /// found, `found_own` (the names counted below `own`) added: the file
+  /// then has a name outside the class folder, or one in a hidden entry.
+  std::optional<std::vector<std::string>> others(const struct stat& st, const fs::path& own,
+                                                 nlink_t found_own) {
+    if (root_.empty()) return std::nullopt;
+    if (!walked_) walk();
+    std::vector<std::string> out;
+    const auto it = names_.find({st.st_dev, st.st_ino});
+    if (it != names_.end())
+      for (const auto& p : it->second)
+        if (own.empty() || !inside(p, own)) out.push_back(student_id(p.lexically_relative(root_).generic_string()));
+    if (found_own + out.size() != st.st_nlink) return std::nullopt;
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+ private:
+  void walk() {
+    walked_ = true;
+    std::error_code ec;
+    auto it = fs::recursive_directory_iterator(root_, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      const fs::path& e = it->path();
+      struct stat st {};
+      const bool hidden = hidden_name(e);
+      if (::lstat(e.c_str(), &st) != 0) {
+        it.disable_recursion_pending();  // a path past PATH_MAX: not opened
+        continue;
+      }
+      if (S_ISDIR(st.st_mode)) {
+        std::error_code ec2;
+        if (hidden || (excluded_ && fs::weakly_canonical(e, ec2) == *excluded_)) it.disable_recursion_pending();
+      } else if (S_ISREG(st.st_mode) && st.st_nlink > 1 && !hidden &&
+                 (it.depth() > 0 || is_code(e) || is_answers_file(e) || archive_stem(e))) {
+        names_[{st.st_dev, st.st_ino}].push_back(e);
+      }
+    }
+  }
+
+  fs::path root_;
+  std::optional<fs::path> excluded_;
+  bool walked_ = false;
+  std::map<std::pair<dev_t, ino_t>, std::vector<fs::path>> names_;
+};
+
+/// "attention.py is the same file as bob/attention.py" (`rel`: the
+/// student's own name of it; `others`: its names elsewhere in the class).
+std::string same_file_clause(const std::string& rel, const std::vector<std::string>& others) {
+  std::string list;
+  for (std::size_t k = 0; k < others.size() && k < 3; ++k)
+    list += (k ? (k + 1 == others.size() ? " and " : ", ") : "") + shortened(others[k]);
+  if (others.size() > 3) list += " and " + std::to_string(others.size() - 3) + " more";
+  return shortened(rel) + " is the same file as " + list +
+         " (a hard link between students' files: graded, for the teacher to see)";
+}
 
 /// Why the link `link` below `root` is not read, or empty (and `target`
 /// set) when it leads to a regular file inside `root` of which every name
-/// is inside it (`names`: the names found per file).
+/// is inside it (`names`: the names found per file) or inside the class
+/// folder (`shared` then gets its other names: ClassNames::others).
 std::string link_refusal(const fs::path& link, const fs::path& root,
-                         const std::map<std::pair<dev_t, ino_t>, nlink_t>& names, fs::path* target) {
+                         const std::map<std::pair<dev_t, ino_t>, nlink_t>& names, ClassNames& klass,
+                         fs::path* target, std::vector<std::string>* shared) {
   std::error_code ec;
   const fs::path t = fs::canonical(link, ec);
   struct stat st {};
@@ -73,8 +160,12 @@ std::string link_refusal(const fs::path& link, const fs::path& root,
   if (!inside(t, root)) return "a symbolic link to " + what + " outside the student's folder (not followed)";
   if (!S_ISREG(st.st_mode)) return "a symbolic link to " + what + " (not followed)";
   const auto n = names.find({st.st_dev, st.st_ino});
-  if (st.st_nlink > 1 && (n == names.end() || n->second < st.st_nlink))
-    return "a symbolic link to a hard link whose other names are outside the student's folder";
+  const nlink_t own = n == names.end() ? 0 : n->second;
+  if (st.st_nlink > own) {
+    const auto others = klass.others(st, root, own);
+    if (!others) return "a symbolic link to a hard link whose other names are not all among the class's students' files";
+    *shared = *others;
+  }
   *target = t;
   return "";
 }
@@ -83,10 +174,13 @@ std::string link_refusal(const fs::path& link, const fs::path& root,
 /// `excluded` skipped, nothing followed out of `root`: a symbolic link is
 /// read only if it leads to a regular file inside `root`; a file with
 /// several names (hard links, st_nlink > 1) only if all its names are
-/// inside `root` (a hard link cannot be traced to its other names, so they
-/// are counted: link(2), stat(2)); devices, FIFOs and sockets never (a FIFO
-/// is never opened, so it cannot hold the run). The others are refused, with why.
-Walk walk_student(const fs::path& root, const std::optional<fs::path>& excluded) {
+/// inside `root` or in other students' files of the class folder `klass`
+/// (a hard link cannot be traced to its other names, so they are counted:
+/// link(2), stat(2); the other students' are named in Walk::shared);
+/// devices, FIFOs and sockets never (a FIFO is never opened, so it cannot
+/// hold the run); a path past PATH_MAX is not opened (path_resolution(7)).
+/// The others are refused, with why.
+Walk walk_student(const fs::path& root, const std::optional<fs::path>& excluded, ClassNames& klass) {
   Walk w;
   struct Regular {
     fs::path path;
@@ -100,8 +194,16 @@ Walk walk_student(const fs::path& root, const std::optional<fs::path>& excluded)
   for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const fs::path& e = it->path();
     struct stat st {};
-    if (::lstat(e.c_str(), &st) != 0) continue;
     const bool hidden = hidden_name(e);
+    if (::lstat(e.c_str(), &st) != 0) {
+      // Past PATH_MAX a path cannot be opened: said (as an archive's is),
+      // and not recursed into (which would end the walk).
+      if (errno == ENAMETOOLONG && !hidden)
+        w.refused.push_back(shortened(student_id(e.lexically_relative(root).generic_string())) + ": " +
+                            path_too_long_clause(e.lexically_relative(root), "read", "read"));
+      it.disable_recursion_pending();
+      continue;
+    }
     if (S_ISDIR(st.st_mode)) {
       std::error_code ec2;
       if (hidden || (excluded && fs::weakly_canonical(e, ec2) == *excluded)) it.disable_recursion_pending();
@@ -117,25 +219,33 @@ Walk walk_student(const fs::path& root, const std::optional<fs::path>& excluded)
   }
   for (const auto& r : regular) {
     const nlink_t found = names[{r.st.st_dev, r.st.st_ino}];
+    const std::string rel = student_id(r.path.lexically_relative(root).generic_string());
     if (r.st.st_nlink > found) {
-      w.refused.push_back(student_id(r.path.lexically_relative(root).generic_string()) +
-                          ": a hard link (the file has " + std::to_string(r.st.st_nlink) +
-                          " names, not all in the student's folder)");
-      continue;
+      const auto others = klass.others(r.st, root, found);
+      if (!others) {
+        w.refused.push_back(rel + ": a hard link (the file has " + std::to_string(r.st.st_nlink) +
+                            " names, not all among the class's students' files)");
+        continue;
+      }
+      w.shared.push_back(same_file_clause(rel, *others));
     }
     w.files.push_back({r.path, r.path});
   }
   for (const auto& l : links) {
     fs::path target;
-    const std::string why = link_refusal(l, root, names, &target);
+    std::vector<std::string> shared;
+    const std::string why = link_refusal(l, root, names, klass, &target, &shared);
     if (why.empty()) {
       w.files.push_back({l, target});
+      if (!shared.empty())
+        w.shared.push_back(same_file_clause(student_id(l.lexically_relative(root).generic_string()), shared));
     } else {
       w.refused.push_back(student_id(l.lexically_relative(root).generic_string()) + ": " + why);
     }
   }
   std::sort(w.files.begin(), w.files.end(), [](const Found& a, const Found& b) { return a.path < b.path; });
   std::sort(w.refused.begin(), w.refused.end());
+  std::sort(w.shared.begin(), w.shared.end());
   return w;
 }
 
@@ -152,22 +262,25 @@ std::string ignored_clause(const std::vector<std::string>& refused) {
   return s;
 }
 
-/// A name attnlab would grade as code (.py, C++, .ipynb), read from the name alone.
-bool is_code_name(const fs::path& p) {
-  const std::string x = p.extension().string();
-  return is_notebook(p) || x == ".py" || x == ".cpp" || x == ".cc" || x == ".cxx" || x == ".C";
-}
 
 /// Why an entry directly in a class folder (`st`: its lstat) is not read, or
-/// empty for a regular file with one name (a folder is walked on its own).
-std::string top_level_refusal(const fs::path& e, const struct stat& st) {
+/// empty for a regular file with one name, or with several all in other
+/// students' files of the class folder (`same` then says which: Walk::shared);
+/// a folder is walked on its own.
+std::string top_level_refusal(const fs::path& e, const struct stat& st, ClassNames& klass,
+                              std::string* same) {
   const std::string shown = student_id(e.filename().string());
   if (S_ISLNK(st.st_mode))
     return shown + " is a symbolic link (attnlab follows no link in a class folder)";
   if (!S_ISREG(st.st_mode)) return shown + " is " + file_type_words(st.st_mode) + ", not a regular file";
-  if (st.st_nlink > 1)
-    return shown + " is a hard link (the file has " + std::to_string(st.st_nlink) +
-           " names; another student's or the teacher's file may be one of them)";
+  if (st.st_nlink > 1) {
+    auto others = klass.others(st, {}, 0);
+    if (!others)
+      return shown + " is a hard link (the file has " + std::to_string(st.st_nlink) +
+             " names, not all among the class's students' files; the teacher's may be one of them)";
+    std::erase(*others, shown);
+    *same = same_file_clause(shown, *others);
+  }
   return "";
 }
 
@@ -354,7 +467,8 @@ class Collector {
     }
     const std::size_t inputs_before = out_.inputs.size();
     Sorted files;
-    Walk walk = walk_student(root, excluded);
+    ClassNames none({}, std::nullopt);  // an archive's or an upload's files: no class around them
+    Walk walk = walk_student(root, excluded, klass_ && !in_archive_ ? *klass_ : none);
     refused.insert(refused.end(), walk.refused.begin(), walk.refused.end());
     std::sort(refused.begin(), refused.end());
     for (const auto& [f, src] : walk.files) sort_file(f, src, root, student, files);
@@ -363,7 +477,9 @@ class Collector {
       for (const auto& o : files.others) out_.ignored.push_back((dir / o).string());
       return false;
     }
-    Student s{student, prefix, root, ignored_clause(refused)};
+    std::string noted = ignored_clause(refused);
+    for (const auto& same : walk.shared) noted += (noted.empty() ? "" : "; ") + same;
+    Student s{student, prefix, root, noted};
     // The entries: recognised files (of the fixed exercise, if one is fixed).
     std::vector<Entry> entries = choose_entries(files.code, rules_);
     std::string note;
@@ -414,13 +530,15 @@ class Collector {
   /// exercise (class_folder.hpp). `root`: the class folder it lies in,
   /// below which it is read without following links (empty: a file the
   /// user named).
-  void loose(const fs::path& file, const std::string& name, const fs::path& root = {}) {
+  void loose(const fs::path& file, const std::string& name, const fs::path& root = {},
+             const std::string& noted = {}) {
     BatchInput in;
     in.file = file;
     in.name = name;
     in.student = name;
     in.exercise = exercise_;
     in.root = root;
+    in.refused = noted;
     fs::path graded = file;
     if (is_notebook(file)) {
       graded = convert(file, file, name);
@@ -466,7 +584,9 @@ class Collector {
       if (top.size() == 1 && fs::is_directory(fs::symlink_status(top.front()))) root = top.front();
       const std::size_t first = out_.inputs.size();
       scratch_ = scratch;
+      in_archive_ = true;
       const bool ok = student(root, name, name + "/", excluded, why, u.skipped);
+      in_archive_ = false;
       scratch_.clear();
       for (std::size_t k = first; k < out_.inputs.size(); ++k) {
         out_.inputs[k].scratch = scratch;
@@ -481,10 +601,15 @@ class Collector {
       *why = shown + " cannot be unpacked: " + shortened(e.what(), kNoteItemBytes);
     }
     scratch_.clear();
+    in_archive_ = false;
     std::error_code ec;
     if (!scratch.empty()) fs::remove_all(scratch, ec);
     return false;
   }
+
+  /// The names of hard-linked files of the class folder being collected
+  /// (ClassNames); null: none (an upload).
+  void set_class(ClassNames* klass) { klass_ = klass; }
 
  private:
   /// A student's files by kind, each in name order.
@@ -652,44 +777,13 @@ class Collector {
   ClassInputs& out_;
   int converted_ = 0;
   fs::path scratch_;  ///< the scratch folder of the archive's student being collected
+  ClassNames* klass_ = nullptr;
+  bool in_archive_ = false;  ///< collecting an archive's student (its files are no class folder's)
 };
 
 }  // namespace
 
-std::string student_id(const std::string& name) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  auto escape = [&](unsigned char b) {
-    out += '%';
-    out += hex[b >> 4];
-    out += hex[b & 15];
-  };
-  const auto* p = reinterpret_cast<const unsigned char*>(name.data());
-  const std::size_t n = name.size();
-  for (std::size_t i = 0; i < n;) {
-    const unsigned char b = p[i];
-    if (b < 0x80) {
-      if (b == '%' || b < 0x20 || b == 0x7f) escape(b); else out += char(b);
-      ++i;
-      continue;
-    }
-    // A well-formed UTF-8 sequence (RFC 3629: no overlong forms, no
-    // surrogates, at most U+10FFFF) is kept; any other byte is escaped.
-    std::size_t len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-    bool ok = len > 0 && i + len <= n;
-    for (std::size_t k = 1; ok && k < len; ++k) ok = (p[i + k] & 0xc0) == 0x80;
-    if (ok && len == 3) ok = !(b == 0xe0 && p[i + 1] < 0xa0) && !(b == 0xed && p[i + 1] >= 0xa0);
-    if (ok && len == 4) ok = !(b == 0xf0 && p[i + 1] < 0x90) && !(b == 0xf4 && p[i + 1] >= 0x90);
-    if (!ok) {
-      escape(b);
-      ++i;
-      continue;
-    }
-    out.append(name, i, len);
-    i += len;
-  }
-  return out;
-}
+std::string student_id(const std::string& name) { return escaped_name(name); }
 
 bool in_shard(const std::string& name, int k, int n) {
   std::uint64_t h = 1469598103934665603ull;
@@ -744,6 +838,8 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
       entries.push_back(it->path());
     std::sort(entries.begin(), entries.end());
     const fs::path class_root = fs::canonical(p, ec);
+    ClassNames klass(class_root, excluded);
+    collect.set_class(&klass);
     for (const auto& e : entries) {
       if (hidden_name(e)) continue;
       struct stat st {};
@@ -755,7 +851,7 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
         if (skipped(name)) continue;
         std::string why;
         if (!collect.student(e, name, name + "/", excluded, &why)) collect.nothing(name, why);
-      } else if (const std::string why = top_level_refusal(e, st); !why.empty()) {
+      } else if (std::string same, why = top_level_refusal(e, st, klass, &same); !why.empty()) {
         // A link, a device, a FIFO, a file with other names: never read.
         if (stem || is_answers_file(e) || is_code_name(e) || fs::is_directory(e, ec)) {
           const std::string name = unique(student_id(stem ? *stem : e.filename().string()));
@@ -767,14 +863,18 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
         const std::string name = unique(student_id(*stem));
         if (skipped(name)) continue;
         std::string why2;
+        const std::size_t first = out.inputs.size();
         if (!collect.archive(e, name, excluded, &why2)) collect.nothing(name, why2);
+        for (std::size_t k = first; !same.empty() && k < out.inputs.size(); ++k)
+          out.inputs[k].refused += (out.inputs[k].refused.empty() ? "" : "; ") + same;
       } else if (is_answers_file(e) || is_code(e)) {
         const std::string name = unique(student_id(e.filename().string()));
-        if (!skipped(name)) collect.loose(class_root / e.filename(), name, class_root);
+        if (!skipped(name)) collect.loose(class_root / e.filename(), name, class_root, same);
       } else {
         out.ignored.push_back(e.string());
       }
     }
+    collect.set_class(nullptr);
   }
   return out;
 }

@@ -8,11 +8,16 @@
 // file directly in it is a student of its own (named by the file, as
 // before). Nothing is followed out of a student's folder: an entry is
 // read (lstat(2), never stat) only if it is a regular file whose every
-// name (st_nlink) is inside the folder, or a symbolic link to such a file
-// inside it; links out of it, links to folders, devices, FIFOs and sockets
-// are refused and named in the student's row ("ignored notes.py: a symbolic
-// link to a file outside the student's folder (not followed)"); directly in
-// CLASS_DIR, a link or special file is a student with no submission. The
+// name (st_nlink) is inside the folder or in another student's files of
+// CLASS_DIR (two students' files that are one file are both graded, each
+// row's note naming the other: "attention.py is the same file as
+// bob/attention.py"), or a symbolic link to such a file inside it; links
+// out of it, links to folders, hard links with a name elsewhere (outside
+// CLASS_DIR, in a hidden folder of it), devices, FIFOs and sockets are
+// refused and named in the student's row ("ignored notes.py: a symbolic
+// link to a file outside the student's folder (not followed)"), and so is
+// a path past PATH_MAX ("its path is too long to read", as an archive's);
+// directly in CLASS_DIR, a link or special file is a student with no submission. The
 // files are then copied into the sandbox below the student's folder without
 // following links (BatchInput::root, sandbox/no_follow.hpp). Inside a
 // student's folder (walked recursively, hidden entries skipped):
@@ -124,10 +129,11 @@ ClassInputs collect_upload(const std::filesystem::path& folder, const CollectRul
                            std::string* why);
 
 /// The id of a student (or the shown name of a file) from its file name:
-/// the name itself when it is valid UTF-8 without '%' or control bytes;
-/// else each such byte written %XX (hex, upper case) and '%' as %25, so
-/// that distinct names keep distinct ids and the id gives back the name
-/// ("jos\xe9" -> "jos%E9", "jos\xe8" -> "jos%E8", "100%" -> "100%25").
+/// sandbox/escaped_name.hpp's escaped_name, the name itself when it is
+/// valid UTF-8 without '%' or control characters; else each such byte
+/// written %XX (hex, upper case) and '%' as %25, so that distinct names
+/// keep distinct ids and the id gives back the name ("jos\xe9" -> "jos%E9",
+/// "jos\xe8" -> "jos%E8", "100%" -> "100%25").
 std::string student_id(const std::string& name);
 
 /// What tells a second student of one id from the first ("alice%~2"):

@@ -189,7 +189,7 @@ ojson summary_row_json(const SummaryRow& r) {
                {"note", r.note},           {"exit_code", r.exit_code},
                {"report", r.report},       {"settings_hash", r.settings_hash},
                {"seed", r.seed},           {"report_sha256", digests},
-               {"signature", r.signature}};
+               {"shard_id", r.shard_id},   {"signature", r.signature}};
 }
 
 SummaryRow summary_row_from_json(const nlohmann::json& j) {
@@ -218,8 +218,15 @@ SummaryRow summary_row_from_json(const nlohmann::json& j) {
   if (j.contains("report_sha256"))
     for (const auto& [file, sha] : j["report_sha256"].items())
       r.report_sha256.push_back({file, sha.get<std::string>()});
+  r.shard_id = j.value("shard_id", "");
   r.signature = j.value("signature", "");
   return r;
+}
+
+std::vector<std::string> gradebook_students(const Gradebook& book) {
+  std::set<std::string> all;
+  for (const auto& r : book.submissions) all.insert(student_of(r));
+  return {all.begin(), all.end()};
 }
 
 ExerciseColumns exercise_columns(const std::string& exercise, const TeacherConfig* config,
@@ -374,6 +381,10 @@ Gradebook update_gradebook(const Gradebook& base, const Gradebook& fresh) {
   sort_columns(out.columns);
   out.anonymise_salt = fresh.anonymise_salt;
   out.students = student_rows(out.submissions, out.columns);
+  // The gradebook stays what it was (its id); the caller signs it again.
+  out.shard = base.shard.id.empty() ? fresh.shard : base.shard;
+  out.shard.students = gradebook_students(out);
+  out.shard.signature.clear();
   return out;
 }
 
@@ -398,6 +409,13 @@ Gradebook read_gradebook(const fs::path& out_dir) {
       book.run.complete = run.value("complete", true);
       book.run.settings_hash = run.value("settings_hash", "");
       if (run.contains("graded")) book.run.graded = run["graded"].get<std::vector<std::string>>();
+    }
+    if (j.contains("shard")) {
+      const auto& shard = j["shard"];
+      book.shard.id = shard.at("id").get<std::string>();
+      book.shard.ids = shard.at("ids").get<std::vector<std::string>>();
+      book.shard.students = shard.at("students").get<std::vector<std::string>>();
+      book.shard.signature = shard.value("signature", "");
     }
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error("cannot read the gradebook " + file.string() + ": " + e.what() +
@@ -632,6 +650,11 @@ ojson gradebook_json(const Gradebook& book) {
             {"settings_hash", book.run.settings_hash}};
   if (!book.run.complete) run["graded"] = book.run.graded;
   j["run"] = run;
+  if (!book.shard.id.empty())
+    j["shard"] = ojson{{"id", book.shard.id},
+                       {"ids", book.shard.ids},
+                       {"students", book.shard.students},
+                       {"signature", book.shard.signature}};
   j["columns"] = columns_json(book.columns);
   ojson students = ojson::array(), subs = ojson::array();
   std::map<std::string, int> counts = {

@@ -46,7 +46,8 @@
 // "students": [...], "submissions": [one per graded file: file, student,
 // exercise, status, score, max_score, points, max_points, misconceptions,
 // seconds, graded_at, choice, note, report, settings_hash, seed,
-// report_sha256, signature], "counts": {status: submissions}, "overview":
+// report_sha256, shard_id, signature], "shard": {id, ids, students,
+// signature} (ShardRecord), "counts": {status: submissions}, "overview":
 // {...}}. "settings" are what decides a grade (seed, cases, the fixed
 // exercise, limits, the teacher configuration's content, its secrets
 // "anonymise_salt" and "signing_key" left out); each row's "settings_hash"
@@ -125,6 +126,25 @@ struct RunState {
   std::vector<std::string> graded;  ///< the students it finished, while not complete
 };
 
+/// What a gradebook is (summary.json's "shard"), signed so that `attnlab
+/// merge` refuses a row taken from another run's gradebook and a gradebook
+/// with a row removed (row_signature.hpp shard_signature).
+struct ShardRecord {
+  /// Random (128 bits, OpenSSL RAND_bytes, 32 hex digits), made when a run
+  /// first writes the --out folder's gradebook (or merge writes one) and
+  /// kept by every later run into it; each row it grades has it as
+  /// SummaryRow::shard_id.
+  std::string id;
+  /// The ids whose rows it may hold: its own, and a merged gradebook's
+  /// shards' ids (in order).
+  std::vector<std::string> ids;
+  /// Every student it has rows of (sorted): a removed row shows.
+  std::vector<std::string> students;
+  /// HMAC-SHA256 under the signing key over the above and every row's
+  /// signature, in row order (row_signature.hpp); empty: unsigned.
+  std::string signature;
+};
+
 struct Gradebook {
   std::vector<StudentRow> students;       ///< by name
   std::vector<SummaryRow> submissions;    ///< by student, then file
@@ -137,7 +157,11 @@ struct Gradebook {
   std::vector<ExerciseColumns> columns;
   /// Non-empty: also write summary-anonymous.csv with anonymous_id(salt, student).
   std::string anonymise_salt;
+  ShardRecord shard;  ///< empty id: written by an older attnlab
 };
+
+/// The students of `book`'s rows (SummaryRow::student, else its file), sorted, each once.
+std::vector<std::string> gradebook_students(const Gradebook& book);
 
 /// The columns of `exercise`: its items (properties in report order, then
 /// the answers item) with their points under `config` (may be null), and

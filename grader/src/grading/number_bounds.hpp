@@ -19,6 +19,8 @@ namespace attn::grader::bounds {
 struct Whole {
   std::uint64_t min;
   std::uint64_t max;
+  const char* zero_means = nullptr;  ///< non-null: 0 is allowed too, and means this ("no limit")
+  const char* below_min = nullptr;   ///< non-null: why a value below `min` is refused (said with it)
 };
 
 /// A finite number from `min` to `max`; `zero_means` non-null: 0 is allowed
@@ -36,7 +38,22 @@ inline constexpr double kMaxSeconds = 86400;                     // a day
 
 inline constexpr Whole kSeed{0, std::numeric_limits<std::uint64_t>::max()};
 inline constexpr Whole kCases{1, kMaxCases};  ///< --cases, "cases", "student_cases"
-inline constexpr Whole kMemoryMib{1, kMaxMib};    ///< --memory, "limits.memory_mib"
+/// The least address space (MiB, RLIMIT_AS, and the memory cgroup of a
+/// submission's processes) with which the model solutions are graded in
+/// full: less, and every student is blamed for running out of memory.
+/// Measured (docs/MANUAL.md, "Limits and sandbox"; 20 cases, bubblewrap,
+/// one cgroup v1 for all the submission's processes): Debian 12's
+/// /usr/bin/python3 3.11 with NumPy 1.24 and attnlab's harness grade
+/// solutions/F3/attention.py in full from 56 MiB (52: 7 of 12 points), the
+/// C++ model solution from 320 MiB (g++ 12's cc1plus compiling against
+/// Eigen under the same cgroup is killed at 288); 512 leaves room above both.
+inline constexpr std::uint64_t kMinMemoryMib = 512;
+inline constexpr const char* kMinMemoryWhy =
+    "below it not even the model solution can be graded (Python with NumPy, or g++ with Eigen)";
+/// --memory of `attnlab grade`, "limits.memory_mib"
+inline constexpr Whole kMemoryMib{kMinMemoryMib, kMaxMib, nullptr, kMinMemoryWhy};
+/// --memory of `attnlab check` (0: no limit, for PyTorch and JAX)
+inline constexpr Whole kCheckMemoryMib{kMinMemoryMib, kMaxMib, "no limit", kMinMemoryWhy};
 inline constexpr Whole kFileSizeMib{1, kMaxMib};  ///< --file-size, "limits.file_size_mib"
 inline constexpr Whole kMaxProcesses{0, 1000000};  ///< --max-processes (0: no limit)
 /// --timeout, --compile-timeout, "limits.timeout_s", "limits.compile_timeout_s"

@@ -4,6 +4,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/rand.h>
 
 #include <algorithm>
 #include <fstream>
@@ -52,10 +53,41 @@ std::string row_signature(const SummaryRow& row, const std::string& key) {
   return hmac_sha256_hex(key, "attnlab-row/1\n" + j.dump());
 }
 
+namespace {
+
+bool same_hex(const std::string& given, const std::string& want) {
+  return given.size() == want.size() && CRYPTO_memcmp(given.data(), want.data(), want.size()) == 0;
+}
+
+}  // namespace
+
 bool signature_holds(const SummaryRow& row, const std::string& key) {
-  const std::string want = row_signature(row, key);
-  return row.signature.size() == want.size() &&
-         CRYPTO_memcmp(row.signature.data(), want.data(), want.size()) == 0;
+  return same_hex(row.signature, row_signature(row, key));
+}
+
+std::string new_gradebook_id() {
+  unsigned char bytes[16];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("OpenSSL's RAND_bytes failed");
+  return lower_hex(bytes, sizeof bytes);
+}
+
+std::string shard_signature(const Gradebook& book, const std::string& key) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& r : book.submissions) rows.push_back(r.signature);
+  const nlohmann::ordered_json j{{"id", book.shard.id},
+                                 {"ids", book.shard.ids},
+                                 {"students", book.shard.students},
+                                 {"rows", rows}};
+  return hmac_sha256_hex(key, "attnlab-shard/1\n" + j.dump());
+}
+
+void sign_shard(Gradebook& book, const std::string& key) {
+  book.shard.students = gradebook_students(book);
+  book.shard.signature = key.empty() ? std::string() : shard_signature(book, key);
+}
+
+bool shard_signature_holds(const Gradebook& book, const std::string& key) {
+  return same_hex(book.shard.signature, shard_signature(book, key));
 }
 
 }  // namespace attn::grader

@@ -19,6 +19,7 @@
 #include "grading/out_folder.hpp"
 #include "grading/row_signature.hpp"
 #include "sandbox/atomic_file.hpp"
+#include "sandbox/escaped_name.hpp"
 #include "grading/student_names.hpp"
 #include "grading/teacher_config.hpp"
 #include "report/scoring.hpp"
@@ -40,7 +41,7 @@ const std::set<std::string>& items_of(const std::string& exercise, const std::st
   if (std::find(known.begin(), known.end(), exercise) == known.end()) {
     std::string list;
     for (const auto& id : known) list += (list.empty() ? "" : ", ") + id;
-    throw MergeError(where + ": unknown exercise \"" + exercise + "\" (attnlab grades " + list + ")");
+    throw MergeError(where + ": unknown exercise \"" + escaped_name(exercise) + "\" (attnlab grades " + list + ")");
   }
   std::set<std::string> ids;
   const Exercise ex = load_exercise(exercise);
@@ -88,7 +89,7 @@ std::optional<std::string> read_inside(const fs::path& shard, const std::string&
 
 /// One row's own checks (shard_merge.hpp). Throws MergeError.
 void check_row(const SummaryRow& r, const fs::path& shard) {
-  const std::string where = shard.string() + ", row of " + r.file;
+  const std::string where = shard.string() + ", row of " + escaped_name(r.file);
   if (!r.exercise.empty()) {
     const auto& items = items_of(r.exercise, where);
     for (const auto& [id, p] : r.points)
@@ -115,7 +116,7 @@ void check_row(const SummaryRow& r, const fs::path& shard) {
                      " is below its items' maxima (" + format_points(possible) + ")");
   const bool nothing = r.status == "no submission";
   if (r.report != report_path(r.file) && !(nothing && r.report == report_path(r.student)))
-    throw MergeError(where + ": its report \"" + r.report + "\" is not " + report_path(r.file) +
+    throw MergeError(where + ": its report \"" + escaped_name(r.report) + "\" is not " + report_path(r.file) +
                      ", where attnlab writes it");
   if (r.status != "graded") return;
   const std::string results = r.report.substr(0, r.report.size() - 4) + ".results.json";
@@ -158,7 +159,7 @@ void check_consistent(const Gradebook& book, const fs::path& shard, Reference& r
     throw MergeError(shard.string() + ": its run of " + book.run.started_at +
                      " did not complete; rerun the same attnlab grade command to finish it");
   for (const auto& r : book.submissions) {
-    const std::string where = shard.string() + ", row of " + r.file;
+    const std::string where = shard.string() + ", row of " + escaped_name(r.file);
     if (r.settings_hash.empty() || r.version.empty())
       throw MergeError(where + ": no settings hash or attnlab version (graded by an older attnlab? "
                        "grade it again)");
@@ -193,7 +194,7 @@ void check_consistent(const Gradebook& book, const fs::path& shard, Reference& r
 void read_reports(const Gradebook& book, const fs::path& shard, const fs::path& out,
                   std::vector<std::pair<fs::path, std::string>>& files) {
   for (const auto& s : book.submissions) {
-    const std::string where = shard.string() + ", row of " + s.file;
+    const std::string where = shard.string() + ", row of " + escaped_name(s.file);
     if (s.report_sha256.empty()) {
       for (const auto& rel : report_files(s))
         if (auto text = read_inside(shard, rel)) files.push_back({out / rel, std::move(*text)});
@@ -220,15 +221,58 @@ void check_settings(const Gradebook& book, const fs::path& shard) {
   for (const auto& r : book.submissions)
     if (!r.settings_hash.empty() && r.settings_hash != hash)
       throw MergeError(shard.string() + ": its summary.json's settings (hash " + hash +
-                       ") are not those its row of " + r.file + " was graded with (" +
+                       ") are not those its row of " + escaped_name(r.file) + " was graded with (" +
                        r.settings_hash + "): summary.json was edited, or mixes runs");
+}
+
+/// The gradebook's record (gradebook.hpp ShardRecord, row_signature.hpp):
+/// every row of one of its ids, its student list that of its rows, and with
+/// a key its signature holding; without a key, not signed.
+void check_record(const Gradebook& book, const fs::path& shard, const std::string& key) {
+  const ShardRecord& rec = book.shard;
+  if (rec.id.empty()) {
+    if (!key.empty())
+      throw MergeError(shard.string() + ": its summary.json has no \"shard\" record (graded by an "
+                       "older attnlab?): merge cannot tell a removed or replayed row; grade it again "
+                       "with the key");
+    return;
+  }
+  for (const auto& r : book.submissions)
+    if (std::find(rec.ids.begin(), rec.ids.end(), r.shard_id) == rec.ids.end())
+      throw MergeError(shard.string() + ", row of " + escaped_name(r.file) +
+                       ": a row of another gradebook (" +
+                       (r.shard_id.empty() ? std::string("none named") : "id " + escaped_name(r.shard_id)) +
+                       "), not of this shard's run (" + escaped_name(rec.id) +
+                       "): copied in from another run");
+  const std::vector<std::string> rows = gradebook_students(book);
+  for (const auto& who : rec.students)
+    if (!std::binary_search(rows.begin(), rows.end(), who))
+      throw MergeError(shard.string() + ": student " + escaped_name(who) +
+                       " is in the shard's student list but has no row: a row was removed");
+  for (const auto& who : rows)
+    if (!std::binary_search(rec.students.begin(), rec.students.end(), who))
+      throw MergeError(shard.string() + ": student " + escaped_name(who) +
+                       " has a row but is not in the shard's student list: a row was added");
+  if (key.empty()) {
+    if (!rec.signature.empty())
+      throw MergeError(shard.string() + ": its gradebook is signed, but no key was given to check "
+                       "it: give the teacher configuration it was graded with (--config FILE, its "
+                       "\"signing_key\")");
+  } else if (rec.signature.empty()) {
+    throw MergeError(shard.string() + ": its gradebook's record is not signed (graded without the "
+                     "configuration's \"signing_key\"): grade it again with the key");
+  } else if (!shard_signature_holds(book, key)) {
+    throw MergeError(shard.string() + ": its gradebook's signed record does not hold under this "
+                     "key: a row was removed, added or replaced (by another grading of the same "
+                     "student) after grading, or it was graded with another signing_key");
+  }
 }
 
 /// With a key, every row's signature must hold (row_signature.hpp); without
 /// one, no row may be signed (its signature would go unchecked).
 void check_signatures(const Gradebook& book, const fs::path& shard, const std::string& key) {
   for (const auto& r : book.submissions) {
-    const std::string where = shard.string() + ", row of " + r.file;
+    const std::string where = shard.string() + ", row of " + escaped_name(r.file);
     if (key.empty()) {
       if (!r.signature.empty())
         throw MergeError(where + ": it is signed, but no key was given to check it: give the "
@@ -281,13 +325,14 @@ Gradebook merge_shards(const MergeOptions& options) {
                        " has no summary.json (is it an --out folder of attnlab grade?)");
     books.push_back(read_gradebook(shard));
     check_signatures(books.back(), shard, options.key);
+    check_record(books.back(), shard, options.key);
     for (const auto& r : books.back().submissions) check_row(r, shard);
     check_consistent(books.back(), shard, ref);
     check_settings(books.back(), shard);
     for (const auto& s : books.back().students) {
       auto [it, fresh] = owner.insert({s.student, shard});
       if (!fresh && !options.allow_overlap)
-        throw MergeError("student " + s.student + " is in " + it->second.string() + " and in " +
+        throw MergeError("student " + escaped_name(s.student) + " is in " + it->second.string() + " and in " +
                          shard.string() + " (shards of one class do not overlap; "
                          "--allow-overlap takes the last one given)");
       it->second = shard;
@@ -303,6 +348,15 @@ Gradebook merge_shards(const MergeOptions& options) {
     merged = k == 0 ? books[k] : update_gradebook(merged, books[k]);
   }
   if (!books.empty()) recompute_columns(merged, options.shards.front());
+  // The merged gradebook is one of its own, holding its shards' rows.
+  merged.shard = ShardRecord{};
+  merged.shard.id = new_gradebook_id();
+  for (const auto& b : books)
+    for (const auto& id : b.shard.ids)
+      if (std::find(merged.shard.ids.begin(), merged.shard.ids.end(), id) == merged.shard.ids.end())
+        merged.shard.ids.push_back(id);
+  merged.shard.ids.push_back(merged.shard.id);
+  sign_shard(merged, options.key);
   for (const auto& [file, text] : files) write_file_atomically(file, text);
   merged.run = RunState{};
   write_gradebook(options.out, merged);

@@ -29,11 +29,19 @@
 //   each exercise has the same items, item maxima and maximum in every
 //   shard, and each shard's run completed;
 // - no student is in two shards, unless overlaps are allowed (then the
-//   last shard given wins).
+//   last shard given wins);
+// - its gradebook's record (gradebook.hpp ShardRecord, row_signature.hpp)
+//   lists every row's gradebook id (a row copied in from another run's
+//   gradebook is refused) and exactly its rows' students (a removed or
+//   added row is refused); with the key, the record's signature holds (a
+//   row replaced by an older grading of the same student is refused), and
+//   a gradebook without a record (an older attnlab) is refused.
 // Then the report files are copied (regular files of one name read
 // through no symlink, written whole) and the gradebook is written last,
 // its columns made from those settings (gradebook.hpp class_columns), not
-// read from a shard; the rows keep their signatures.
+// read from a shard; the rows keep their signatures, and the merged
+// gradebook gets a record of its own (a new id, its shards' ids, signed
+// with the key), so it can be merged again.
 
 #include <filesystem>
 #include <ostream>

@@ -16,6 +16,7 @@
 
 #include "exercises/exercise.hpp"
 #include "grading/number_bounds.hpp"
+#include "sandbox/escaped_name.hpp"
 
 namespace attn::grader {
 namespace {
@@ -28,7 +29,7 @@ void only_members(const json& j, const std::string& where, std::set<std::string>
     if (!known.count(key)) {
       std::string list;
       for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw ConfigError(where + ": unknown member \"" + key + "\" (known: " + list + ")");
+      throw ConfigError(where + ": unknown member \"" + escaped_name(key) + "\" (known: " + list + ")");
     }
   }
 }
@@ -44,10 +45,16 @@ std::string shown(const json& j) {
 /// a number past the range is refused with the key, the value and the range.
 std::uint64_t whole_number(const json& j, const std::string& where, bounds::Whole b) {
   const std::string range = "a whole number from " + std::to_string(b.min) + " to " +
-                            std::to_string(b.max);
+                            std::to_string(b.max) +
+                            (b.zero_means ? ", or 0 (" + std::string(b.zero_means) + ")" : "");
   const bool whole = j.is_number_unsigned() || (j.is_number_integer() && j.get<std::int64_t>() >= 0);
-  if (!whole || j.get<std::uint64_t>() < b.min || j.get<std::uint64_t>() > b.max)
-    throw ConfigError(where + " is " + shown(j) + "; it must be " + range);
+  if (whole && b.zero_means && j.get<std::uint64_t>() == 0) return 0;
+  if (!whole || j.get<std::uint64_t>() < b.min || j.get<std::uint64_t>() > b.max) {
+    const bool below = whole && j.get<std::uint64_t>() < b.min;
+    throw ConfigError(where + " is " + shown(j) + "; it must be " + range +
+                      (below && b.below_min ? " (below " + std::to_string(b.min) + ": " + b.below_min + ")"
+                                            : std::string()));
+  }
   return j.get<std::uint64_t>();
 }
 
@@ -130,7 +137,7 @@ json parse_unique_members(const std::string& text, const std::string& origin) {
       last = parsed.get<std::string>();
       if (!open.back().names.insert(last).second) {
         const std::string member = open.back().path.empty() ? last : open.back().path + "." + last;
-        throw ConfigError(origin + ": the member \"" + member +
+        throw ConfigError(origin + ": the member \"" + escaped_name(member) +
                           "\" is given twice; JSON keeps only one of them (which, depends on "
                           "the reader), so remove the other");
       }
@@ -213,7 +220,7 @@ TeacherConfig parse_teacher_config(const std::string& text, const std::string& o
     if (!ex.is_object()) throw ConfigError(origin + ": exercises must be a JSON object");
     for (const auto& [key, body] : ex.items()) {
       const std::string id = key;  // a plain variable: lambdas below capture it
-      const std::string where = origin + ": exercises." + id;
+      const std::string where = origin + ": exercises." + escaped_name(id);
       Exercise exercise;
       try {
         exercise = load_exercise(id);
@@ -227,7 +234,7 @@ TeacherConfig parse_teacher_config(const std::string& text, const std::string& o
         if (items.count(item)) return;
         std::string list;
         for (const auto& k : items) list += (list.empty() ? "" : ", ") + k;
-        throw ConfigError(at + ": exercise " + id + " has no item \"" + item + "\" (it has: " +
+        throw ConfigError(at + ": exercise " + id + " has no item \"" + escaped_name(item) + "\" (it has: " +
                           list + ")");
       };
       only_members(body, where, {"points", "visibility"});

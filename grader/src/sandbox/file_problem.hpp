@@ -34,6 +34,19 @@ inline std::string shortened(std::string_view text, std::size_t max_bytes = kSho
 /// Longest path the system takes in one call (Linux PATH_MAX, limits.h).
 inline constexpr std::size_t kPathMaxBytes = 4096;
 
+/// Why an entry whose path the system cannot take (ENAMETOOLONG: a name
+/// over NAME_MAX, a path over PATH_MAX; path_resolution(7)) is left out,
+/// `rel` its path below the folder walked or unpacked: "its path is too
+/// long to unpack (7513 bytes, 1501 names deep; not unpacked)" (`verb`
+/// "unpack", `done` "unpacked"; a class folder's: "read", "read").
+inline std::string path_too_long_clause(const std::filesystem::path& rel, const std::string& verb,
+                                        const std::string& done) {
+  std::size_t depth = 0;
+  for (const auto& part : rel) depth += !part.empty();
+  return "its path is too long to " + verb + " (" + std::to_string(rel.string().size()) + " bytes, " +
+         std::to_string(depth) + " names deep; not " + done + ")";
+}
+
 /// nullopt unless the system refuses `p` for its length (ENAMETOOLONG:
 /// longer than PATH_MAX, or a name longer than NAME_MAX; path_resolution(7));
 /// then the message, which says the file may well be there but cannot be

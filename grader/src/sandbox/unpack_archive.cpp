@@ -10,6 +10,7 @@
 #include <memory>
 #include <system_error>
 
+#include "sandbox/escaped_name.hpp"
 #include "sandbox/file_problem.hpp"
 #include "sandbox/no_follow.hpp"
 
@@ -24,17 +25,20 @@ struct ReaderDeleter {
 };
 using Reader = std::unique_ptr<archive, ReaderDeleter>;
 
+/// libarchive's message, which may quote a member's name: escaped (escaped_name.hpp).
 std::string error_of(archive* a) {
   const char* s = archive_error_string(a);
-  return s && *s ? s : "unknown error";
+  return s && *s ? escaped_name(s) : "unknown error";
 }
 
 /// The entry's path below the archive's root, or empty with `why` set when
-/// it may not be written there (absolute, "..", no name).
+/// it may not be written there (absolute, "..", no name); `shown`: its name
+/// as a note shows it (escaped_name.hpp: a newline, ESC or CR in a member's
+/// name never reaches a report or the console raw).
 fs::path safe_path(archive_entry* e, std::string* shown, std::string* why) {
   const char* raw = archive_entry_pathname_utf8(e);
   if (!raw) raw = archive_entry_pathname(e);
-  *shown = raw ? raw : "";
+  *shown = raw ? escaped_name(raw) : "";
   if (!raw || !*raw) {
     *why = "an entry without a name";
     return {};
@@ -145,14 +149,8 @@ class Unpacker {
     throw std::system_error(ec, "cannot make the folder " + shortened(dir.string()));
   }
 
-  /// Why an entry whose path the system cannot take (ENAMETOOLONG: a name
-  /// over NAME_MAX, a path over PATH_MAX) is not unpacked.
-  static std::string too_long(const fs::path& rel) {
-    std::size_t depth = 0;
-    for (const auto& part : rel) depth += !part.empty();
-    return "its path is too long to unpack (" + std::to_string(rel.string().size()) + " bytes, " +
-           std::to_string(depth) + " names deep; not unpacked)";
-  }
+  /// Why an entry whose path the system cannot take is not unpacked (file_problem.hpp).
+  static std::string too_long(const fs::path& rel) { return path_too_long_clause(rel, "unpack", "unpacked"); }
 
   /// One entry: counted, checked, written or skipped.
   void entry(archive* a, archive_entry* e, Unpacked& out) {

@@ -4,7 +4,8 @@
 // the grader's: only regular files and folders are written; symbolic links,
 // hard links, devices, FIFOs and sockets, absolute paths, paths with ".."
 // and paths too long for the system (ENAMETOOLONG) are skipped and named
-// (each name shortened to a readable length: file_problem.hpp shortened);
+// (each name escaped, escaped_name.hpp, and shortened to a readable length:
+// file_problem.hpp shortened);
 // the whole archive is refused past any of the
 // budgets below, counted on what it really unpacks to (not on the sizes
 // its headers claim), so one student's archive bomb cannot fill the disk or
