@@ -166,7 +166,8 @@ Judged judge_parts(const Outcome& o, const Case& c, const Subject& s, const std:
   }
   j.parts = well_shaped_parts(o, c, s, reads);
   if (!j.parts.any() && expected_parts(c, s, reads).any()) {
-    leave_to(owner, "an answer of the wrong shape", require_answer(o, c, s, reads)->summary);
+    const auto shape = require_answer(o, c, s, reads);
+    leave_to(owner, "an answer of the wrong shape", shape ? shape->summary : "");
     j.left = true;
   }
   return j;
