@@ -172,8 +172,8 @@ TEST_CASE("feedback: facts read from the outcome", "[feedback]") {
   const Case c = masked_case();  // T_q = 3, T_v = 4
   CHECK(key_of(failed_with("row_stochastic", c, Outcome::make_fault("timed out after 10 s"))) ==
         "timeout");
-  Outcome wrong_shape = Outcome::make_fault("A is 4 x 3, expected 3 x 4");
-  wrong_shape.A = DMatrix::Zero(4, 3);
+  // A wrong shape is a result (score_shape charges it), kept as answered.
+  Outcome wrong_shape = Outcome::make_result(DMatrix::Zero(3, 2), DMatrix::Zero(4, 3));
   const auto shape = attn::grader::diagnose(failed_with("score_shape", c, wrong_shape));
   REQUIRE(shape);
   CHECK(shape->key == "weights_shape");

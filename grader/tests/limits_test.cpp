@@ -205,7 +205,7 @@ TEST_CASE("limits: past the time budget later properties are NOT RUN, without co
 TEST_CASE("report: a malformed reply's text stays inside its verdict block", "[limits]") {
   attn::prop::Case c = textbook(false);
   const Outcome o = attn::grader::parse_reply(
-      R"({"v":1,"id":1,"ok":true,"O":[[0,0,0],[0,0,0]],"A":[[1,0],[0,1],[0,0]]})", 1, c);
+      R"({"v":1,"id":1,"ok":true,"O":[[0,0,0],[0,0,0]],"A":[[1,0],[0,1,0]]})", 1, c);
   REQUIRE(o.kind == Kind::fault);
   Verdict v;
   v.property_id = "row_stochastic";
@@ -217,7 +217,7 @@ TEST_CASE("report: a malformed reply's text stays inside its verdict block", "[l
   v.failure = f;
   const std::string text = printed(v);
   INFO(text);
-  CHECK_THAT(text, Catch::Contains("wrong shape"));
+  CHECK_THAT(text, Catch::Contains("not rectangular"));
   CHECK_THAT(text, Catch::Contains("    reply: {"));
   CHECK(block_indented(text));
 }

@@ -99,7 +99,8 @@ std::optional<Failure> compare_related_gradients(const Outcome& original, const 
     double ratio = 0;
     auto f = compare_related(kGradientNames[k], gradient(original, k), gradient(related, k), m,
                              gradient(e_original.exact, k), gradient(e_related.exact, k),
-                             gradient(e_original.bound, k), gradient(e_related.bound, k), &ratio);
+                             gradient(e_original.bound, k), gradient(e_related.bound, k), nullptr,
+                             &ratio);
     if (record) record(kGradientNames[k], ratio, gradient(related, k).size());
     if (f) {
       if (k > 0) f->marked_row = -1;  // a key's row, not a query's

@@ -22,9 +22,10 @@ Case kv_heads_modulo(const Case& c) {
 }
 
 std::optional<Failure> check_batched(Subject& s, const Case& c,
-                                     const std::vector<Misreading>& misreadings) {
+                                     const std::vector<Misreading>& misreadings,
+                                     const std::string& property) {
   const Outcome o = s.run(c);
-  auto f = check_answer(s, c, o);
+  auto f = check_answer(s, c, o, {}, property);
   if (!f || o.kind != Outcome::Kind::result || require_answer(o, c, s)) return f;
   for (const Misreading& m : misreadings) {
     try {

@@ -26,8 +26,11 @@ Case kv_heads_modulo(const Case& c);
 /// whose oracle answer exists: when the subject's whole answer agrees with
 /// it within the bound, the summary says so (a fact about the answer, not a
 /// diagnosis: "; the whole answer agrees, within the bound, with <what>").
+/// `property` is the caller's id (a refusal or a wrong shape is left to
+/// oracle_agreement, the owner of answering: check_answer).
 std::optional<Failure> check_batched(Subject& s, const Case& c,
-                                     const std::vector<Misreading>& misreadings);
+                                     const std::vector<Misreading>& misreadings,
+                                     const std::string& property);
 
 /// A case of the same inputs whose shapes fit (batched_shape_problem
 /// nullopt): K and V cut to Q's batch size, one kv head (MQA) when H_kv does

@@ -30,7 +30,7 @@ Property causal_alignment() {
     return detail::check_batched(
         s, c,
         {{"the " + wrong + " causal mask, where " + asked + " was asked", other},
-         {"no causal mask at all", none}});
+         {"no causal mask at all", none}}, "causal_alignment");
   };
   return p;
 }

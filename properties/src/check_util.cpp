@@ -94,6 +94,85 @@ std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Sub
   return std::nullopt;
 }
 
+const char* answering_owner(Operation op) {
+  return op == Operation::attention ? "score_shape" : "oracle_agreement";
+}
+
+namespace {
+
+thread_local std::optional<LeftMark> g_left;
+
+/// The parts the operation returns and a property reading `reads` reads.
+Parts expected_parts(const Case& c, const Subject& s, Reads reads) {
+  Parts p;
+  p.A = weights_expected(s, c);
+  if (reads == Reads::all) {
+    p.O = returns_outputs(c.op);
+    p.logsumexp = c.op == Operation::attention_tiled;
+  }
+  return p;
+}
+
+/// Of the parts expected, those with their shapes of Lemma 1.
+Parts well_shaped_parts(const Outcome& o, const Case& c, const Subject& s, Reads reads) {
+  Parts p = expected_parts(c, s, reads);
+  p.A = p.A && o.A.rows() == T_q(c) && o.A.cols() == T_v(c);
+  if (p.O) {
+    if (c.op == Operation::batched_attention) {
+      const Shape4 out = batched_output_shape(c);
+      p.O = o.O.rows() == out[0] * out[1] * out[2] && o.O.cols() == out[3];
+    } else if (c.op == Operation::multi_head_attention) {
+      p.O = o.O.rows() == c.X.rows() && o.O.cols() == c.W_O.cols();
+    } else {
+      p.O = o.O.rows() == c.Q.rows() && o.O.cols() == c.V.cols();
+    }
+  }
+  p.logsumexp = p.logsumexp && o.logsumexp.rows() == T_q(c) && o.logsumexp.cols() == 1;
+  return p;
+}
+
+}  // namespace
+
+void leave_to(const std::string& owner, const std::string& why, const std::string& example) {
+  if (!g_left) g_left = LeftMark{owner, why, example};
+}
+const std::optional<LeftMark>& left_mark() { return g_left; }
+void clear_left_mark() { g_left.reset(); }
+
+std::string left_tag(const LeftMark& mark) {
+  return std::string(kLeftTag) + mark.why + ", charged to " + mark.owner + " alone";
+}
+
+void leave_unjudged(bool well_shaped, Operation op) {
+  if (well_shaped)
+    leave_to("oracle_agreement", "a non-finite answer", "every entry compared was NaN or Inf");
+  else
+    leave_to(answering_owner(op), "an answer of the wrong shape",
+             "no part of the two answers has its shape in both");
+}
+
+Judged judge_parts(const Outcome& o, const Case& c, const Subject& s, const std::string& property,
+                   Reads reads) {
+  Judged j;
+  const std::string owner = answering_owner(c.op);
+  if (o.kind == Outcome::Kind::fault || property == owner) {
+    j.failure = require_answer(o, c, s, reads);
+    if (j.failure) return j;
+  }
+  if (o.kind == Outcome::Kind::refusal) {
+    leave_to(owner, "a refused valid input", "refused with " + o.error_type + ": " + o.message);
+    j.left = true;
+    return j;
+  }
+  j.parts = well_shaped_parts(o, c, s, reads);
+  if (!j.parts.any() && expected_parts(c, s, reads).any()) {
+    const auto shape = require_answer(o, c, s, reads);
+    leave_to(owner, "an answer of the wrong shape", shape ? shape->summary : "");
+    j.left = true;
+  }
+  return j;
+}
+
 ref::PrecisionModel precision_model(const Precision& p) {
   return p.model();
 }
@@ -298,16 +377,21 @@ std::optional<Failure> compare_related(const std::string& name, const DMatrix& o
                                        const ref::RealMatrix& exact_original,
                                        const ref::RealMatrix& exact_related,
                                        const DMatrix& bound_original, const DMatrix& bound_related,
-                                       double* max_ratio) {
+                                       Index* judged, double* max_ratio) {
   std::optional<WorstEntry> worst;
-  double worst_ratio = -1, worst_exact = 0;
+  double worst_ratio = -1;
   bool failed = false;
   for (Index i = 0; i < related.rows(); ++i)
     for (Index j = 0; j < related.cols(); ++j) {
       const Index r = m.rows.empty() ? i : m.rows[std::size_t(i)];
       const Index k = m.cols.empty() ? j : m.cols[std::size_t(j)];
-      const ref::Real drift = abs(exact_original(r, k) - exact_related(i, j));
       const double a = related(i, j), b = original(r, k);
+      // A row holding a NaN or Inf (an overflow) in either answer is
+      // oracle_agreement's to charge, not this relation's: one fault, one
+      // charge (its finite entries are off by the same overflow).
+      if (!related.row(i).allFinite() || !original.row(r).allFinite()) continue;
+      if (judged) ++*judged;
+      const ref::Real drift = abs(exact_original(r, k) - exact_related(i, j));
       // Each answer's own rounding: its bound, scaled up where the subject's
       // answer is larger than the exact value (a wrong answer rounds at its
       // own size, so two wrong answers that agree with each other differ by
@@ -325,7 +409,6 @@ std::optional<Failure> compare_related(const std::string& name, const DMatrix& o
       if (ratio > worst_ratio) {
         worst_ratio = ratio;
         worst = WorstEntry{name, i, j, b, a, err, tol};
-        worst_exact = static_cast<double>(exact_related(i, j));
       }
       if (!(err <= tol)) failed = true;
     }
@@ -333,15 +416,7 @@ std::optional<Failure> compare_related(const std::string& name, const DMatrix& o
   if (!failed) return std::nullopt;
   Failure f;
   std::ostringstream os;
-  if (std::isnan(worst->actual) && std::isnan(worst->expected)) {
-    // NaN on both sides: not a disagreement between the two answers, but no
-    // number in either ("is nan ... gives nan; the two must agree" said nothing).
-    os.precision(3);
-    os << name << "(" << worst->row << ", " << worst->col
-       << ") is NaN in the subject's answers to both the original and the transformed case; "
-          "the oracle gives "
-       << worst_exact;
-  } else {
+  {
     // Each value as the shortest text that reads back as it (up to 17
     // significant digits), so two different answers never print the same
     // (12 digits did for subnormals: 6.57223630855e-310 twice); the two
@@ -367,15 +442,22 @@ std::optional<Failure> check_related(Subject& s, const Case& original, const Cas
                                      const EntryMap& map_A, const EntryMap& map_O,
                                      const std::string& relation) {
   if (outside_shapes(original) || outside_shapes(related)) return std::nullopt;
+  // Neither answer is the owner's: a refusal or a wrong shape is left to it.
   const Outcome o1 = s.run(original);
-  if (auto f = require_answer(o1, original, s)) {
-    f->answered = original;
+  const Judged j1 = judge_parts(o1, original, s, "");
+  if (j1.stop()) {
+    auto f = j1.failure;
+    if (f) f->answered = original;
     return f;
   }
   const Outcome o2 = s.run(related);
-  if (auto f = require_answer(o2, related, s)) {
-    f->summary = "on the transformed case (" + relation + "): " + f->summary;
-    f->answered = related;
+  const Judged j2 = judge_parts(o2, related, s, "");
+  if (j2.stop()) {
+    auto f = j2.failure;
+    if (f) {
+      f->summary = "on the transformed case (" + relation + "): " + f->summary;
+      f->answered = related;
+    }
     return f;
   }
   const Expected e1 = expected_for(original, s.precision());
@@ -386,12 +468,15 @@ std::optional<Failure> check_related(Subject& s, const Case& original, const Cas
     f->answered = related;
     return f;
   };
-  if (weights_expected(s, original) && weights_expected(s, related))
-    if (auto f = compare_related("A", o1.A, o2.A, map_A, e1.A, e2.A, e1.bound_A, e2.bound_A))
+  Index judged = 0;
+  const bool A = j1.parts.A && j2.parts.A, O = takes_qkv(original.op) && j1.parts.O && j2.parts.O;
+  if (A)
+    if (auto f = compare_related("A", o1.A, o2.A, map_A, e1.A, e2.A, e1.bound_A, e2.bound_A, &judged))
       return fail(f);
-  if (takes_qkv(original.op))
-    if (auto f = compare_related("O", o1.O, o2.O, map_O, e1.O, e2.O, e1.bound_O, e2.bound_O))
+  if (O)
+    if (auto f = compare_related("O", o1.O, o2.O, map_O, e1.O, e2.O, e1.bound_O, e2.bound_O, &judged))
       return fail(f);
+  if (judged == 0) leave_unjudged(A || O, original.op);
   return std::nullopt;
 }
 
@@ -413,6 +498,13 @@ std::optional<Failure> require_specific_refusal(Subject& s, const Case& faulty, 
   }
   const Outcome v = s.run(valid);
   if (v.kind == Outcome::Kind::result) return std::nullopt;
+  if (v.kind == Outcome::Kind::refusal) {
+    // A refused valid input is the owner of answering's to charge.
+    leave_to(answering_owner(valid.op), "a refused valid input",
+             "refused " + why + ", and also " + valid_what + " (" + v.error_type + ": " +
+                 v.message + ")");
+    return std::nullopt;
+  }
   Failure f;
   f.outcome = v;
   f.answered = valid;
@@ -426,9 +518,11 @@ std::optional<Failure> require_specific_refusal(Subject& s, const Case& faulty, 
 }
 
 std::optional<Failure> check_answer(const Subject& s, const Case& c, const Outcome& o,
-                                    const RatioRecorder& record) {
+                                    const RatioRecorder& record, const std::string& property) {
   if (builds_mask(c.op) && o.kind == Outcome::Kind::result) return std::nullopt;
-  if (auto f = require_answer(o, c, s)) return f;
+  const Judged judged = judge_parts(o, c, s, property);
+  if (judged.stop()) return judged.failure;
+  const Parts& parts = judged.parts;
   const Expected e = expected_for(c, s.precision());
   auto compare = [&](const char* name, const DMatrix& actual, const ref::RealMatrix& exact,
                      const DMatrix& bound) {
@@ -438,21 +532,33 @@ std::optional<Failure> check_answer(const Subject& s, const Case& c, const Outco
     return with_outcome(f, o);
   };
   if (c.op == Operation::batched_attention) {
+    if (!parts.O) return std::nullopt;
     double ratio = 0;
     auto f = compare_batched(c, o.O, e.O, e.bound_O, &ratio);
     if (record) record("O", ratio, o.O.size());
     return with_outcome(f, o);
   }
-  if (weights_expected(s, c)) {
-    DMatrix allowed_part = o.A;  // forbidden entries: exact_zeros' (Lemma 2)
+  DMatrix bound_O = e.bound_O;
+  if (parts.A) {
+    // A finite forbidden entry is exact_zeros' (Lemma 2), and so is what it
+    // adds to O: O's bound on its row grows by |A_ij| |V_jl| (rounded up).
+    // A NaN or Inf there stays, and is charged here.
+    DMatrix allowed_part = o.A;
+    const bool grow = parts.O && takes_qkv(c.op);
     for (Index i = 0; i < allowed_part.rows(); ++i)
-      for (Index j = 0; j < allowed_part.cols(); ++j)
-        if (forbidden(c, i, j)) allowed_part(i, j) = 0.0;
+      for (Index j = 0; j < allowed_part.cols(); ++j) {
+        const double a = allowed_part(i, j);
+        if (!forbidden(c, i, j) || !std::isfinite(a)) continue;
+        if (grow && a != 0.0)
+          for (Index l = 0; l < bound_O.cols(); ++l)
+            bound_O(i, l) += std::abs(a) * std::abs(c.V(j, l)) * (1 + 0x1p-50);
+        allowed_part(i, j) = 0.0;
+      }
     if (auto f = compare("A", allowed_part, e.A, e.bound_A)) return f;
   }
-  if (returns_outputs(c.op))
-    if (auto f = compare("O", o.O, e.O, e.bound_O)) return f;
-  if (c.op == Operation::attention_tiled)
+  if (parts.O)
+    if (auto f = compare("O", o.O, e.O, bound_O)) return f;
+  if (parts.logsumexp)
     if (auto f = compare("logsumexp", o.logsumexp, e.logsumexp, e.bound_logsumexp)) return f;
   return std::nullopt;
 }

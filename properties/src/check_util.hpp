@@ -23,9 +23,7 @@ Index T_v(const Case& c);
 /// Key j is forbidden for query i: masked, or a -Inf logit of a softmax case.
 bool forbidden(const Case& c, Index i, Index j);
 
-/// What a property reads of an answer. A property is charged for a wrong
-/// shape only in what it reads: a wrong-shaped O leaves the properties of
-/// A judged (exact_zeros, row_stochastic), and the reverse.
+/// What a property reads of an answer.
 enum class Reads {
   weights,  ///< A only
   all       ///< A (when expected), O, logsumexp: whatever the operation returns
@@ -34,9 +32,65 @@ enum class Reads {
 /// A failure unless the subject returned a result (not a refusal or a
 /// fault) whose parts that the property `reads` have the right shapes:
 /// A is T_q x T_v (Lemma 1; when weights are expected), for attention O is
-/// T_q x d_v, for tiled attention logsumexp is T_q x 1.
+/// T_q x d_v, for tiled attention logsumexp is T_q x 1. This is the owner
+/// of answering's test (answering_owner); the other properties use judge_parts.
 std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Subject& s,
                                       Reads reads = Reads::all);
+
+/// One fault, one charge (properties/README.md): the property that charges
+/// a refused valid input and an answer of the wrong shape. score_shape for
+/// attention (its cases are any valid case, with the same edge cases as the
+/// value properties), oracle_agreement for every other operation.
+const char* answering_owner(Operation op);
+
+/// The parts of a result a property may judge: those it reads that the
+/// operation returns (A only when weights_expected) with their shapes of
+/// Lemma 1 (A T_q x T_v, O T_q x d_v or the operation's, logsumexp T_q x 1).
+struct Parts {
+  bool A = false, O = false, logsumexp = false;
+  bool any() const { return A || O || logsumexp; }
+};
+
+/// What property `property` may judge of the answer o to the valid case c:
+/// - a fault (crash, timeout, malformed reply): `failure` ("no answer"),
+///   for every property;
+/// - a refusal, or a result none of whose parts read is well shaped: for
+///   answering_owner(c.op), `failure` (require_answer); for any other
+///   property the case is `left` to the owner (leave_to), not judged;
+/// - otherwise the well-shaped `parts` it reads: a wrong-shaped O leaves A
+///   judged, and the reverse (the shape is the owner's to charge; the owner
+///   fails on it through `failure` instead).
+struct Judged {
+  std::optional<Failure> failure;
+  bool left = false;
+  Parts parts;
+  /// True when the property must return `failure` now (nullopt if left).
+  bool stop() const { return failure.has_value() || left; }
+};
+Judged judge_parts(const Outcome& o, const Case& c, const Subject& s, const std::string& property,
+                   Reads reads = Reads::all);
+
+/// Marks the case being checked as left to property `owner`, which charges
+/// it (`why`: "a refused valid input", "a non-finite answer"); `example` is
+/// what the subject did ("refused with ValueError: ..."). The runner tags
+/// such cases (left_tag, counted in Verdict::regimes and said in the
+/// verdict's block) and fails a property that judged none of its cases
+/// (nothing judged is no pass).
+void leave_to(const std::string& owner, const std::string& why, const std::string& example);
+/// The mark of the case being checked (owner and why, and the example), if any.
+struct LeftMark {
+  std::string owner, why, example;
+};
+const std::optional<LeftMark>& left_mark();
+void clear_left_mark();
+/// The regime tag of a case left to another property: "not judged here: a
+/// refused valid input, charged to score_shape alone" (kLeftTag + ...).
+inline constexpr const char* kLeftTag = "not judged here: ";
+std::string left_tag(const LeftMark& mark);
+/// For a metamorphic comparison that compared no entry: leave_to
+/// oracle_agreement ("a non-finite answer") when the parts compared were
+/// well shaped (every entry NaN or Inf), else to answering_owner(op).
+void leave_unjudged(bool well_shaped, Operation op);
 
 /// The answer to c carries the weights A: not for tiled attention, nor for a
 /// subject that declares it returns O only.
@@ -84,14 +138,17 @@ struct EntryMap {
 /// A metamorphic comparison: `related` (answer to a transformed case) against
 /// `original` mapped through m. The tolerance at each entry is the sum of both
 /// error bounds plus the exact difference of the two oracle values (non-zero
-/// only when the transformed inputs had to be rounded). When `max_ratio` is
-/// given it receives the largest difference/tolerance ratio.
+/// only when the transformed inputs had to be rounded). An entry that is NaN
+/// or Inf in either answer is not compared (a non-finite answer is
+/// oracle_agreement's to charge); `judged`, when given, is increased by the
+/// number of entries compared; `max_ratio`, when given, receives the largest
+/// difference/tolerance ratio.
 std::optional<Failure> compare_related(const std::string& name, const DMatrix& original,
                                        const DMatrix& related, const EntryMap& m,
                                        const ref::RealMatrix& exact_original,
                                        const ref::RealMatrix& exact_related,
                                        const DMatrix& bound_original, const DMatrix& bound_related,
-                                       double* max_ratio = nullptr);
+                                       Index* judged = nullptr, double* max_ratio = nullptr);
 
 /// The shapes of the property run in force on this thread (run_property sets
 /// them; the default ShapeSpace outside a run).
@@ -117,22 +174,30 @@ bool outside_shapes(const Case& c);
 bool not_judged();
 void clear_not_judged();
 
-/// Runs both cases and compares A (and O for attention) through the maps.
+/// Runs both cases and compares A (and O for attention) through the maps:
+/// the parts well shaped in both answers (judge_parts), their finite
+/// entries (compare_related). A refusal of either case, or nothing left to
+/// compare, leaves the case to its owner (leave_to); a fault fails.
 std::optional<Failure> check_related(Subject& s, const Case& original, const Case& related,
                                      const EntryMap& map_A, const EntryMap& map_O,
                                      const std::string& relation);
 
-/// nullopt if o answers c usably and correctly: a result of the right shapes
-/// (require_answer) whose A, O and logsumexp, as the operation returns them,
-/// agree with the oracle within the error bound for the subject's precision
-/// (compare_with_bound). A's forbidden entries are not compared: they are
-/// exact_zeros' to judge (Lemma 2), so a tiny nonzero there is charged once.
+/// nullopt if o answers c usably and correctly: the well-shaped parts
+/// (judge_parts, as `property`: a refusal or a wrong shape fails only the
+/// owner, answering_owner) of A, O and logsumexp, as the operation returns
+/// them, agree with the oracle within the error bound for the subject's
+/// precision (compare_with_bound). A's finite forbidden entries are not
+/// compared: they are exact_zeros' to judge (Lemma 2), and O's bound on a
+/// row grows by what its nonzero forbidden weights add to it,
+/// sum_j |A_ij| |V_jl| over the forbidden j (exact_zeros' too), so a tiny
+/// nonzero there is charged once. A NaN or Inf anywhere is charged here.
 /// A mask-building case is only checked for shape.
 /// `record` (optional) receives, per compared output, its name, the largest
 /// error/bound ratio and the number of entries (bound_stats.hpp).
 using RatioRecorder = std::function<void(const char* name, double ratio, Index entries)>;
 std::optional<Failure> check_answer(const Subject& s, const Case& c, const Outcome& o,
-                                    const RatioRecorder& record = {});
+                                    const RatioRecorder& record = {},
+                                    const std::string& property = "oracle_agreement");
 
 /// Sort order of keys: the permutation that sorts `keys` (stable).
 std::vector<Index> argsort(const std::vector<double>& keys);
@@ -144,15 +209,17 @@ std::optional<Failure> require_refusal(const Outcome& o, const std::string& expe
 
 /// As require_refusal on `o`, the answer to `faulty`, and then the valid case
 /// the faulty one was made from must be answered with a result: a subject
-/// that refuses every input (a skeleton), or that crashes or returns nothing
-/// on valid input, does not pass a refusal property. The valid case's values
-/// and shapes are not judged here (the value and shape properties judge
-/// them), so a wrong number is not charged to the refusal as well. The first
-/// failure shows `faulty` (Failure::shown); the second's outcome is the
-/// answer to `valid` (described as `valid_what` in the summary, which names
-/// the refused input `why` in one clause), and both Failure::answered and
-/// Failure::shown are `valid`: the report's counterexample is then the case
-/// that was not answered.
+/// that crashes or returns nothing on valid input does not pass a refusal
+/// property. The valid case's values and shapes are not judged here (the
+/// value and shape properties judge them), so a wrong number is not charged
+/// to the refusal as well; a refused valid case leaves the case to the owner
+/// of answering (answering_owner, leave_to), which charges it, so a subject
+/// that refuses every input (a skeleton) judges nothing and earns nothing.
+/// The first failure shows `faulty` (Failure::shown); the second's outcome
+/// is the answer to `valid` (described as `valid_what` in the summary, which
+/// names the refused input `why` in one clause), and both Failure::answered
+/// and Failure::shown are `valid`: the report's counterexample is then the
+/// case that was not answered.
 std::optional<Failure> require_specific_refusal(
     Subject& s, const Case& faulty, const Outcome& o, const std::string& expected_type,
     const std::string& why, const Case& valid,

@@ -155,7 +155,9 @@ std::vector<Case> edge_cases(const Property& p, const GenConfig& gc) {
   if (op != Operation::softmax_rows && op != Operation::masked_softmax &&
       op != Operation::attention)
     return {};
-  if (p.id != "oracle_agreement" && p.id != "exact_zeros" && p.id != "row_stochastic") return {};
+  if (p.id != "oracle_agreement" && p.id != "exact_zeros" && p.id != "row_stochastic" &&
+      p.id != "score_shape")
+    return {};
   std::vector<Case> out;
   const Precision& prec = gc.precision;
   for (const double level : {-2e4, -2e9, -2e20, -3e38}) {

@@ -30,7 +30,8 @@ namespace attn::prop::detail {
 ///    2000 keys, and logits rising along the keys, where sums kept in a
 ///    narrow type and an online softmax that forgets to rescale go far off.
 /// Only for the properties that accept any valid case of their operation
-/// (oracle_agreement, exact_zeros, row_stochastic) and the operations
+/// (oracle_agreement, exact_zeros, row_stochastic, and score_shape, which
+/// charges a refusal of any of them: detail::answering_owner) and the operations
 /// softmax_rows, masked_softmax and attention; empty otherwise.
 std::vector<Case> edge_cases(const Property& p, const GenConfig& gc);
 

@@ -60,7 +60,8 @@ std::optional<Failure> check_convention(Subject& s, const Case& c, const Outcome
     f.summary = convention_not_kept(o, convention);
     return f;
   }
-  if (auto shape = detail::require_answer(o, c, s)) return shape;
+  // The valid rows' shapes are the owner of answering's (judge_parts).
+  if (const auto j = detail::judge_parts(o, c, s, "fully_forbidden"); j.stop()) return j.failure;
   auto holds = [&](double x) { return convention == FullyForbidden::nan ? std::isnan(x) : x == 0.0; };
   for (const char* name : {"O", "A"}) {
     const DMatrix& M = name[0] == 'O' ? o.O : o.A;
@@ -110,7 +111,7 @@ std::optional<Failure> check_convention(Subject& s, const Case& c, const Outcome
   part.O = rows_of(o.O, keep);
   part.A = rows_of(o.A, keep);
   part.logsumexp = rows_of(o.logsumexp, keep);
-  if (auto g = detail::check_answer(s, rest, part)) {
+  if (auto g = detail::check_answer(s, rest, part, {}, "fully_forbidden")) {
     g->summary = "on the rows with an allowed key: " + g->summary;
     if (g->worst && g->worst->row >= 0) g->worst->row = keep[static_cast<std::size_t>(g->worst->row)];
     g->outcome = o;
@@ -198,7 +199,8 @@ std::optional<Failure> check_batched(Subject& s, const Case& c, const Outcome& o
     f.summary = convention_not_kept(o, convention);
     return f;
   }
-  if (auto shape = detail::require_answer(o, c, s)) return shape;
+  // The valid rows' shapes are the owner of answering's (judge_parts).
+  if (const auto j = detail::judge_parts(o, c, s, "fully_forbidden"); j.stop()) return j.failure;
   auto holds = [&](double x) { return convention == FullyForbidden::nan ? std::isnan(x) : x == 0.0; };
   for (Index r : rows)
     for (Index l = 0; l < o.O.cols(); ++l) {

@@ -42,7 +42,8 @@ Property heads_in_order() {
   };
   p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);
-    if (auto f = detail::require_answer(o, c, s)) return f;
+    const detail::Judged judged = detail::judge_parts(o, c, s, "heads_in_order");
+    if (judged.stop()) return judged.failure;
     const detail::Expected e = detail::expected_for(c, s.precision());
     auto f = detail::compare_with_bound("O", o.O, e.O, e.bound_O);
     if (!f) return std::nullopt;

@@ -26,7 +26,7 @@ Property kv_heads_grouped() {
         s, c,
         {{"query head h attending with kv head h % H_kv (np.tile's order) instead of "
           "h / (H / H_kv) (np.repeat's, consecutive heads sharing)",
-          detail::kv_heads_modulo(c)}});
+          detail::kv_heads_modulo(c)}}, "kv_heads_grouped");
   };
   return p;
 }

@@ -23,7 +23,7 @@ Property mask_broadcast() {
     Case none = c;
     none.batched.mask_dims.clear();
     none.mask.reset();
-    return detail::check_batched(s, c, {{"attention without the mask (the mask ignored)", none}});
+    return detail::check_batched(s, c, {{"attention without the mask (the mask ignored)", none}}, "mask_broadcast");
   };
   return p;
 }

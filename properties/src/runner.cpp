@@ -82,6 +82,7 @@ struct EdgeCaseResult {
 };
 EdgeCaseResult check_edge_case(const Property& p, Subject& s, const Case& c) {
   EdgeCaseResult r;
+  detail::clear_left_mark();
   try {
     r.failure = p.check(s, c);
   } catch (const std::exception& e) {
@@ -145,6 +146,45 @@ Verdict& with_shown_case(Verdict& v) {
   return v;
 }
 
+/// What a property judged: cases judged, and the first case left to another
+/// property (one fault, one charge: detail::leave_to) with its mark.
+struct Judging {
+  int judged = 0;
+  std::optional<Case> first_left;
+  std::optional<detail::LeftMark> first_mark;
+};
+
+/// After a check that found no failure on c: counts it as judged, or tags it
+/// as left to another property (detail::left_tag, in Verdict::regimes) when
+/// the check marked it so.
+void count_judging(Verdict& v, Judging& j, const Case& c) {
+  const auto& mark = detail::left_mark();
+  if (!mark) {
+    ++j.judged;
+    return;
+  }
+  ++v.regimes[detail::left_tag(*mark)];
+  if (!j.first_left) {
+    j.first_left = c;
+    j.first_mark = mark;
+  }
+}
+
+/// A run that passed without judging any case fails: nothing judged is no
+/// pass (a skeleton that refuses every input, an answer NaN everywhere).
+void fail_if_nothing_judged(Verdict& v, const Judging& j) {
+  if (!v.passed || j.judged > 0 || !j.first_mark) return;
+  std::string example = j.first_mark->example.substr(0, j.first_mark->example.find('\n'));
+  if (example.size() > 200) example = example.substr(0, 200) + "...";
+  Failure f;
+  f.summary = "nothing judged: every case it ran was one with " + j.first_mark->why + ", which " +
+              j.first_mark->owner + " charges (" + example +
+              "); a property passes only on cases it could judge";
+  v.passed = false;
+  v.counterexample = j.first_left;
+  v.failure = std::move(f);
+}
+
 /// A verdict naming p, the subject and the seed, not yet decided.
 Verdict blank_verdict(const Property& p, const Subject& s, const RunConfig& cfg) {
   Verdict v;
@@ -181,17 +221,21 @@ Verdict run_fixed_cases(const Property& p, Subject& s, const RunConfig& cfg, Ver
     v.error = "skipped: its cases have shapes the subject does not take (" + cfg.shapes.describe() + ")";
     return v;
   }
+  Judging judging;
   for (const Case& c : p.fixed_cases) {
     if (!cfg.shapes.admits(c)) continue;
     for (const auto& t : c.tags) ++v.regimes[t];
+    detail::clear_left_mark();
     if (auto f = p.check(s, c)) {
       v.counterexample = c;
       v.failure = std::move(f);
       return with_shown_case(v);
     }
+    count_judging(v, judging, c);
     ++v.cases;
   }
   v.passed = true;
+  fail_if_nothing_judged(v, judging);
   return v;
 }
 
@@ -214,6 +258,7 @@ struct SeedRun {
   int quiet_index = -1;
   double quiet_ratio = 0;
   double shrink_work = 0;  // shrink_cost of the candidates checked while shrinking
+  Judging judging{};      // the first pass's cases judged and left
 };
 
 /// RapidCheck's property body: counts and checks one generated case c,
@@ -238,8 +283,10 @@ void check_generated_case(SeedRun& run, const Case& c) {
     run.shrink_work += shrink_cost(c);
   }
   detail::clear_not_judged();
+  detail::clear_left_mark();
   std::optional<Failure> f = run.p.check(run.s, c);
   if (!f && detail::not_judged() && !run.failed_once && !run.replay) ++run.not_judged;
+  else if (!f && !run.failed_once && !run.replay) count_judging(run.v, run.judging, c);
   // While shrinking, a case that fails only by a little is not the same
   // failure: a loud one stays loud (failure_ratio, kLoudRatio).
   if (f && run.failed_once && failure_ratio(*f) < run.loud) f.reset();
@@ -289,7 +336,7 @@ rc::detail::TestResult run_generated_cases(SeedRun& run, const rc::Gen<Case>& ge
 /// random cases missed them. A failure there is the counterexample as it is
 /// (already one row of three keys, its values the ones that matter).
 void run_edge_cases(const Property& p, Subject& s, const RunConfig& cfg, const GenConfig& gc,
-                    Verdict& v) {
+                    Verdict& v, Judging& judging) {
   v.passed = true;
   for (const Case& c : detail::edge_cases(p, gc)) {
     if (!cfg.shapes.admits(c)) continue;  // a shape the subject does not take
@@ -299,9 +346,11 @@ void run_edge_cases(const Property& p, Subject& s, const RunConfig& cfg, const G
       v.passed = false;
       v.counterexample = c;
       v.failure = std::move(r.failure);
-      break;
+      return;
     }
+    count_judging(v, judging, c);
   }
+  fail_if_nothing_judged(v, judging);
 }
 
 /// The verdict of a generated run from RapidCheck's result: a pass (then the
@@ -311,7 +360,7 @@ void decide_generated(const rc::detail::TestResult& result, SeedRun& run, const 
   Verdict& v = run.v;
   if (result.template is<rc::detail::SuccessResult>()) {
     // A random failure, which comes first, keeps its shrunk counterexample.
-    run_edge_cases(run.p, run.s, run.cfg, gc, v);
+    run_edge_cases(run.p, run.s, run.cfg, gc, v, run.judging);
   } else if (result.template is<rc::detail::FailureResult>()) {
     v.passed = false;
     v.counterexample = run.last_case;

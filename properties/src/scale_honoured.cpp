@@ -29,7 +29,7 @@ Property scale_honoured() {
     return detail::check_batched(
         s, c,
         {{"the default scale 1/sqrt(d_k): the given scale was ignored", ignored},
-         {"the given scale and 1/sqrt(d_k) both applied", twice}});
+         {"the given scale and 1/sqrt(d_k) both applied", twice}}, "scale_honoured");
   };
   return p;
 }

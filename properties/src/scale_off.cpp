@@ -55,7 +55,8 @@ Property scale_off(Operation op) {
     scaled.Q *= root;
     round_to_precision(scaled, s.precision());
     const Outcome o = s.run(scaled);
-    if (auto f = detail::require_answer(o, scaled, s)) return f;
+    const detail::Judged judged = detail::judge_parts(o, scaled, s, "scale_off");
+    if (judged.stop()) return judged.failure;
     // The unscaled definition: S_ij = sum_r Q_ir K_jr, no division, with Q the
     // scaled Q sent divided by sqrt(d_k) exactly (c.Q itself unless rounding
     // the scaled Q to a 16-bit storage type changed it).
@@ -83,9 +84,10 @@ Property scale_off(Operation op) {
                    ", against the unscaled softmax(Q K^T) V: " + f->summary;
       return detail::with_outcome(f, o);
     };
-    if (detail::weights_expected(s, c))
+    if (judged.parts.A)
       if (auto f = detail::compare_with_bound("A", o.A, A, e.bound_A)) return fail(f);
-    if (auto f = detail::compare_with_bound("O", o.O, O, e.bound_O)) return fail(f);
+    if (judged.parts.O)
+      if (auto f = detail::compare_with_bound("O", o.O, O, e.bound_O)) return fail(f);
     return std::nullopt;
   };
   return p;

@@ -1,5 +1,8 @@
 // Lemma 1 (section 32.2.3): S = Q K^T is T_q x T_v, so A is T_q x T_v and
 // O = A V is T_q x d_v, for every T_q, T_v (equal or not), d_k and d_v.
+// It owns answering for attention (detail::answering_owner): a refused valid
+// input and an answer of the wrong shape are charged here alone, and its
+// cases are those of the value properties (any valid case; edge_cases.hpp).
 #include "attn/prop/catalog.hpp"
 #include "attn/prop/generators.hpp"
 #include "check_util.hpp"

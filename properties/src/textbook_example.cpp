@@ -60,20 +60,23 @@ Property textbook_example(bool within_bound) {
     p.source = "sections 32.2.6-32.2.7; reference/TOLERANCE.md";
     p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
       const Outcome o = s.run(c);
-      return detail::check_answer(s, c, o);
+      return detail::check_answer(s, c, o, {}, "textbook_example");
     };
     return p;
   }
   p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
     const ref::textbook::TwoToken ex;
     const Outcome o = s.run(c);
-    if (auto f = detail::require_answer(o, c, s)) return f;
+    // The well-shaped parts: a refusal or a wrong shape is score_shape's.
+    const detail::Judged judged = detail::judge_parts(o, c, s, "textbook_example");
+    if (judged.stop()) return judged.failure;
     const bool masked = c.mask.has_value();
-    if (detail::weights_expected(s, c))
+    if (judged.parts.A)
       if (auto f = compare_printed(masked ? "Am" : "A", o.A, masked ? ex.A_masked : ex.A))
         return detail::with_outcome(f, o);
-    if (auto f = compare_printed(masked ? "Om" : "O", o.O, masked ? ex.O_masked : ex.O))
-      return detail::with_outcome(f, o);
+    if (judged.parts.O)
+      if (auto f = compare_printed(masked ? "Om" : "O", o.O, masked ? ex.O_masked : ex.O))
+        return detail::with_outcome(f, o);
     return std::nullopt;
   };
   return p;

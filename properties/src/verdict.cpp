@@ -2,6 +2,7 @@
 #include "attn/prop/case_shape.hpp"
 
 #include "attn/prop/batched.hpp"
+#include "check_util.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -72,6 +73,15 @@ void print_outcome(std::ostream& os, const Outcome& o, Index marked_row, const C
   }
 }
 
+/// The cases left to another property (one fault, one charge), a line per
+/// kind: "  not judged here: a refused valid input, charged to score_shape
+/// alone (12 cases)".
+void print_left(std::ostream& os, const Verdict& v) {
+  for (const auto& [tag, n] : v.regimes)
+    if (tag.rfind(detail::kLeftTag, 0) == 0)
+      os << "  " << tag << " (" << n << " case" << (n == 1 ? "" : "s") << ")\n";
+}
+
 }  // namespace
 
 std::string shape_line(const Case& c) {
@@ -112,7 +122,12 @@ void print_verdict(std::ostream& os, const Verdict& v) {
                                                         : "FAIL";
   os << "[" << status << "] " << v.property_id << ": " << v.title << "  (" << v.source << ")\n";
   if (v.passed) {
-    os << "  " << v.cases << " cases passed\n";
+    int left = 0;
+    for (const auto& [tag, n] : v.regimes)
+      if (tag.rfind(detail::kLeftTag, 0) == 0) left += n;
+    // Edge cases are not in v.cases; a left one is tagged too.
+    os << "  " << std::max(0, v.cases - left) << " cases passed\n";
+    print_left(os, v);
     return;
   }
   if (!v.error.empty()) os << "  " << indented(v.error) << "\n";
@@ -170,6 +185,7 @@ void print_verdict(std::ostream& os, const Verdict& v) {
     os << "\n";
   }
   if (v.generated) os << "  seed " << v.seed << " replays this run\n";
+  print_left(os, v);
 }
 
 void print_regimes(std::ostream& os, const Verdict& v) {

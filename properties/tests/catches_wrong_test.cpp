@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <sstream>
 
 #include "attn/attn.hpp"
 #include "attn/prop/catalog.hpp"
@@ -217,6 +218,26 @@ TEST_CASE("a tiny weight at a forbidden key is charged to exact_zeros alone", "[
   CHECK(run(fully_forbidden_refused(), leaky).passed);
 }
 
+TEST_CASE("a tiny forbidden weight is not charged again through O or the row sums", "[mutants]") {
+  // log(allowed + 1e-300) added to the logits: a forbidden weight of about
+  // 1e-300 times e^(its logit's lead), O and the row sums off by as little.
+  LibSubject<double> lib;
+  FnSubject log_mask([&lib](const Case& c) {
+    Outcome o = lib.run(c);
+    if (o.kind != Outcome::Kind::result || !c.mask) return o;
+    for (Index i = 0; i < o.A.rows(); ++i)
+      for (Index j = 0; j < o.A.cols(); ++j)
+        if ((*c.mask)(i, j)) {
+          o.A(i, j) = 5e-51;
+          for (Index l = 0; l < o.O.cols(); ++l) o.O(i, l) += 5e-51 * c.V(j, l);
+        }
+    return o;
+  });
+  CHECK_FALSE(run(exact_zeros(), log_mask).passed);
+  CHECK(run(oracle_agreement(), log_mask).passed);
+  CHECK(run(row_stochastic(), log_mask).passed);
+}
+
 TEST_CASE("a wrongly shaped O leaves the properties of A judged", "[mutants]") {
   // A right, O returned transposed (d_v x T_q): the shape and the values of
   // O fail, the statements about A alone (its zeros, its row sums) pass.
@@ -385,11 +406,13 @@ TEST_CASE("attention mistakes are caught by the metamorphic properties", "[mutan
   }
 }
 
-TEST_CASE("a metamorphic property on NaN answers says NaN on both sides and the oracle's value",
+TEST_CASE("NaN answers are oracle_agreement's, which says NaN and the oracle's value",
           "[mutants]") {
   // Answers NaN everywhere (as code without a max shift does once a logit
-  // overflows): the two answers of a metamorphic pair are both NaN, and the
-  // message must say so and give the number that was due, not "nan ... nan".
+  // overflows): oracle_agreement charges it and its message says NaN and the
+  // number that was due, not "nan ... nan". The metamorphic and the other
+  // value properties do not charge NaN again; having judged nothing, they
+  // fail on that ("nothing judged"), naming oracle_agreement, never passing.
   FnSubject s([](const Case& c) {
     attn::Matrix<double> A = attn::Matrix<double>::Constant(
         c.Q.rows(), c.K.rows(), std::numeric_limits<double>::quiet_NaN());
@@ -397,13 +420,93 @@ TEST_CASE("a metamorphic property on NaN answers says NaN on both sides and the 
         c.Q.rows(), c.V.cols(), std::numeric_limits<double>::quiet_NaN());
     return Outcome::make_result(O, A);
   });
-  const Verdict v = run(shift_invariance(), s);
-  REQUIRE_FALSE(v.passed);
-  REQUIRE(v.failure);
-  INFO(v.failure->summary);
-  CHECK_THAT(v.failure->summary, Catch::Contains("is NaN in the subject's answers to both"));
-  CHECK_THAT(v.failure->summary, Catch::Contains("the oracle gives"));
-  CHECK_THAT(v.failure->summary, !Catch::Contains("gives nan"));
+  const Verdict oracle = run(oracle_agreement(), s);
+  REQUIRE_FALSE(oracle.passed);
+  REQUIRE(oracle.failure);
+  INFO(oracle.failure->summary);
+  CHECK_THAT(oracle.failure->summary, Catch::Contains("is NaN; the oracle gives"));
+  CHECK_THAT(oracle.failure->summary, !Catch::Contains("gives nan"));
+  for (const Property& p : {shift_invariance(), masked_equals_deleted(), row_stochastic(), exact_zeros()}) {
+    INFO(p.id);
+    const Verdict v = run(p, s);
+    REQUIRE_FALSE(v.passed);
+    REQUIRE(v.failure);
+    INFO(v.failure->summary);
+    CHECK_THAT(v.failure->summary, Catch::StartsWith("nothing judged") &&
+                                       Catch::Contains("a non-finite answer, which oracle_agreement charges"));
+    CHECK(v.counterexample);
+  }
+}
+
+TEST_CASE("an overflow without the max shift is charged to oracle_agreement alone", "[mutants]") {
+  // exp of the raw logits (no max shift, F2's rule "stable for logits of size
+  // 1000"): rows with an overflow are NaN. oracle_agreement charges them; the
+  // rows sums, the forbidden zeros, shift invariance and masked = deleted
+  // judge only the rows without a NaN, which are right.
+  const Operation op = Operation::masked_softmax;
+  FnSubject no_shift(
+      [](const Case& c) {
+        attn::Matrix<double> E = c.S.array().exp();
+        if (c.mask)
+          for (Index i = 0; i < E.rows(); ++i)
+            for (Index j = 0; j < E.cols(); ++j)
+              if ((*c.mask)(i, j)) E(i, j) = 0.0;
+        for (Index i = 0; i < E.rows(); ++i) E.row(i) /= E.row(i).sum();
+        return Outcome::make_result(DMatrix(), E);
+      },
+      op);
+  CHECK_FALSE(run(oracle_agreement(op), no_shift).passed);
+  for (const Property& p : {row_stochastic(op), exact_zeros(op), shift_invariance(op),
+                            masked_equals_deleted(op)}) {
+    INFO(p.id);
+    const Verdict v = run(p, no_shift);
+    INFO((v.failure ? v.failure->summary : std::string("passed")));
+    CHECK(v.passed);
+  }
+}
+
+TEST_CASE("a refused valid input is charged to its owner alone", "[mutants]") {
+  // Refuses T_q != T_v (self-attention only), right otherwise. Attention:
+  // score_shape charges it; the value and refusal properties judge the cases
+  // it answers and say in their verdict that the others were left to it.
+  LibSubject<double> lib;
+  FnSubject square([&lib](const Case& c) {
+    if (c.Q.rows() != c.K.rows())
+      return Outcome::make_refusal("ValueError", "self-attention needs as many queries as keys");
+    return lib.run(c);
+  });
+  const Verdict shape = run(score_shape(), square);
+  REQUIRE_FALSE(shape.passed);
+  REQUIRE(shape.failure);
+  CHECK_THAT(shape.failure->summary, Catch::Contains("refused a valid input"));
+  bool some_left = false;
+  for (const Property& p : {oracle_agreement(), row_stochastic(), exact_zeros(),
+                            dk_mismatch_refused(), fully_forbidden_refused()}) {
+    INFO(p.id);
+    const Verdict v = run(p, square);
+    INFO((v.failure ? v.failure->summary : std::string("passed")));
+    CHECK(v.passed);
+    const std::string tag = "not judged here: a refused valid input, charged to score_shape alone";
+    std::ostringstream text;
+    print_verdict(text, v);
+    if (v.regimes.count(tag)) {
+      some_left = true;
+      CHECK_THAT(text.str(), Catch::Contains("  " + tag + " ("));
+    }
+  }
+  CHECK(some_left);
+  // The softmax operations have no score_shape: oracle_agreement owns answering.
+  const Operation op = Operation::masked_softmax;
+  FnSubject square_S(
+      [](const Case& c) {
+        if (c.S.rows() != c.S.cols()) return Outcome::make_refusal("ValueError", "S must be square");
+        LibSubject<double> l;
+        return l.run(c);
+      },
+      op);
+  CHECK_FALSE(run(oracle_agreement(op), square_S).passed);
+  CHECK(run(row_stochastic(op), square_S).passed);
+  CHECK(run(shift_invariance(op), square_S).passed);
 }
 
 TEST_CASE("a metamorphic property prints two different answers as two different numbers",

@@ -235,13 +235,8 @@ std::optional<Hint> from_outcome(const Verdict& v) {
                                 v.property_id == "non_finite_refused" ||
                                 v.property_id == "shape_mismatch_refused" ||
                                 v.property_id == "shapes_refused";
-  if (o.kind == Outcome::Kind::fault) {
-    if (o.message.find("timed out") != std::string::npos) {
-      return hint("timeout", "the submission does not answer in time",
-                  "A case this small should take milliseconds: look for a loop that does not "
-                  "end or work that grows much faster than T_q x T_v x d.",
-                  "grader/PROTOCOL.md, limits");
-    }
+  if (o.kind == Outcome::Kind::result && !attn::prop::builds_mask(c.op)) {
+    // A wrong shape is an answer (score_shape charges it): a transposed A said as such.
     const auto [T_q, T_v] = query_key_counts(c);
     if (o.A.size() > 0 && o.A.rows() == T_v && o.A.cols() == T_q && T_q != T_v) {
       return hint("weights_shape", "A came back T_v x T_q, keys by queries",
@@ -249,6 +244,14 @@ std::optional<Hint> from_outcome(const Verdict& v) {
                       "; it must be T_q x T_v = " + std::to_string(T_q) + " x " +
                       std::to_string(T_v) + ": one row per query, one column per key.",
                   "Lemma 1, section 32.2.3");
+    }
+  }
+  if (o.kind == Outcome::Kind::fault) {
+    if (o.message.find("timed out") != std::string::npos) {
+      return hint("timeout", "the submission does not answer in time",
+                  "A case this small should take milliseconds: look for a loop that does not "
+                  "end or work that grows much faster than T_q x T_v x d.",
+                  "grader/PROTOCOL.md, limits");
     }
     // The fault message says what happened; the property's own hint (about
     // the values) would mislead.

@@ -38,18 +38,12 @@ std::string string_member(const nlohmann::json& obj, const char* key, const char
   return v.get<std::string>();
 }
 
-/// A reply whose matrices decode but have the wrong shape: a fault like any
-/// other (PROTOCOL.md), that keeps what was decoded, so the feedback can
-/// still read the answer (a transposed A, T_v x T_q).
-class WrongShape : public ProtocolError {
- public:
-  WrongShape(const std::string& what, RowMatrix O, RowMatrix A)
-      : ProtocolError(what), O(std::move(O)), A(std::move(A)) {}
-  RowMatrix O, A;
-};
-
 /// "wrong shape: ..." when matrix (or mask) `name` is not rows x cols, else
 /// empty. `dims` names the expected shape in the text's terms ("T_q x T_v").
+/// A matrix of the wrong shape is a result (PROTOCOL.md): the properties
+/// judge what is well shaped and score_shape charges the shape
+/// (attn::prop::detail::judge_parts); only a mask or a 4-D O of the wrong
+/// shape is a fault.
 template <class Matrix>
 std::string shape_problem(const Matrix& m, const char* name, Index rows, Index cols,
                           const char* dims) {
@@ -95,32 +89,21 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
   }
 
   if (c.op == attn::prop::Operation::attention) {
-    const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_v = c.V.cols();
+    const Index T_v = c.K.rows(), d_v = c.V.cols();
     RowMatrix O = decode_matrix(member(reply, "O"), "O", d_v);
-    if (!weights) {  // a kernel that returns O only (the hello's "weights": false)
-      if (std::string why = shape_problem(O, "O", T_q, d_v, "T_q x d_v"); !why.empty())
-        throw WrongShape(why, std::move(O), RowMatrix());
+    if (!weights)  // a kernel that returns O only (the hello's "weights": false)
       return Outcome::make_result(std::move(O), RowMatrix());
-    }
     RowMatrix A = decode_matrix(member(reply, "A"), "A", T_v);
-    std::string why = shape_problem(O, "O", T_q, d_v, "T_q x d_v");
-    if (why.empty()) why = shape_problem(A, "A", T_q, T_v, "T_q x T_v");
-    if (!why.empty()) throw WrongShape(why, std::move(O), std::move(A));
     return Outcome::make_result(std::move(O), std::move(A));
   }
   if (c.op == attn::prop::Operation::attention_tiled) {
-    const Index T_q = c.Q.rows(), d_v = c.V.cols();
+    const Index d_v = c.V.cols();
     RowMatrix O = decode_matrix(member(reply, "O"), "O", d_v);
-    if (std::string why = shape_problem(O, "O", T_q, d_v, "T_q x d_v"); !why.empty())
-      throw WrongShape(why, std::move(O), RowMatrix());
     const auto& lse_json = member(reply, "logsumexp");
     if (!lse_json.is_array()) throw ProtocolError("\"logsumexp\" is not an array of numbers");
-    RowMatrix lse(T_q, 1);
-    if (static_cast<Index>(lse_json.size()) != T_q) {
-      throw ProtocolError("wrong shape: logsumexp has " + std::to_string(lse_json.size()) +
-                          " entries, expected T_q = " + std::to_string(T_q));
-    }
-    for (Index i = 0; i < T_q; ++i) {
+    const Index n = static_cast<Index>(lse_json.size());
+    RowMatrix lse(n, 1);
+    for (Index i = 0; i < n; ++i) {
       lse(i, 0) = decode_double(lse_json[static_cast<std::size_t>(i)],
                                 "logsumexp[" + std::to_string(i) + "]");
     }
@@ -167,15 +150,9 @@ Outcome decode_reply(std::string_view line, std::int64_t id, const attn::prop::C
   }
   if (c.op == attn::prop::Operation::multi_head_attention) {
     RowMatrix O = decode_matrix(member(reply, "O"), "O", c.W_O.cols());
-    if (std::string why = shape_problem(O, "O", c.X.rows(), c.W_O.cols(), "T x d_out");
-        !why.empty())
-      throw WrongShape(why, std::move(O), RowMatrix());
     return Outcome::make_result(std::move(O), RowMatrix());
   }
   RowMatrix A = decode_matrix(member(reply, "A"), "A", c.S.cols());
-  if (std::string why = shape_problem(A, "A", c.S.rows(), c.S.cols(), "the shape of S");
-      !why.empty())
-    throw WrongShape(why, RowMatrix(), std::move(A));
   return Outcome::make_result(RowMatrix(), std::move(A));
 }
 
@@ -189,11 +166,6 @@ Outcome parse_reply(std::string_view line, std::int64_t id, const attn::prop::Ca
   // stderr excerpt of a crash is).
   try {
     o = decode_reply(line, id, c, is_paired, weights);
-  } catch (const WrongShape& e) {
-    o = Outcome::make_fault("malformed reply: " + untrusted_text(e.what(), kMaxMessageBytes) +
-                            "\n  reply: " + excerpt(line));
-    o.O = e.O;
-    o.A = e.A;
   } catch (const std::exception& e) {  // ProtocolError, nlohmann's errors, bad_alloc
     // The message may quote the reply's bytes (nlohmann's "last read: ..."): made safe.
     o = Outcome::make_fault("malformed reply: " + untrusted_text(e.what(), kMaxMessageBytes) +

@@ -2,7 +2,12 @@
 # expect-exit: 1
 # expect-fail: row_stochastic
 # expect-fail: oracle_agreement
-"""Hostile: answers NaN for every entry, with the right shapes."""
+# expect-fail: exact_zeros
+"""Hostile: answers NaN for every entry, with the right shapes.
+
+oracle_agreement charges the NaN (one fault, one charge); row_stochastic
+and exact_zeros leave a NaN row or weight to it, so here they judge nothing
+and fail on that ("nothing judged"): an answer of NaN earns no points."""
 import numpy as np
 
 

@@ -16,8 +16,8 @@ struct Outcome {
   Kind kind = Kind::fault;
   DMatrix O;  ///< T_q x d_v, for Operation::attention
   DMatrix A;  ///< T_q x T_v weights (not for attention_tiled, which never forms A)
-  // A fault over an answer of the wrong shape keeps O and A as answered (the
-  // feedback reads them); every other fault leaves them empty.
+  // A result keeps O and A as answered, of any shape (a wrong shape is
+  // score_shape's to charge: judge_parts); a fault leaves them empty.
   DMatrix logsumexp;  ///< T_q x 1, log sum_j exp(S_ij) over allowed j (attention_tiled)
   /// The gradients (attention_backward): dQ T_q x d_k, dK T_v x d_k, dV T_v x d_v.
   DMatrix dQ, dK, dV;
