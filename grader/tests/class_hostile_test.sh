@@ -78,10 +78,10 @@ mkdir -p "$class/.teacher" "$class/hidden_hl"; cp "$solution" "$class/.teacher/s
 ln "$class/.teacher/solution.py" "$class/hidden_hl/attention.py"
 # ... and so is one to a teacher's file left directly in the class folder
 # (no student's: a configuration with the marker), read as a helper.
-printf '{"seed": 424242, "note": "%s"}\n' "$marker" > "$class/course-config.json"
-chmod 600 "$class/course-config.json"
+printf '{"seed": 424242, "note": "%s"}\n' "$marker" > "$class/course-notes.txt"
+chmod 600 "$class/course-notes.txt"
 mkdir "$class/teacher_hl"; cp "$class/link_secret/attention.py" "$class/teacher_hl/attention.py"
-ln "$class/course-config.json" "$class/teacher_hl/notes.py"
+ln "$class/course-notes.txt" "$class/teacher_hl/notes.py"
 # A plain folder nested past PATH_MAX (1,500 folders, 7,500 bytes): said too
 # deep, like an archive's, not "the folder is empty".
 /usr/bin/python3 - "$class" "$solution" <<'PY' || fail "cannot make the deep folder"

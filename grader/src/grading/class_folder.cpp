@@ -76,10 +76,10 @@ bool is_code_name(const fs::path& p) {
 /// flagged) from one whose other names are outside the class (refused):
 /// link(2) leaves no trace of a file's other names, so they are found by
 /// walking the class folder (lstat(2), no link followed). Only students'
-/// files count: those below a student's folder, and the code, answers and
-/// archive files directly in the class folder; hidden entries, the report
-/// folder and the other files directly in it (a teacher's configuration
-/// left there) do not. Walked the first time it is asked, so a class
+/// files count: those below a student's folder, and the code and archive
+/// files directly in the class folder; hidden entries, the report folder
+/// and the other files directly in it (a .json there may be a teacher's
+/// configuration or answer key) do not. Walked the first time it is asked, so a class
 /// without hard links is walked once.
 class ClassNames {
  public:
@@ -122,7 +122,7 @@ class ClassNames {
         std::error_code ec2;
         if (hidden || (excluded_ && fs::weakly_canonical(e, ec2) == *excluded_)) it.disable_recursion_pending();
       } else if (S_ISREG(st.st_mode) && st.st_nlink > 1 && !hidden &&
-                 (it.depth() > 0 || is_code(e) || is_answers_file(e) || archive_stem(e))) {
+                 (it.depth() > 0 || is_code(e) || archive_stem(e))) {
         names_[{st.st_dev, st.st_ino}].push_back(e);
       }
     }
