@@ -279,7 +279,8 @@ for path in files:
     bad = re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text)
     assert not bad, (path, repr(text[max(0, bad.start() - 80):bad.end() + 40]))
     for line in text.splitlines():
-        assert not re.match(r"\s*score: 12 / 12", line), (path, line)
+        # The grader's own line reads "score: 12 / 12 points", whole.
+        assert not re.match(r"\s*score: 12 / 12(?! points$)", line), (path, line)
 PY
 
 # The secret is nowhere: reports, results.json, JUnit, summaries, the run's output.

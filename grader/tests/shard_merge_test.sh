@@ -52,9 +52,10 @@ assert sorted(seen) == sorted(r["student"] for r in whole["students"]), seen  # 
 assert len(set(seen)) == len(seen) == 9
 def strip(rows, keys):
     return [{k: v for k, v in r.items() if k not in keys} for r in rows]
-assert strip(whole["students"], {"graded_at"}) == strip(merged["students"], {"graded_at"})
+# shard_id: the gradebook each row was graded into (the whole run's, or a shard's).
+assert strip(whole["students"], {"graded_at", "shard_id"}) == strip(merged["students"], {"graded_at", "shard_id"})
 # report_sha256: the digests of reports that state their own time.
-timed = {"graded_at", "seconds", "report_sha256"}
+timed = {"graded_at", "seconds", "report_sha256", "shard_id"}
 assert strip(whole["submissions"], timed) == strip(merged["submissions"], timed)
 for r in merged["submissions"]:  # the merged reports are the shards' as graded
     assert sorted(r["report_sha256"]) == sorted(r["report"][:-4] + e for e in (".txt", ".results.json", ".junit.xml")), r

@@ -1,10 +1,13 @@
 #!/bin/sh
 # student_first_screen_test.sh ATTNLAB SOURCE_DIR
 # A first-time student grades a wrong attempt (F4's post-softmax masking, and
-# a C++ one: the F3 attention with no 1/sqrt(d_k)) with `attnlab grade FILE`:
+# a C++ one: the F3 attention without the max shift) with `attnlab grade FILE`:
 # within the first 40 lines of the report stand the failed property, a
 # counterexample to paste (NumPy: `Q = np.array(...)` and the call; C++: an
-# Eigen initializer and the call) and the hint; the report ends with the list
+# Eigen initializer and the call) and the diagnosis or hint. The C++ attempt
+# fails one property only (one fault, one charge: the overflow is
+# oracle_agreement's), after five passes of three or four lines each, so its
+# screen is the 40 lines from its [FAIL] line. The report ends with the list
 # of failed properties and their points; the sandbox and limit details are
 # behind --verbose; no colour codes when NO_COLOR is set.
 set -u
@@ -37,7 +40,8 @@ block=$(sed -n '/reproduce it (paste into Python/,/^  [a-z]/p' "$tmp/py.txt" | s
 cp "$src/exercises/mutants/f3_no_max_shift.cpp" "$tmp/attention.cpp"
 NO_COLOR=1 "$attnlab" grade "$tmp/attention.cpp" > "$tmp/cpp.txt" 2>&1
 [ $? = 1 ] || { cat "$tmp/cpp.txt"; fail "the C++ attempt did not exit 1"; }
-head -n 40 "$tmp/cpp.txt" > "$tmp/cpp40.txt"
+sed -n '/^\[FAIL\] /,$p' "$tmp/cpp.txt" | head -n 40 > "$tmp/cpp40.txt"
+[ "$(grep -c '^\[FAIL\] ' "$tmp/cpp.txt")" = 1 ] || { cat "$tmp/cpp.txt"; fail "C++: the missing max shift was charged to more than one property"; }
 grep -q '^\[FAIL\] ' "$tmp/cpp40.txt" || { cat "$tmp/cpp.txt"; fail "C++: no failed property in the first 40 lines"; }
 grep -q 'f3::Matrix Q(' "$tmp/cpp40.txt" && grep -Eq '^ *(f3::Matrix Q\(.*\); )?Q << ' "$tmp/cpp40.txt" ||
   { cat "$tmp/cpp.txt"; fail "C++: no Eigen initializer in the first 40 lines"; }

@@ -45,9 +45,14 @@ Property exact_zeros(Operation op) {
           return f;
         }
       }
-    if (finite == 0 && non_finite > 0)
+    // Nothing judged here: a NaN or Inf is oracle_agreement's to charge, so a
+    // case whose forbidden weights are all non-finite, or which has none and
+    // a non-finite answer, is left to it (an answer of NaN everywhere must
+    // not pass by such cases).
+    if (finite == 0 && (non_finite > 0 || !o.A.allFinite()))
       detail::leave_to("oracle_agreement", "a non-finite answer",
-                       "every forbidden weight is NaN or Inf");
+                       non_finite > 0 ? "every forbidden weight is NaN or Inf"
+                                      : "a weight is NaN or Inf");
     return std::nullopt;
   };
   return p;

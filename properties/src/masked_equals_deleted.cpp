@@ -82,7 +82,16 @@ Property masked_equals_deleted(Operation op) {
                                              se.bound_O, &compared))
           return fail(f);
     }
-    if (rows_run > 0 && compared == 0) detail::leave_unjudged(well_shaped, c.op);
+    // A case with no row to compare (nothing deleted) judged nothing either;
+    // when its answer is non-finite, that is oracle_agreement's to charge,
+    // so it is left, not counted as judged (an answer of NaN everywhere must
+    // not pass by such cases).
+    const bool non_finite = (judged.parts.A && !o.A.allFinite()) ||
+                            (takes_qkv(c.op) && judged.parts.O && !o.O.allFinite());
+    if (rows_run > 0 && compared == 0)
+      detail::leave_unjudged(well_shaped, c.op);
+    else if (rows_run == 0 && non_finite)
+      detail::leave_unjudged(true, c.op);
     return std::nullopt;
   };
   return p;

@@ -446,7 +446,9 @@ TEST_CASE("an overflow without the max shift is charged to oracle_agreement alon
   const Operation op = Operation::masked_softmax;
   FnSubject no_shift(
       [](const Case& c) {
-        attn::Matrix<double> E = c.S.array().exp();
+        // std::exp per entry: Eigen's vectorised exp gives 5.6e-309 for
+        // -inf, a second fault (exact_zeros') this test is not about.
+        attn::Matrix<double> E = c.S.unaryExpr([](double x) { return std::exp(x); });
         if (c.mask)
           for (Index i = 0; i < E.rows(); ++i)
             for (Index j = 0; j < E.cols(); ++j)
@@ -456,12 +458,21 @@ TEST_CASE("an overflow without the max shift is charged to oracle_agreement alon
       },
       op);
   CHECK_FALSE(run(oracle_agreement(op), no_shift).passed);
-  for (const Property& p : {row_stochastic(op), exact_zeros(op), shift_invariance(op),
-                            masked_equals_deleted(op)}) {
+  for (const Property& p : {row_stochastic(op), exact_zeros(op), masked_equals_deleted(op)}) {
     INFO(p.id);
     const Verdict v = run(p, no_shift);
     INFO((v.failure ? v.failure->summary : std::string("passed")));
     CHECK(v.passed);
+  }
+  // The same missing shift has a second, finite face that shift invariance
+  // exists to find: a row shifted far down underflows in part (exp(S - 402)),
+  // and its weights move off by far more than their rounding. That may fail,
+  // but never on a NaN, which is oracle_agreement's alone.
+  const Verdict shifted = run(shift_invariance(op), no_shift);
+  if (!shifted.passed) {
+    REQUIRE(shifted.failure);
+    INFO(shifted.failure->summary);
+    CHECK_THAT(shifted.failure->summary, !Catch::Contains("nan") && !Catch::Contains("NaN"));
   }
 }
 

@@ -60,9 +60,17 @@ ScoredItem score_verdict(const attn::prop::Verdict& v, const ScoringRules& rules
   }
   std::ostringstream text;
   attn::prop::print_verdict(text, v);
-  if (item.diagnosis) text << format_diagnosis(*item.diagnosis);
-  if (item.hint) text << format_hint(*item.hint);
-  item.text = text.str();
+  std::string body = text.str();
+  // The diagnosis right under the failure's first line, before the
+  // counterexample and its reproduction: what a student reads first on the
+  // screen is what went wrong and, when a mistake was named, which.
+  if (item.diagnosis) {
+    const std::size_t first_line = body.find('\n');
+    body.insert(first_line == std::string::npos ? body.size() : first_line + 1,
+                format_diagnosis(*item.diagnosis));
+  }
+  if (item.hint) body += format_hint(*item.hint);
+  item.text = std::move(body);
   return item;
 }
 
