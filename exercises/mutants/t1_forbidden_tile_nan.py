@@ -2,7 +2,7 @@
 # exercise: T1
 # misconception: each tile's weights are exp(S - tile maximum) as in FlashAttention's Algorithm 1, unguarded: a key tile with no allowed key for a row gives exp(-inf - (-inf)) = NaN, which poisons the row.
 # violates: Lemma 2 (forbidden keys contribute exactly 0), section 32.2.4; FlashAttention, Theorem 1
-# caught by: tiled_equals_naive
+# caught by: oracle_agreement
 # key: tiled_forbidden_tile_nan
 # key parameter: maximum=each tile's own
 import numpy as np

@@ -44,9 +44,9 @@ config student_cases_fraction '{"student_cases": 2.5}' \
 config seed_negative '{"seed": -1}' 'seed is -1; it must be a whole number from 0 to 18446744073709551615'
 # 2^44 MiB shifted into bytes overflows 64 bits: no limit at all.
 config memory_2p44 '{"limits": {"memory_mib": 17592186044416}}' \
-  'limits.memory_mib is 17592186044416; it must be a whole number from 1 to 16777216'
+  'limits.memory_mib is 17592186044416; it must be a whole number from 512 to 16777216'
 config memory_fraction '{"limits": {"memory_mib": 512.5}}' \
-  'limits.memory_mib is 512.5; it must be a whole number from 1 to 16777216'
+  'limits.memory_mib is 512.5; it must be a whole number from 512 to 16777216'
 # Too little memory to grade even the model solution (it would blame every
 # student for running out of memory): refused below the documented 512 MiB.
 config memory_1 '{"limits": {"memory_mib": 1}}' \

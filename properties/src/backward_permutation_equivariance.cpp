@@ -12,18 +12,6 @@
 
 namespace attn::prop {
 
-namespace {
-
-std::string perm_text(const std::vector<Index>& p) {
-  std::ostringstream os;
-  os << "[";
-  for (std::size_t k = 0; k < p.size(); ++k) os << (k ? ", " : "") << p[k];
-  os << "]";
-  return os.str();
-}
-
-}  // namespace
-
 Property backward_permutation_equivariance() {
   Property p;
   p.id = "backward_permutation_equivariance";
@@ -54,8 +42,8 @@ Property backward_permutation_equivariance() {
       permuted.K.row(j) = c.K.row(pi[std::size_t(j)]);
       permuted.V.row(j) = c.V.row(pi[std::size_t(j)]);
     }
-    const std::string what = "rows of Q and dO permuted by " + perm_text(sigma) +
-                             ", keys and values by " + perm_text(pi);
+    const std::string what = "rows of Q and dO permuted by " + detail::perm_text(sigma) +
+                             ", keys and values by " + detail::perm_text(pi);
     return detail::check_related_gradients(s, c, permuted, sigma, pi, what);
   };
   return p;

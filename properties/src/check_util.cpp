@@ -139,6 +139,14 @@ void leave_to(const std::string& owner, const std::string& why, const std::strin
 const std::optional<LeftMark>& left_mark() { return g_left; }
 void clear_left_mark() { g_left.reset(); }
 
+std::string perm_text(const std::vector<Index>& p) {
+  std::ostringstream os;
+  os << "[";
+  for (std::size_t k = 0; k < p.size(); ++k) os << (k ? ", " : "") << p[k];
+  os << "]";
+  return os.str();
+}
+
 std::string left_tag(const LeftMark& mark) {
   return std::string(kLeftTag) + mark.why + ", charged to " + mark.owner + " alone";
 }

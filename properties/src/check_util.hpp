@@ -87,6 +87,8 @@ void clear_left_mark();
 /// refused valid input, charged to score_shape alone" (kLeftTag + ...).
 inline constexpr const char* kLeftTag = "not judged here: ";
 std::string left_tag(const LeftMark& mark);
+/// A permutation as text, "[2, 0, 1]": entry k is where row k goes.
+std::string perm_text(const std::vector<Index>& p);
 /// For a metamorphic comparison that compared no entry: leave_to
 /// oracle_agreement ("a non-finite answer") when the parts compared were
 /// well shaped (every entry NaN or Inf), else to answering_owner(op).

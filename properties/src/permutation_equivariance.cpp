@@ -10,18 +10,6 @@
 
 namespace attn::prop {
 
-namespace {
-
-std::string perm_text(const std::vector<Index>& p) {
-  std::ostringstream os;
-  os << "[";
-  for (std::size_t k = 0; k < p.size(); ++k) os << (k ? ", " : "") << p[k];
-  os << "]";
-  return os.str();
-}
-
-}  // namespace
-
 Property permutation_equivariance(Operation op) {
   Property p;
   p.id = "permutation_equivariance";
@@ -52,8 +40,8 @@ Property permutation_equivariance(Operation op) {
         permuted.K.row(j) = c.K.row(pi[std::size_t(j)]);
         permuted.V.row(j) = c.V.row(pi[std::size_t(j)]);
       }
-    const std::string what = "rows of Q permuted by " + perm_text(sigma) +
-                             ", keys and values by " + perm_text(pi);
+    const std::string what = "rows of Q permuted by " + detail::perm_text(sigma) +
+                             ", keys and values by " + detail::perm_text(pi);
     return detail::check_related(s, c, permuted, {sigma, pi}, {sigma, {}}, what);
   };
   return p;
