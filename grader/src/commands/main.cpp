@@ -35,6 +35,7 @@
 #include "grading/grade.hpp"
 #include "attn/grader/paths.hpp"
 #include "sandbox/file_problem.hpp"
+#include "submission/submission.hpp"
 #include "sandbox/sandbox.hpp"
 #include "grading/teacher_config.hpp"
 #include "commands/teaching_cli.hpp"
@@ -479,7 +480,9 @@ int main(int argc, char** argv) {
       }
     }
     for (const auto& i : ignored)
-      std::cout << "attnlab: ignored " << i << " (not .py, .cpp, .json or executable)\n";
+      std::cout << "attnlab: ignored " << i
+                << (attn::grader::is_answers_file(i) ? " (a .json naming no \"exercise\": not an answers file)\n"
+                                                     : " (not .py, .cpp, .json or executable)\n");
     if (b.inputs.empty()) {
       std::cerr << "attnlab: " << attn::grader::no_submission_message(paths, ignored) << "\n";
       return 2;

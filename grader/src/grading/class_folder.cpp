@@ -14,6 +14,7 @@
 
 #include <sys/stat.h>
 
+#include "exercises/answers.hpp"
 #include "sandbox/escaped_name.hpp"
 #include "sandbox/file_problem.hpp"
 #include "sandbox/no_follow.hpp"
@@ -867,6 +868,11 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
         if (!collect.archive(e, name, excluded, &why2)) collect.nothing(name, why2);
         for (std::size_t k = first; !same.empty() && k < out.inputs.size(); ++k)
           out.inputs[k].refused += (out.inputs[k].refused.empty() ? "" : "; ") + same;
+      } else if (is_answers_file(e) && !read_answers_exercise(class_root / e.filename(), class_root).exercise) {
+        // As in a student's folder: a .json that names no exercise is a data
+        // file, not an answers file; directly in the class folder it is
+        // usually the teacher's configuration or answer key, and nobody's.
+        out.ignored.push_back(e.string());
       } else if (is_answers_file(e) || is_code(e)) {
         const std::string name = unique(student_id(e.filename().string()));
         if (!skipped(name)) collect.loose(class_root / e.filename(), name, class_root, same);
