@@ -16,9 +16,11 @@ fail() { echo "demo_formats_test: $*" >&2; exit 1; }
 for demo in masking scaling shift weights; do
   for mask in causal none; do
     base="$tmp/$demo-$mask"
-    "$attnlab" demo $demo --size 5 --mask $mask --d-k 16 --seed 4 --format csv > "$base.csv" || fail "$demo csv failed"
-    "$attnlab" demo $demo --size 5 --mask $mask --d-k 16 --seed 4 --format json > "$base.json" || fail "$demo json failed"
-    "$attnlab" demo $demo --size 5 --mask $mask --d-k 16 --seed 4 --svg "$base.svg" > "$base.txt" 2>/dev/null ||
+    m="--mask $mask"
+    [ "$demo" = scaling ] && m=""  # its panels are unmasked: --mask is refused (below)
+    "$attnlab" demo $demo --size 5 $m --d-k 16 --seed 4 --format csv > "$base.csv" || fail "$demo csv failed"
+    "$attnlab" demo $demo --size 5 $m --d-k 16 --seed 4 --format json > "$base.json" || fail "$demo json failed"
+    "$attnlab" demo $demo --size 5 $m --d-k 16 --seed 4 --svg "$base.svg" > "$base.txt" 2>/dev/null ||
       fail "$demo svg failed"
   done
   "$attnlab" demo $demo --example text --format json > "$tmp/$demo-text.json" || fail "$demo text json failed"
@@ -35,6 +37,22 @@ done
   fail "sweep json/svg failed"
 "$attnlab" demo scaling-sweep > "$tmp/sweep.txt" || fail "sweep text failed"
 "$attnlab" demo > "$tmp/list.txt" || fail "the list failed"
+# An input a demonstration does not read is refused (exit 2, naming it), never
+# ignored in silence: a lecturer who asks for --mask on the sweep must not
+# believe the figure is masked.
+refused() {
+  opt=$1; shift
+  "$attnlab" demo "$@" > /dev/null 2> "$tmp/refused.txt"
+  code=$?
+  [ "$code" = 2 ] || fail "attnlab demo $* exited $code, not 2"
+  grep -q "does not read $opt" "$tmp/refused.txt" || fail "attnlab demo $* does not name $opt: $(cat "$tmp/refused.txt")"
+}
+refused --mask scaling-sweep --mask causal
+refused --d-k scaling-sweep --d-k 8
+refused --example scaling-sweep --example text
+refused --mask scaling --mask none
+refused --size masking --example text --size 4
+refused --seeds masking --seeds 3
 /usr/bin/python3 - "$tmp" <<'PY' || fail "the demo outputs are not as expected"
 import csv, json, math, os, sys
 import xml.dom.minidom

@@ -27,7 +27,7 @@ int run_sweep(const DemoCommand& c) {
 
 int run_panels(const DemoCommand& c) {
   const DemoData data = demo_data(c.name, c.inputs);
-  if (c.format == "text" && !c.inputs_given) {
+  if (c.format == "text" && c.inputs_given.empty()) {
     // The text's own example as the text tells it first, then the random one.
     run_demo(c.name, std::cout);
     std::cout << "\n";
@@ -40,12 +40,36 @@ int run_panels(const DemoCommand& c) {
   return 0;
 }
 
+/// The usage error for the first input option given that `c`'s
+/// demonstration does not read; empty when it reads all that were given.
+std::string unread_input(const DemoCommand& c) {
+  const std::vector<std::string> reads = demo_reads(c.name, c.inputs.text_example);
+  for (const auto& given : c.inputs_given) {
+    if (std::find(reads.begin(), reads.end(), given) != reads.end()) continue;
+    std::string list;
+    for (const auto& r : reads) list += (list.empty() ? "" : ", ") + r;
+    return "the demonstration '" + c.name + "'" +
+           (c.inputs.text_example ? " on the text's example" : "") + " does not read " + given +
+           (list.empty() ? " (it reads no inputs)" : " (it reads " + list + ")");
+  }
+  return {};
+}
+
 }  // namespace
+
+std::vector<std::string> demo_reads(const std::string& name, bool text_example) {
+  if (name == kSweepDemo) return {"--size", "--seed", "--seeds"};
+  const auto& names = panel_demos();
+  if (std::find(names.begin(), names.end(), name) == names.end()) return {};
+  if (text_example) return {"--example"};
+  if (name == "scaling") return {"--size", "--d-k", "--seed", "--example"};
+  return {"--size", "--mask", "--d-k", "--seed", "--example"};
+}
 
 int run_demo_command(const DemoCommand& c) {
   try {
     if (c.html) {
-      if (!c.name.empty() || c.inputs_given || c.svg || c.format != "text") {
+      if (!c.name.empty() || !c.inputs_given.empty() || c.svg || c.format != "text") {
         std::cerr << "attnlab: --html DIR writes every demonstration and its variants; it takes no NAME, "
                      "input, --format or --svg (only --font-scale)\n";
         return 2;
@@ -58,14 +82,20 @@ int run_demo_command(const DemoCommand& c) {
       list_demos(std::cout);
       return 0;
     }
-    if (c.name == kSweepDemo) return run_sweep(c);
     const auto& names = panel_demos();
-    if (std::find(names.begin(), names.end(), c.name) != names.end()) return run_panels(c);
-    if (c.inputs_given || c.svg || c.format != "text") {
-      std::cerr << "attnlab: the demonstration '" << c.name << "' takes no inputs, --format or --svg\n";
+    const bool panels = std::find(names.begin(), names.end(), c.name) != names.end();
+    if (!panels && c.name != kSweepDemo) {
+      if (!c.inputs_given.empty() || c.svg || c.format != "text") {
+        std::cerr << "attnlab: the demonstration '" << c.name << "' takes no inputs, --format or --svg\n";
+        return 2;
+      }
+      return run_demo(c.name, std::cout);  // an unknown name: the list, exit status 2
+    }
+    if (const std::string why = unread_input(c); !why.empty()) {
+      std::cerr << "attnlab: " << why << "\n";
       return 2;
     }
-    return run_demo(c.name, std::cout);
+    return panels ? run_panels(c) : run_sweep(c);
   } catch (const std::exception& e) {
     std::cerr << "attnlab: " << e.what() << "\n";
     return 2;

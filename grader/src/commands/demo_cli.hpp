@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "commands/demo_data.hpp"
 #include "commands/demo_svg.hpp"
@@ -19,13 +20,24 @@ struct DemoCommand {
   DemoInputs inputs;
   int seeds = 10;                ///< --seeds, the sweep's
   SvgStyle style;                ///< --font-scale
-  bool inputs_given = false;     ///< --size, --mask, --d-k, --seed, --seeds or --example given
+  /// The input options given ("--size", "--mask", "--d-k", "--seed",
+  /// "--seeds", "--example"), in their declaration order.
+  std::vector<std::string> inputs_given;
   bool size_given = false;       ///< --size given (the sweep's default T is 16)
 };
 
+/// The input options the demonstration `name` reads, in declaration order:
+/// the sweep --size, --seed, --seeds; masking, shift and weights --size,
+/// --mask, --d-k, --seed, --example; scaling the same but --mask (its
+/// panels are unmasked); with `text_example` (--example text) a panel
+/// demonstration reads --example only (the text fixes the rest); the
+/// text-only explanations and an unknown name read none.
+std::vector<std::string> demo_reads(const std::string& name, bool text_example);
+
 /// Runs it, writing to stdout (messages to stderr). Returns 0, or 2 for a
-/// usage error (options a demonstration does not take, an unknown name, a
-/// file that cannot be written).
+/// usage error (an unknown name; an input option the demonstration does not
+/// read, which would otherwise be ignored in silence, demo_reads; a file that
+/// cannot be written).
 int run_demo_command(const DemoCommand& c);
 
 }  // namespace attn::grader

@@ -123,7 +123,8 @@ std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
 std::optional<int> run_teaching_command(const TeachingCommands& t) {
   if (t.demo && t.demo->parsed()) {
     DemoCommand c = t.demo_command;
-    for (const CLI::Option* o : t.demo_input_options) c.inputs_given = c.inputs_given || o->count() > 0;
+    for (const CLI::Option* o : t.demo_input_options)
+      if (o->count() > 0) c.inputs_given.push_back(o->get_name());
     c.size_given = t.demo_size->count() > 0;
     return run_demo_command(c);
   }
