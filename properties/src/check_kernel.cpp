@@ -108,11 +108,7 @@ CheckSummary run_check(Subject& kernel, const CheckOptions& options) {
     } else if (v.passed) {
       ++summary.passed;
       out << "[PASS] " << v.property_id << ": " << v.title << " (" << plural(v.cases, "case") << ")\n";
-      std::ostringstream text;  // its "not judged here" lines (one fault, one charge)
-      print_verdict(text, v);
-      std::istringstream lines(text.str());
-      for (std::string line; std::getline(lines, line);)
-        if (line.rfind("  not judged here: ", 0) == 0) out << line << "\n";
+      print_left_cases(out, v);
     } else {
       ++summary.failed;
       print_verdict(out, v);

@@ -73,15 +73,6 @@ void print_outcome(std::ostream& os, const Outcome& o, Index marked_row, const C
   }
 }
 
-/// The cases left to another property (one fault, one charge), a line per
-/// kind: "  not judged here: a refused valid input, charged to score_shape
-/// alone (12 cases)".
-void print_left(std::ostream& os, const Verdict& v) {
-  for (const auto& [tag, n] : v.regimes)
-    if (tag.rfind(detail::kLeftTag, 0) == 0)
-      os << "  " << tag << " (" << n << " case" << (n == 1 ? "" : "s") << ")\n";
-}
-
 }  // namespace
 
 std::string shape_line(const Case& c) {
@@ -113,6 +104,12 @@ void show_failure_case(Verdict& v) {
   }
 }
 
+void print_left_cases(std::ostream& os, const Verdict& v, const std::string& indent) {
+  for (const auto& [tag, n] : v.regimes)
+    if (tag.rfind(detail::kLeftTag, 0) == 0)
+      os << indent << tag << " (" << n << " case" << (n == 1 ? "" : "s") << ")\n";
+}
+
 void print_verdict(std::ostream& os, const Verdict& v) {
   const bool not_run = !v.not_run.empty() && !v.failure && !v.passed && !v.skipped;
   const char* status = v.skipped                          ? "SKIP"
@@ -127,7 +124,7 @@ void print_verdict(std::ostream& os, const Verdict& v) {
       if (tag.rfind(detail::kLeftTag, 0) == 0) left += n;
     // Edge cases are not in v.cases; a left one is tagged too.
     os << "  " << std::max(0, v.cases - left) << " cases passed\n";
-    print_left(os, v);
+    print_left_cases(os, v);
     return;
   }
   if (!v.error.empty()) os << "  " << indented(v.error) << "\n";
@@ -185,7 +182,7 @@ void print_verdict(std::ostream& os, const Verdict& v) {
     os << "\n";
   }
   if (v.generated) os << "  seed " << v.seed << " replays this run\n";
-  print_left(os, v);
+  print_left_cases(os, v);
 }
 
 void print_regimes(std::ostream& os, const Verdict& v) {

@@ -592,3 +592,54 @@ TEST_CASE("a failure that grows with the row's length is shown where it is loud"
   CHECK(v.failure->worst->bound > 0);
   CHECK(v.failure->worst->error >= 10 * v.failure->worst->bound);
 }
+
+namespace {
+
+/// The library computing in float (float32) while declaring double: every
+/// step right, the arithmetic a student's np.float32 array gives.
+class FloatDeclaredDouble : public Subject {
+ public:
+  std::string name() const override { return "attn::attention<float>, declared double"; }
+  Precision precision() const override { return Precision::of_double(); }
+  bool supports(Operation op) const override { return inner_.supports(op); }
+  Outcome run(const Case& c) override { return inner_.run(c); }
+
+ private:
+  LibSubject<float> inner_;
+};
+
+}  // namespace
+
+TEST_CASE("a float32 computation declared float64 fails at float64's bounds and holds at float32's",
+          "[precision]") {
+  FloatDeclaredDouble s;
+  const Verdict v = run(oracle_agreement(), s);
+  REQUIRE_FALSE(v.passed);
+  REQUIRE(v.counterexample);
+  CHECK(holds_at_precision(oracle_agreement(), s, *v.counterexample, Precision::of_float()));
+  CHECK_FALSE(holds_at_precision(oracle_agreement(), s, *v.counterexample, Precision::of_double()));
+}
+
+TEST_CASE("a logic error does not hold at float32's bounds", "[precision]") {
+  FnSubject s(post_softmax_mask);
+  const Verdict v = run(row_stochastic(), s);
+  REQUIRE_FALSE(v.passed);
+  REQUIRE(v.counterexample);
+  CHECK_FALSE(holds_at_precision(row_stochastic(), s, *v.counterexample, Precision::of_float()));
+}
+
+TEST_CASE("a case another property judges is not said to hold at float32", "[precision]") {
+  // NaN everywhere: row_stochastic leaves a non-finite answer to
+  // oracle_agreement (one fault, one charge), so its check returns no failure
+  // without having judged the case.
+  FnSubject s([](const Case& c) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    return Outcome::make_result(DMatrix::Constant(c.Q.rows(), c.V.cols(), nan),
+                                DMatrix::Constant(c.Q.rows(), c.K.rows(), nan));
+  });
+  const Verdict v = run(oracle_agreement(), s);
+  REQUIRE_FALSE(v.passed);
+  REQUIRE(v.counterexample);
+  REQUIRE_FALSE(row_stochastic().check(s, *v.counterexample));  // passed, as a case left to another
+  CHECK_FALSE(holds_at_precision(row_stochastic(), s, *v.counterexample, Precision::of_float()));
+}

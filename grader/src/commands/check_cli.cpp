@@ -110,10 +110,7 @@ void print_check_report(std::ostream& os, const GradeResult& r) {
       ++passed;
       os << "PASS  " << item.id << " (" << v.cases << (v.generated ? " cases" : " fixed cases")
          << ")\n";
-      // The verdict's "not judged here" lines (one fault, one charge).
-      std::istringstream text(item.text);
-      for (std::string line; std::getline(text, line);)
-        if (line.rfind("  not judged here: ", 0) == 0) os << "  " << line << "\n";
+      attn::prop::print_left_cases(os, v, "    ");
     } else if (status == "skipped") {
       ++skipped;
       os << "SKIP  " << item.id << ": " << item.summary << "\n";

@@ -79,7 +79,23 @@ DiagnosisStage::DiagnosisStage(attn::prop::Subject& subject, attn::mis::Language
     : subject_(subject), language_(language), stopped_(std::move(stopped)),
       fully_forbidden_(fully_forbidden) {}
 
-FailureDiagnosis DiagnosisStage::diagnose(const attn::prop::Verdict& v) {
+FailureDiagnosis DiagnosisStage::diagnose(const attn::prop::Verdict& v,
+                                          const attn::prop::Property* property) {
+  FailureDiagnosis out = diagnose_engine(v);
+  const attn::prop::Precision declared = subject_.precision();
+  const bool float64 = declared.storage == attn::ref::NumberFormat::float64 &&
+                       declared.accumulate == attn::ref::NumberFormat::float64;
+  if (!property || !float64 || v.passed || v.skipped || !v.failure || !v.counterexample ||
+      out.status == FailureDiagnosis::Status::not_run || (stopped_ && stopped_()))
+    return out;
+  const attn::prop::Precision narrower = attn::prop::Precision::of_float();
+  if (attn::prop::holds_at_precision(*property, subject_, *v.counterexample, narrower) &&
+      !(stopped_ && stopped_()))
+    out.within_precision = attn::ref::format_info(narrower.storage).name;
+  return out;
+}
+
+FailureDiagnosis DiagnosisStage::diagnose_engine(const attn::prop::Verdict& v) {
   FailureDiagnosis out;
   if (v.passed || v.skipped) {
     out.why_not = "the property did not fail";

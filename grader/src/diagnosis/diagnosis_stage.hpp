@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "attn/mis/diagnose.hpp"
+#include "attn/prop/property.hpp"
 #include "attn/prop/subject.hpp"
 #include "attn/prop/verdict.hpp"
 
@@ -37,6 +38,13 @@ struct FailureDiagnosis {
   bool cached = false;
   /// The property an earlier identical diagnosis was made for (when cached).
   std::string cached_from;
+  /// The name of a narrower precision ("float32") at whose error bounds the
+  /// failed property holds on the counterexample (attn::prop::
+  /// holds_at_precision): the departure is that precision's rounding, and
+  /// feedback says so instead of the property's generic hint. Empty: the
+  /// failure is louder than that, or it was not tried (a subject declaring
+  /// less than float64, a property given no Property, a stopped run).
+  std::string within_precision;
 };
 
 /// Keys named by a diagnosis (misconception or several); empty otherwise.
@@ -72,7 +80,12 @@ class DiagnosisStage {
   /// misconception is ever named for it) are not_applicable. Never
   /// throws: an operation the engine or subject does not support is
   /// not_applicable with the reason.
-  FailureDiagnosis diagnose(const attn::prop::Verdict& v);
+  /// With `property` (the Property that gave `v`), a failure of a subject
+  /// declaring float64 is then judged at float32's bounds on its
+  /// counterexample (FailureDiagnosis::within_precision; one or two more
+  /// cases sent, not when stopped).
+  FailureDiagnosis diagnose(const attn::prop::Verdict& v,
+                            const attn::prop::Property* property = nullptr);
 
   /// Engine runs made (cache misses), cases and entries sent, seconds spent.
   int runs() const { return runs_; }
@@ -80,6 +93,7 @@ class DiagnosisStage {
   double seconds() const { return seconds_; }
 
  private:
+  FailureDiagnosis diagnose_engine(const attn::prop::Verdict& v);
   attn::prop::Subject& subject_;
   attn::mis::Language language_;
   DiagnosisStop stopped_;

@@ -323,6 +323,17 @@ std::optional<Hint> diagnose(const Verdict& v) {
   return std::nullopt;
 }
 
+Hint precision_hint(const std::string& precision) {
+  return hint("within_" + precision, "the departure is " + precision + " rounding",
+              "On the counterexample the answers are within the error bound of the definition "
+              "computed in " + precision + ", though not of float64, which is what is graded: "
+              "some step runs in " + precision + " (an array made " + precision +
+              ", a float accumulator, literal or Eigen::MatrixXf in C++). Compute every step "
+              "in float64 (double); if " + precision + " is meant, attnlab check takes "
+              "--precision " + precision + ".",
+              "reference/TOLERANCE.md (the bound is the declared unit roundoff's)", false);
+}
+
 std::string format_hint(const Hint& h, const std::string& indent, std::size_t width) {
   std::string text = "hint: " + h.misconception + ". " + h.advice;
   if (!h.cites.empty()) text += " (" + h.cites + ")";

@@ -25,6 +25,13 @@ struct Hint {
 /// The hint for a verdict that failed (nullopt for a pass or a skip).
 std::optional<Hint> diagnose(const attn::prop::Verdict& v);
 
+/// The hint for a failure whose counterexample the property accepts at the
+/// error bounds of the narrower precision `precision` ("float32";
+/// FailureDiagnosis::within_precision): the departure is that precision's
+/// rounding, so the property's own hint (normalise, subtract the maximum,
+/// mask before the softmax...) would claim what the answers contradict.
+Hint precision_hint(const std::string& precision);
+
 /// "hint: <misconception>. <advice> (<cites>)" as one paragraph, lines
 /// wrapped at about `width` columns, each prefixed with `indent`.
 std::string format_hint(const Hint& h, const std::string& indent = "  ", std::size_t width = 96);

@@ -368,6 +368,7 @@ attn::mis::Language explanation_language(Language l) {
 struct Graded {
   attn::prop::Verdict verdict;
   double seconds = 0;
+  const attn::prop::Property* property = nullptr;  ///< the property that gave `verdict`
 };
 
 /// The diagnosis stage (diagnosis/diagnosis_stage.hpp), after every property
@@ -394,7 +395,7 @@ std::vector<std::optional<FailureDiagnosis>> diagnose_failures(const std::vector
     if (v.passed || v.skipped) continue;
     subject.begin_run();  // fresh restart and timeout caps, as for a property
     subject_mark = subject.not_run();
-    out[k] = stage.diagnose(v);
+    out[k] = stage.diagnose(v, graded[k].property);
   }
   return out;
 }
@@ -427,7 +428,7 @@ void run_properties(const GradeOptions& options, const Exercise& exercise, Proce
       run.cases = 1;
       run.shrink = false;
     }
-    graded.push_back(Graded{run_guarded(p, budget, run, stopped), seconds_since(t0)});
+    graded.push_back(Graded{run_guarded(p, budget, run, stopped), seconds_since(t0), &p});
   }
   // The diagnosis battery sends small shapes of its own: not to a kernel
   // that declared the shapes it takes (check --head-dims, --tile-multiple).

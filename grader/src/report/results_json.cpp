@@ -111,6 +111,8 @@ nlohmann::ordered_json diagnosis_extra_data(const ScoredItem& it) {
   } else if (it.diagnosis && !it.diagnosis->why_not.empty()) {
     extra["diagnosis_text"] = diagnosis_summary(*it.diagnosis);
   }
+  if (it.diagnosis && !it.diagnosis->within_precision.empty())
+    extra["within_precision"] = it.diagnosis->within_precision;
   if (it.hint) extra["hint"] = it.hint->key;
   return extra;
 }

@@ -56,6 +56,10 @@ ScoredItem score_verdict(const attn::prop::Verdict& v, const ScoringRules& rules
       item.status = !v.error.empty() && !v.failure ? "error" : "failed";
       item.hint = diagnose(v);
       if (diagnosis) item.diagnosis = *diagnosis;
+      // A departure at a narrower precision's rounding: the property's own
+      // hint (about the logic) would claim what the answers contradict.
+      if (diagnosis && !diagnosis->within_precision.empty() && (!item.hint || !item.hint->from_shape))
+        item.hint = precision_hint(diagnosis->within_precision);
     }
   }
   std::ostringstream text;

@@ -79,6 +79,18 @@ struct RunConfig {
 /// subject; generator trouble is reported in Verdict::error.
 Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg);
 
+/// Whether `p` holds on the case `c` for `s` judged with the bounds of
+/// `precision` instead of those of the precision `s` declares (s answers
+/// as it does; only Subject::precision() differs): true only when the check
+/// passes having judged the case itself, not left it to another property
+/// (one fault, one charge; properties/README.md). For feedback that states
+/// what the evidence shows: a failure of a float64 subject that holds at
+/// float32 is a departure at float32's rounding level (reference/TOLERANCE.md,
+/// the bound is the declared unit roundoff's), not a logic error. Sends `c`
+/// (and a metamorphic property's related case) to `s` again; a check that
+/// throws does not hold.
+bool holds_at_precision(const Property& p, Subject& s, const Case& c, const Precision& precision);
+
 /// The default number of cases, scaled by the environment variable
 /// ATTNLAB_CASES_SCALE (a positive number; 100 for a deep run).
 int default_case_count(int base = 100);

@@ -78,6 +78,12 @@ void show_failure_case(Verdict& v);
 /// bound) and the seed.
 void print_verdict(std::ostream& os, const Verdict& v);
 
+/// The cases the verdict left to another property (one fault, one charge:
+/// properties/README.md), a line per kind after `indent`: "not judged
+/// here: a refused valid input, charged to score_shape alone (12 cases)".
+/// Nothing when it left none. print_verdict prints them for a pass.
+void print_left_cases(std::ostream& os, const Verdict& v, const std::string& indent = "  ");
+
 /// "regime: share%" lines for the regime counts of a verdict.
 void print_regimes(std::ostream& os, const Verdict& v);
 
