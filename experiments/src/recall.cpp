@@ -1,6 +1,7 @@
 // The associative-recall model of exercise F5 and its gradient (recall.hpp).
 #include "attn/exp/recall.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -65,8 +66,13 @@ std::size_t query_count(const RecallBatch& b) {
 Matrix<double> forward(const Matrix<double>& Q, const Matrix<double>& K, const Matrix<double>& V,
                        const std::vector<int>& target, const AttentionOptions& options, double& squared_error,
                        std::size_t& correct) {
+  // One tile of T x T: the default tiles (128 x 256) would allocate buffers
+  // far larger than an example at every call. One thread: the runs of an
+  // experiment are what runs in parallel.
   TileSizes tiles;
-  tiles.threads = 1;  // the runs of an experiment are what runs in parallel
+  tiles.query = std::max<Index>(1, Q.rows());
+  tiles.key = std::max<Index>(1, K.rows());
+  tiles.threads = 1;
   Matrix<double> O = attention_tiled<double>(Q, K, V, std::nullopt, options, tiles).O;
   for (Index i = 0; i < O.rows(); ++i) {
     const Index t = target[static_cast<std::size_t>(i)];

@@ -74,18 +74,26 @@ TEST_CASE("recall model: the scale enters the gradient (the scaled and unscaled 
 }
 
 TEST_CASE("recall model: accuracy is 1 when W_Q W_K^T is a large multiple of I, chance-like when it is 0") {
-  const RecallTask task{8, 6, 5, 0.0};
+  const RecallTask task{8, 64, 5, 0.0};
   std::mt19937_64 rng(3);
   const RecallBatch b = make_recall_batch(task, 20, rng);
+  // The premise, checked rather than assumed: with noise 0 each query's own
+  // key input has the largest dot product with it, by a margin of at least 4.
+  for (std::size_t e = 0; e < b.examples(); ++e)
+    for (Index i = 0; i < b.Y[e].rows(); ++i) {
+      const Index t = b.target[e][static_cast<std::size_t>(i)];
+      for (Index j = 0; j < b.X[e].rows(); ++j)
+        if (j != t) REQUIRE(b.Y[e].row(i).dot(b.X[e].row(t)) > b.Y[e].row(i).dot(b.X[e].row(j)) + 4);
+    }
   RecallModel sharp;
-  sharp.W_Q = 4.0 * Matrix<double>::Identity(6, 6);
-  sharp.W_K = 4.0 * Matrix<double>::Identity(6, 6);
+  sharp.W_Q = 4.0 * Matrix<double>::Identity(64, 64);
+  sharp.W_K = 4.0 * Matrix<double>::Identity(64, 64);
   sharp.scale = 1.0;
-  // Logits 16 x_i.x_j: the own key's 16 |x|^2 (about 96) is far above any
-  // other's, so each weight row is one-hot on t(i) and O_i = v_{t(i)}.
+  // Logits 16 y_i.x_j: the own key's is above every other's by at least 64,
+  // so each weight row is one-hot on t(i) (exp(-64) ~ 1e-28) and O_i = v_{t(i)}.
   const RecallScore s = recall_score(sharp, b);
   CHECK(s.accuracy == 1.0);
-  CHECK(s.loss < 1e-6);
+  CHECK(s.loss < 1e-20);
   RecallModel flat = sharp;
   flat.W_Q.setZero();
   // Equal logits: O_i is the mean of the values, the same for every query of
@@ -110,20 +118,20 @@ TEST_CASE("recall model: shapes that do not fit are refused, naming the example"
   CHECK_THROWS_AS(make_recall_batch(RecallTask{0, 3, 2, 0.5}, 1, rng), std::invalid_argument);
 }
 
-TEST_CASE("recall model: a short scaled run learns the task (validation accuracy from chance to above 0.9)") {
+TEST_CASE("recall model: a short scaled run learns the task (validation accuracy from below 0.5 to above 0.8)") {
   TrainSettings s;
   s.task = RecallTask{8, 8, 8, 0.3};
   s.d_k = 16;
   s.steps = 300;
-  s.batch = 8;
-  s.learning_rate = 2e-2;
+  s.batch = 16;
+  s.learning_rate = 3e-2;
   s.eval_every = 100;
   std::mt19937_64 rng(99);
   const RecallBatch validation = make_recall_batch(s.task, 32, rng);
   const Curve c = train_recall(s, validation);
   REQUIRE(c.step == std::vector<int>{0, 100, 200, 300});
   CHECK(c.score.front().accuracy < 0.5);
-  CHECK(c.score.back().accuracy > 0.9);
+  CHECK(c.score.back().accuracy > 0.8);
   CHECK(c.score.back().loss < c.score.front().loss / 4);
   // The same seed gives the same run.
   CHECK(train_recall(s, validation).score.back().loss == c.score.back().loss);

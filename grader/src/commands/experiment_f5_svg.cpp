@@ -149,7 +149,7 @@ std::string f5_curves_svg(const F5Result& r, const SvgStyle& st) {
 std::string f5_final_svg(const F5Result& r, const SvgStyle& st) {
   const int label = st.px(11);
   const auto groups = static_cast<int>(r.settings.d_k.size());
-  const int group_w = 160, plot_h = 300, left = st.px(40) + 3 * label, top = st.px(100) + 2 * label;
+  const int group_w = 200, plot_h = 300, left = st.px(40) + 3 * label, top = st.px(100) + 2 * label;
   const int plot_w = groups * group_w;
   const int width = std::max(left + plot_w + 40, left + st.px(640)), height = top + plot_h + 4 * label + st.px(40);
   const Chart c{left, top, plot_w, plot_h, 1.0, 1.0};
@@ -180,13 +180,12 @@ std::string f5_final_svg(const F5Result& r, const SvgStyle& st) {
     const double xc = c.x0 + group_w * (d + 0.5), xa[2] = {xc - group_w * 0.2, xc + group_w * 0.2};
     s << "<text class=\"x-tick\" x=\"" << xc << "\" y=\"" << c.y0 + c.h + label + 6 << "\" font-size=\"" << label
       << "\" text-anchor=\"middle\">d_k = " << r.settings.d_k[du] << "</text>\n";
-    // The verdict under each group: "faster: shown" / "not shown" / "reversed".
-    auto word = [](double p, double p_rev) { return p < 0.05 ? "shown" : p_rev < 0.05 ? "reversed" : "not shown"; };
+    // The verdicts under each group (F5Criterion::verdict).
     s << "<text class=\"verdict\" x=\"" << xc << "\" y=\"" << c.y0 + c.h + 2 * label + st.px(12) << "\" font-size=\""
-      << label << "\" fill=\"#555\" text-anchor=\"middle\">faster: " << word(cmp[du].auc_p, cmp[du].auc_p_reversed)
+      << label << "\" fill=\"#555\" text-anchor=\"middle\">faster: " << cmp[du].criteria[0].verdict()
       << "</text>\n<text class=\"verdict\" x=\"" << xc << "\" y=\"" << c.y0 + c.h + 3 * label + st.px(16)
-      << "\" font-size=\"" << label << "\" fill=\"#555\" text-anchor=\"middle\">better: "
-      << word(cmp[du].final_p, cmp[du].final_p_reversed) << "</text>\n";
+      << "\" font-size=\"" << label << "\" fill=\"#555\" text-anchor=\"middle\">better (final loss): "
+      << cmp[du].criteria[1].verdict() << "</text>\n";
     for (std::size_t k = 0; k < seeds; ++k) {
       const double ys = c.py(r.runs[(du * seeds + k) * 2].curve.score.back().accuracy);
       const double yu = c.py(r.runs[(du * seeds + k) * 2 + 1].curve.score.back().accuracy);
