@@ -77,7 +77,8 @@ for p in means:
     assert all(math.isfinite(float(x)) for pt in pts for x in pt.split(",")), p.getAttribute("points")
 f = svg("final.svg")
 dots = [e for e in f.getElementsByTagName("circle") if e.getAttribute("class") == "seed"]
-assert len(dots) == 8, len(dots)
+got = sorted((e.getAttribute("data-d-k"), e.getAttribute("data-arm"), e.getAttribute("data-metric")) for e in dots)
+assert got == sorted(want * 2), got  # one dot per seed (2) for every d_k, arm and metric
 verdicts = [t.firstChild.data for t in f.getElementsByTagName("text") if t.getAttribute("class") == "verdict"]
 assert len(verdicts) == 4, verdicts
 report = open(f"{d}/report.txt").read()

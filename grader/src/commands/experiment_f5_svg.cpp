@@ -22,8 +22,9 @@ const char* const kArmTitle[2] = {"scaled: softmax(QK^T / sqrt(d_k))", "unscaled
 struct Chart {
   int x0, y0, w, h;  ///< the plot area
   double x_max, y_max;
+  double y_min = 0;  ///< the value at the bottom of the axis
   double px(double x) const { return x0 + w * (x_max > 0 ? x / x_max : 0.5); }
-  double py(double v) const { return y0 + h - h * std::clamp(v / y_max, 0.0, 1.0); }
+  double py(double v) const { return y0 + h - h * std::clamp((v - y_min) / (y_max - y_min), 0.0, 1.0); }
 };
 
 std::string header(int width, int height) {
@@ -146,60 +147,53 @@ std::string f5_curves_svg(const F5Result& r, const SvgStyle& st) {
   return s.str();
 }
 
-std::string f5_final_svg(const F5Result& r, const SvgStyle& st) {
+namespace {
+
+// One panel of final.svg: per d_k, each seed's final value as a dot, scaled
+// left and unscaled right, the pairs joined, the means as bars; the axis
+// from y_min to y_max (4 ticks).
+void final_panel(std::ostringstream& s, const Chart& c, const F5Result& r, const SvgStyle& st, bool loss,
+                 const std::string& title, int group_w) {
   const int label = st.px(11);
-  const auto groups = static_cast<int>(r.settings.d_k.size());
-  const int group_w = 200, plot_h = 300, left = st.px(40) + 3 * label, top = st.px(100) + 2 * label;
-  const int plot_w = groups * group_w;
-  const int width = std::max(left + plot_w + 40, left + st.px(640)), height = top + plot_h + 4 * label + st.px(40);
-  const Chart c{left, top, plot_w, plot_h, 1.0, 1.0};
   const auto seeds = static_cast<std::size_t>(r.settings.seeds);
   const std::vector<F5Comparison> cmp = f5_compare(r);
-  std::ostringstream s;
-  s << header(width, height) << "<text x=\"" << left << "\" y=\"" << st.px(28) << "\" font-size=\"" << st.px(18)
-    << "\" font-weight=\"bold\">Exercise F5: final validation accuracy per seed (section 14.3)</text>\n"
-    << "<text x=\"" << left << "\" y=\"" << st.px(52) << "\" font-size=\"" << st.px(13) << "\" fill=\"#444\">after "
-    << r.settings.steps << " steps; dot = one seed, grey line = the same seed in both arms, bar = mean</text>\n";
-  legend(s, st, left, st.px(70) + label);
+  auto value = [&](std::size_t d, std::size_t k, int a) {
+    const auto& p = r.runs[(d * seeds + k) * 2 + static_cast<std::size_t>(a)].curve.score.back();
+    return loss ? p.loss : p.accuracy;
+  };
   s << "<text x=\"" << c.x0 << "\" y=\"" << c.y0 - st.px(10) << "\" font-size=\"" << st.px(14)
-    << "\" font-weight=\"bold\">final accuracy by d_k</text>\n"
+    << "\" font-weight=\"bold\">" << escape(title) << "</text>\n"
     << "<rect x=\"" << c.x0 << "\" y=\"" << c.y0 << "\" width=\"" << c.w << "\" height=\"" << c.h
     << "\" fill=\"none\" stroke=\"#999\"/>\n";
   for (int k = 0; k <= 4; ++k) {
-    const double v = k / 4.0, y = c.py(v);
+    const double v = c.y_min + (c.y_max - c.y_min) * k / 4.0, y = c.py(v);
     s << "<line x1=\"" << c.x0 - 4 << "\" y1=\"" << y << "\" x2=\"" << c.x0 + c.w << "\" y2=\"" << y
       << "\" stroke=\"#eee\"/><text class=\"y-tick\" x=\"" << c.x0 - 6 << "\" y=\"" << y + label / 3
-      << "\" font-size=\"" << label << "\" text-anchor=\"end\">" << fmt(v, 2) << "</text>\n";
+      << "\" font-size=\"" << label << "\" text-anchor=\"end\">" << fmt(v, 3) << "</text>\n";
   }
-  const int yl = c.x0 - 3 * label - st.px(8), ym = c.y0 + c.h / 2;
+  const int yl = c.x0 - 4 * label - st.px(8), ym = c.y0 + c.h / 2;
   s << "<text x=\"" << yl << "\" y=\"" << ym << "\" font-size=\"" << label
-    << "\" fill=\"#555\" text-anchor=\"middle\" transform=\"rotate(-90 " << yl << " " << ym
-    << ")\">final accuracy</text>\n";
-  for (int d = 0; d < groups; ++d) {
-    const auto du = static_cast<std::size_t>(d);
-    const double xc = c.x0 + group_w * (d + 0.5), xa[2] = {xc - group_w * 0.2, xc + group_w * 0.2};
+    << "\" fill=\"#555\" text-anchor=\"middle\" transform=\"rotate(-90 " << yl << " " << ym << ")\">"
+    << (loss ? "final loss (lower is better)" : "final accuracy") << "</text>\n";
+  for (std::size_t d = 0; d < r.settings.d_k.size(); ++d) {
+    const double xc = c.x0 + group_w * (static_cast<double>(d) + 0.5), xa[2] = {xc - group_w * 0.2, xc + group_w * 0.2};
     s << "<text class=\"x-tick\" x=\"" << xc << "\" y=\"" << c.y0 + c.h + label + 6 << "\" font-size=\"" << label
-      << "\" text-anchor=\"middle\">d_k = " << r.settings.d_k[du] << "</text>\n";
-    // The verdicts under each group (F5Criterion::verdict).
-    s << "<text class=\"verdict\" x=\"" << xc << "\" y=\"" << c.y0 + c.h + 2 * label + st.px(12) << "\" font-size=\""
-      << label << "\" fill=\"#555\" text-anchor=\"middle\">faster: " << cmp[du].criteria[0].verdict()
-      << "</text>\n<text class=\"verdict\" x=\"" << xc << "\" y=\"" << c.y0 + c.h + 3 * label + st.px(16)
-      << "\" font-size=\"" << label << "\" fill=\"#555\" text-anchor=\"middle\">better (final loss): "
-      << cmp[du].criteria[1].verdict() << "</text>\n";
-    for (std::size_t k = 0; k < seeds; ++k) {
-      const double ys = c.py(r.runs[(du * seeds + k) * 2].curve.score.back().accuracy);
-      const double yu = c.py(r.runs[(du * seeds + k) * 2 + 1].curve.score.back().accuracy);
-      s << "<line class=\"pair\" x1=\"" << fmt(xa[0], 2) << "\" y1=\"" << fmt(ys, 2) << "\" x2=\"" << fmt(xa[1], 2)
-        << "\" y2=\"" << fmt(yu, 2) << "\" stroke=\"#bbb\"/>\n";
-    }
+      << "\" text-anchor=\"middle\">d_k = " << r.settings.d_k[d] << "</text>\n";
+    // The verdict of this panel's criterion under each group (F5Criterion::verdict).
+    const F5Criterion& crit = cmp[d].criteria[loss ? 1 : 0];
+    s << "<text class=\"verdict\" x=\"" << xc << "\" y=\"" << c.y0 + c.h + 2 * label + st.px(12)
+      << "\" font-size=\"" << label << "\" fill=\"#555\" text-anchor=\"middle\">" << (loss ? "better: " : "faster: ")
+      << crit.verdict() << "</text>\n";
+    for (std::size_t k = 0; k < seeds; ++k)
+      s << "<line class=\"pair\" x1=\"" << fmt(xa[0], 2) << "\" y1=\"" << fmt(c.py(value(d, k, 0)), 2)
+        << "\" x2=\"" << fmt(xa[1], 2) << "\" y2=\"" << fmt(c.py(value(d, k, 1)), 2) << "\" stroke=\"#bbb\"/>\n";
     for (int a = 0; a < 2; ++a) {
       std::vector<double> v;
       for (std::size_t k = 0; k < seeds; ++k) {
-        const double acc = r.runs[(du * seeds + k) * 2 + static_cast<std::size_t>(a)].curve.score.back().accuracy;
-        v.push_back(acc);
-        s << "<circle class=\"seed\" data-arm=\"" << kArm[a] << "\" data-d-k=\"" << r.settings.d_k[du] << "\" cx=\""
-          << fmt(xa[a], 2) << "\" cy=\"" << fmt(c.py(acc), 2) << "\" r=\"4\" fill=\"" << kColour[a]
-          << "\" fill-opacity=\"0.7\"/>\n";
+        v.push_back(value(d, k, a));
+        s << "<circle class=\"seed\" data-arm=\"" << kArm[a] << "\" data-d-k=\"" << r.settings.d_k[d]
+          << "\" data-metric=\"" << (loss ? "loss" : "accuracy") << "\" cx=\"" << fmt(xa[a], 2) << "\" cy=\""
+          << fmt(c.py(v.back()), 2) << "\" r=\"4\" fill=\"" << kColour[a] << "\" fill-opacity=\"0.7\"/>\n";
       }
       const double ym_a = c.py(spread_of(v).mean);
       s << "<line class=\"mean\" data-arm=\"" << kArm[a] << "\" x1=\"" << fmt(xa[a] - 14, 2) << "\" y1=\""
@@ -207,6 +201,42 @@ std::string f5_final_svg(const F5Result& r, const SvgStyle& st) {
         << kColour[a] << "\" stroke-width=\"3\"/>\n";
     }
   }
+}
+
+}  // namespace
+
+std::string f5_final_svg(const F5Result& r, const SvgStyle& st) {
+  const int label = st.px(11);
+  const auto groups = static_cast<int>(r.settings.d_k.size());
+  const int group_w = 160, plot_h = 260, left = st.px(40) + 4 * label, top = st.px(100) + 2 * label;
+  const int plot_w = groups * group_w, gap = st.px(60) + 4 * label;
+  const int width = std::max(left + 2 * plot_w + gap + 40, left + st.px(640));
+  const int height = top + plot_h + 4 * label + st.px(52);
+  // The accuracy axis from a multiple of 0.05 below the lowest value to 1;
+  // the loss axis from 0 to a round value above the highest.
+  double lowest_acc = 1, highest_loss = 0;
+  for (const auto& run : r.runs) {
+    lowest_acc = std::min(lowest_acc, run.curve.score.back().accuracy);
+    if (std::isfinite(run.curve.score.back().loss)) highest_loss = std::max(highest_loss, run.curve.score.back().loss);
+  }
+  Chart acc{left, top, plot_w, plot_h, 1.0, 1.0};
+  acc.y_min = std::min(0.95, std::floor(lowest_acc * 20 - 1e-9) / 20);
+  Chart loss{left + plot_w + gap, top, plot_w, plot_h, 1.0, 1.0};
+  if (highest_loss > 0) {
+    const double e = std::pow(10.0, std::floor(std::log10(highest_loss)));
+    loss.y_max = std::ceil(highest_loss / e * 2) / 2 * e;  // up to a half step of its leading digit
+  }
+  std::ostringstream s;
+  s << header(width, height) << "<text x=\"" << left << "\" y=\"" << st.px(28) << "\" font-size=\"" << st.px(18)
+    << "\" font-weight=\"bold\">Exercise F5: where each seed ends, scaled beside unscaled (section 14.3)</text>\n"
+    << "<text x=\"" << left << "\" y=\"" << st.px(52) << "\" font-size=\"" << st.px(13) << "\" fill=\"#444\">after "
+    << r.settings.steps << " steps; dot = one seed, grey line = the same seed in both arms, bar = mean</text>\n"
+    << "<text x=\"" << left << "\" y=\"" << height - st.px(12) << "\" font-size=\"" << label << "\" fill=\"#555\">"
+    << "Verdicts, by a paired one-sided sign test over the " << r.settings.seeds
+    << " seeds (level 0.05): faster on the mean validation accuracy over the curve, better on the final loss.</text>\n";
+  legend(s, st, left, st.px(70) + label);
+  final_panel(s, acc, r, st, false, "final validation accuracy", group_w);
+  final_panel(s, loss, r, st, true, "final validation loss", group_w);
   s << "</svg>\n";
   return s.str();
 }
