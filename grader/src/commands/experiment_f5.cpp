@@ -274,7 +274,8 @@ std::string f5_report(const F5Result& r) {
       const std::string v = c.verdict() == "reversed" ? "reversed (the unscaled arm is ahead)" : c.verdict();
       o << "  " << label[k] << ": " << v << ". Scaled ahead by " << cell(c.difference, k == 1 ? 4 : 3)
         << "; ahead in " << c.ahead << ", behind in " << c.behind << ", tied in "
-        << s.seeds - c.ahead - c.behind << " of " << s.seeds << " seeds (sign test p " << p_text(c.p) << ")\n";
+        << s.seeds - c.ahead - c.behind << " of " << s.seeds << " seeds (sign test p "
+        << (c.verdict() == "reversed" ? p_text(c.p_reversed) + " for the unscaled arm ahead" : p_text(c.p)) << ")\n";
     }
     o << "\n";
     summary << "  d_k = " << std::setw(4) << s.d_k[d] << ": faster " << cmp[d].criteria[0].verdict() << "; better "
