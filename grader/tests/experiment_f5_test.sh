@@ -104,5 +104,10 @@ expect_usage --d-k 16,16
 expect_usage --jobs 0
 "$attnlab" experiment f5 > /dev/null 2>&1
 [ $? -eq 2 ] || fail "a run without --out was not refused"
+# An --out that is a file is refused before any training.
+: > "$tmp/file"
+"$attnlab" experiment f5 --out "$tmp/file" --seeds 2 --steps 10 --d-k 4 > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "an --out that is a file was not refused"
+grep -q "cannot make the folder" "$tmp/err" || { cat "$tmp/err"; fail "the file --out refused without saying why"; }
 [ ! -e "$tmp/x" ] || fail "a refused run wrote its folder"
 echo "experiment f5: tiny run, outputs and bounds as expected"

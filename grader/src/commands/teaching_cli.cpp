@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -92,6 +93,14 @@ int run_experiment_f5(const TeachingCommands& t) {
   F5Result r;
   try {
     check_f5_settings(t.f5_settings);
+    // The folder first, so that an --out that cannot be made fails before minutes of training.
+    std::error_code ec;
+    std::filesystem::create_directories(t.f5_out, ec);
+    if (ec || !std::filesystem::is_directory(t.f5_out)) {
+      std::cerr << "attnlab experiment f5: cannot make the folder " << t.f5_out
+                << (ec ? ": " + ec.message() : ": a file of that name exists") << "\n";
+      return 2;
+    }
     std::cerr << "attnlab experiment f5: " << t.f5_settings.d_k.size() * 2 * std::size_t(t.f5_settings.seeds)
               << " runs of " << t.f5_settings.steps << " steps on " << t.f5_settings.jobs << " thread"
               << (t.f5_settings.jobs == 1 ? "" : "s") << "\n";
