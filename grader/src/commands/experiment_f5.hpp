@@ -11,7 +11,7 @@
 //   curves_summary.csv  d_k,arm,step,then loss and accuracy each as mean,min,q1,median,q3,max over the seeds
 //   final.csv           d_k,arm,seed,final_loss,final_accuracy,mean_accuracy,steps_to_90
 //   curves.svg          per d_k, validation loss and accuracy against step: mean line, min-max band
-//   final.svg           per d_k, each seed's final accuracy, scaled beside unscaled, paired seeds joined
+//   final.svg           per d_k, each seed's final accuracy and final loss, scaled beside unscaled, pairs joined
 //   report.txt          the settings, the run time and, per d_k, whether the claim shows (also on stdout)
 // The claim is judged per d_k by a paired one-sided sign test over the seeds
 // (ties dropped) at level 0.05, on the area under the accuracy curve (the
