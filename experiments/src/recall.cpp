@@ -176,6 +176,11 @@ Curve train_recall(const TrainSettings& s, const RecallBatch& validation) {
     const RecallBatch batch = make_recall_batch(s.task, s.batch, rng);
     const RecallGradients g = recall_gradients(model, batch);
     const Matrix<double>* grad[2] = {&g.dW_Q, &g.dW_K};
+    if (s.optimizer == Optimizer::sgd) {
+      for (int p = 0; p < 2; ++p) *W[p] -= s.learning_rate * *grad[p];
+      if (step % s.eval_every == 0 || step == s.steps) record(step);
+      continue;
+    }
     const double c1 = 1.0 - std::pow(kBeta1, step), c2 = 1.0 - std::pow(kBeta2, step);
     for (int p = 0; p < 2; ++p) {
       m[p] = kBeta1 * m[p] + (1.0 - kBeta1) * *grad[p];

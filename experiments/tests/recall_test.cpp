@@ -136,3 +136,32 @@ TEST_CASE("recall model: a short scaled run learns the task (validation accuracy
   // The same seed gives the same run.
   CHECK(train_recall(s, validation).score.back().loss == c.score.back().loss);
 }
+
+TEST_CASE("recall model: one SGD step is W - learning_rate dL/dW, from the same start as Adam") {
+  TrainSettings s;
+  s.task = RecallTask{4, 3, 2, 0.5};
+  s.d_k = 5;
+  s.steps = 1;
+  s.batch = 2;
+  s.learning_rate = 0.1;
+  s.eval_every = 1;
+  s.optimizer = Optimizer::sgd;
+  s.seed = 21;
+  std::mt19937_64 vrng(1);
+  const RecallBatch validation = make_recall_batch(s.task, 3, vrng);
+  // The run draws the weights, then the batch, from one generator seeded with s.seed.
+  std::mt19937_64 rng(s.seed);
+  RecallModel m = init_recall_model(s.task.d_in, s.d_k, std::nullopt, rng);
+  const RecallBatch batch = make_recall_batch(s.task, s.batch, rng);
+  const RecallGradients g = recall_gradients(m, batch);
+  m.W_Q -= 0.1 * g.dW_Q;
+  m.W_K -= 0.1 * g.dW_K;
+  const Curve c = train_recall(s, validation);
+  REQUIRE(c.step == std::vector<int>{0, 1});
+  CHECK(c.score[1].loss == recall_score(m, validation).loss);
+  CHECK(c.score[1].loss != c.score[0].loss);
+  s.optimizer = Optimizer::adam;
+  const Curve a = train_recall(s, validation);
+  CHECK(a.score[0].loss == c.score[0].loss);  // the same start
+  CHECK(a.score[1].loss != c.score[1].loss);  // a different step
+}

@@ -102,6 +102,8 @@ expect_usage --d-k 2048
 expect_usage --d-k 1,2,3,4,5,6,7,8,9
 expect_usage --d-k 16,16
 expect_usage --jobs 0
+expect_usage --lr 0
+expect_usage --optimizer rmsprop
 "$attnlab" experiment f5 > /dev/null 2>&1
 [ $? -eq 2 ] || fail "a run without --out was not refused"
 # An --out that is a file is refused before any training.

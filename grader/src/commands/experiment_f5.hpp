@@ -39,7 +39,8 @@ struct F5Settings {
   std::uint64_t seed = 1;              ///< the first seed; seeds seed, seed + 1, ...
   int steps = 1000;                    ///< 10..100000
   int batch = 64;                      ///< examples per step, 1..256
-  double learning_rate = 1e-3;         ///< Adam's, (0, 1]
+  double learning_rate = 1e-3;         ///< the optimiser's, [1e-6, 10]
+  attn::exp::Optimizer optimizer = attn::exp::Optimizer::adam;  ///< --optimizer adam|sgd
   int jobs = 2;                        ///< runs at once, 1..64
   attn::exp::RecallTask task;          ///< T = d_in = d_v = 16, noise 0.5
   int validation_examples = 64;        ///< drawn once from kF5ValidationSeed

@@ -127,7 +127,8 @@ std::string f5_curves_svg(const F5Result& r, const SvgStyle& st) {
   s << header(width, height) << "<text x=\"" << left << "\" y=\"" << st.px(28) << "\" font-size=\"" << st.px(18)
     << "\" font-weight=\"bold\">Exercise F5: training with and without 1/sqrt(d_k) (section 14.3)</text>\n"
     << "<text x=\"" << left << "\" y=\"" << st.px(52) << "\" font-size=\"" << st.px(13) << "\" fill=\"#444\">"
-    << "associative recall, one attention layer, Adam lr " << r.settings.learning_rate << "; " << r.settings.seeds
+    << "associative recall, one attention layer, "
+    << (r.settings.optimizer == attn::exp::Optimizer::adam ? "Adam" : "SGD") << " lr " << r.settings.learning_rate << "; " << r.settings.seeds
     << " seeds: line = mean, band = min to max over the seeds</text>\n";
   legend(s, st, left, st.px(70) + label);
   for (int d = 0; d < rows; ++d) {

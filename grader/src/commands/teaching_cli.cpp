@@ -77,9 +77,16 @@ void add_experiment_command(CLI::App& app, TeachingCommands& t) {
   t.f5->add_option("--batch", f.batch, "examples per step")
       ->capture_default_str()
       ->check(check::whole_number(1, 256));
-  t.f5->add_option("--lr", f.learning_rate, "Adam's learning rate, the same for both arms")
+  t.f5->add_option("--lr", f.learning_rate, "the learning rate, the same for both arms")
       ->capture_default_str()
-      ->check(CLI::Range(1e-6, 1.0));
+      ->check(CLI::Range(1e-6, 10.0));
+  t.f5->add_option_function<std::string>(
+          "--optimizer",
+          [&f](const std::string& v) {
+            f.optimizer = v == "sgd" ? attn::exp::Optimizer::sgd : attn::exp::Optimizer::adam;
+          },
+          "adam (the default) or sgd (plain gradient descent, whose steps shrink with the gradient)")
+      ->check(CLI::IsMember({"adam", "sgd"}));
   t.f5->add_option("--jobs,-j", f.jobs, "runs at once, one thread each")
       ->capture_default_str()
       ->check(check::whole_number(1, 64));

@@ -89,9 +89,13 @@ RecallGradients recall_gradients(const RecallModel& model, const RecallBatch& ba
 /// The loss and the accuracy only (the forward pass). Throws as recall_gradients.
 RecallScore recall_score(const RecallModel& model, const RecallBatch& batch);
 
-/// One training run. Adam (Kingma and Ba 2015, "Adam: A Method for
-/// Stochastic Optimization", Algorithm 1, with beta1 = 0.9, beta2 = 0.999,
-/// eps = 1e-8) at a constant learning rate, a fresh batch every step.
+/// The optimiser: Adam (Kingma and Ba 2015, "Adam: A Method for Stochastic
+/// Optimization", Algorithm 1, with beta1 = 0.9, beta2 = 0.999, eps = 1e-8),
+/// or plain stochastic gradient descent (W -= learning_rate dL/dW), whose
+/// steps, unlike Adam's, shrink with the gradient.
+enum class Optimizer { adam, sgd };
+
+/// One training run at a constant learning rate, a fresh batch every step.
 struct TrainSettings {
   RecallTask task;
   int d_k = 64;
@@ -99,6 +103,7 @@ struct TrainSettings {
   int steps = 1000;             ///< >= 0
   int batch = 16;               ///< examples per step, >= 1
   double learning_rate = 1e-2;  ///< > 0
+  Optimizer optimizer = Optimizer::adam;
   int eval_every = 20;          ///< the validation set is scored at step 0, every eval_every steps and at the end
   std::uint64_t seed = 1;       ///< draws the initial W_Q, W_K, then the batches, in that order
 };
@@ -115,7 +120,8 @@ struct Curve {
 /// same batches (a paired design). Throws std::invalid_argument for a
 /// setting out of range, and what recall_gradients throws (in double, with
 /// Adam's steps of at most about learning_rate per entry, a logit does not
-/// overflow within the command's bounds).
+/// overflow within the command's bounds; SGD at a large learning rate may
+/// diverge, and a logit that overflows is attention's NonFiniteInputError).
 Curve train_recall(const TrainSettings& settings, const RecallBatch& validation);
 
 }  // namespace attn::exp
