@@ -240,7 +240,11 @@ std::string f5_report(const F5Result& r) {
     << "Verdict: paired one-sided sign test over the seeds (ties dropped), level 0.05; 'faster' on the\n"
     << "mean acc, 'better' on the final loss (the accuracy is capped by the queries' noise, the loss is\n"
     << "not); the final acc is compared too but not summarised. 'Scaled ahead by': scaled minus unscaled\n"
-    << "(unscaled minus scaled for the loss), mean [min, max] over the seeds.\n\n";
+    << "(unscaled minus scaled for the loss), mean [min, max] over the seeds.\n";
+  if (s.seeds < 5)
+    o << "With " << s.seeds << " seeds no verdict can be 'shown': the sign test's smallest p is 2^-" << s.seeds
+      << " = " << fixed(std::ldexp(1.0, -s.seeds), 4) << ", not below 0.05 (use 5 seeds or more).\n";
+  o << "\n";
   const auto seeds = static_cast<std::size_t>(s.seeds);
   auto cell = [](const std::vector<double>& v, int digits) {
     const Spread sp = spread_of(v);
