@@ -1,9 +1,11 @@
-// `attnlab mutants` and `attnlab demo`: options and dispatch (teaching_cli.hpp).
+// `attnlab mutants`, `attnlab demo` and `attnlab experiment f5`: options and
+// dispatch (teaching_cli.hpp).
 #include "commands/teaching_cli.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -11,6 +13,7 @@
 
 #include "commands/cli_checks.hpp"
 #include "commands/demo_cli.hpp"
+#include "commands/experiment_f5.hpp"
 #include "commands/mutants.hpp"
 #include "attn/grader/paths.hpp"
 
@@ -33,7 +36,98 @@ struct TeachingCommands {
   DemoCommand demo_command;
   std::vector<CLI::Option*> demo_input_options;
   CLI::Option* demo_size = nullptr;
+  // attnlab experiment f5
+  CLI::App* experiment = nullptr;
+  CLI::App* f5 = nullptr;
+  F5Settings f5_settings;
+  std::string f5_out;
+  SvgStyle f5_style;
 };
+
+namespace {
+
+void add_experiment_command(CLI::App& app, TeachingCommands& t) {
+  namespace check = cli;
+  t.experiment = app.add_subcommand(
+      "experiment", "Experiments that train a small model on the library: `attnlab experiment f5`.");
+  t.experiment->require_subcommand(1);
+  t.f5 = t.experiment->add_subcommand(
+      "f5",
+      "Exercise F5 run (sections 14.3, 32.2.8): train a one-layer attention model on associative "
+      "recall with the logits divided by sqrt(d_k) and without, at each d_k and seed, and write "
+      "the learning curves and final accuracies (CSV, SVG) and a report saying at each d_k whether "
+      "the scaled model trains faster or better (a paired sign test over the seeds).\n"
+      "Exit status: 0 the experiment ran (whatever it shows), 2 usage error or a file that cannot "
+      "be written.");
+  F5Settings& f = t.f5_settings;
+  t.f5->add_option("--out", t.f5_out, "the folder for curves.csv, curves_summary.csv, final.csv, "
+                                      "curves.svg, final.svg and report.txt (made if missing)")
+      ->required();
+  t.f5->add_option("--d-k", f.d_k, "the d_k values, comma-separated (1 to 8 values, each 1 to 1024)")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(check::whole_number(1, 1024));
+  t.f5->add_option("--seeds", f.seeds, "seeds per d_k and arm")
+      ->capture_default_str()
+      ->check(check::whole_number(2, 100));
+  t.f5->add_option("--seed", f.seed, "the first seed")->capture_default_str()->check(check::whole_number(0));
+  t.f5->add_option("--steps", f.steps, "training steps per run")
+      ->capture_default_str()
+      ->check(check::whole_number(10, 100000));
+  t.f5->add_option("--batch", f.batch, "examples per step")
+      ->capture_default_str()
+      ->check(check::whole_number(1, 256));
+  t.f5->add_option("--lr", f.learning_rate, "the learning rate, the same for both arms")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-6, 10.0));
+  t.f5->add_option_function<std::string>(
+          "--optimizer",
+          [&f](const std::string& v) {
+            f.optimizer = v == "sgd" ? attn::exp::Optimizer::sgd : attn::exp::Optimizer::adam;
+          },
+          "adam (the default) or sgd (plain gradient descent, whose steps shrink with the gradient)")
+      ->check(CLI::IsMember({"adam", "sgd"}));
+  t.f5->add_option("--jobs,-j", f.jobs, "runs at once, one thread each")
+      ->capture_default_str()
+      ->check(check::whole_number(1, 64));
+  t.f5->add_option("--font-scale", t.f5_style.font_scale,
+                   "multiply the figures' font sizes (1.5 or 2 for a projector)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.5, 4.0));
+}
+
+int run_experiment_f5(const TeachingCommands& t) {
+  F5Result r;
+  try {
+    check_f5_settings(t.f5_settings);
+    // The folder first, so that an --out that cannot be made fails before minutes of training.
+    std::error_code ec;
+    std::filesystem::create_directories(t.f5_out, ec);
+    if (ec || !std::filesystem::is_directory(t.f5_out)) {
+      std::cerr << "attnlab experiment f5: cannot make the folder " << t.f5_out
+                << (ec ? ": " + ec.message() : ": a file of that name exists") << "\n";
+      return 2;
+    }
+    std::cerr << "attnlab experiment f5: " << t.f5_settings.d_k.size() * 2 * std::size_t(t.f5_settings.seeds)
+              << " runs of " << t.f5_settings.steps << " steps on " << t.f5_settings.jobs << " thread"
+              << (t.f5_settings.jobs == 1 ? "" : "s") << "\n";
+    r = run_f5(t.f5_settings, std::cerr);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "attnlab experiment f5: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    write_f5_outputs(r, t.f5_out, t.f5_style);
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab experiment f5: " << e.what() << "\n";
+    return 2;
+  }
+  std::cout << f5_report(r) << "\nWritten to " << t.f5_out
+            << ": curves.csv, curves_summary.csv, final.csv, curves.svg, final.svg, report.txt\n";
+  return 0;
+}
+
+}  // namespace
 
 std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
   namespace check = cli;
@@ -117,6 +211,7 @@ std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
                  "random (the default) or text: the text's own example (the two-token example "
                  "of 32.2.6 for masking)")
           ->check(CLI::IsMember({"random", "text"}))};
+  add_experiment_command(app, *t);
   return t;
 }
 
@@ -128,6 +223,7 @@ std::optional<int> run_teaching_command(const TeachingCommands& t) {
     c.size_given = t.demo_size->count() > 0;
     return run_demo_command(c);
   }
+  if (t.f5 && t.f5->parsed()) return run_experiment_f5(t);
   if (t.mutants && t.mutants->parsed()) {
     MutantsOptions o;
     o.source_dir = paths::source_dir;
