@@ -315,6 +315,22 @@ void recompute_columns(Gradebook& merged, const fs::path& shard) {
 
 Gradebook merge_shards(const MergeOptions& options) {
   OutLock lock(options.out, "attnlab merge");
+  // The output is written whole from the inputs: a gradebook already there
+  // that is not one of them (a regrade into the merged folder) would be
+  // replaced without a word, its newer rows lost.
+  {
+    std::error_code ec;
+    const fs::path out = fs::weakly_canonical(options.out, ec);
+    const bool is_input = std::any_of(options.shards.begin(), options.shards.end(), [&](const fs::path& shard) {
+      std::error_code e;
+      return fs::weakly_canonical(shard, e) == out;
+    });
+    if (!is_input && fs::exists(options.out / "summary.json", ec))
+      throw MergeError(options.out.string() +
+                       " already holds a gradebook that is not one of the inputs: merging would "
+                       "replace its rows; give it as an input too (--allow-overlap, last one "
+                       "given wins, to fold it in), or name another -o");
+  }
   std::vector<Gradebook> books;
   Reference ref;
   std::map<std::string, fs::path> owner;  // student -> shard
