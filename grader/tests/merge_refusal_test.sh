@@ -20,6 +20,7 @@
 # --allow-overlap merges overlapping shards, the last one winning. A -o that
 # already holds a gradebook that is not one of the inputs (a regrade into the
 # merged folder) is refused and left as it was; one of the inputs may be -o.
+# A refused merge leaves no -o folder it made.
 set -u
 attnlab=$1
 src=$2
@@ -51,6 +52,7 @@ refused() {  # refused NAME EXPECTED_TEXT SHARD...: merge refused, exit 2, messa
   [ "$code" = 2 ] || { cat "$tmp/$name.txt"; fail "$name: expected exit status 2, got $code"; }
   grep -q -- "$text" "$tmp/$name.txt" || { cat "$tmp/$name.txt"; fail "$name: the message does not say \"$text\""; }
   [ -f "$tmp/out_$name/summary.json" ] && fail "$name: a gradebook was written"
+  [ -e "$tmp/out_$name" ] && fail "$name: the refused merge left its -o folder behind"
   return 0
 }
 edit() {  # edit NAME PYTHON [SHARD]: a copy of SHARD (shardA) as $tmp/NAME, its summary.json edited (row r: bad's)

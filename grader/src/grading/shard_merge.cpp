@@ -313,8 +313,19 @@ void recompute_columns(Gradebook& merged, const fs::path& shard) {
 
 }  // namespace
 
-Gradebook merge_shards(const MergeOptions& options) {
-  OutLock lock(options.out, "attnlab merge");
+namespace {
+
+/// Removes the -o folder a refused merge made: its lock file and empty
+/// students/ folder, then the folder if nothing else is in it.
+void remove_made_out(const fs::path& out) {
+  std::error_code ec;
+  fs::remove(out / "students", ec);  // only if empty
+  fs::remove(out / ".attnlab-lock", ec);
+  fs::remove(out, ec);  // only if empty
+}
+
+/// The merge itself, under merge_shards' lock on options.out.
+Gradebook merge_body(const MergeOptions& options) {
   // The output is written whole from the inputs: a gradebook already there
   // that is not one of them (a regrade into the merged folder) would be
   // replaced without a word, its newer rows lost.
@@ -377,6 +388,21 @@ Gradebook merge_shards(const MergeOptions& options) {
   merged.run = RunState{};
   write_gradebook(options.out, merged);
   return merged;
+}
+
+}  // namespace
+
+Gradebook merge_shards(const MergeOptions& options) {
+  std::error_code ec;
+  const bool existed = fs::exists(fs::symlink_status(options.out, ec));
+  OutLock lock(options.out, "attnlab merge");
+  try {
+    return merge_body(options);
+  } catch (...) {
+    // A refused merge leaves no folder it made (removed while the lock is held).
+    if (!existed) remove_made_out(options.out);
+    throw;
+  }
 }
 
 }  // namespace attn::grader
