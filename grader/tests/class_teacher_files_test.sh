@@ -5,7 +5,10 @@
 # configuration. A .json there that names no "exercise" is no answers file
 # (the rule a student's own folder follows): it is ignored with its reason, is
 # nobody's row, and the run ends as the students' grades say (0 here). A
-# loose .json that names its exercise is still a student's answers file.
+# loose .json that names its exercise is still a student's answers file. A
+# file ignored inside a student's archive is named by the archive and its
+# member ("dave.tar: hw/README.txt"), not by the temporary folder it was
+# unpacked into.
 set -u
 attnlab=$1
 src=$2
@@ -19,6 +22,10 @@ cp "$src/solutions/F3/attention.py" "$class/alice/"
 cp "$src/grader/examples/attnlab-config.json" "$class/attnlab-config.json"
 printf '{"seed": 5, "A": [[1, 0], [0, 1]]}\n' > "$class/key.json"
 cp "$src/solutions/F2/answers.json" "$class/carol.json"
+mkdir -p "$tmp/dave/hw"
+cp "$src/solutions/F3/attention.py" "$tmp/dave/hw/"
+printf 'my homework\n' > "$tmp/dave/hw/README.txt"
+tar -C "$tmp/dave" -cf "$class/dave.tar" hw
 
 "$attnlab" grade "$class" --config "$class/attnlab-config.json" --cases 20 --out "$tmp/out" \
   > "$tmp/stdout.txt" 2>&1
@@ -29,10 +36,14 @@ for f in attnlab-config.json key.json; do
     fail "$f is not said to be ignored with its reason"
 done
 grep -q "carol.json" "$tmp/stdout.txt" || fail "the loose answers file naming F2 is not graded"
+grep -qF "ignored $class/dave.tar: hw/README.txt (not .py" "$tmp/stdout.txt" ||
+  fail "the README.txt of dave.tar is not named by the archive and its member"
+if grep -q "attnlab-notebooks-" "$tmp/stdout.txt"; then fail "a message names the temporary folder"; fi
 /usr/bin/python3 - "$tmp/out/summary.csv" <<'PY' || fail "summary.csv's rows are not alice's and carol's"
 import csv, sys
 rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1], newline=""))}
-assert sorted(rows) == ["alice", "carol.json"], sorted(rows)
+assert sorted(rows) == ["alice", "carol.json", "dave"], sorted(rows)
+assert rows["dave"]["status"] == "graded" and rows["dave"]["score"] == rows["dave"]["max_score"], rows["dave"]
 assert rows["alice"]["status"] == "graded" and rows["alice"]["score"] == rows["alice"]["max_score"], rows["alice"]
 assert rows["carol.json"]["exercises"] == "F2", rows["carol.json"]
 PY

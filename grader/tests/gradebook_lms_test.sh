@@ -17,6 +17,9 @@
 #   ids equal to HMAC-SHA256(salt, student) computed here with Python's hmac,
 #   and `attnlab reveal` gives each back (a wrong salt: exit 1);
 # - with --exercise F2, bob (only F3 work) is "no submission", not "not gradable".
+# - with a configuration naming F2 and F3, a run that holds F3 work only (a
+#   shard, a regrade: bob and cid here) says cid's 0 is of F2 and F3, as its
+#   maximum counts, not "out of F3's maximum: the only exercise graded here".
 set -u
 attnlab=$1
 src=$2
@@ -138,6 +141,19 @@ assert rows["bob"]["status"] == "no submission", rows["bob"]
 assert "no work of F2" in rows["bob"]["note"] and "attention.py: F3" in rows["bob"]["note"], rows["bob"]
 assert rows["bob"]["max_score"] == rows["ann"]["max_score"] == rows["ann"]["score"], (rows["bob"], rows["ann"])
 assert list(rows["bob"]["exercise_scores"]) == ["F2"], rows["bob"]
+PY
+# The configuration names F2 and F3; the run holds F3 work only.
+printf '{"cases": 5, "exercises": {"F2": {}, "F3": {}}}\n' > "$tmp/two.json"
+"$attnlab" grade "$class" --config "$tmp/two.json" --students bob,cid --out "$tmp/two" > "$tmp/two.txt" 2>&1
+/usr/bin/python3 - "$tmp/two/summary.json" "$src" <<'PY' || { cat "$tmp/two.txt"; fail "an empty folder's note does not name the configuration's exercises"; }
+import json, os, sys
+src = sys.argv[2]
+def maximum(ex):
+    return sum(json.load(open(os.path.join(src, "exercises", ex, "points.json")))["points"].values())
+rows = {r["student"]: r for r in json.load(open(sys.argv[1]))["students"]}
+cid = rows["cid"]
+assert cid["max_score"] == maximum("F2") + maximum("F3"), cid
+assert "F2 and F3" in cid["note"] and "only exercise graded here" not in cid["note"], cid["note"]
 PY
 # Without the salt, no anonymous gradebook is left behind to disagree.
 [ -f "$tmp/f2/summary-anonymous.csv" ] && fail "summary-anonymous.csv written without a salt"

@@ -17,7 +17,10 @@
 # A signed row replayed from another run of the class, a removed row and a
 # row rolled back to an earlier grading are refused (the gradebook's signed
 # record: its id, student list and rows' signatures).
-# --allow-overlap merges overlapping shards, the last one winning.
+# --allow-overlap merges overlapping shards, the last one winning. A -o that
+# already holds a gradebook that is not one of the inputs (a regrade into the
+# merged folder) is refused and left as it was; one of the inputs may be -o.
+# A refused merge leaves no -o folder it made.
 set -u
 attnlab=$1
 src=$2
@@ -49,6 +52,7 @@ refused() {  # refused NAME EXPECTED_TEXT SHARD...: merge refused, exit 2, messa
   [ "$code" = 2 ] || { cat "$tmp/$name.txt"; fail "$name: expected exit status 2, got $code"; }
   grep -q -- "$text" "$tmp/$name.txt" || { cat "$tmp/$name.txt"; fail "$name: the message does not say \"$text\""; }
   [ -f "$tmp/out_$name/summary.json" ] && fail "$name: a gradebook was written"
+  [ -e "$tmp/out_$name" ] && fail "$name: the refused merge left its -o folder behind"
   return 0
 }
 edit() {  # edit NAME PYTHON [SHARD]: a copy of SHARD (shardA) as $tmp/NAME, its summary.json edited (row r: bad's)
@@ -214,4 +218,15 @@ assert sorted(r["student"] for r in m["students"]) == ["bad", "fine", "good"], m
 for r in m["submissions"]:
     assert os.path.isfile(os.path.join(tmp, "merged2", r["report"])), r["report"]
 PY
+
+# -o holding a gradebook that is not an input: refused, left as it was.
+cp "$tmp/merged2/summary.json" "$tmp/merged2.before.json"
+"$attnlab" merge "$tmp/shardA" "$tmp/shardB" -o "$tmp/merged2" > "$tmp/over.txt" 2>&1
+[ $? = 2 ] || { cat "$tmp/over.txt"; fail "merge into a folder holding another gradebook did not exit 2"; }
+grep -q "already holds a gradebook that is not one of the inputs" "$tmp/over.txt" ||
+  { cat "$tmp/over.txt"; fail "the refusal does not say why"; }
+cmp -s "$tmp/merged2/summary.json" "$tmp/merged2.before.json" || fail "the gradebook already in -o was changed"
+# Given as an input too, it is folded in.
+"$attnlab" merge "$tmp/merged2" "$tmp/shardB" --allow-overlap -o "$tmp/merged2" > "$tmp/fold.txt" 2>&1 ||
+  { cat "$tmp/fold.txt"; fail "merge into one of its inputs failed"; }
 echo "merge_refusal_test: ok"

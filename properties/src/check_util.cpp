@@ -101,6 +101,7 @@ const char* answering_owner(Operation op) {
 namespace {
 
 thread_local std::optional<LeftMark> g_left;
+thread_local bool g_judged_by_refusal = false;
 
 /// The parts the operation returns and a property reading `reads` reads.
 Parts expected_parts(const Case& c, const Subject& s, Reads reads) {
@@ -137,7 +138,12 @@ void leave_to(const std::string& owner, const std::string& why, const std::strin
   if (!g_left) g_left = LeftMark{owner, why, example};
 }
 const std::optional<LeftMark>& left_mark() { return g_left; }
-void clear_left_mark() { g_left.reset(); }
+void clear_left_mark() {
+  g_left.reset();
+  g_judged_by_refusal = false;
+}
+void mark_judged_by_refusal() { g_judged_by_refusal = true; }
+bool judged_by_refusal() { return g_judged_by_refusal; }
 
 std::string perm_text(const std::vector<Index>& p) {
   std::ostringstream os;
@@ -613,7 +619,10 @@ std::optional<std::string> non_finite_input(const Case& c) {
 }
 
 std::optional<Failure> check_non_finite_answer(const Outcome& o, const std::string& what) {
-  if (o.kind == Outcome::Kind::refusal) return std::nullopt;
+  if (o.kind == Outcome::Kind::refusal) {
+    mark_judged_by_refusal();
+    return std::nullopt;
+  }
   Failure f;
   f.outcome = o;
   if (o.kind == Outcome::Kind::fault) {

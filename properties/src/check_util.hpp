@@ -82,7 +82,16 @@ struct LeftMark {
   std::string owner, why, example;
 };
 const std::optional<LeftMark>& left_mark();
+/// Clears the mark, and the refusal mark below, before a case is checked.
 void clear_left_mark();
+/// Marks the case being checked as judged by a refusal alone: its input
+/// (NaN, Inf) is one that refusing answers rightly, which says nothing of
+/// the values the property judges. The runner counts such a case as judged
+/// only beside a case judged on an answer: a subject that refuses every
+/// input (a skeleton) has judged nothing, and fails (nothing judged is no
+/// pass).
+void mark_judged_by_refusal();
+bool judged_by_refusal();
 /// The regime tag of a case left to another property: "not judged here: a
 /// refused valid input, charged to score_shape alone" (kLeftTag + ...).
 inline constexpr const char* kLeftTag = "not judged here: ";

@@ -149,7 +149,8 @@ Verdict& with_shown_case(Verdict& v) {
 /// What a property judged: cases judged, and the first case left to another
 /// property (one fault, one charge: detail::leave_to) with its mark.
 struct Judging {
-  int judged = 0;
+  int judged = 0;            // judged on an answer
+  int judged_by_refusal = 0; // an input refusing answers, refused (detail::mark_judged_by_refusal)
   std::optional<Case> first_left;
   std::optional<detail::LeftMark> first_mark;
 };
@@ -160,7 +161,7 @@ struct Judging {
 void count_judging(Verdict& v, Judging& j, const Case& c) {
   const auto& mark = detail::left_mark();
   if (!mark) {
-    ++j.judged;
+    ++(detail::judged_by_refusal() ? j.judged_by_refusal : j.judged);
     return;
   }
   ++v.regimes[detail::left_tag(*mark)];
@@ -170,16 +171,20 @@ void count_judging(Verdict& v, Judging& j, const Case& c) {
   }
 }
 
-/// A run that passed without judging any case fails: nothing judged is no
-/// pass (a skeleton that refuses every input, an answer NaN everywhere).
+/// A run that passed without judging any case on an answer fails: nothing
+/// judged is no pass (a skeleton that refuses every input, its rightful
+/// refusals of NaN and Inf inputs included; an answer NaN everywhere).
 void fail_if_nothing_judged(Verdict& v, const Judging& j) {
   if (!v.passed || j.judged > 0 || !j.first_mark) return;
   std::string example = j.first_mark->example.substr(0, j.first_mark->example.find('\n'));
   if (example.size() > 200) example = example.substr(0, 200) + "...";
   Failure f;
   f.summary = "nothing judged: every case it ran was one with " + j.first_mark->why + ", which " +
-              j.first_mark->owner + " charges (" + example +
-              "); a property passes only on cases it could judge";
+              j.first_mark->owner + " charges (" + example + ")" +
+              (j.judged_by_refusal > 0
+                   ? ", or an input (NaN, Inf) that it rightly refused, which judges no value"
+                   : "") +
+              "; a property passes only on cases it could judge";
   v.passed = false;
   v.counterexample = j.first_left;
   v.failure = std::move(f);

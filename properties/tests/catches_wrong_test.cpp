@@ -438,6 +438,28 @@ TEST_CASE("NaN answers are oracle_agreement's, which says NaN and the oracle's v
   }
 }
 
+TEST_CASE("code that refuses every input passes no property of attention", "[mutants]") {
+  // A skeleton that raises for every call (exercises/F3/skeleton.py): its
+  // refusals of valid inputs are score_shape's to charge, and refusing the
+  // NaN and Inf inputs of the edge cases is right but judges no value. So
+  // each value property judged nothing and fails ("nothing judged", manual:
+  // "a skeleton that raises for everything scores 0"); oracle_agreement too.
+  FnSubject s([](const Case&) {
+    return Outcome::make_refusal("NotImplementedError", "not written yet");
+  });
+  for (const Property& p : attention_properties()) {
+    INFO(p.id);
+    const Verdict v = run(p, s);
+    CHECK_FALSE(v.passed);
+    if (p.id == "oracle_agreement") {
+      REQUIRE(v.failure);
+      INFO(v.failure->summary);
+      CHECK_THAT(v.failure->summary, Catch::StartsWith("nothing judged") &&
+                                         Catch::Contains("a refused valid input"));
+    }
+  }
+}
+
 TEST_CASE("an overflow without the max shift is charged to oracle_agreement alone", "[mutants]") {
   // exp of the raw logits (no max shift, F2's rule "stable for logits of size
   // 1000"): rows with an overflow are NaN. oracle_agreement charges them; the

@@ -220,15 +220,22 @@ SummaryRow no_submission_row(const BatchOptions& options, const BatchInput& in) 
 }
 
 /// The exercise of the no-submission rows that have none (no exercise was
-/// fixed): the class's only graded exercise (in `rows` and `book`), with
-/// its maximum; when the class has several or none, it stays unknown and
-/// the note says how to fix it.
+/// fixed): the class's exercises are those the configuration's "exercises"
+/// names when it names several (docs/MANUAL.md, "Grading a class": the
+/// gradebook's columns), else the ones graded (in `rows` and `book`). The
+/// class's only exercise is the row's, with its maximum; when the class has
+/// several or none, it stays unknown and the note says which or how to fix
+/// it. (A shard or a regrade that happens to hold work of one configured
+/// exercise only still counts an empty folder out of all of them.)
 void no_submission_exercise(std::vector<SummaryRow>& rows, const Gradebook& book,
                             const TeacherConfig* config) {
   std::set<std::string> exercises;
-  for (const std::vector<SummaryRow>* list : {&std::as_const(rows), &book.submissions})
-    for (const auto& s : *list)
-      if (s.status != "no submission" && !s.exercise.empty()) exercises.insert(s.exercise);
+  if (config && config->exercises.size() > 1)
+    for (const auto& [id, overrides] : config->exercises) exercises.insert(id);
+  else
+    for (const std::vector<SummaryRow>* list : {&std::as_const(rows), &book.submissions})
+      for (const auto& s : *list)
+        if (s.status != "no submission" && !s.exercise.empty()) exercises.insert(s.exercise);
   for (auto& r : rows) {
     if (r.status != "no submission" || !r.exercise.empty()) continue;
     if (exercises.size() == 1) {

@@ -475,7 +475,7 @@ class Collector {
     for (const auto& [f, src] : walk.files) sort_file(f, src, root, student, files);
     if (files.code.empty() && files.answers.empty()) {
       if (why) *why = nothing_clause(files.others, refused);
-      for (const auto& o : files.others) out_.ignored.push_back((dir / o).string());
+      for (const auto& o : files.others) out_.ignored.push_back(shown_path(dir, o));
       return false;
     }
     std::string noted = ignored_clause(refused);
@@ -508,12 +508,21 @@ class Collector {
       if (!in.refused.empty()) in.choice += "; " + in.refused;
       out_.inputs.push_back(std::move(in));
     }
-    for (const auto& o : files.others) out_.ignored.push_back((dir / o).string());
+    for (const auto& o : files.others) out_.ignored.push_back(shown_path(dir, o));
     if (out_.inputs.size() == inputs_before) {  // only other exercises' work
       if (why) *why = "it holds no work of " + exercise_ + " (" + other_work(files.code, files.answers) + ")";
       return false;
     }
     return true;
+  }
+
+ /// How a file `rel` below the student's folder `dir` is named to the
+  /// teacher: its path, or in an archive the archive's path and the member's
+  /// ("class/ivan.tar.gz: hw/README.txt"), never the temporary folder it was
+  /// unpacked into, which is gone by the time the teacher reads it.
+  std::string shown_path(const fs::path& dir, const std::string& rel) const {
+    if (!in_archive_) return (dir / rel).string();
+    return archive_shown_ + ": " + (dir / rel).lexically_relative(archive_dir_).generic_string();
   }
 
  /// A student who handed in nothing attnlab grades: a row of its own (batch.hpp).
@@ -585,6 +594,8 @@ class Collector {
       if (top.size() == 1 && fs::is_directory(fs::symlink_status(top.front()))) root = top.front();
       const std::size_t first = out_.inputs.size();
       scratch_ = scratch;
+      archive_shown_ = (file.parent_path() / student_id(file.filename().string())).string();
+      archive_dir_ = dir;
       in_archive_ = true;
       const bool ok = student(root, name, name + "/", excluded, why, u.skipped);
       in_archive_ = false;
@@ -780,6 +791,8 @@ class Collector {
   fs::path scratch_;  ///< the scratch folder of the archive's student being collected
   ClassNames* klass_ = nullptr;
   bool in_archive_ = false;  ///< collecting an archive's student (its files are no class folder's)
+  std::string archive_shown_;  ///< while in_archive_: the archive as the teacher names it
+  fs::path archive_dir_;       ///< while in_archive_: the folder it was unpacked into
 };
 
 }  // namespace

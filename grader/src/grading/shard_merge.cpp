@@ -313,8 +313,35 @@ void recompute_columns(Gradebook& merged, const fs::path& shard) {
 
 }  // namespace
 
-Gradebook merge_shards(const MergeOptions& options) {
-  OutLock lock(options.out, "attnlab merge");
+namespace {
+
+/// Removes the -o folder a refused merge made: its lock file and empty
+/// students/ folder, then the folder if nothing else is in it.
+void remove_made_out(const fs::path& out) {
+  std::error_code ec;
+  fs::remove(out / "students", ec);  // only if empty
+  fs::remove(out / ".attnlab-lock", ec);
+  fs::remove(out, ec);  // only if empty
+}
+
+/// The merge itself, under merge_shards' lock on options.out.
+Gradebook merge_body(const MergeOptions& options) {
+  // The output is written whole from the inputs: a gradebook already there
+  // that is not one of them (a regrade into the merged folder) would be
+  // replaced without a word, its newer rows lost.
+  {
+    std::error_code ec;
+    const fs::path out = fs::weakly_canonical(options.out, ec);
+    const bool is_input = std::any_of(options.shards.begin(), options.shards.end(), [&](const fs::path& shard) {
+      std::error_code e;
+      return fs::weakly_canonical(shard, e) == out;
+    });
+    if (!is_input && fs::exists(options.out / "summary.json", ec))
+      throw MergeError(options.out.string() +
+                       " already holds a gradebook that is not one of the inputs: merging would "
+                       "replace its rows; give it as an input too (--allow-overlap, last one "
+                       "given wins, to fold it in), or name another -o");
+  }
   std::vector<Gradebook> books;
   Reference ref;
   std::map<std::string, fs::path> owner;  // student -> shard
@@ -361,6 +388,21 @@ Gradebook merge_shards(const MergeOptions& options) {
   merged.run = RunState{};
   write_gradebook(options.out, merged);
   return merged;
+}
+
+}  // namespace
+
+Gradebook merge_shards(const MergeOptions& options) {
+  std::error_code ec;
+  const bool existed = fs::exists(fs::symlink_status(options.out, ec));
+  OutLock lock(options.out, "attnlab merge");
+  try {
+    return merge_body(options);
+  } catch (...) {
+    // A refused merge leaves no folder it made (removed while the lock is held).
+    if (!existed) remove_made_out(options.out);
+    throw;
+  }
 }
 
 }  // namespace attn::grader

@@ -69,8 +69,11 @@ struct MergeOptions {
 
 /// Checks the shards as above, copies their reports into options.out and
 /// writes the merged gradebook there (under out_folder.hpp's lock).
-/// Returns it. Throws MergeError (a shard is refused), OutFolderError (out
-/// cannot be used) or std::runtime_error (a file cannot be read or written).
+/// Returns it. Throws MergeError (a shard is refused, or options.out already
+/// holds a gradebook that is not one of the shards: it would be replaced),
+/// OutFolderError (out cannot be used) or std::runtime_error (a file cannot
+/// be read or written). A merge that throws removes the folder out if it
+/// made it.
 Gradebook merge_shards(const MergeOptions& options);
 
 }  // namespace attn::grader
