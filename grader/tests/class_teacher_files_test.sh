@@ -32,7 +32,7 @@ tar -C "$tmp/dave" -cf "$class/dave.tar" hw
 code=$?
 [ "$code" = 0 ] || fail "expected exit status 0, got $code"
 for f in attnlab-config.json key.json; do
-  grep -q "ignored .*$f (a .json naming no \"exercise\": not an answers file)" "$tmp/stdout.txt" ||
+  grep -q "ignored .*$f (not an answers file: its \"exercise\" is not F2 or F4)" "$tmp/stdout.txt" ||
     fail "$f is not said to be ignored with its reason"
 done
 grep -q "carol.json" "$tmp/stdout.txt" || fail "the loose answers file naming F2 is not graded"

@@ -506,7 +506,7 @@ int GradeCommand::grade_class() {
   }
   for (const auto& i : ignored)
     std::cout << "attnlab: ignored " << i
-              << (is_answers_file(i) ? " (a .json naming no \"exercise\": not an answers file)\n"
+              << (is_answers_file(i) ? " (not an answers file: its \"exercise\" is not F2 or F4)\n"
                                      : " (not .py, .cpp, .json or executable)\n");
   if (b.inputs.empty()) {
     std::cerr << "attnlab: " << no_submission_message(paths, ignored) << "\n";
