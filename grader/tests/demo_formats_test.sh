@@ -32,6 +32,8 @@ done
 "$attnlab" demo masking --size 5 --mask causal --seed 4 --font-scale 2 --svg "$tmp/big.svg" > /dev/null 2>&1 ||
   fail "--font-scale 2 failed"
 "$attnlab" demo masking --font-scale 9 > /dev/null 2>&1 && fail "--font-scale 9 accepted"
+"$attnlab" demo masking --font-scale nan --svg "$tmp/nan.svg" > /dev/null 2>&1 && fail "--font-scale nan accepted"
+[ ! -e "$tmp/nan.svg" ] || fail "--font-scale nan wrote a figure"
 "$attnlab" demo scaling-sweep --seeds 3 --size 8 --format csv > "$tmp/sweep.csv" || fail "sweep csv failed"
 "$attnlab" demo scaling-sweep --seeds 3 --size 8 --format json --svg "$tmp/sweep.svg" > "$tmp/sweep.json" 2>/dev/null ||
   fail "sweep json/svg failed"

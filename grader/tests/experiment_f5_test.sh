@@ -104,6 +104,9 @@ expect_usage --d-k 16,16
 expect_usage --jobs 0
 expect_usage --lr 0
 expect_usage --optimizer rmsprop
+# NaN compares false with every bound: refused by name, not drawn at font size -2^31.
+expect_usage --font-scale nan
+expect_usage --lr nan
 "$attnlab" experiment f5 > /dev/null 2>&1
 [ $? -eq 2 ] || fail "a run without --out was not refused"
 # An --out that is a file is refused before any training.
@@ -112,4 +115,14 @@ expect_usage --optimizer rmsprop
 [ $? -eq 2 ] || fail "an --out that is a file was not refused"
 grep -q "cannot make the folder" "$tmp/err" || { cat "$tmp/err"; fail "the file --out refused without saying why"; }
 [ ! -e "$tmp/x" ] || fail "a refused run wrote its folder"
+# A folder it cannot write into is refused before any training (as a user
+# without root; skipped where setpriv or the user nobody is missing).
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null 2>&1 && id nobody > /dev/null 2>&1; then
+  mkdir -p "$tmp/ro" && chmod 555 "$tmp/ro" && chmod 755 "$tmp"
+  setpriv --reuid nobody --regid nogroup --clear-groups "$attnlab" experiment f5 --out "$tmp/ro" \
+    --seeds 2 --steps 10 --d-k 4 > /dev/null 2> "$tmp/err"
+  [ $? -eq 2 ] || fail "a read-only --out was not refused"
+  grep -q "cannot write into the folder" "$tmp/err" || { cat "$tmp/err"; fail "the read-only --out refused without saying why"; }
+  grep -q "runs of" "$tmp/err" && fail "a read-only --out was refused only after training"
+fi
 echo "experiment f5: tiny run, outputs and bounds as expected"

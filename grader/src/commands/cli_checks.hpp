@@ -102,6 +102,26 @@ inline CLI::Validator seconds(bounds::Real b, const std::string& example) {
       zero_ok ? "seconds >= 0" : "seconds > 0");
 }
 
+/// A finite decimal number from `min` to `max` ("must be a number from 0.5
+/// to 4, got 'nan'"): CLI::Range lets NaN through, as every comparison with
+/// it is false.
+inline CLI::Validator real_number(double min, double max) {
+  std::ostringstream range;
+  range << "must be a number from " << min << " to " << max;
+  const std::string rule = range.str();
+  return CLI::Validator(
+      [rule, min, max](std::string& text) -> std::string {
+        double x = 0;
+        const char* last = text.data() + text.size();
+        const auto r = std::from_chars(text.data(), last, x);
+        if (text.empty() || r.ec != std::errc() || r.ptr != last || !std::isfinite(x) || x < min ||
+            x > max)
+          return rule + ", got '" + text + "'";
+        return std::string();
+      },
+      "number");
+}
+
 /// "K/N" with 1 <= K <= N <= 100000, as {K, N}; {0, 0} if malformed.
 inline std::pair<int, int> parse_shard(const std::string& text) {
   const auto slash = text.find('/');

@@ -2,9 +2,14 @@
 // dispatch (teaching_cli.hpp).
 #include "commands/teaching_cli.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -79,7 +84,7 @@ void add_experiment_command(CLI::App& app, TeachingCommands& t) {
       ->check(check::whole_number(1, 256));
   t.f5->add_option("--lr", f.learning_rate, "the learning rate, the same for both arms")
       ->capture_default_str()
-      ->check(CLI::Range(1e-6, 10.0));
+      ->check(check::real_number(1e-6, 10.0));
   t.f5->add_option_function<std::string>(
           "--optimizer",
           [&f](const std::string& v) {
@@ -93,7 +98,7 @@ void add_experiment_command(CLI::App& app, TeachingCommands& t) {
   t.f5->add_option("--font-scale", t.f5_style.font_scale,
                    "multiply the figures' font sizes (1.5 or 2 for a projector)")
       ->capture_default_str()
-      ->check(CLI::Range(0.5, 4.0));
+      ->check(check::real_number(0.5, 4.0));
 }
 
 int run_experiment_f5(const TeachingCommands& t) {
@@ -108,6 +113,17 @@ int run_experiment_f5(const TeachingCommands& t) {
                 << (ec ? ": " + ec.message() : ": a file of that name exists") << "\n";
       return 2;
     }
+    // And one that cannot be written to (a read-only folder) as well: a file made and removed.
+    const std::filesystem::path probe =
+        std::filesystem::path(t.f5_out) / (".attnlab-write-test-" + std::to_string(::getpid()));
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      std::cerr << "attnlab experiment f5: cannot write into the folder " << t.f5_out << ": "
+                << std::strerror(errno) << "\n";
+      return 2;
+    }
+    ::close(fd);
+    ::unlink(probe.c_str());
     std::cerr << "attnlab experiment f5: " << t.f5_settings.d_k.size() * 2 * std::size_t(t.f5_settings.seeds)
               << " runs of " << t.f5_settings.steps << " steps on " << t.f5_settings.jobs << " thread"
               << (t.f5_settings.jobs == 1 ? "" : "s") << "\n";
@@ -187,7 +203,7 @@ std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
   t->demo->add_option("--font-scale", c.style.font_scale,
                       "multiply the figures' font sizes (1.5 or 2 for a projector)")
       ->capture_default_str()
-      ->check(CLI::Range(0.5, 4.0));
+      ->check(check::real_number(0.5, 4.0));
   t->demo_size = t->demo->add_option("--size", c.inputs.size,
                                      "T_q = T_v of the random example (the sweep's default: 16)")
                      ->capture_default_str()
