@@ -29,7 +29,10 @@ class TempDir {
 /// is gone: a directory (not a symlink) of this user named
 /// "attnlab-<...>pid<pid>-XXXXXX" whose pid no longer exists (kill(pid, 0)
 /// fails with ESRCH). A pid that was reused by another process keeps its
-/// folder (left for a later run). Returns the folders removed; never throws.
+/// folder (left for a later run). Run as root, also such a folder of a uid
+/// with no account (a sandbox uid's: a C++ compile killed with its grader),
+/// removed as that uid (setpriv, rm -rf), never with root's rights. Returns
+/// the folders removed; never throws.
 std::vector<std::filesystem::path> remove_leftover_temp_dirs();
 
 }  // namespace attn::grader
