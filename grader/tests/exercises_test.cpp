@@ -19,6 +19,7 @@
 #include "exercises/visible_examples.hpp"
 #include "attn/prop/lib_subject.hpp"
 #include "attn/ref/textbook.hpp"
+#include "attn/prop/catalog.hpp"
 
 using namespace attn::grader;
 using Status = Recognition::Status;

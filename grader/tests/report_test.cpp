@@ -18,6 +18,7 @@
 #include "grading/scoring_rules.hpp"
 #include "grading/teacher_config.hpp"
 #include "sandbox/temp_dir.hpp"
+#include "attn/prop/catalog.hpp"
 
 namespace {
 

@@ -9,6 +9,7 @@
 
 #include "attn/prop/catalog.hpp"
 #include "attn/ref/number_format.hpp"
+#include "attn/ref/error_bound.hpp"
 #include "emulated_kernels.hpp"
 
 using namespace attn::prop;

@@ -36,6 +36,7 @@
 #include "sandbox/file_problem.hpp"
 #include "sandbox/sandbox.hpp"
 #include "submission/submission.hpp"
+#include "attn/prop/catalog.hpp"
 
 namespace attn::grader {
 

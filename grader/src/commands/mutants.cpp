@@ -25,6 +25,7 @@
 #include "diagnosis/diagnosis_text.hpp"
 #include "diagnosis/feedback.hpp"
 #include "sandbox/temp_dir.hpp"
+#include "attn/prop/catalog.hpp"
 
 namespace attn::grader {
 

@@ -21,6 +21,7 @@
 #include "commands/experiment_f5.hpp"
 #include "commands/mutants.hpp"
 #include "attn/grader/paths.hpp"
+#include "attn/prop/catalog.hpp"
 
 namespace attn::grader {
 

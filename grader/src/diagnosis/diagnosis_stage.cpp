@@ -1,5 +1,6 @@
 // The diagnosis stage (diagnosis_stage.hpp).
 #include "diagnosis/diagnosis_stage.hpp"
+#include "attn/prop/catalog.hpp"
 
 #include <cstring>
 #include <exception>

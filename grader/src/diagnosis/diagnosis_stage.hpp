@@ -17,9 +17,12 @@
 #include <vector>
 
 #include "attn/mis/diagnose.hpp"
-#include "attn/prop/property.hpp"
 #include "attn/prop/subject.hpp"
 #include "attn/prop/verdict.hpp"
+
+namespace attn::prop {
+struct Property;  // attn/prop/property.hpp
+}  // namespace attn::prop
 
 namespace attn::grader {
 

@@ -16,8 +16,11 @@
 #include <vector>
 
 #include "attn/prop/case.hpp"
-#include "attn/prop/catalog.hpp"
-#include "attn/prop/property.hpp"
+#include "attn/prop/fully_forbidden.hpp"
+
+namespace attn::prop {
+struct Property;  // attn/prop/property.hpp: complete where an Exercise is made or copied
+}  // namespace attn::prop
 
 namespace attn::grader {
 

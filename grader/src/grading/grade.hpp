@@ -16,7 +16,7 @@
 #include "grading/teacher_config.hpp"
 #include "submission/submission.hpp"
 #include "exercises/exercise.hpp"
-#include "attn/prop/property.hpp"
+#include "attn/prop/run_config.hpp"
 
 namespace attn::grader {
 

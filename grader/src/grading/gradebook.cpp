@@ -19,6 +19,7 @@
 #include "grading/student_names.hpp"
 #include "report/results_json.hpp"
 #include "report/scoring.hpp"
+#include "attn/prop/catalog.hpp"
 
 namespace attn::grader {
 namespace {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sandbox/exit_status.hpp"
+#include "attn/prop/catalog.hpp"
 
 namespace attn::grader {
 namespace {

@@ -23,6 +23,7 @@
 #include "grading/student_names.hpp"
 #include "grading/teacher_config.hpp"
 #include "report/scoring.hpp"
+#include "attn/prop/catalog.hpp"
 
 namespace attn::grader {
 namespace {

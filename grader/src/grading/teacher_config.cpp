@@ -17,6 +17,7 @@
 #include "exercises/exercise.hpp"
 #include "grading/number_bounds.hpp"
 #include "sandbox/escaped_name.hpp"
+#include "attn/prop/catalog.hpp"
 
 namespace attn::grader {
 namespace {

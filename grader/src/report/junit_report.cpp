@@ -7,6 +7,7 @@
 #include "diagnosis/diagnosis_text.hpp"
 #include "report/scoring.hpp"
 #include "sandbox/atomic_file.hpp"
+#include "attn/prop/catalog.hpp"
 
 namespace attn::grader {
 namespace {

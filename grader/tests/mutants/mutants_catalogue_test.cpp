@@ -18,6 +18,7 @@
 #include "exercises/exercise.hpp"
 #include "commands/mutants.hpp"
 #include "submission/recognise.hpp"
+#include "attn/prop/catalog.hpp"
 
 namespace fs = std::filesystem;
 using namespace attn::grader;

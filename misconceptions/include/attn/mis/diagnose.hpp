@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "attn/mis/model.hpp"
-#include "attn/prop/catalog.hpp"
+#include "attn/prop/fully_forbidden.hpp"
 #include "attn/prop/subject.hpp"
 
 namespace attn::mis {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/prop/fully_forbidden.hpp"
 #include "attn/prop/property.hpp"
 
 namespace attn::prop {
@@ -17,15 +18,6 @@ Property dk_mismatch_refused(std::string expected_error = "");
 Property row_stochastic(Operation op = Operation::attention);
 // Lemma 2 (32.2.4): A_ij == 0.0 bit-exactly wherever mask(i, j) is true.
 Property exact_zeros(Operation op = Operation::attention);
-/// What a kernel answers for a query row whose every key is forbidden (the
-/// softmax is undefined there, Lemma 2 excludes it). The text's rule, kept by
-/// the library and every exercise, is an error; other kernels document
-/// another answer (`attnlab check --fully-forbidden`): NaN (PyTorch before
-/// 2.5) or zeros (flash-attention, PyTorch from 2.5 on).
-enum class FullyForbidden { error, nan, zeros };
-/// "error", "nan", "zeros".
-const char* fully_forbidden_name(FullyForbidden f);
-
 // Lemma 2 hypothesis / 32.2.4: a query row with every key forbidden is refused
 // (`convention` error). With the convention nan or zeros, the row's outputs
 // (and weights, when returned) must instead be all NaN, or all exactly 0.0,

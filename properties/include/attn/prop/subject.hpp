@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "attn/ref/error_bound.hpp"
+#include "attn/ref/precision_model.hpp"
 #include "attn/ref/number_format.hpp"
 
 #include "attn/prop/case.hpp"
