@@ -105,8 +105,17 @@ bool is_folder(const fs::path& p) {
 
 }  // namespace
 
-/// The options of `attnlab grade` as parsed, then what its stages build
-/// from them (execute()).
+/// What execute()'s stages build from the parsed command: the configuration,
+/// the options a grade runs with, and which kind of FILE it was given.
+struct GradePlan {
+  std::shared_ptr<const TeacherConfig> config;
+  GradeOptions options;
+  bool upload = false;  ///< one student's upload folder (Gradescope, PrairieLearn)
+  bool batch = false;   ///< several files or a class folder, into --out
+};
+
+/// The options of `attnlab grade` as parsed (CLI11 writes them; execute()
+/// only reads them and builds a GradePlan).
 struct GradeCommand {
   CLI::App* grade = nullptr;
   std::vector<std::string> files;
@@ -148,23 +157,17 @@ struct GradeCommand {
   CLI::Option* file_size_opt = nullptr;
   CLI::Option* processes_opt = nullptr;
 
-  // Built by execute()'s stages.
-  std::shared_ptr<const TeacherConfig> config;
-  GradeOptions options;
-  bool upload = false;  ///< one student's upload folder (Gradescope, PrairieLearn)
-  bool batch = false;   ///< several files or a class folder, into --out
-
   void add_options(CLI::App& app);
   void add_output_options();
-  int execute();
+  int execute() const;
 
  private:
-  std::optional<int> read_config();
-  std::optional<int> make_options();
-  std::optional<int> check_paths();
-  void make_sandbox();
-  int grade_class();
-  int grade_one();
+  std::optional<int> read_config(GradePlan& plan) const;
+  std::optional<int> make_options(GradePlan& plan) const;
+  std::optional<int> check_paths(GradePlan& plan) const;
+  void make_sandbox(GradePlan& plan) const;
+  int grade_class(const GradePlan& plan) const;
+  int grade_one(GradePlan& plan) const;
 };
 
 void GradeCommand::add_options(CLI::App& app) {
@@ -300,24 +303,25 @@ void GradeCommand::add_output_options() {
       ->check(check::whole_number(1, 4000000000u));
 }
 
-int GradeCommand::execute() {
-  if (const auto code = read_config()) return *code;
-  if (const auto code = make_options()) return *code;
-  if (const auto code = check_paths()) return *code;
-  make_sandbox();
+int GradeCommand::execute() const {
+  GradePlan plan;
+  if (const auto code = read_config(plan)) return *code;
+  if (const auto code = make_options(plan)) return *code;
+  if (const auto code = check_paths(plan)) return *code;
+  make_sandbox(plan);
   if (files.empty()) {
-    return grade_bundled(paths::source_dir, options, verbose, std::cout);
+    return grade_bundled(paths::source_dir, plan.options, verbose, std::cout);
   }
 
-  if (batch) return grade_class();
-  return grade_one();
+  if (plan.batch) return grade_class(plan);
+  return grade_one(plan);
 }
 
 /// The teacher configuration, read before any submission starts.
-std::optional<int> GradeCommand::read_config() {
+std::optional<int> GradeCommand::read_config(GradePlan& plan) const {
   if (config_file) {
     try {
-      config = std::make_shared<const TeacherConfig>(read_teacher_config(*config_file));
+      plan.config = std::make_shared<const TeacherConfig>(read_teacher_config(*config_file));
     } catch (const ConfigError& e) {
       std::cerr << "attnlab: " << e.what() << "\n";
       return 2;
@@ -329,7 +333,18 @@ std::optional<int> GradeCommand::read_config() {
 
 /// GradeOptions from the command line, else the configuration, else the
 /// defaults; an unknown --property is a usage error.
-std::optional<int> GradeCommand::make_options() {
+std::optional<int> GradeCommand::make_options(GradePlan& plan) const {
+  const auto& config = plan.config;
+  GradeOptions& options = plan.options;
+  // The command line's values, overridden below where the configuration
+  // gives one and the option was not given.
+  std::string exercise = this->exercise;
+  attn::prop::RunConfig run = this->run;
+  double timeout_s = this->timeout_s;
+  double compile_timeout_s = this->compile_timeout_s;
+  double submission_timeout_s = this->submission_timeout_s;
+  std::uint64_t memory_mib = this->memory_mib;
+  std::uint64_t file_size_mib = this->file_size_mib;
   // Exercise ids are case-insensitive, as the `# exercise:` line is.
   for (char& ch : exercise) ch = char(std::toupper(static_cast<unsigned char>(ch)));
   options.exercise = exercise;
@@ -354,7 +369,6 @@ std::optional<int> GradeCommand::make_options() {
       submission_timeout_s = *l.submission_timeout_s;
     if (l.memory_mib && !memory_opt->count()) memory_mib = *l.memory_mib;
     if (l.file_size_mib && !file_size_opt->count()) file_size_mib = *l.file_size_mib;
-    if (l.max_processes && !processes_opt->count()) max_processes = *l.max_processes;
   }
   if (student) {
     options.mode = "student: the text's examples and a quick pass of " + std::to_string(run.cases) +
@@ -394,7 +408,9 @@ std::optional<int> GradeCommand::make_options() {
 
 /// What the FILEs are (one, an upload, a class) and whether the options go
 /// with them.
-std::optional<int> GradeCommand::check_paths() {
+std::optional<int> GradeCommand::check_paths(GradePlan& plan) const {
+  bool& upload = plan.upload;
+  bool& batch = plan.batch;
   if (student && files.empty()) {
     std::cerr << "attnlab: --student checks your own file: attnlab grade --student "
                  "my_attention.py (without FILE, attnlab grades its bundled submissions)\n";
@@ -425,11 +441,16 @@ std::optional<int> GradeCommand::check_paths() {
 }
 
 /// The sandbox: what a submission must never see, then the self-test.
-void GradeCommand::make_sandbox() {
+void GradeCommand::make_sandbox(GradePlan& plan) const {
+  const auto& config = plan.config;
   SandboxOptions sandbox_options;
   sandbox_options.enabled = !no_sandbox;
   sandbox_options.base_uid = sandbox_uid;
-  sandbox_options.process_allowance = max_processes;
+  // --max-processes, else the configuration's, else the default.
+  sandbox_options.process_allowance =
+      config && config->limits.max_processes && !processes_opt->count()
+          ? *config->limits.max_processes
+          : max_processes;
   sandbox_options.never_bind = {fs::path(paths::source_dir)};
   sandbox_options.show_whole = {fs::path(paths::exercises_dir)};
   sandbox_options.hidden = {fs::path(paths::source_dir) / "solutions"};
@@ -446,11 +467,13 @@ void GradeCommand::make_sandbox() {
   if (junit) hide(*junit);
   if (report_file) hide(*report_file);
   if (prairielearn_json) hide(*prairielearn_json);
-  options.sandbox = std::make_shared<const Sandbox>(Sandbox::detect(sandbox_options));
+  plan.options.sandbox = std::make_shared<const Sandbox>(Sandbox::detect(sandbox_options));
 }
 
 /// Several files or a class folder: every student into --out.
-int GradeCommand::grade_class() {
+int GradeCommand::grade_class(const GradePlan& plan) const {
+  const auto& config = plan.config;
+  const GradeOptions& options = plan.options;
   BatchOptions b;
   b.out_dir = out_dir ? fs::path(*out_dir) : fs::path("attnlab-reports");
   std::vector<fs::path> paths(files.begin(), files.end());
@@ -530,7 +553,8 @@ int GradeCommand::grade_class() {
 }
 
 /// One submission, or one student's upload folder.
-int GradeCommand::grade_one() {
+int GradeCommand::grade_one(GradePlan& plan) const {
+  GradeOptions& options = plan.options;
   options.file = files.front();
   options.brief_header = !verbose;
   // Colour on a terminal (NO_COLOR honoured); the report files stay plain.
@@ -549,7 +573,7 @@ int GradeCommand::grade_one() {
   } restore{plain};
   ReportFiles report_files;
   if (prairielearn_json) report_files.prairielearn = fs::path(*prairielearn_json);
-  if (upload) {
+  if (plan.upload) {
     std::string why;
     ClassInputs inputs;
     try {
@@ -602,7 +626,7 @@ std::shared_ptr<GradeCommand> add_grade_command(CLI::App& app) {
   return c;
 }
 
-std::optional<int> run_grade_command(GradeCommand& command) {
+std::optional<int> run_grade_command(const GradeCommand& command) {
   if (!command.grade || !command.grade->parsed()) return std::nullopt;
   return command.execute();
 }

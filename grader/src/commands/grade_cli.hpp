@@ -22,6 +22,6 @@ std::shared_ptr<GradeCommand> add_grade_command(CLI::App& app);
 
 /// After app.parse: runs `grade` if it was given and returns its exit
 /// status, or nullopt when it was not.
-std::optional<int> run_grade_command(GradeCommand& command);
+std::optional<int> run_grade_command(const GradeCommand& command);
 
 }  // namespace attn::grader
