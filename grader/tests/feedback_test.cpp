@@ -155,6 +155,50 @@ TEST_CASE("feedback: a misconception's answer gets the property's hint, not a gu
   CHECK(key_of(failed("scale_off", c, unscaled)) == "scale_off");
 }
 
+TEST_CASE("feedback: a property's usual cause is not claimed where the counterexample rules it out",
+          "[feedback]") {
+  const DMatrix wrong = DMatrix::Constant(3, 4, 0.25);
+  // scale_off on Q = 0: every logit is 0, the weights do not depend on the scale.
+  Case zero_q = masked_case();
+  zero_q.Q.setZero();
+  const auto h = attn::grader::diagnose(failed("scale_off", zero_q, wrong));
+  REQUIRE(h);
+  CHECK(h->key == "no_cause_named");
+  CHECK_THAT(h->advice, Catch::Contains("do not depend on the scale"));
+  CHECK_THAT(h->misconception, !Catch::Contains("sqrt"));
+  // The same property on logits that differ keeps its own hint.
+  CHECK(key_of(failed("scale_off", masked_case(), wrong)) == "scale_off");
+
+  // tiled_equals_naive with every key in one tile: no rescale happens.
+  Case one_tile = masked_case();
+  one_tile.op = attn::prop::Operation::attention_tiled;
+  one_tile.tile_q = 2;
+  one_tile.tile_k = 4;  // T_v = 4
+  const auto t = attn::grader::diagnose(failed("tiled_equals_naive", one_tile, wrong));
+  REQUIRE(t);
+  CHECK(t->key == "no_cause_named");
+  CHECK_THAT(t->advice, Catch::Contains("one tile"));
+  Case two_tiles = one_tile;
+  two_tiles.tile_k = 2;
+  CHECK(key_of(failed("tiled_equals_naive", two_tiles, wrong)) == "tiled_equals_naive");
+
+  // heads_in_order on one head: the order of one head cannot be wrong.
+  Case one_head;
+  one_head.op = attn::prop::Operation::multi_head_attention;
+  one_head.X = DMatrix::Identity(3, 3);
+  one_head.heads.push_back({DMatrix::Identity(3, 2), DMatrix::Identity(3, 2), DMatrix::Identity(3, 2)});
+  one_head.W_O = DMatrix::Identity(2, 2);
+  const Outcome o = Outcome::make_result(DMatrix::Zero(3, 2), DMatrix());
+  const auto m = attn::grader::diagnose(failed_with("heads_in_order", one_head, o));
+  REQUIRE(m);
+  CHECK(m->key == "no_cause_named");
+  CHECK_THAT(m->advice, Catch::Contains("one head"));
+  Case two_heads = one_head;
+  two_heads.heads.push_back(two_heads.heads.front());
+  two_heads.W_O = DMatrix::Identity(4, 4);
+  CHECK(key_of(failed_with("heads_in_order", two_heads, o)) == "heads_in_order");
+}
+
 TEST_CASE("feedback: a pass, a skip, a not-run property get no hint", "[feedback]") {
   Verdict v;
   v.property_id = "row_stochastic";
@@ -372,6 +416,8 @@ TEST_CASE("diagnosis stage: AttributeError on every call is not a misconception"
          d.engine.verdict == attn::mis::Diagnosis::Verdict::fault));
   CHECK_THAT(attn::grader::diagnosis_summary(d), Catch::Contains("not a misconception"));
   CHECK_THAT(attn::grader::format_diagnosis(d), !Catch::Contains("inverted"));
+  // Only the battery's cases were seen: other properties may have had answers.
+  CHECK_THAT(attn::grader::format_diagnosis(d), !Catch::Contains("every call"));
 }
 
 TEST_CASE("diagnosis stage: a stop says nothing, and nothing runs", "[feedback][diagnosis]") {

@@ -217,10 +217,12 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
              "): this is a fault of the code (crash, timeout, malformed reply or a programming "
              "error), not a misconception about attention. Fix it first.";
     case Diagnosis::Verdict::raises_on_every_call:
-      return "Every one of the " + n + " cases sent raised " + d.error_type +
+      // Only the battery's cases are known here: other properties' cases
+      // may have been answered, so this claims nothing about "every call".
+      return "Every one of the " + n + " cases sent for the diagnosis raised " + d.error_type +
              (d.message.empty() ? "" : " (" + d.message + ")") +
-             ", valid inputs included: the code fails on every call. Run it on a small input "
-             "first; no misconception can be read from these answers.";
+             ", valid inputs included, so no misconception can be read from these answers. "
+             "Run the code on the counterexample above first.";
     case Diagnosis::Verdict::consistent:
       return "On " + n + " extra cases chosen to tell the known mistakes apart" +
              (d.fully_forbidden_rows_left_out.empty()

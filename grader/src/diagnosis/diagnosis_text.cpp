@@ -71,7 +71,7 @@ std::string diagnosis_summary(const FailureDiagnosis& d) {
       return "fault, not a misconception" +
              (e.error_type.empty() ? std::string() : " (" + e.error_type + ")");
     case Diagnosis::Verdict::raises_on_every_call:
-      return "raises on every call" +
+      return "raises on every case of the diagnosis" +
              (e.error_type.empty() ? std::string() : " (" + e.error_type + ")") +
              ", not a misconception";
   }

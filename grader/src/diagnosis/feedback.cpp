@@ -19,6 +19,7 @@ namespace {
 
 using attn::Index;
 using attn::prop::Case;
+using attn::prop::DMatrix;
 using attn::prop::Outcome;
 using attn::prop::Verdict;
 
@@ -221,6 +222,56 @@ std::optional<Hint> forbidden_weights_hint(const Case& c, const Outcome& o) {
   return std::nullopt;
 }
 
+// ------------------------------------ a generic hint the counterexample contradicts
+// A property's table hint names the one cause its failures most often have.
+// Where the counterexample itself rules that cause out, the hint would claim
+// what the evidence contradicts: the report then says that no cause is named
+// and why, and points at the departure it shows.
+
+/// Whether every allowed logit of each row of Q K^T is the same (Q = 0, or
+/// K's rows equal): any scale gives the same weights, so the scale cannot be
+/// what departs.
+bool scale_has_no_effect(const Case& c) {
+  if (!attn::prop::takes_qkv(c.op) || c.Q.size() == 0 || c.K.size() == 0) return false;
+  if (c.Q.cols() != c.K.cols()) return false;
+  const DMatrix S = c.Q * c.K.transpose();
+  for (Index i = 0; i < S.rows(); ++i) {
+    std::optional<double> first;
+    for (Index j = 0; j < S.cols(); ++j) {
+      if (c.mask && i < c.mask->rows() && j < c.mask->cols() && (*c.mask)(i, j)) continue;
+      if (!first) first = S(i, j);
+      else if (S(i, j) != *first) return false;
+    }
+  }
+  return true;
+}
+
+/// Why the property's own hint cannot be the cause on this counterexample,
+/// or nullopt when nothing rules it out.
+std::optional<std::string> hint_ruled_out(const std::string& property, const Case& c) {
+  if (property == "heads_in_order" && c.op == attn::prop::Operation::multi_head_attention &&
+      c.heads.size() < 2)
+    return "the counterexample has one head, so the heads' order cannot be what departs";
+  if (property == "tiled_equals_naive" && c.op == attn::prop::Operation::attention_tiled &&
+      c.tile_k > 0 && c.K.rows() <= c.tile_k)
+    return "the counterexample's keys fit in one tile (T_v = " + std::to_string(c.K.rows()) +
+           ", tile " + std::to_string(c.tile_k) +
+           "), so no running sum is rescaled and no tile is skipped";
+  if (property == "scale_off" && scale_has_no_effect(c))
+    return "every allowed logit of each row of Q K^T is the same on the counterexample, so the "
+           "weights do not depend on the scale";
+  return std::nullopt;
+}
+
+Hint ruled_out_hint(const std::string& property, const std::string& why) {
+  return hint("no_cause_named", "no cause is named for this failure",
+              "The usual cause of a " + property + " failure is ruled out: " + why +
+                  ". The worst entry above shows where the answer departs from the "
+                  "definition; run your function on the counterexample and compare each step "
+                  "with the definition.",
+              "", false);
+}
+
 std::optional<Hint> from_outcome(const Verdict& v) {
   const auto& f = *v.failure;
   if (!f.outcome || !v.counterexample) return std::nullopt;
@@ -312,6 +363,9 @@ std::optional<Hint> diagnose(const Verdict& v) {
     if (v.property_id == "oracle_agreement" && v.counterexample)
       if (auto h = logits_oracle_hint(*v.counterexample)) return h;
   }
+  if (v.failure && v.counterexample)
+    if (const auto why = hint_ruled_out(v.property_id, *v.counterexample))
+      return ruled_out_hint(v.property_id, *why);
   const auto& table = property_hints();
   if (auto it = table.find(v.property_id); it != table.end()) return it->second;
   if (!v.error.empty() && !v.failure) {
