@@ -2,7 +2,8 @@
 # debug information at `cmake --install` (strip --strip-debug keeps the symbol
 # tables, so the archives still link): a user gets the build's optimised code
 # (-O2 -DNDEBUG) and not the 300 MB or so of DWARF a RelWithDebInfo build
-# carries. The build tree keeps it for debugging. Included at the end of the
+# carries (scripts/build configures without -g; a RelWithDebInfo build tree
+# keeps it for debugging). Included at the end of the
 # top-level CMakeLists.txt so that it runs after every install rule; the
 # installed prefix is measured by ctest lib/installed_package_consumers
 # (at most 60 MiB, cmake/run_example.cmake).

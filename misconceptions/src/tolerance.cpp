@@ -5,12 +5,13 @@
 #include <cmath>
 #include <limits>
 
+#include "attn/ref/precision_model.hpp"
+
 namespace attn::mis::detail {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-double gamma_n(double n, double u) { return n * u >= 1 ? kInf : n * u / (1 - n * u); }
+using attn::ref::gamma;  // gamma_n = n u / (1 - n u), Higham Lemma 3.1
+constexpr double kNoAgreement = std::numeric_limits<double>::infinity();
 
 /// Entries of x and y agree within `tol` (shapes equal; NaN with NaN, an
 /// infinity with the same one). tol2 (optional, same shape) is maxed in.
@@ -56,14 +57,14 @@ bool compares_O(const Case& c) { return returns_outputs(c.op); }
 
 double row_relative_tolerance(double u, double W, double E, double n) {
   const double rel = kTolFactor * (std::expm1(u * (W + E)) * (1 + 2 * u) + 2 * u +
-                                   gamma_n(n + 2, u) + 2 * u);
-  return rel > 0.25 || std::isnan(rel) ? kInf : rel;
+                                   gamma(n + 2, u) + 2 * u);
+  return rel > 0.25 || std::isnan(rel) ? kNoAgreement : rel;
 }
 
 double lse_tolerance(double u, double W, double E, double n, double lse) {
   const double t =
-      kTolFactor * (u * (W + E) + 2 * u + gamma_n(n, u) + u * std::abs(std::isfinite(lse) ? lse : 0));
-  return std::isnan(t) ? kInf : t;
+      kTolFactor * (u * (W + E) + 2 * u + gamma(n, u) + u * std::abs(std::isfinite(lse) ? lse : 0));
+  return std::isnan(t) ? kNoAgreement : t;
 }
 
 bool agrees(const Outcome& s, const Prediction& p, const Case& c, bool returns_weights) {

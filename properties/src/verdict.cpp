@@ -29,7 +29,7 @@ std::string indented(const std::string& text, const std::string& indent = "  ") 
 
 /// The shortest text that reads back as the same double ("0.3302", not
 /// "0.33019999999999999"); "NaN", "Inf", "-Inf" for the others.
-std::string number_text(double x) {
+std::string value_text(double x) {
   if (std::isnan(x)) return "NaN";
   if (std::isinf(x)) return x > 0 ? "Inf" : "-Inf";
   char buf[40];
@@ -166,7 +166,7 @@ void print_verdict(std::ostream& os, const Verdict& v) {
       // all (never "expected NaN, got NaN").
       os << "]: both answers are NaN (neither is a number)";
     } else {
-      os << "]: expected " << number_text(w.expected) << ", got " << number_text(w.actual);
+      os << "]: expected " << value_text(w.expected) << ", got " << value_text(w.actual);
     }
     if (both_nan) {
       // said above

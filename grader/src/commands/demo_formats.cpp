@@ -7,16 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/demo_data.hpp"
+#include "commands/fixed_text.hpp"
 
 namespace attn::grader {
 namespace {
 
-std::string fixed(double x, int digits = 4) {
-  if (std::isnan(x)) return "NaN";
-  std::ostringstream os;
-  os << std::fixed << std::setprecision(digits) << x;
-  return os.str();
-}
 
 bool forbidden_at(const DemoPanel& P, Index i, Index j) { return P.forbidden.size() && P.forbidden(i, j); }
 
@@ -75,9 +70,9 @@ void write_text(std::ostream& out, const DemoData& d) {
       for (Index j = 0; j < P.A.cols() && j < 8; ++j)
         cells += (j ? " " : "") + (forbidden_at(P, i, j) ? std::string("  --  ")
                                    : std::isnan(P.A(i, j)) ? std::string(" NaN  ")
-                                                           : fixed(P.A(i, j)));
+                                                           : fixed_text(P.A(i, j)));
       if (P.A.cols() > 8) cells += " ...";
-      out << (p ? "   |  " : "  row " + std::to_string(i) + ": ") << cells << "  sum " << fixed(P.A.row(i).sum(), 3);
+      out << (p ? "   |  " : "  row " + std::to_string(i) + ": ") << cells << "  sum " << fixed_text(P.A.row(i).sum(), 3);
     }
     out << "\n";
   }
@@ -86,9 +81,9 @@ void write_text(std::ostream& out, const DemoData& d) {
     out << "  " << d.panels[p].title << ": "
         << (std::isnan(d.entropy[p])
                 ? std::string("no entropy (its rows are not distributions)")
-                : "mean row entropy " + fixed(d.entropy[p], 3) + " nats (uniform: " +
-                      fixed(std::log(double(d.panels[p].A.cols())), 3) + ")")
-        << ", mean largest weight " << fixed(d.largest[p], 3) << "\n";
+                : "mean row entropy " + fixed_text(d.entropy[p], 3) + " nats (uniform: " +
+                      fixed_text(std::log(double(d.panels[p].A.cols())), 3) + ")")
+        << ", mean largest weight " << fixed_text(d.largest[p], 3) << "\n";
   out << "\n" << (has_forbidden(d) ? "'--' marks a forbidden cell.\n" : "") << d.note;
 }
 

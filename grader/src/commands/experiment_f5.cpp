@@ -1,6 +1,7 @@
 // `attnlab experiment f5`: the runs, the paired comparison, the CSV files and
 // the report (experiment_f5.hpp; the figures: experiment_f5_svg.cpp).
 #include "commands/experiment_f5.hpp"
+#include "commands/fixed_text.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -42,13 +43,8 @@ const F5Run& run_at(const F5Result& r, std::size_t d, std::size_t seed, bool sca
 
 std::string arm(bool scaled) { return scaled ? "scaled" : "unscaled"; }
 
-std::string fixed(double x, int digits) {
-  std::ostringstream os;
-  os << std::fixed << std::setprecision(digits) << x;
-  return os.str();
-}
 
-std::string p_text(double p) { return p < 0.001 ? "< 0.001" : "= " + fixed(p, 3); }
+std::string p_text(double p) { return p < 0.001 ? "< 0.001" : "= " + fixed_text(p, 3); }
 
 }  // namespace
 
@@ -129,7 +125,7 @@ F5Result run_f5(const F5Settings& s, std::ostream& progress) {
       const std::size_t d = static_cast<std::size_t>(std::find(s.d_k.begin(), s.d_k.end(), run.d_k) - s.d_k.begin());
       if (--left[d] == 0)
         progress << "d_k = " << run.d_k << ": " << 2 * s.seeds << " runs done after "
-                 << fixed(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1)
+                 << fixed_text(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1)
                  << " s\n" << std::flush;
     }
   };
@@ -233,7 +229,7 @@ std::string f5_report(const F5Result& r) {
     << "Training: " << (s.optimizer == attn::exp::Optimizer::adam ? "Adam" : "SGD") << ", learning rate " << s.learning_rate << ", " << s.batch << " examples per step, " << s.steps
     << " steps; " << s.seeds << " seeds from " << s.seed << "; validation: " << s.validation_examples
     << " examples (" << s.validation_examples * s.task.pairs << " queries) from a fixed data seed.\n"
-    << "Run time: " << fixed(r.seconds, 1) << " s on " << s.jobs << " thread" << (s.jobs == 1 ? "" : "s") << ".\n\n"
+    << "Run time: " << fixed_text(r.seconds, 1) << " s on " << s.jobs << " thread" << (s.jobs == 1 ? "" : "s") << ".\n\n"
     << "Per d_k, over the seeds: mean [min, max]. 'mean acc' = mean validation accuracy over the curve\n"
     << "(the area under it: faster learning raises it); 'final acc' = at the last step; 'to 90%' = median\n"
     << "step at which validation accuracy first reached 0.9 (runs that never did are counted apart).\n"
@@ -243,12 +239,12 @@ std::string f5_report(const F5Result& r) {
     << "(unscaled minus scaled for the loss), mean [min, max] over the seeds.\n";
   if (s.seeds < 5)
     o << "With " << s.seeds << " seeds no verdict can be 'shown': the sign test's smallest p is 2^-" << s.seeds
-      << " = " << fixed(std::ldexp(1.0, -s.seeds), 4) << ", not below 0.05 (use 5 seeds or more).\n";
+      << " = " << fixed_text(std::ldexp(1.0, -s.seeds), 4) << ", not below 0.05 (use 5 seeds or more).\n";
   o << "\n";
   const auto seeds = static_cast<std::size_t>(s.seeds);
   auto cell = [](const std::vector<double>& v, int digits) {
     const Spread sp = spread_of(v);
-    return fixed(sp.mean, digits) + " [" + fixed(sp.min, digits) + ", " + fixed(sp.max, digits) + "]";
+    return fixed_text(sp.mean, digits) + " [" + fixed_text(sp.min, digits) + ", " + fixed_text(sp.max, digits) + "]";
   };
   const std::vector<F5Comparison> cmp = f5_compare(r);
   std::ostringstream summary;
@@ -268,7 +264,7 @@ std::string f5_report(const F5Result& r) {
       }
       o << "  " << std::left << std::setw(9) << arm(scaled) << std::right << " mean acc " << cell(auc, 3)
         << "  final acc " << cell(fin, 3) << "  final loss " << cell(loss, 4) << "  to 90%: "
-        << (s90.empty() ? "never" : fixed(spread_of(s90).median, 0))
+        << (s90.empty() ? "never" : fixed_text(spread_of(s90).median, 0))
         << (never > 0 && !s90.empty() ? " (never in " + std::to_string(never) + " of " + std::to_string(seeds) + ")" : "")
         << "\n";
     }
