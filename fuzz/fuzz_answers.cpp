@@ -11,6 +11,7 @@
 
 #include "exercises/answers.hpp"
 #include "exercises/exercise.hpp"
+#include "attn/prop/catalog.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::string path = [] {

@@ -20,6 +20,7 @@
 #include "sandbox/sandbox.hpp"
 #include "submission/submission.hpp"
 #include "attn/prop/verdict.hpp"
+#include "attn/prop/catalog.hpp"
 #include "submission_fixtures.hpp"
 
 namespace {
