@@ -79,18 +79,30 @@ int run_demo_command(const DemoCommand& c) {
       return 0;
     }
     if (c.name.empty()) {
+      // The list reads no option: one given would be ignored in silence.
+      const std::string given = !c.inputs_given.empty() ? c.inputs_given.front()
+                                : c.svg                 ? "--svg"
+                                : c.format != "text"    ? "--format"
+                                : c.font_scale_given    ? "--font-scale"
+                                                        : "";
+      if (!given.empty()) {
+        std::cerr << "attnlab: " << given << " needs a demonstration: attnlab demo NAME " << given
+                  << " ... (or --html DIR for the page)\n";
+        list_demos(std::cerr);
+        return 2;
+      }
       list_demos(std::cout);
       return 0;
     }
+    const bool known = std::any_of(demos().begin(), demos().end(),
+                                   [&](const Demo& d) { return d.name == c.name; });
+    if (!known) {
+      std::cerr << "attnlab: unknown demonstration '" << c.name << "'\n";
+      list_demos(std::cerr);
+      return 2;
+    }
     const auto& names = panel_demos();
     const bool panels = std::find(names.begin(), names.end(), c.name) != names.end();
-    if (!panels && c.name != kSweepDemo) {
-      if (!c.inputs_given.empty() || c.svg || c.format != "text") {
-        std::cerr << "attnlab: the demonstration '" << c.name << "' takes no inputs, --format or --svg\n";
-        return 2;
-      }
-      return run_demo(c.name, std::cout);  // an unknown name: the list, exit status 2
-    }
     if (const std::string why = unread_input(c); !why.empty()) {
       std::cerr << "attnlab: " << why << "\n";
       return 2;

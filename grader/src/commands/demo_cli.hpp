@@ -24,6 +24,7 @@ struct DemoCommand {
   /// "--seeds", "--example"), in their declaration order.
   std::vector<std::string> inputs_given;
   bool size_given = false;       ///< --size given (the sweep's default T is 16)
+  bool font_scale_given = false; ///< --font-scale given
 };
 
 /// The input options the demonstration `name` reads, in declaration order:
@@ -35,9 +36,11 @@ struct DemoCommand {
 std::vector<std::string> demo_reads(const std::string& name, bool text_example);
 
 /// Runs it, writing to stdout (messages to stderr). Returns 0, or 2 for a
-/// usage error (an unknown name; an input option the demonstration does not
-/// read, which would otherwise be ignored in silence, demo_reads; a file that
-/// cannot be written).
+/// usage error, said on stderr: an unknown name (with the list); an option
+/// given without a demonstration NAME (without NAME or --html the command
+/// only lists); an input option the demonstration does not read, which would
+/// otherwise be ignored in silence (demo_reads); a file that cannot be
+/// written.
 int run_demo_command(const DemoCommand& c);
 
 }  // namespace attn::grader

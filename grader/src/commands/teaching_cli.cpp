@@ -42,6 +42,7 @@ struct TeachingCommands {
   DemoCommand demo_command;
   std::vector<CLI::Option*> demo_input_options;
   CLI::Option* demo_size = nullptr;
+  CLI::Option* demo_font_scale = nullptr;
   // attnlab experiment f5
   CLI::App* experiment = nullptr;
   CLI::App* f5 = nullptr;
@@ -201,7 +202,7 @@ std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
   t->demo->add_option("--html", c.html,
                       "write DIR/index.html: one self-contained page with every figure, its "
                       "caption and command, and controls choosing among precomputed inputs");
-  t->demo->add_option("--font-scale", c.style.font_scale,
+  t->demo_font_scale = t->demo->add_option("--font-scale", c.style.font_scale,
                       "multiply the figures' font sizes (1.5 or 2 for a projector)")
       ->capture_default_str()
       ->check(check::real_number(0.5, 4.0));
@@ -238,6 +239,7 @@ std::optional<int> run_teaching_command(const TeachingCommands& t) {
     for (const CLI::Option* o : t.demo_input_options)
       if (o->count() > 0) c.inputs_given.push_back(o->get_name());
     c.size_given = t.demo_size->count() > 0;
+    c.font_scale_given = t.demo_font_scale->count() > 0;
     return run_demo_command(c);
   }
   if (t.f5 && t.f5->parsed()) return run_experiment_f5(t);

@@ -1,0 +1,48 @@
+#!/bin/sh
+# attnlab demo: every option it would ignore is refused on stderr with exit
+# status 2, naming the option, and an unknown demonstration is said as such
+# (before any complaint about its inputs). The list alone goes to stdout.
+#   demo_cli_refusals_test.sh ATTNLAB
+set -u
+attnlab=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# expect CODE STDERR-REGEX STDOUT-MUST-BE-EMPTY(yes|no) ARGS...
+expect() {
+  code=$1 pattern=$2 quiet=$3
+  shift 3
+  "$attnlab" "$@" >"$tmp/out" 2>"$tmp/err"
+  got=$?
+  if [ "$got" != "$code" ]; then
+    echo "FAIL: attnlab $*: exit $got, expected $code"; cat "$tmp/out" "$tmp/err"; fail=1; return
+  fi
+  if [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$tmp/err"; then
+    echo "FAIL: attnlab $*: stderr does not match /$pattern/"; cat "$tmp/err"; fail=1; return
+  fi
+  if [ "$quiet" = yes ] && [ -s "$tmp/out" ]; then
+    echo "FAIL: attnlab $*: a refusal wrote to stdout:"; cat "$tmp/out"; fail=1; return
+  fi
+  echo "ok: attnlab $* -> $got"
+}
+
+# The list: stdout, exit 0.
+expect 0 "" no demo
+grep -q "masking" "$tmp/out" || { echo "FAIL: the list does not name masking"; fail=1; }
+# Options without a demonstration would be ignored: refused, naming the option.
+expect 2 "--size needs a demonstration" yes demo --size 4
+expect 2 "--font-scale needs a demonstration" yes demo --font-scale 2
+expect 2 "--format needs a demonstration" yes demo --format csv
+expect 2 "--svg needs a demonstration" yes demo --svg "$tmp/x.svg"
+# An unknown demonstration: said on stderr, with or without inputs.
+expect 2 "unknown demonstration 'nosuch'" yes demo nosuch
+expect 2 "unknown demonstration 'nosuch'" yes demo nosuch --size 3
+grep -q "masking" "$tmp/err" || { echo "FAIL: the refusal does not list the demonstrations"; fail=1; }
+# A known demonstration with an input it does not read.
+expect 2 "does not read --mask" yes demo scaling --mask causal
+# The valid forms still run.
+expect 0 "" no demo masking --size 3
+expect 0 "" no demo weights
+
+exit $fail
