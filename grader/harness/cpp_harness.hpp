@@ -26,7 +26,17 @@ struct ExerciseInfo {
   const char* id;     ///< "F1"
   const char* entry;  ///< "f1::softmax_rows"
   std::vector<std::string> ops;  ///< the protocol ops it answers: {"softmax_rows"}
+  /// For an attention kernel: calls it once on Q = K = [[0]], V = [[1]], no
+  /// mask, and says whether it returned weights (A not empty). Run by main()
+  /// only when the grader passes --probe-weights (`attnlab check`: a kernel
+  /// may return O alone by leaving A empty; a graded exercise must return A).
+  bool (*probe_weights)() = nullptr;
 };
+
+/// Whether the attention answers carry A: false once main() has probed a
+/// kernel that leaves A empty (the hello then says "weights": false and the
+/// properties about A are skipped, grader/PROTOCOL.md).
+inline bool returns_weights = true;
 
 /// Defined by the exercise's cpp_harness_fN.cpp.
 extern const ExerciseInfo exercise;

@@ -5,7 +5,9 @@
 
 namespace attn::harness {
 
-const ExerciseInfo exercise{"F4", "f4::attention", {"attention"}};
+const ExerciseInfo exercise{"F4", "f4::attention", {"attention"}, [] {
+  return probe_attention_weights<f4::Matrix, f4::Mask>(f4::attention);
+}};
 
 nlohmann::json answer(const nlohmann::json& request) {
   return answer_attention<f4::Matrix, f4::Mask>(request, f4::attention);

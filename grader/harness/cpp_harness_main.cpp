@@ -94,10 +94,10 @@ bool receive(std::string& line) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   using attn::harness::exercise;
   if (proto_in < 0 || proto_out < 0) return 3;
-  const nlohmann::json hello = {{"v", attn::grader::protocol_version},
+  nlohmann::json hello = {{"v", attn::grader::protocol_version},
                                 {"hello", attn::grader::protocol_name},
                                 {"ok", true},
                                 {"language", "c++"},
@@ -105,6 +105,12 @@ int main() {
                                 {"exercise", exercise.id},
                                 {"entry", exercise.entry},
                                 {"ops", exercise.ops}};
+  // --probe-weights (attnlab check): a kernel that leaves A empty returns O alone.
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--probe-weights" && exercise.probe_weights) {
+      attn::harness::returns_weights = exercise.probe_weights();
+      hello["weights"] = attn::harness::returns_weights;
+    }
   send(hello);
 
   std::string line;

@@ -337,6 +337,7 @@ void set_subject_and_launch(const CheckCommand& c, GradeOptions& options) {
       std::max(options.subject.startup_timeout, options.subject.call_timeout);
   options.launch.python = c.python;
   options.launch.python_entry = c.entry;
+  options.launch.cpp_probe_weights = true;
   options.launch.limits.address_space_bytes = c.memory_mib << 20;
   options.submission_timeout =
       std::chrono::milliseconds(static_cast<long long>(std::llround(c.time_budget_s * 1000.0)));

@@ -96,6 +96,7 @@ Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch la
     case CppBuild::Status::built:
       launch.status = Launch::Status::ready;
       launch.command.argv = {build.executable};
+      if (options.cpp_probe_weights) launch.command.argv.push_back("--probe-weights");
       break;
     case CppBuild::Status::not_gradable:
       launch.status = Launch::Status::not_gradable;

@@ -52,6 +52,10 @@ struct LaunchOptions {
   /// The Python function to call instead of the exercise's names
   /// (`attnlab check --entry`; the harness's --entry); empty: the exercise's.
   std::string python_entry;
+  /// C++: the harness calls the kernel once before its hello and says
+  /// "weights": false if it left A empty (a kernel returning O alone). Set
+  /// by `attnlab check`; a graded exercise must return A.
+  bool cpp_probe_weights = false;
 };
 
 struct Launch {
