@@ -118,4 +118,33 @@ raw = zlib.decompress(data)
 assert len(set(raw[::97])) > 8, "the screenshot is blank"
 print("rendered ok")
 PY
+# A fragment asking for a value the page has no variant of (size 16, seed 3)
+# shows the nearest variant (size 8; seed 2) and says so, never a blank figure.
+url2="file://$tmp/page/index.html#masking:mask=padding&size=16&seed=3"
+timeout 120 "$browser" $flags --virtual-time-budget=5000 --dump-dom "$url2" > "$tmp/dom2.html" 2>> "$tmp/chromium.err" ||
+  fail "chromium --dump-dom failed: $(tail -5 "$tmp/chromium.err")"
+/usr/bin/python3 - "$tmp/dom2.html" <<'PY' || fail "a value with no variant did not fall back to the nearest, said"
+import sys
+from html.parser import HTMLParser
+class Dom(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.section, self.shown, self.note, self.in_note = None, [], None, False
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section": self.section = a.get("id")
+        if self.section != "masking": return
+        if tag == "div" and a.get("class") == "variant" and "hidden" not in a: self.shown.append(a["data-params"])
+        if tag == "p" and a.get("class") == "fallback":
+            self.in_note, self.note = "hidden" not in a, ""
+    def handle_endtag(self, tag):
+        if tag == "p": self.in_note = False
+    def handle_data(self, data):
+        if self.in_note: self.note += data
+d = Dom()
+d.feed(open(sys.argv[1], encoding="utf-8").read())
+assert d.shown == ["mask=padding&size=8&seed=2"], d.shown
+assert d.note and "size = 16" in d.note and "seed = 3" in d.note and "nearest" in d.note, d.note
+print("fallback ok:", d.note)
+PY
 echo "demo_html_test: ok"

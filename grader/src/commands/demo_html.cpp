@@ -86,14 +86,36 @@ const char* kScript = R"JS(
     var variants = sec.querySelectorAll(".variant");
     for (var j = 0; j < variants.length; ++j) variants[j].hidden = variants[j].getAttribute("data-params") !== key;
   }
+  // The option of `select` nearest to `want`: itself, else the nearest
+  // number (by ratio), else the first.
+  function nearest(select, want) {
+    var best = select.options[0].value, bestd = Infinity, w = parseFloat(want);
+    for (var i = 0; i < select.options.length; ++i) {
+      var v = select.options[i].value, x = parseFloat(v);
+      if (v === want) return v;
+      var d = w > 0 && x > 0 ? Math.abs(Math.log(x / w)) : Infinity;
+      if (d < bestd) { best = v; bestd = d; }
+    }
+    return best;
+  }
   var hash = decodeURIComponent(location.hash.slice(1));
   if (hash.indexOf(":") > 0) {
     var target = document.getElementById(hash.slice(0, hash.indexOf(":")));
     var pairs = hash.slice(hash.indexOf(":") + 1).split("&");
+    var missing = [];
     for (var p = 0; target && p < pairs.length; ++p) {
       var kv = pairs[p].split("=");
       var s = target.querySelector('select[name="' + kv[0] + '"]');
-      if (s) s.value = kv[1];
+      if (!s) continue;
+      s.value = nearest(s, kv[1]);
+      if (s.value !== kv[1]) missing.push(kv[0] + " = " + kv[1] + " (shown: " + s.value + ")");
+    }
+    // A value the page has no variant for: the nearest is shown, and said.
+    var note = target && target.querySelector(".fallback");
+    if (note && missing.length) {
+      note.textContent = "This page has no variant with " + missing.join(", ") +
+          "; the nearest is shown. The figure's command with the value you asked for makes it.";
+      note.hidden = false;
     }
   }
   for (var k = 0; k < sections.length; ++k) {
@@ -130,6 +152,7 @@ std::filesystem::path write_demo_page(const std::filesystem::path& dir, const Sv
     << "body { font-family: 'DejaVu Sans', sans-serif; margin: 2em; font-size: " << 16 * style.font_scale
     << "px; }\nsection.figure { border-top: 1px solid #ccc; padding-top: 1em; margin-bottom: 2em; }\n"
     << ".variant svg { max-width: 100%; height: auto; }\n.caption { white-space: pre-line; color: #333; }\n"
+    << ".fallback { background: #fff3cd; padding: 0.4em; }\n"
     << "code { background: #f4f4f4; padding: 0.2em 0.4em; }\nlabel { margin-right: 1em; }\n</style>\n</head>\n<body>\n"
     << "<h1>Scaled dot-product attention: the lecture's figures</h1>\n"
     << "<p>Every figure is computed by attnlab's library; the controls choose among inputs computed when "
@@ -148,7 +171,7 @@ std::filesystem::path write_demo_page(const std::filesystem::path& dir, const Sv
         for (const auto& v : values) h << "<option>" << escape(v) << "</option>";
         h << "</select></label>";
       }
-      h << "</form>\n";
+      h << "</form>\n<p class=\"fallback\" hidden></p>\n";
     }
     bool first = true;
     for (const Params& p : combinations(f)) {

@@ -1,5 +1,8 @@
 // Section 14.3's sweep as an SVG figure (see demo_svg.hpp, sweep_svg).
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 #include <sstream>
 
 #include "commands/demo_svg.hpp"
@@ -71,9 +74,29 @@ void series(std::ostringstream& s, const Chart& c, const ScalingSweep& sw, std::
 
 std::string sweep_svg(const ScalingSweep& sw, const SvgStyle& st) {
   const int label = st.px(11);
-  const int plot_w = 380, plot_h = 260, left = st.px(40) + 3 * label, gap = st.px(60) + 3 * label;
-  const int top = st.px(100) + 2 * label;
-  const int width = left + 2 * plot_w + gap + 40, height = top + plot_h + 3 * label + st.px(40);
+  const std::string title = "Why divide by sqrt(d_k): the weights over d_k (section 14.3)";
+  const std::string subtitle = "T = " + std::to_string(sw.inputs.size) + ", Q, K entries N(0, 1), " +
+                               std::to_string(sw.seeds.size()) +
+                               " seeds: line = mean, band = min to max over the seeds";
+  const std::string panel_title[2] = {"mean row entropy (nats; top: uniform, log T)",
+                                      "mean largest weight"};
+  const int left = st.px(40) + 3 * label, gap = st.px(60) + 3 * label;
+  // Each panel's title fits over its plot and the gap after it (the fonts
+  // grow with --font-scale, the plots need not).
+  int plot_w = 380;
+  for (const auto& t : panel_title) plot_w = std::max(plot_w, svg::text_width(t, st.px(14), true) + st.px(10) - gap);
+  const int plot_h = 260, top = st.px(100) + 2 * label;
+  // The legend's items side by side, each as wide as its text.
+  std::vector<int> legend_x;
+  int legend_end = left;
+  for (std::size_t k = 0; k < sw.series.size(); ++k) {
+    legend_x.push_back(legend_end);
+    const int item = st.px(30) + svg::text_width(sw.series[k].key + ": " + sw.series[k].title, st.px(13));
+    legend_end += std::max(st.px(300), item + st.px(30));
+  }
+  const int width = std::max({left + 2 * plot_w + gap + 40, left + svg::text_width(title, st.px(18), true) + 20,
+                              left + svg::text_width(subtitle, st.px(13)) + 20, legend_end});
+  const int height = top + plot_h + 3 * label + st.px(40);
   const double x_max = std::log2(sw.d_k.empty() ? 1 : sw.d_k.back());
   const Chart entropy{left, top, plot_w, plot_h, x_max, std::log(double(sw.inputs.size))};
   const Chart largest{left + plot_w + gap, top, plot_w, plot_h, x_max, 1.0};
@@ -83,13 +106,12 @@ std::string sweep_svg(const ScalingSweep& sw, const SvgStyle& st) {
     << "\" viewBox=\"0 0 " << width << " " << height << "\" font-family=\"DejaVu Sans, sans-serif\">\n"
     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
     << "<text x=\"" << left << "\" y=\"" << st.px(28) << "\" font-size=\"" << st.px(18)
-    << "\" font-weight=\"bold\">Why divide by sqrt(d_k): the weights over d_k (section 14.3)</text>\n"
-    << "<text x=\"" << left << "\" y=\"" << st.px(52) << "\" font-size=\"" << st.px(13) << "\" fill=\"#444\">T = "
-    << sw.inputs.size << ", Q, K entries N(0, 1), " << sw.seeds.size()
-    << " seeds: line = mean, band = min to max over the seeds</text>\n";
+    << "\" font-weight=\"bold\">" << escape(title) << "</text>\n"
+    << "<text x=\"" << left << "\" y=\"" << st.px(52) << "\" font-size=\"" << st.px(13) << "\" fill=\"#444\">"
+    << escape(subtitle) << "</text>\n";
   // Legend.
   for (std::size_t k = 0; k < sw.series.size(); ++k) {
-    const int lx = left + static_cast<int>(k) * st.px(300), ly = st.px(70) + label;
+    const int lx = legend_x[k], ly = st.px(70) + label;
     s << "<g class=\"legend\"><rect x=\"" << lx << "\" y=\"" << ly - label << "\" width=\"" << st.px(24)
       << "\" height=\"" << label << "\" fill=\"" << kColour[k] << "\" fill-opacity=\"0.3\"/><line x1=\"" << lx
       << "\" y1=\"" << ly - label / 2 << "\" x2=\"" << lx + st.px(24) << "\" y2=\"" << ly - label / 2
@@ -97,8 +119,8 @@ std::string sweep_svg(const ScalingSweep& sw, const SvgStyle& st) {
       << "\" font-size=\"" << st.px(13) << "\">" << sw.series[k].key << ": " << escape(sw.series[k].title)
       << "</text></g>\n";
   }
-  axes(s, entropy, sw, st, "mean row entropy (nats; top: uniform, log T)", "entropy (nats)", 2);
-  axes(s, largest, sw, st, "mean largest weight", "largest weight", 2);
+  axes(s, entropy, sw, st, panel_title[0], "entropy (nats)", 2);
+  axes(s, largest, sw, st, panel_title[1], "largest weight", 2);
   for (std::size_t k = 0; k < sw.series.size(); ++k) {
     series(s, entropy, sw, k, sw.series[k].entropy);
     series(s, largest, sw, k, sw.series[k].largest);

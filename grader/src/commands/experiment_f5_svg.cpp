@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <string>
 
 #include "commands/demo_sweep.hpp"
 #include "commands/experiment_f5.hpp"
@@ -36,10 +37,18 @@ std::string header(int width, int height) {
   return s.str();
 }
 
+/// Where the legend's item k starts, for a legend starting at x (k = 2: where
+/// it ends): each item as wide as its text, at least 300 px at scale 1.
+int legend_x(const SvgStyle& st, int x, int k) {
+  for (int i = 0; i < k; ++i)
+    x += std::max(st.px(300), st.px(60) + svg::text_width(kArmTitle[i], st.px(13)));
+  return x;
+}
+
 void legend(std::ostringstream& s, const SvgStyle& st, int x, int y) {
   const int label = st.px(11);
   for (int k = 0; k < 2; ++k) {
-    const int lx = x + k * st.px(300);
+    const int lx = legend_x(st, x, k);
     s << "<g class=\"legend\"><rect x=\"" << lx << "\" y=\"" << y - label << "\" width=\"" << st.px(24)
       << "\" height=\"" << label << "\" fill=\"" << kColour[k] << "\" fill-opacity=\"0.3\"/><line x1=\"" << lx
       << "\" y1=\"" << y - label / 2 << "\" x2=\"" << lx + st.px(24) << "\" y2=\"" << y - label / 2 << "\" stroke=\""
@@ -118,18 +127,30 @@ double loss_axis(const F5Result& r) {
 
 std::string f5_curves_svg(const F5Result& r, const SvgStyle& st) {
   const int label = st.px(11);
-  const int plot_w = 380, plot_h = 200, left = st.px(40) + 3 * label, gap = st.px(60) + 3 * label;
-  const int top = st.px(100) + 2 * label, row = plot_h + 3 * label + st.px(60);
+  const std::string title = "Exercise F5: training with and without 1/sqrt(d_k) (section 14.3)";
+  std::ostringstream sub;
+  sub << "associative recall, one attention layer, "
+      << (r.settings.optimizer == attn::exp::Optimizer::adam ? "Adam" : "SGD") << " lr " << r.settings.learning_rate
+      << "; " << r.settings.seeds << " seeds: line = mean, band = min to max over the seeds";
+  const std::string subtitle = sub.str();
+  const int left = st.px(40) + 3 * label, gap = st.px(60) + 3 * label;
+  // Each panel's title ("d_k = 256: validation accuracy") fits over its plot
+  // and the gap after it, whatever --font-scale makes of the fonts.
+  int plot_w = 380;
+  for (const int d_k : r.settings.d_k)
+    plot_w = std::max(plot_w, svg::text_width("d_k = " + std::to_string(d_k) + ": validation accuracy",
+                                              st.px(14), true) + st.px(10) - gap);
+  const int plot_h = 200, top = st.px(100) + 2 * label, row = plot_h + 3 * label + st.px(60);
   const auto rows = static_cast<int>(r.settings.d_k.size());
-  const int width = left + 2 * plot_w + gap + 40, height = top + rows * row;
+  const int width = std::max({left + 2 * plot_w + gap + 40, left + svg::text_width(title, st.px(18), true) + 20,
+                              left + svg::text_width(subtitle, st.px(13)) + 20, legend_x(st, left, 2)});
+  const int height = top + rows * row;
   const double y_loss = loss_axis(r);
   std::ostringstream s;
   s << header(width, height) << "<text x=\"" << left << "\" y=\"" << st.px(28) << "\" font-size=\"" << st.px(18)
-    << "\" font-weight=\"bold\">Exercise F5: training with and without 1/sqrt(d_k) (section 14.3)</text>\n"
+    << "\" font-weight=\"bold\">" << escape(title) << "</text>\n"
     << "<text x=\"" << left << "\" y=\"" << st.px(52) << "\" font-size=\"" << st.px(13) << "\" fill=\"#444\">"
-    << "associative recall, one attention layer, "
-    << (r.settings.optimizer == attn::exp::Optimizer::adam ? "Adam" : "SGD") << " lr " << r.settings.learning_rate << "; " << r.settings.seeds
-    << " seeds: line = mean, band = min to max over the seeds</text>\n";
+    << escape(subtitle) << "</text>\n";
   legend(s, st, left, st.px(70) + label);
   for (int d = 0; d < rows; ++d) {
     const int y0 = top + d * row;
@@ -209,10 +230,28 @@ void final_panel(std::ostringstream& s, const Chart& c, const F5Result& r, const
 std::string f5_final_svg(const F5Result& r, const SvgStyle& st) {
   const int label = st.px(11);
   const auto groups = static_cast<int>(r.settings.d_k.size());
-  const int group_w = 160, plot_h = 260, left = st.px(40) + 4 * label, top = st.px(100) + 2 * label;
-  const int plot_w = groups * group_w, gap = st.px(60) + 4 * label;
-  const int width = std::max(left + 2 * plot_w + gap + 40, left + st.px(640));
-  const int height = top + plot_h + 4 * label + st.px(52);
+  const std::string title = "Exercise F5: where each seed ends, scaled beside unscaled (section 14.3)";
+  const std::string subtitle = "after " + std::to_string(r.settings.steps) +
+                               " steps; dot = one seed, grey line = the same seed in both arms, bar = mean";
+  const std::string note[2] = {"Verdicts, by a paired one-sided sign test over the " +
+                                   std::to_string(r.settings.seeds) + " seeds (level 0.05):",
+                               "faster on the mean validation accuracy over the curve, better on the final loss."};
+  const std::string panel_title[2] = {"final validation accuracy", "final validation loss"};
+  const int plot_h = 260, left = st.px(40) + 4 * label, top = st.px(100) + 2 * label;
+  const int gap = st.px(60) + 4 * label;
+  // A group holds its widest label ("d_k = 1024", "better: not shown"); a
+  // panel holds its title; the page its title, notes and legend.
+  int group_w = 160;
+  for (const int d_k : r.settings.d_k)
+    group_w = std::max(group_w, svg::text_width("d_k = " + std::to_string(d_k), label) + st.px(16));
+  group_w = std::max(group_w, svg::text_width("better: not shown", label) + st.px(16));
+  int plot_w = groups * group_w;
+  for (const auto& t : panel_title) plot_w = std::max(plot_w, svg::text_width(t, st.px(14), true) + st.px(10) - gap);
+  group_w = plot_w / std::max(1, groups);
+  int width = std::max({left + 2 * plot_w + gap + 40, left + svg::text_width(title, st.px(18), true) + 20,
+                        left + svg::text_width(subtitle, st.px(13)) + 20, legend_x(st, left, 2)});
+  for (const auto& line : note) width = std::max(width, left + svg::text_width(line, label) + 20);
+  const int height = top + plot_h + 5 * label + st.px(60);
   // The accuracy axis from a multiple of 0.05 below the lowest value to 1;
   // the loss axis from 0 to a round value above the highest.
   double lowest_acc = 1, highest_loss = 0;
@@ -229,15 +268,15 @@ std::string f5_final_svg(const F5Result& r, const SvgStyle& st) {
   }
   std::ostringstream s;
   s << header(width, height) << "<text x=\"" << left << "\" y=\"" << st.px(28) << "\" font-size=\"" << st.px(18)
-    << "\" font-weight=\"bold\">Exercise F5: where each seed ends, scaled beside unscaled (section 14.3)</text>\n"
-    << "<text x=\"" << left << "\" y=\"" << st.px(52) << "\" font-size=\"" << st.px(13) << "\" fill=\"#444\">after "
-    << r.settings.steps << " steps; dot = one seed, grey line = the same seed in both arms, bar = mean</text>\n"
-    << "<text x=\"" << left << "\" y=\"" << height - st.px(12) << "\" font-size=\"" << label << "\" fill=\"#555\">"
-    << "Verdicts, by a paired one-sided sign test over the " << r.settings.seeds
-    << " seeds (level 0.05): faster on the mean validation accuracy over the curve, better on the final loss.</text>\n";
+    << "\" font-weight=\"bold\">" << escape(title) << "</text>\n"
+    << "<text x=\"" << left << "\" y=\"" << st.px(52) << "\" font-size=\"" << st.px(13) << "\" fill=\"#444\">"
+    << escape(subtitle) << "</text>\n";
+  for (int k = 0; k < 2; ++k)
+    s << "<text x=\"" << left << "\" y=\"" << height - st.px(12) - (1 - k) * (label + st.px(4))
+      << "\" font-size=\"" << label << "\" fill=\"#555\">" << escape(note[k]) << "</text>\n";
   legend(s, st, left, st.px(70) + label);
-  final_panel(s, acc, r, st, false, "final validation accuracy", group_w);
-  final_panel(s, loss, r, st, true, "final validation loss", group_w);
+  final_panel(s, acc, r, st, false, panel_title[0], group_w);
+  final_panel(s, loss, r, st, true, panel_title[1], group_w);
   s << "</svg>\n";
   return s.str();
 }

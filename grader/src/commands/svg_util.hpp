@@ -30,6 +30,15 @@ inline std::string escape(const std::string& s) {
   return out;
 }
 
+/// An upper estimate of the width in px of `text` drawn at `font_px` in
+/// DejaVu Sans (about 0.55 em a character in these captions, 0.64 for
+/// digits; bold wider): the figures lay out their margins, panels and
+/// legends from it, so that larger fonts (--font-scale) widen the figure
+/// instead of running out of it.
+inline int text_width(const std::string& text, int font_px, bool bold = false) {
+  return static_cast<int>(std::ceil(double(text.size()) * font_px * (bold ? 0.68 : 0.62)));
+}
+
 /// White (0) to dark blue (1), linear in each channel.
 inline std::string shade(double w) {
   const double t = std::clamp(w, 0.0, 1.0);
