@@ -101,6 +101,9 @@ expect_usage --d-k 0
 expect_usage --d-k 2048
 expect_usage --d-k 1,2,3,4,5,6,7,8,9
 expect_usage --d-k 16,16
+# An empty item is a mistyped list, not a shorter one.
+expect_usage --d-k 16, --seeds 2 --steps 10
+expect_usage --d-k ,16 --seeds 2 --steps 10
 expect_usage --jobs 0
 expect_usage --lr 0
 expect_usage --optimizer rmsprop

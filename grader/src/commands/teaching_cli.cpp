@@ -70,10 +70,35 @@ void add_experiment_command(CLI::App& app, TeachingCommands& t) {
   t.f5->add_option("--out", t.f5_out, "the folder for curves.csv, curves_summary.csv, final.csv, "
                                       "curves.svg, final.svg and report.txt (made if missing)")
       ->required();
-  t.f5->add_option("--d-k", f.d_k, "the d_k values, comma-separated (1 to 8 values, each 1 to 1024)")
-      ->delimiter(',')
-      ->capture_default_str()
-      ->check(check::whole_number(1, 1024));
+  // Split here, not by CLI11's delimiter, which drops an empty item ("16,"):
+  // a mistyped list would run shorter without saying so.
+  const auto items = [](const std::string& list) {
+    std::vector<std::string> out;
+    for (std::size_t start = 0;;) {
+      const std::size_t end = list.find(',', start);
+      out.push_back(list.substr(start, end == std::string::npos ? std::string::npos : end - start));
+      if (end == std::string::npos) return out;
+      start = end + 1;
+    }
+  };
+  t.f5->add_option_function<std::string>(
+          "--d-k",
+          [&f, items](const std::string& list) {
+            f.d_k.clear();
+            for (const std::string& item : items(list)) f.d_k.push_back(std::stoi(item));
+          },
+          "the d_k values, comma-separated (1 to 8 values, each 1 to 1024)")
+      ->default_str("16,64,256")
+      ->check(CLI::Validator(
+          [items](std::string& list) -> std::string {
+            CLI::Validator each = check::whole_number(1, 1024);
+            for (std::string item : items(list)) {
+              if (item.empty()) return "has an empty item (a comma too many?): give the values as 16,64,256";
+              if (std::string why = each(item); !why.empty()) return why;
+            }
+            return std::string();
+          },
+          "1 to 1024 each"));
   t.f5->add_option("--seeds", f.seeds, "seeds per d_k and arm")
       ->capture_default_str()
       ->check(check::whole_number(2, 100));
