@@ -35,12 +35,17 @@ expect 2 "--size needs a demonstration" yes demo --size 4
 expect 2 "--font-scale needs a demonstration" yes demo --font-scale 2
 expect 2 "--format needs a demonstration" yes demo --format csv
 expect 2 "--svg needs a demonstration" yes demo --svg "$tmp/x.svg"
+[ -e "$tmp/x.svg" ] && { echo "FAIL: a refused command left $tmp/x.svg"; fail=1; }
 # An unknown demonstration: said on stderr, with or without inputs.
 expect 2 "unknown demonstration 'nosuch'" yes demo nosuch
 expect 2 "unknown demonstration 'nosuch'" yes demo nosuch --size 3
 grep -q "masking" "$tmp/err" || { echo "FAIL: the refusal does not list the demonstrations"; fail=1; }
 # A known demonstration with an input it does not read.
 expect 2 "does not read --mask" yes demo scaling --mask causal
+# Output paths that cannot be written: said first, naming the option, nothing printed.
+: > "$tmp/afile"
+expect 2 "--html .*afile: not a folder" yes demo --html "$tmp/afile"
+expect 2 "--svg .*: cannot write" yes demo masking --svg "$tmp/no/such/dir/x.svg"
 # The valid forms still run.
 expect 0 "" no demo masking --size 3
 expect 0 "" no demo weights

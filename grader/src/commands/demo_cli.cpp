@@ -2,6 +2,8 @@
 #include "commands/demo_cli.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "commands/demo.hpp"
@@ -40,6 +42,23 @@ int run_panels(const DemoCommand& c) {
   return 0;
 }
 
+/// A problem with an output path, said before anything is computed or
+/// printed and naming its option: --html DIR that is not a folder, --svg
+/// FILE that cannot be written (opened for appending: made if missing, an
+/// existing file left as it is until the figure replaces it).
+std::string output_problem(const DemoCommand& c) {
+  if (c.html) {
+    std::error_code ec;
+    if (std::filesystem::exists(*c.html, ec) && !std::filesystem::is_directory(*c.html, ec))
+      return "--html " + *c.html + ": not a folder (DIR is the folder index.html is written into)";
+  }
+  if (c.svg) {
+    std::ofstream probe(*c.svg, std::ios::app);
+    if (!probe) return "--svg " + *c.svg + ": cannot write this file";
+  }
+  return {};
+}
+
 /// The usage error for the first input option given that `c`'s
 /// demonstration does not read; empty when it reads all that were given.
 std::string unread_input(const DemoCommand& c) {
@@ -74,6 +93,10 @@ int run_demo_command(const DemoCommand& c) {
                      "input, --format or --svg (only --font-scale)\n";
         return 2;
       }
+      if (const std::string why = output_problem(c); !why.empty()) {
+        std::cerr << "attnlab: " << why << "\n";
+        return 2;
+      }
       const auto file = write_demo_page(*c.html, c.style);
       std::cerr << "attnlab: wrote " << file.string() << "\n";
       return 0;
@@ -103,7 +126,9 @@ int run_demo_command(const DemoCommand& c) {
     }
     const auto& names = panel_demos();
     const bool panels = std::find(names.begin(), names.end(), c.name) != names.end();
-    if (const std::string why = unread_input(c); !why.empty()) {
+    std::string why = unread_input(c);
+    if (why.empty()) why = output_problem(c);  // only then: it may make the --svg file
+    if (!why.empty()) {
       std::cerr << "attnlab: " << why << "\n";
       return 2;
     }
