@@ -1,8 +1,16 @@
 #!/usr/bin/env python3
 """attnlab harness for Python submissions (grader/PROTOCOL.md, attnlab-protocol/1).
 
-Usage: python3 attnlab_harness.py [--exercise F1|F2|F3|F4|T1|M1|C1|batched_attention|attention_backward]
+Usage: python3 attnlab_harness.py --exercise ID --entries NAMES --ops OPS
+                                  [--companions NAMES] [--entry NAME] SUBMISSION.py
+       python3 attnlab_harness.py --exercise batched_attention|attention_backward
                                   [--entry NAME] SUBMISSION.py
+
+An exercise's spec comes from the grader (exercises/registry.json): --entries
+the function names accepted, in order of preference (comma-separated), --ops
+the protocol ops it answers, --companions the names of a second function it
+needs (T1's naive attention answers the op "attention"; C1's padding_mask).
+The harness answers each op the same way whatever the exercise.
 
 --exercise batched_attention is no exercise of the text: it serves the op
 batched_attention for `attnlab check --op batched_attention`, calling
@@ -63,41 +71,12 @@ import traceback  # noqa: E402
 PROTOCOL = "attnlab-protocol/1"
 VERSION = 1
 
-# Entry functions per exercise, in the order they are looked for.
-ENTRY_POINTS = {
-    "F1": ["softmax_rows"],
-    "F2": ["masked_softmax"],
-    # The lab's name (32.2.7) returning (O, A), then the exercise's own name (F3).
-    "F3": ["scaled_dot_product_attention", "attention"],
-    # F4: the corrected masking, with F3's signature.
-    "F4": ["scaled_dot_product_attention", "attention"],
-    # T1 (the tiled kernel, exercises/T1): the tiled function; its naive
-    # companion (COMPANION_ENTRY_POINTS) answers the op "attention".
-    "T1": ["attention_tiled"],
-    # M1 (multi-head self-attention, exercises/M1).
-    "M1": ["multi_head_attention"],
-    # C1 (the masks, exercises/C1): causal_mask, with padding_mask as companion.
-    "C1": ["causal_mask"],
-    # Not an exercise: the op batched_attention of `attnlab check` (--entry names the kernel).
+# The operations `attnlab check` takes that no exercise serves: their entry
+# names and ops (an exercise's come on the command line).
+OPERATION_ENTRY_POINTS = {
+    # the op batched_attention (--entry names the kernel).
     "batched_attention": ["batched_attention", "grouped_query_attention"],
-    # Not an exercise: the op attention_backward of `attnlab check`.
-    "attention_backward": ["attention_backward"],
-}
-# Second functions an exercise needs: T1's naive attention (op "attention"),
-# C1's padding_mask (op "padding_mask").
-COMPANION_ENTRY_POINTS = {
-    "T1": ["attention", "scaled_dot_product_attention"],
-    "C1": ["padding_mask"],
-}
-OPS = {
-    "F1": ["softmax_rows"],
-    "F2": ["masked_softmax"],
-    "F3": ["attention"],
-    "F4": ["attention"],
-    "T1": ["attention_tiled", "attention"],
-    "M1": ["multi_head_attention"],
-    "C1": ["causal_mask", "padding_mask"],
-    "batched_attention": ["batched_attention"],
+    # the op attention_backward.
     "attention_backward": ["attention_backward"],
 }
 
@@ -586,9 +565,9 @@ def missing_entry(module, names, by_entry):
     return error
 
 
-def load_submission(path, exercise, entry=None):
+def load_submission(path, entries, companions, entry=None):
     """Imports the file; returns (function, its name(s), the companion
-    function (COMPANION_ENTRY_POINTS) or None). Raises on failure."""
+    function (one of `companions`) or None). Raises on failure."""
     directory = os.path.dirname(os.path.abspath(path))
     if directory not in sys.path:
         sys.path.insert(0, directory)
@@ -608,21 +587,33 @@ def load_submission(path, exercise, entry=None):
                 return fn, name
         raise missing_entry(module, names, by_entry)
 
-    fn, name = find([entry] if entry else ENTRY_POINTS[exercise], by_entry=bool(entry))
+    fn, name = find([entry] if entry else entries, by_entry=bool(entry))
     companion = None
-    if exercise in COMPANION_ENTRY_POINTS:
-        companion, companion_name = find(COMPANION_ENTRY_POINTS[exercise])
+    if companions:
+        companion, companion_name = find(companions)
         name += ", " + companion_name
     return fn, name, companion
 
 
 def main():
     parser = argparse.ArgumentParser(description="attnlab harness for Python submissions")
-    parser.add_argument("--exercise", default="F3", choices=sorted(ENTRY_POINTS))
+    parser.add_argument("--exercise", required=True)
+    parser.add_argument("--entries", default=None,
+                        help="the exercise's function names, in order of preference")
+    parser.add_argument("--companions", default="",
+                        help="the names of the second function the exercise needs")
+    parser.add_argument("--ops", default=None, help="the protocol ops the exercise answers")
     parser.add_argument("--entry", default=None,
                         help="the function to call (attnlab check --entry)")
     parser.add_argument("submission")
     args = parser.parse_args()
+    if args.entries is not None and args.ops is not None:
+        entries, ops = args.entries.split(","), args.ops.split(",")
+    elif args.exercise in OPERATION_ENTRY_POINTS:
+        entries, ops = OPERATION_ENTRY_POINTS[args.exercise], [args.exercise]
+    else:
+        parser.error("--exercise %s needs --entries and --ops" % args.exercise)
+    companions = [c for c in args.companions.split(",") if c]
     faulthandler.enable(file=sys.stderr)
 
     hello = {"v": VERSION, "hello": PROTOCOL, "language": "python", "exercise": args.exercise}
@@ -630,8 +621,10 @@ def main():
         import numpy as np
 
         hello["runtime"] = "CPython %s, NumPy %s" % (platform.python_version(), np.__version__)
-        fn, entry, companion = load_submission(args.submission, args.exercise, args.entry)
-        if args.entry and "attention" in OPS[args.exercise] and args.exercise != "T1":
+        fn, entry, companion = load_submission(args.submission, entries, companions, args.entry)
+        # A kernel of the op attention itself (not a tiled one, whose op
+        # "attention" is its companion's) may return O alone.
+        if args.entry and ops[0] == "attention":
             global RETURNS_WEIGHTS
             RETURNS_WEIGHTS = probe_weights(fn)
             hello["weights"] = RETURNS_WEIGHTS
@@ -644,7 +637,7 @@ def main():
         hello.update(ok=False, error=error)
         send(hello)
         return 1
-    hello.update(ok=True, entry=entry, ops=OPS[args.exercise])
+    hello.update(ok=True, entry=entry, ops=ops)
     send(hello)
 
     for line in PROTO_IN:
@@ -656,7 +649,7 @@ def main():
             rid = req.get("id") if isinstance(req, dict) else None
             if not isinstance(req, dict) or req.get("v") != VERSION:
                 raise BadRequest("not a version %d request" % VERSION)
-            if req.get("op") not in OPS[args.exercise]:
+            if req.get("op") not in ops:
                 raise BadRequest("unsupported op %r" % req.get("op"))
             reply = answer(fn, req, companion)
         except (BadRequest, ValueError) as e:

@@ -127,7 +127,7 @@ TEST_CASE("a compile error makes the submission not gradable, with the message",
 
 TEST_CASE("a missing compiler is an infrastructure error", "[cpp]") {
   TempDir dir;
-  CppToolchain t = f3_toolchain();
+  CppToolchain t = toolchain_for("F3");
   t.compiler = "/nonexistent/g++";
   const CppBuild b = build_cpp_submission(data("echo_or_segfault.cpp"), dir.path(), t);
   CHECK(b.status == CppBuild::Status::compiler_missing);

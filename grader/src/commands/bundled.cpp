@@ -5,37 +5,37 @@
 #include <sstream>
 
 #include "exercises/exercise.hpp"
+#include "exercises/registry.hpp"
 
 namespace attn::grader {
 
 std::vector<BundledSubmission> bundled_submissions() {
   const std::string model = "model solution";
   const std::string answers = "model answers, graded alone";
-  const std::string f4 = "mask applied after softmax (F4): rows no longer sum to 1";
   const std::string skeleton = "skeleton: refuses every case";
   const std::string empty_answers = "answers skeleton: all zeros";
-  std::vector<BundledSubmission> list = {
-      {"solutions/F1/softmax_rows.cpp", "F1", "", true, "", model},
-      {"solutions/F1/softmax_rows.py", "F1", "", true, "", model},
-      {"solutions/F2/masked_softmax.cpp", "F2", "solutions/F2/answers.json", true, "", model},
-      {"solutions/F2/masked_softmax.py", "F2", "solutions/F2/answers.json", true, "", model},
-      {"solutions/F2/answers.json", "F2", "", true, "", answers},
-      {"solutions/F3/attention.cpp", "F3", "", true, "", model},
-      {"solutions/F3/attention.py", "F3", "", true, "", model},
-      {"solutions/F4/masked_attention.cpp", "F4", "solutions/F4/answers.json", true, "", model},
-      {"solutions/F4/masked_attention.py", "F4", "solutions/F4/answers.json", true, "", model},
-      {"solutions/F4/answers.json", "F4", "", true, "", answers},
-      {"exercises/F4/post_softmax_mask.cpp", "F4", "", false, "row_stochastic", f4, true},
-      {"exercises/F4/post_softmax_mask.py", "F4", "", false, "row_stochastic", f4, true},
-  };
-  for (const std::string id : {"F1", "F2", "F3", "F4"}) {
+  std::vector<BundledSubmission> list, skeletons;
+  // From each exercise's spec (exercises/registry.json, "bundled"): its
+  // model solutions (with the model answers), the model answers alone, the
+  // files bundled to fail; then the skeletons of every exercise.
+  for (const auto& spec : exercise_specs()) {
+    const std::string model_answers =
+        spec.answers_form.empty() ? "" : "solutions/" + spec.id + "/answers.json";
+    for (const auto& file : spec.bundled.solutions)
+      list.push_back({file, spec.id, model_answers, true, "", model});
+    if (!model_answers.empty() && !spec.bundled.solutions.empty())
+      list.push_back({model_answers, spec.id, "", true, "", answers});
+    for (const auto& f : spec.bundled.failing)
+      list.push_back({f.file, spec.id, "", false, f.property, f.why, true});
+    if (!spec.bundled.skeletons) continue;
     for (const std::string ext : {".cpp", ".py"})
-      list.push_back({"exercises/" + id + "/skeleton" + ext, id, "", false, "textbook_example",
-                      skeleton});
-    if (id == "F2" || id == "F4")
-      list.push_back({"exercises/" + id + "/answers_skeleton.json", id, "", false,
-                      kAnswersItem, empty_answers});
+      skeletons.push_back({"exercises/" + spec.id + "/skeleton" + ext, spec.id, "", false,
+                           "textbook_example", skeleton});
+    if (!spec.answers_form.empty())
+      skeletons.push_back({"exercises/" + spec.id + "/answers_skeleton.json", spec.id, "", false,
+                           kAnswersItem, empty_answers});
   }
+  list.insert(list.end(), skeletons.begin(), skeletons.end());
   return list;
 }
 

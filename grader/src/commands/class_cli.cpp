@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/grader/paths.hpp"
+#include "exercises/registry.hpp"
 #include "grading/gradebook.hpp"
 #include "grading/shard_merge.hpp"
 #include "grading/teacher_config.hpp"
@@ -318,7 +319,7 @@ std::shared_ptr<ClassCommands> add_class_commands(CLI::App& app) {
                      "an upload holds is graded, each out of its maximum")
       ->required()
       ->delimiter(',')
-      ->check(CLI::IsMember({"F1", "F2", "F3", "F4", "T1", "M1", "C1"}, CLI::ignore_case));
+      ->check(CLI::IsMember(graded_exercise_ids(), CLI::ignore_case));
   c->zip->add_option("-o,--output", c->zip_out,
                      "the zip to write; a folder (existing, or a name without .zip: made if "
                      "missing) gets autograder.zip")

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "exercises/registry.hpp"
 #include "attn/grader/paths.hpp"
 #include "commands/bundled.hpp"
 #include "commands/cli_checks.hpp"
@@ -186,7 +187,7 @@ void GradeCommand::add_options(CLI::App& app) {
                     "submissions");
   grade->add_option(
       "--exercise", exercise,
-      "the exercise FILE answers (F1, F2, F3, F4, or the library operations T1, M1, C1); "
+      "the exercise FILE answers (" + graded_exercises_text() + "); "
       "default: recognised from FILE "
       "(the function, namespace or header it defines, or an answers file's "
       "\"exercise\")");

@@ -1,5 +1,6 @@
-// The answers file of F2 and F4, checked against the oracle at 1e-4.
+// The answers files (exercises/registry.json's "answers" forms), checked against the oracle at 1e-4.
 #include "exercises/answers.hpp"
+#include "exercises/registry.hpp"
 #include "sandbox/file_problem.hpp"
 #include "sandbox/no_follow.hpp"
 
@@ -96,11 +97,11 @@ DMatrix matrix(const nlohmann::json& j, const char* name) {
 }
 
 /// The expected shape of a file, for messages.
-std::string format_of(const std::string& exercise) {
-  if (exercise == "F2")
-    return "{\"exercise\": \"F2\", \"A_without_shift\": [[a, b, c], [d, e, f]], "
+std::string format_of(const Exercise& exercise) {
+  if (exercise.answers_form == kShiftAnswers)
+    return "{\"exercise\": \"" + exercise.id + "\", \"A_without_shift\": [[a, b, c], [d, e, f]], "
            "\"A_with_shift\": [[a, b, c], [d, e, f]]}";
-  return "{\"exercise\": \"F4\", \"buggy_row_sum\": x}";
+  return "{\"exercise\": \"" + exercise.id + "\", \"buggy_row_sum\": x}";
 }
 
 Verdict blank_verdict(const Exercise& e, const std::string& subject) {
@@ -108,12 +109,12 @@ Verdict blank_verdict(const Exercise& e, const std::string& subject) {
   v.property_id = kAnswersItem;
   v.subject = subject;
   v.generated = false;
-  if (e.id == "F2") {
-    v.title = "the answers file gives F2's masked softmax without and with the max shift";
-    v.source = "F2, sections 32.2.8-32.2.9";
+  if (e.answers_form == kShiftAnswers) {
+    v.title = "the answers file gives " + e.id + "'s masked softmax without and with the max shift";
+    v.source = e.id + ", sections 32.2.8-32.2.9";
   } else {
-    v.title = "the answers file gives the buggy row sum of F4";
-    v.source = "F4, sections 32.2.8-32.2.9; Lemma 2";
+    v.title = "the answers file gives the buggy row sum of " + e.id;
+    v.source = e.id + ", sections 32.2.8-32.2.9; Lemma 2";
   }
   return v;
 }
@@ -249,7 +250,12 @@ std::string answers_refused_message(const std::string& shown, const std::string&
 std::optional<std::string> answers_usage_problem(const Exercise& exercise, const fs::path& file,
                                                  const fs::path& root) {
   if (!exercise.has_answers) {
-    return "exercise " + exercise.id + " has no answers file (only F2 and F4 do)";
+    std::string with_answers;
+    const auto& specs = exercise_specs();
+    for (std::size_t i = 0, n = 0; i < specs.size(); ++i)
+      if (!specs[i].answers_form.empty())
+        with_answers += (n++ == 0 ? "" : " and ") + specs[i].id;
+    return "exercise " + exercise.id + " has no answers file (only " + with_answers + " do)";
   }
   if (const auto problem = not_a_file(file, "answers file")) return *problem;
   const AnswersExercise a = read_answers_exercise(file, root);
@@ -267,7 +273,7 @@ Verdict check_answers(const Exercise& exercise, const std::optional<fs::path>& f
   if (!file) {
     v.skipped = true;
     std::ostringstream os;
-    os << "skipped: no answers file was given; pass --answers FILE with " << format_of(exercise.id)
+    os << "skipped: no answers file was given; pass --answers FILE with " << format_of(exercise)
        << " (exercises/" << exercise.id << "/README.md)";
     if (auto it = exercise.points.find(kAnswersItem); it != exercise.points.end())
       os << "; it is worth " << it->second << " points";
@@ -281,7 +287,7 @@ Verdict check_answers(const Exercise& exercise, const std::optional<fs::path>& f
       throw Malformed{"its \"exercise\" member is " + e.dump() + ", expected \"" + exercise.id +
                       "\""};
     }
-    if (exercise.id == "F2") {
+    if (exercise.answers_form == kShiftAnswers) {
       check_f2(j, v);
     } else {
       check_f4(j, v);
@@ -290,7 +296,7 @@ Verdict check_answers(const Exercise& exercise, const std::optional<fs::path>& f
     Failure f;
     f.summary = "the answers file " + file->filename().string() +
                 (m.refused ? " is not read: " : " is malformed: ") + m.why + ". Expected " +
-                format_of(exercise.id) + " (exercises/" + exercise.id + "/README.md)";
+                format_of(exercise) + " (exercises/" + exercise.id + "/README.md)";
     v.failure = std::move(f);
     v.passed = false;
   } catch (const std::exception& e) {  // the oracle or the JSON library, unexpectedly

@@ -24,6 +24,13 @@
 
 namespace attn::grader {
 
+/// The forms of answers file (ExerciseSpec::answers_form, exercises/registry.json):
+/// the masked softmax of F2's S computed directly and with the max shift
+/// (A_without_shift, A_with_shift), and the row sum left by masking after
+/// the softmax (buggy_row_sum, F4).
+inline constexpr const char* kShiftAnswers = "masked_softmax_with_and_without_shift";
+inline constexpr const char* kRowSumAnswers = "post_softmax_row_sum";
+
 /// The text's tolerance for the answers (32.2.7: 4 decimals, atol 1e-4).
 inline constexpr double kAnswersTolerance = 1e-4;
 

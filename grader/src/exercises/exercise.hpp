@@ -46,6 +46,9 @@ struct Exercise {
   /// The exercise also asks for numbers, given in an answers file
   /// (answers.hpp) and graded as one more item, kAnswersItem (F2, F4).
   bool has_answers = false;
+  /// The form of those answers (answers.hpp, kShiftAnswers or
+  /// kRowSumAnswers), empty when has_answers is false.
+  std::string answers_form;
   /// The answer expected for a query row whose every key is forbidden: the
   /// text's error (Lemma 2) for every exercise; a kernel checked by
   /// `attnlab check --fully-forbidden nan|zeros` keeps its own (the

@@ -193,7 +193,7 @@ bool defines_main(const std::filesystem::path& file) {
 bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercise,
              const std::string& shown, Prepared& prepared, GradeResult& result) {
   LaunchOptions launch_options = options.launch;
-  launch_options.exercise = exercise ? exercise->id : "F3";  // an executable does not use it
+  launch_options.exercise = exercise ? exercise->id : "";  // an executable does not use it
   // In the sandbox the submission is a private copy: nothing else of its folder is visible.
   std::filesystem::path file = options.file;
   if (options.sandbox) {

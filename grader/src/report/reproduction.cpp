@@ -1,5 +1,6 @@
 // Counterexamples as code to paste (see reproduction.hpp).
 #include "report/reproduction.hpp"
+#include "exercises/registry.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -221,17 +222,15 @@ std::string python_reproduction(const Case& c, const std::string& file_name,
 }
 
 std::string cpp_reproduction(const Case& c, const std::string& exercise) {
-  static const std::map<std::string, std::string> headers = {
-      {"F1", "softmax_rows.hpp"}, {"F2", "masked_softmax.hpp"}, {"F3", "attention.hpp"},
-      {"F4", "masked_attention.hpp"}, {"T1", "attention_tiled.hpp"},
-      {"M1", "multi_head_attention.hpp"}, {"C1", "masks.hpp"}};
-  std::string ns = exercise;
+  // The exercise's interface header and namespace (exercises/registry.json).
+  const ExerciseSpec* spec = find_exercise_spec(exercise);
+  const bool has_cpp = spec && !spec->cpp.header.empty();
+  std::string ns = has_cpp ? spec->cpp.ns : exercise;
   for (char& ch : ns) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  const auto h = headers.find(exercise);
   std::ostringstream os;
   const bool finite = c.Q.allFinite() && c.K.allFinite() && c.V.allFinite() && c.S.allFinite();
   os << (finite ? "#include <iostream>\n" : "#include <iostream>\n#include <limits>\n") << "#include \""
-     << (h == headers.end() ? "attention.hpp" : h->second) << "\"\nint main() {\n";
+     << (has_cpp ? spec->cpp.header : "attention.hpp") << "\"\nint main() {\n";
   std::ostringstream body;
   switch (c.op) {
     case Operation::softmax_rows:

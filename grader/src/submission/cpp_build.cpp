@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "exercises/registry.hpp"
 #include "sandbox/exit_status.hpp"
 #include "attn/grader/paths.hpp"
 #include "sandbox/run_command.hpp"
@@ -18,76 +19,55 @@ namespace attn::grader {
 
 namespace {
 
-/// The interface headers of `exercise`, below exercises/ (F4 reuses F3's interface).
-const std::vector<std::string>& interface_headers_of(const std::string& exercise) {
-  static const std::map<std::string, std::vector<std::string>> headers = {
-      {"F1", {"F1/softmax_rows.hpp"}},
-      {"F2", {"F2/masked_softmax.hpp"}},
-      {"F3", {"F3/attention.hpp"}},
-      {"F4", {"F4/masked_attention.hpp", "F3/attention.hpp"}},
-      {"T1", {"T1/attention_tiled.hpp"}},
-      {"M1", {"M1/multi_head_attention.hpp"}},
-      {"C1", {"C1/masks.hpp"}},
-  };
-  return headers.at(exercise);
+/// The interface headers of `spec`, below exercises/: its own, then those
+/// of the exercises its header includes (F4's includes F3's).
+std::vector<std::string> interface_headers_of(const ExerciseSpec& spec) {
+  std::vector<std::string> headers = {spec.id + "/" + spec.cpp.header};
+  for (const auto& used : spec.cpp.uses)
+    if (const ExerciseSpec* u = find_exercise_spec(used)) headers.push_back(u->id + "/" + u->cpp.header);
+  return headers;
+}
+
+/// "f3::attention(...)", "t1::attention_tiled(...) and t1::attention(...)".
+std::string entry_functions_text(const ExerciseSpec& spec) {
+  std::string text;
+  for (std::size_t i = 0; i < spec.cpp.entries.size(); ++i)
+    text += std::string(i == 0 ? "" : i + 1 == spec.cpp.entries.size() ? " and " : ", ") + spec.cpp.ns +
+            "::" + spec.cpp.entries[i] + "(...)";
+  return text;
 }
 
 }  // namespace
 
 CppToolchain toolchain_for(const std::string& exercise, const std::vector<std::string>& also) {
+  const ExerciseSpec* spec = find_exercise_spec(exercise);
+  if (!spec || spec->cpp.header.empty())
+    throw std::invalid_argument("exercise " + exercise + " has no C++ harness");
   CppToolchain t;
   t.compiler = paths::cxx_compiler;
-  if (exercise == "F1") {
-    t.harness_library = paths::f1_harness_library;
-  } else if (exercise == "F2") {
-    t.harness_library = paths::f2_harness_library;
-  } else if (exercise == "F3") {
-    t.harness_library = paths::f3_harness_library;
-  } else if (exercise == "F4") {
-    t.harness_library = paths::f4_harness_library;
-  } else if (exercise == "T1") {
-    t.harness_library = paths::t1_harness_library;
-  } else if (exercise == "M1") {
-    t.harness_library = paths::m1_harness_library;
-  } else if (exercise == "C1") {
-    t.harness_library = paths::c1_harness_library;
-  } else {
-    throw std::invalid_argument("exercise " + exercise + " has no C++ harness");
-  }
-  std::string lower = exercise;
-  lower[0] = char(std::tolower(static_cast<unsigned char>(lower[0])));
-  t.harness_target = "attnlab_cpp_harness_" + lower;
+  t.harness_target = spec->cpp_harness_target();
+  t.harness_library = paths::harness_library(t.harness_target);
   const std::filesystem::path exercises(paths::exercises_dir);
   t.interface_dir = (exercises / exercise).string();
-  static const std::map<std::string, std::pair<const char*, const char*>> entries = {
-      {"F1", {"f1::softmax_rows(...)", "exercises/F1/softmax_rows.hpp"}},
-      {"F2", {"f2::masked_softmax(...)", "exercises/F2/masked_softmax.hpp"}},
-      {"F3", {"f3::attention(...)", "exercises/F3/attention.hpp"}},
-      {"F4", {"f4::attention(...)", "exercises/F4/masked_attention.hpp"}},
-      {"T1", {"t1::attention_tiled(...) and t1::attention(...)", "exercises/T1/attention_tiled.hpp"}},
-      {"M1", {"m1::multi_head_attention(...)", "exercises/M1/multi_head_attention.hpp"}},
-      {"C1", {"c1::causal_mask(...) and c1::padding_mask(...)", "exercises/C1/masks.hpp"}},
-  };
-  t.entry_function = entries.at(exercise).first;
-  t.entry_header = entries.at(exercise).second;
-  auto add_headers = [&](const std::string& id) {
-    for (const auto& h : interface_headers_of(id)) {
+  t.entry_function = entry_functions_text(*spec);
+  t.entry_header = "exercises/" + exercise + "/" + spec->cpp.header;
+  auto add_headers = [&](const ExerciseSpec& s) {
+    for (const auto& h : interface_headers_of(s)) {
       const std::string path = (exercises / h).string();
       if (std::find(t.interface_headers.begin(), t.interface_headers.end(), path) == t.interface_headers.end())
         t.interface_headers.push_back(path);
     }
   };
-  add_headers(exercise);
+  add_headers(*spec);
   for (const auto& id : also) {
-    if (id == exercise || !entries.count(id)) continue;
-    add_headers(id);
+    const ExerciseSpec* other = find_exercise_spec(id);
+    if (id == exercise || !other || other->cpp.header.empty()) continue;
+    add_headers(*other);
     t.other_interface_dirs.push_back((exercises / id).string());
   }
   t.include_dirs = {paths::eigen_include_dir};
   return t;
 }
-
-CppToolchain f3_toolchain() { return toolchain_for("F3"); }
 
 std::string reproduction_build_command(const std::string& exercise,
                                        const std::vector<std::string>& sources,

@@ -51,9 +51,6 @@ struct CppToolchain {
 /// (`also`'s unknown ids are left out).
 CppToolchain toolchain_for(const std::string& exercise, const std::vector<std::string>& also = {});
 
-/// toolchain_for("F3").
-CppToolchain f3_toolchain();
-
 /// The shell line that builds and runs a pasted C++ reproduction
 /// (report/reproduction.hpp), saved as repro.cpp beside the submission,
 /// with the submission's sources `sources` (as named from that folder):

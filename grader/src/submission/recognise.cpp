@@ -12,6 +12,7 @@
 
 #include "exercises/answers.hpp"
 #include "exercises/exercise.hpp"
+#include "exercises/registry.hpp"
 #include "submission/notebook.hpp"
 #include "submission/submission.hpp"
 
@@ -24,45 +25,109 @@ using Status = Recognition::Status;
 /// What matched, per exercise: "softmax_rows()" -> F1...
 using Evidence = std::map<std::string, std::vector<std::string>>;
 
+/// The registry's Python names that show an exercise: "softmax_rows" -> F1.
 const std::map<std::string, std::string>& python_entries() {
-  static const std::map<std::string, std::string> m = {
-      {"softmax_rows", "F1"},
-      {"masked_softmax", "F2"},
-      {"scaled_dot_product_attention", "F3"},
-      {"attention", "F3"},
-      {"multi_head_attention", "M1"},
-  };
+  static const std::map<std::string, std::string> m = [] {
+    std::map<std::string, std::string> names;
+    for (const auto& spec : exercise_specs())
+      for (const auto& name : spec.python.recognised_by) names.emplace(name, spec.id);
+    return names;
+  }();
   return m;
 }
 
+/// The interface headers: "masked_softmax.hpp" -> F2.
 const std::map<std::string, std::string>& cpp_headers() {
-  static const std::map<std::string, std::string> m = {
-      {"softmax_rows.hpp", "F1"},
-      {"masked_softmax.hpp", "F2"},
-      {"attention.hpp", "F3"},
-      {"masked_attention.hpp", "F4"},
-      {"attention_tiled.hpp", "T1"},
-      {"multi_head_attention.hpp", "M1"},
-      {"masks.hpp", "C1"},
-  };
+  static const std::map<std::string, std::string> m = [] {
+    std::map<std::string, std::string> headers;
+    for (const auto& spec : exercise_specs())
+      if (!spec.cpp.header.empty()) headers.emplace(spec.cpp.header, spec.id);
+    return headers;
+  }();
   return m;
 }
 
+/// The protocol ops that show an exercise in a hello: "attention_tiled" -> T1.
 const std::map<std::string, std::string>& protocol_ops() {
-  static const std::map<std::string, std::string> m = {
-      {"softmax_rows", "F1"},
-      {"masked_softmax", "F2"},
-      {"attention", "F3"},
-      {"multi_head_attention", "M1"},
-      {"attention_tiled", "T1"},
-      {"causal_mask", "C1"},
-      {"padding_mask", "C1"},
-  };
+  static const std::map<std::string, std::string> m = [] {
+    std::map<std::string, std::string> ops;
+    for (const auto& spec : exercise_specs())
+      for (const auto& op : spec.protocol_recognised_by) ops.emplace(op, spec.id);
+    return ops;
+  }();
   return m;
+}
+
+/// The C++ namespaces of the exercises: "f2" -> F2.
+const std::map<std::string, std::string>& cpp_namespaces() {
+  static const std::map<std::string, std::string> m = [] {
+    std::map<std::string, std::string> names;
+    for (const auto& spec : exercise_specs())
+      if (!spec.cpp.ns.empty()) names.emplace(spec.cpp.ns, spec.id);
+    return names;
+  }();
+  return m;
+}
+
+/// Drops from `ev` every exercise that one also in `ev` supersedes (a
+/// multi-head file defines the single-head attention it calls: M1, not F3).
+void drop_superseded(std::map<std::string, std::vector<std::string>>& ev) {
+  std::set<std::string> superseded;
+  for (const auto& [id, _] : ev)
+    if (const ExerciseSpec* spec = find_exercise_spec(id))
+      superseded.insert(spec->supersedes.begin(), spec->supersedes.end());
+  for (const auto& id : superseded) ev.erase(id);
+}
+
+/// `items` joined as "a, b or c" (`last` before the last one, `sep` before the others).
+std::string joined(const std::vector<std::string>& items, const std::string& last,
+                   const std::string& sep = ", ") {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == items.size() ? last : sep) + items[i];
+  return out;
+}
+
+/// What a Python file must define to be recognised, from the registry:
+/// "it defines none of softmax_rows() (F1), ..., causal_mask() with
+/// padding_mask() (C1); a T1 file (attention_tiled()) needs a line `# exercise: T1`".
+std::string python_names_text() {
+  std::vector<std::string> shows, marker_only;
+  for (const auto& spec : exercise_specs()) {
+    std::string ids = spec.id;
+    for (const auto& other : exercise_specs())
+      if (other.code_recognised_as == spec.id) ids += ", " + other.id;
+    std::vector<std::string> names;
+    for (const auto& n : spec.python.recognised_by) names.push_back(n + "()");
+    if (!names.empty()) shows.push_back(joined(names, " or ") + " (" + ids + ")");
+    names.clear();
+    for (const auto& n : spec.python.recognised_by_all_of) names.push_back(n + "()");
+    if (!names.empty()) shows.push_back(joined(names, " with ") + " (" + ids + ")");
+    if (spec.python.recognised_by.empty() && spec.python.recognised_by_all_of.empty() &&
+        spec.code_recognised_as.empty())
+      marker_only.push_back("a " + spec.id + " file (" + spec.python.entries.front() +
+                            "()) needs a line `# exercise: " + spec.id + "`");
+  }
+  std::string text = "it defines none of " + joined(shows, ", ");
+  for (const auto& m : marker_only) text += "; " + m;
+  return text;
+}
+
+/// What a C++ file must show, from the registry: "it defines nothing in
+/// namespace f1, ... or c1 and includes none of softmax_rows.hpp (F1), ...".
+std::string cpp_names_text() {
+  std::vector<std::string> namespaces, headers;
+  for (const auto& spec : exercise_specs()) {
+    if (spec.cpp.header.empty()) continue;
+    namespaces.push_back(spec.cpp.ns);
+    headers.push_back(spec.cpp.header + " (" + spec.id + ")");
+  }
+  return "it defines nothing in namespace " + joined(namespaces, " or ") + " and includes none of " +
+         joined(headers, ", ");
 }
 
 /// What a refusal says attnlab grades.
-const char* const kGraded = "it grades F1, F2, F3, F4 and the library operations T1, M1, C1";
+std::string graded_text() { return "it grades " + graded_exercises_text(); }
 
 bool graded(const std::string& id) {
   const auto ids = exercise_ids();
@@ -194,7 +259,7 @@ Recognition from_marker(const Evidence& ev, const std::string& shown, const std:
   if (r.status == Status::recognised && !graded(r.exercise)) {
     r.status = Status::unrecognised;
     r.message = shown + " declares exercise " + r.exercise +
-                ", which attnlab does not grade (" + kGraded + ")";
+                ", which attnlab does not grade (" + graded_text() + ")";
   }
   return r;
 }
@@ -305,11 +370,16 @@ Recognition recognise_python(const std::string& text, const std::string& shown) 
     if (e != python_entries().end()) ev[e->second].push_back(e->first + "()");
   }
   // A multi-head file may define the single-head attention it calls: M1 wins.
-  if (ev.count("M1")) ev.erase("F3");
+  drop_superseded(ev);
   // causal_mask() and padding_mask() together, and nothing else graded: C1.
   // (One of them beside an attention function is a helper, not C1.)
-  if (ev.empty() && defined.count("causal_mask") && defined.count("padding_mask"))
-    ev["C1"] = {"causal_mask()", "padding_mask()"};
+  if (ev.empty())
+    for (const auto& spec : exercise_specs()) {
+      const auto& all = spec.python.recognised_by_all_of;
+      if (all.empty() || !std::all_of(all.begin(), all.end(), [&](const auto& n) { return defined.count(n) > 0; }))
+        continue;
+      for (const auto& n : all) ev[spec.id].push_back(n + "()");
+    }
   std::vector<std::string> defines;
   for (const auto& [id, _] : ev) defines.push_back(id);
   // An F3 file may define the F1/F2 functions its attention uses: F3 wins.
@@ -323,11 +393,7 @@ Recognition recognise_python(const std::string& text, const std::string& shown) 
     return *r;
   }
   Recognition r;
-  r.message = "cannot tell which exercise " + shown +
-              " answers: it defines none of softmax_rows() (F1), masked_softmax() (F2), "
-              "scaled_dot_product_attention() or attention() (F3, F4), "
-              "multi_head_attention() (M1), causal_mask() with padding_mask() (C1); a T1 file "
-              "(attention_tiled()) needs a line `# exercise: T1`" +
+  r.message = "cannot tell which exercise " + shown + " answers: " + python_names_text() +
               suggestion("# exercise:");
   return r;
 }
@@ -346,21 +412,6 @@ Evidence included_headers(const std::string& text) {
     if (h != cpp_headers().end()) included[h->second].push_back(h->first);
   }
   return included;
-}
-
-/// The entry functions of each C++ exercise, in its namespace (the
-/// interface headers of exercises/): f3::attention is F3's entry.
-const std::map<std::string, std::vector<std::string>>& cpp_entries() {
-  static const std::map<std::string, std::vector<std::string>> m = {
-      {"F1", {"softmax_rows"}},
-      {"F2", {"masked_softmax"}},
-      {"F3", {"attention"}},
-      {"F4", {"attention"}},
-      {"T1", {"attention_tiled", "attention"}},
-      {"M1", {"multi_head_attention"}},
-      {"C1", {"causal_mask", "padding_mask"}},
-  };
-  return m;
 }
 
 /// `name` without blanks and a leading "::" ("f2 :: masked_softmax" -> "f2::masked_softmax").
@@ -443,8 +494,7 @@ CppOutline outline_cpp(std::string code) {
       if (std::regex_search(text, m, ns_head)) {
         const std::string name = squeeze(m[1]);
         scopes.push_back({Scope::ns, name, 0});
-        static const std::regex exercise_ns("^(f[1-4]|t1|m1|c1)$");
-        if (std::regex_match(name, exercise_ns) &&
+        if (cpp_namespaces().count(name) &&
             std::find(out.namespaces.begin(), out.namespaces.end(), name) == out.namespaces.end())
           out.namespaces.push_back(name);
       } else if (text.find("extern") != std::string::npos && text.find('(') == std::string::npos) {
@@ -499,12 +549,10 @@ std::vector<std::string> callees(const CppOutline& outline, const std::string& c
 std::optional<Recognition> cpp_building_on(const CppOutline& outline,
                                            std::vector<std::string>* defines) {
   std::map<std::string, std::vector<std::string>> entries;  // exercise -> its defined entries
-  for (const auto& [id, names] : cpp_entries()) {
-    std::string ns = id;
-    ns[0] = char(std::tolower(static_cast<unsigned char>(ns[0])));
-    for (const auto& n : names)
-      if (outline.functions.count(ns + "::" + n)) entries[id].push_back(ns + "::" + n);
-  }
+  for (const auto& spec : exercise_specs())
+    for (const auto& n : spec.cpp.entries)
+      if (outline.functions.count(spec.cpp.ns + "::" + n))
+        entries[spec.id].push_back(spec.cpp.ns + "::" + n);
   // F4 has F3's signature in namespace f4; T1's naive companion is t1::attention.
   for (const auto& [id, _] : entries) defines->push_back(id);
   if (entries.size() < 2) return std::nullopt;
@@ -521,15 +569,17 @@ Recognition recognise_cpp(const std::string& text, const std::string& shown) {
   // What it implements: functions in namespace fN, or defined as fN::name.
   const CppOutline outline = outline_cpp(strip_cpp(text, true));
   Evidence defined;
-  for (const auto& ns : outline.namespaces) defined[upper(ns)].push_back("namespace " + ns);
-  static const std::regex qualified(
-      "^(f[1-4]|t1|m1|c1)::(softmax_rows|masked_softmax|attention|attention_tiled|multi_head_attention|"
-      "causal_mask|padding_mask)$");
-  for (const auto& q : outline.qualified)
-    if (std::smatch m; std::regex_match(q, m, qualified)) {
-      auto& items = defined[upper(m[1])];
-      if (std::find(items.begin(), items.end(), q) == items.end()) items.push_back(q);
-    }
+  for (const auto& ns : outline.namespaces) defined[cpp_namespaces().at(ns)].push_back("namespace " + ns);
+  // fN::name for an exercise's namespace and any exercise's entry name.
+  std::set<std::string> entry_names;
+  for (const auto& spec : exercise_specs()) entry_names.insert(spec.cpp.entries.begin(), spec.cpp.entries.end());
+  for (const auto& q : outline.qualified) {
+    const std::size_t colons = q.find("::");
+    const auto ns = cpp_namespaces().find(q.substr(0, colons));
+    if (ns == cpp_namespaces().end() || !entry_names.count(q.substr(colons + 2))) continue;
+    auto& items = defined[ns->second];
+    if (std::find(items.begin(), items.end(), q) == items.end()) items.push_back(q);
+  }
   // Several exercises: one whose entry builds on the others' answers for the file.
   if (defined.size() > 1) {
     std::vector<std::string> defines;
@@ -547,11 +597,7 @@ Recognition recognise_cpp(const std::string& text, const std::string& shown) {
   const Evidence included = included_headers(text);
   if (auto r = decide(included, shown, "it includes", "// exercise:")) return *r;
   Recognition r;
-  r.message = "cannot tell which exercise " + shown +
-              " answers: it defines nothing in namespace f1..f4, t1, m1 or c1 and includes none of "
-              "softmax_rows.hpp (F1), masked_softmax.hpp (F2), attention.hpp (F3), "
-              "masked_attention.hpp (F4), attention_tiled.hpp (T1), multi_head_attention.hpp (M1), "
-              "masks.hpp (C1)" +
+  r.message = "cannot tell which exercise " + shown + " answers: " + cpp_names_text() +
               suggestion("// exercise:");
   return r;
 }
@@ -563,15 +609,18 @@ Recognition recognise_answers(const fs::path& file, const std::string& shown) {
     r.message = answers_refused_message(shown, a.refused);
     return r;
   }
+  std::vector<std::string> with_answers;
+  for (const auto& spec : exercise_specs())
+    if (!spec.answers_form.empty()) with_answers.push_back(spec.id);
   if (!a.exercise) {
     r.message = "cannot tell which exercise the answers file " + shown + " answers: " +
-                a.problem + "; an answers file names it, {\"exercise\": \"F2\", ...}, or say "
-                "--exercise F2|F4";
+                a.problem + "; an answers file names it, {\"exercise\": \"" + with_answers.front() +
+                "\", ...}, or say --exercise " + joined(with_answers, "|", "|");
     return r;
   }
-  if (*a.exercise != "F2" && *a.exercise != "F4") {
-    r.message = "the answers file " + shown + " names exercise " + *a.exercise +
-                ", but only F2 and F4 have answers files";
+  if (std::find(with_answers.begin(), with_answers.end(), *a.exercise) == with_answers.end()) {
+    r.message = "the answers file " + shown + " names exercise " + *a.exercise + ", but only " +
+                joined(with_answers, " and ") + " have answers files";
     return r;
   }
   r.status = Status::recognised;
@@ -656,7 +705,7 @@ Recognition recognise_from_hello(const Hello& hello) {
       r.how = "its hello's \"exercise\": \"" + hello.exercise + "\"";
     } else {
       r.message = "the submission's hello names exercise " + hello.exercise +
-                  ", which attnlab does not grade (" + kGraded + ")";
+                  ", which attnlab does not grade (" + graded_text() + ")";
     }
     return r;
   }
@@ -666,7 +715,7 @@ Recognition recognise_from_hello(const Hello& hello) {
     if (e != protocol_ops().end()) ev[e->second].push_back("op " + op);
   }
   // The tiled kernel answers `attention` too, as its naive companion: T1 wins.
-  if (ev.count("T1")) ev.erase("F3");
+  drop_superseded(ev);
   if (auto d = decide(ev, "the submission", "its hello lists", "")) return *d;
   r.message = "cannot tell which exercise the submission answers: its hello names no "
               "\"exercise\" and no known op" + suggestion("");

@@ -1,5 +1,6 @@
 // Turning a submission file into a protocol-speaking command.
 #include "submission/submission.hpp"
+#include "exercises/registry.hpp"
 #include "sandbox/file_problem.hpp"
 
 #include <unistd.h>
@@ -46,6 +47,21 @@ Launch prepare_python(const fs::path& file, const LaunchOptions& options, Launch
   launch.command.argv = {py.path, "-B",
                          options.python_harness.empty() ? python_harness_path() : options.python_harness,
                          "--exercise", options.exercise};
+  // An exercise's spec (exercises/registry.json); an operation no exercise
+  // serves (batched_attention, attention_backward) is known to the harness.
+  if (const ExerciseSpec* spec = find_exercise_spec(options.exercise)) {
+    auto comma_joined = [](const std::vector<std::string>& names) {
+      std::string out;
+      for (const auto& n : names) out += (out.empty() ? "" : ",") + n;
+      return out;
+    };
+    launch.command.argv.insert(launch.command.argv.end(),
+                               {"--entries", comma_joined(spec->python.entries), "--ops",
+                                comma_joined(spec->ops)});
+    if (!spec->python.companions.empty())
+      launch.command.argv.insert(launch.command.argv.end(),
+                                 {"--companions", comma_joined(spec->python.companions)});
+  }
   if (!options.python_entry.empty()) {
     launch.command.argv.push_back("--entry");
     launch.command.argv.push_back(options.python_entry);

@@ -33,7 +33,9 @@ std::optional<Language> detect_language(const std::filesystem::path& file);
 bool is_answers_file(const std::filesystem::path& file);
 
 struct LaunchOptions {
-  std::string exercise = "F3";
+  /// The exercise's id (exercises/registry.json), or an operation no
+  /// exercise serves ("batched_attention"); unused for an executable.
+  std::string exercise;
   std::optional<std::string> python;  ///< --python PATH
   ResourceLimits limits;
   std::chrono::milliseconds compile_timeout{std::chrono::seconds(120)};
