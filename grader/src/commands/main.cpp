@@ -10,13 +10,32 @@
 #include <string>
 
 #include "attn/grader/paths.hpp"
+#include "exercises/registry.hpp"
 #include "commands/check_cli.hpp"
 #include "commands/class_cli.hpp"
 #include "commands/cli_checks.hpp"
 #include "commands/grade_cli.hpp"
 #include "commands/teaching_cli.hpp"
 
+namespace {
+
+/// The exercise registry is read before the command line is built (its ids
+/// are the choices of --exercise): one that cannot be read is an
+/// infrastructure error, said in one line (exit 2), not an abort.
+bool registry_readable() {
+  try {
+    attn::grader::exercise_specs();
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "attnlab: " << e.what() << "\n";
+    return false;
+  }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (!registry_readable()) return 2;
   namespace check = attn::grader::cli;
   CLI::App app{"attnlab: grade scaled dot-product attention submissions (section 32.2)"};
   app.require_subcommand(1);
