@@ -27,11 +27,12 @@ struct BundledSubmission {
   bool show_catch = false;
 };
 
-/// Per exercise F1..F4: the model solutions in C++ and Python (with
-/// solutions/FN/answers.json for F2 and F4) and that answers file alone
-/// (pass); exercises/F4/post_softmax_mask.{cpp,py} (fail row_stochastic);
-/// the skeletons exercises/FN/skeleton.{cpp,py} (fail textbook_example) and
-/// exercises/FN/answers_skeleton.json (fail answers).
+/// From each exercise's spec (exercises/registry.json, "bundled"), in the
+/// registry's order: its model solutions (with solutions/<id>/answers.json
+/// when it has answers) and that answers file alone (pass), its files
+/// bundled to fail (exercises/F4/post_softmax_mask.{cpp,py}: row_stochastic);
+/// then the skeletons exercises/<id>/skeleton.{cpp,py} (fail
+/// textbook_example) and exercises/<id>/answers_skeleton.json (fail answers).
 std::vector<BundledSubmission> bundled_submissions();
 
 /// Grades every bundled submission found below `source_dir` with `base`
