@@ -16,6 +16,7 @@
 #include "attn/mis/catalogue.hpp"
 #include "battery_cases.hpp"
 #include "explain.hpp"
+#include "pipeline.hpp"
 #include "tolerance.hpp"
 
 namespace attn::mis {
@@ -100,6 +101,7 @@ const char* verdict_name(Diagnosis::Verdict v) {
     case Diagnosis::Verdict::consistent: return "consistent";
     case Diagnosis::Verdict::fault: return "fault";
     case Diagnosis::Verdict::raises_on_every_call: return "raises_on_every_call";
+    case Diagnosis::Verdict::combined: return "combined";
   }
   return "?";
 }
@@ -289,62 +291,79 @@ bool fits_all(const Answered& x, const Model& m) {
   return true;
 }
 
-/// The members of the catalogue for `op` that explain the answers, grouped
-/// by family (catalogue order): each fits every answer, is told apart from
-/// the definition by the battery, makes a claim where the answers depart
-/// from the definition, and (a narrower precision) departs where it would.
-std::vector<std::vector<Model>> fitting_groups(const Answered& x, Operation op) {
-  const std::vector<Outcome>& answers = x.answers;
-  const Battery& b = x.b;
-  const char* debug = x.debug;
-  // A model explains the answers only where it makes a claim: it must
-  // predict at least one case where the definition does not fit the answer
-  // (a precision model says nothing about a fully forbidden row, so it
-  // cannot be why that row was answered), and there with entries it
-  // determines.
-  std::vector<bool> departs(answers.size(), false);
-  for (std::size_t k = 0; k < answers.size(); ++k)
-    departs[k] = !agrees(answers[k], x.predicted(x.def, k), b.cases[k], x.subject.returns_weights());
-  // An entry is determined when its tolerance is a number, or when the
-  // model's value there is NaN (0/0 is a definite prediction), unless the
-  // model leaves it open (kAnyAnswer).
-  auto determined = [](const DMatrix& tol, const DMatrix& value) {
+/// Whether a model explains the answers: it fits every answer and makes a
+/// claim where the answers depart from the definition, and (a narrower
+/// precision) departs where it would.
+class Explains {
+ public:
+  explicit Explains(const Answered& x) : x_(x), departs_(x.answers.size(), false) {
+    for (std::size_t k = 0; k < x.answers.size(); ++k)
+      departs_[k] = !agrees(x.answers[k], x.predicted(x.def, k), x.b.cases[k], x.subject.returns_weights());
+  }
+
+  bool operator()(const Model& m) const {
+    return fits_all(x_, m) && claims_every_departure(m) && rounds_where_it_would(m);
+  }
+
+ private:
+  /// An entry is determined when its tolerance is a number, or when the
+  /// model's value there is NaN (0/0 is a definite prediction), unless the
+  /// model leaves it open (kAnyAnswer).
+  static bool determined(const DMatrix& tol, const DMatrix& value) {
     for (Index i = 0; i < tol.rows(); ++i)
       for (Index j = 0; j < tol.cols(); ++j)
         if (tol(i, j) != detail::kAnyAnswer &&
             (!std::isnan(tol(i, j)) || (i < value.rows() && j < value.cols() && std::isnan(value(i, j)))))
           return true;
     return tol.size() == 0;
-  };
-  auto claims_every_departure = [&](const Model& m) {
-    for (std::size_t k = 0; k < answers.size(); ++k) {
-      if (!departs[k]) continue;
-      const Prediction p = x.predicted(m, k);
+  }
+
+  /// A model explains the answers only where it makes a claim: it must
+  /// predict at least one case where the definition does not fit the answer
+  /// (a precision model says nothing about a fully forbidden row, so it
+  /// cannot be why that row was answered), and there with entries it
+  /// determines.
+  bool claims_every_departure(const Model& m) const {
+    for (std::size_t k = 0; k < x_.answers.size(); ++k) {
+      if (!departs_[k]) continue;
+      const Prediction p = x_.predicted(m, k);
       if (p.no_claim) continue;
-      if (p.may_refuse || !p.has_answer || (determined(p.tol_A, p.answer.A) && determined(p.tol_O, p.answer.O))) return true;
+      if (p.may_refuse || !p.has_answer || (determined(p.tol_A, p.answer.A) && determined(p.tol_O, p.answer.O)))
+        return true;
     }
     return false;
-  };
-  // A narrower-precision model must also show where it is told apart from
-  // the definition (tolerance.hpp, departs_where_separated).
-  auto rounds_where_it_would = [&](const Model& m) {
-    for (std::size_t k = 0; k < answers.size(); ++k)
-      if (!detail::departs_where_separated(answers[k], x.predicted(m, k), x.predicted(x.def, k),
-                                           b.cases[k], x.subject.returns_weights(),
+  }
+
+  /// A narrower-precision model must also show where it is told apart from
+  /// the definition (tolerance.hpp, departs_where_separated).
+  bool rounds_where_it_would(const Model& m) const {
+    for (std::size_t k = 0; k < x_.answers.size(); ++k)
+      if (!detail::departs_where_separated(x_.answers[k], x_.predicted(m, k), x_.predicted(x_.def, k),
+                                           x_.b.cases[k], x_.subject.returns_weights(),
                                            kSeparationFactor)) {
-        if (debug && m.key == debug)
+        if (x_.debug && m.key == x_.debug)
           std::cerr << m.label() << ": exact where it would round, case " << k << "\n";
         return false;
       }
     return true;
-  };
+  }
+
+  const Answered& x_;
+  std::vector<bool> departs_;
+};
+
+/// The members of the catalogue for `op` that explain the answers, grouped
+/// by family (catalogue order): each explains them (Explains) and is told
+/// apart from the definition by the battery.
+std::vector<std::vector<Model>> fitting_groups(const Answered& x, Operation op) {
+  const Explains explains(x);
   std::vector<std::vector<Model>> groups;
   for (const Model& m : candidate_models(op, x.declared)) {
     if (m.key == "correct" ||
-        std::find(b.like_definition.begin(), b.like_definition.end(), m.label()) !=
-            b.like_definition.end() ||
-        !fits_all(x, m) || !claims_every_departure(m) || !rounds_where_it_would(m)) {
-      if (debug && m.key == debug)
+        std::find(x.b.like_definition.begin(), x.b.like_definition.end(), m.label()) !=
+            x.b.like_definition.end() ||
+        !explains(m)) {
+      if (x.debug && m.key == x.debug)
         std::cerr << m.label() << ": like the definition on the battery, or no claim where the answers depart\n";
       continue;
     }
@@ -356,27 +375,33 @@ std::vector<std::vector<Model>> fitting_groups(const Answered& x, Operation op) 
   return groups;
 }
 
+/// Whether model m_y's own answers lie within model m_x's tolerance on
+/// every battery case (cases where either makes no claim, or both refuse,
+/// left out).
+bool answers_within(const Answered& x, const Model& m_x, const Model& m_y) {
+  for (const Case& c : x.b.cases) {
+    const Prediction py = safe_predict(m_y, c, x.declared), px = safe_predict(m_x, c, x.declared);
+    if (py.no_claim || px.no_claim || (py.may_refuse && px.may_refuse)) continue;
+    const Outcome as_answer = py.has_answer ? py.answer : Outcome::make_refusal("model", "refuses");
+    if (!agrees(as_answer, px, c, x.subject.returns_weights())) return false;
+  }
+  return true;
+}
+
+/// m_x is a wider claim than m_y: it admits m_y's answers, not the reverse.
+bool wider(const Answered& x, const Model& m_x, const Model& m_y) {
+  return answers_within(x, m_x, m_y) && !answers_within(x, m_y, m_x);
+}
+
 /// Specificity: when model Y's own answers lie within model X's tolerance on
 /// every battery case but not the other way round, X (a wider claim, e.g. a
 /// float16 computation whose bound covers Y's values) explains nothing Y does
 /// not, and is dropped: first within a family (a member wider than another
 /// fitting member is neither reported nor listed in also_fits), then across
 /// families. Sets d.fits.
-void keep_most_specific(const Answered& x, const std::vector<std::vector<Model>>& groups,
-                        Diagnosis& d) {
-  auto explains = [&](const Model& m_x, const Model& m_y) {
-    for (const Case& c : x.b.cases) {
-      const Prediction py = safe_predict(m_y, c, x.declared), px = safe_predict(m_x, c, x.declared);
-      if (py.no_claim || px.no_claim || (py.may_refuse && px.may_refuse)) continue;
-      const Outcome as_answer = py.has_answer ? py.answer
-                                              : Outcome::make_refusal("model", "refuses");
-      if (!agrees(as_answer, px, c, x.subject.returns_weights())) return false;
-    }
-    return true;
-  };
-  auto wider = [&](const Model& m_x, const Model& m_y) {
-    return explains(m_x, m_y) && !explains(m_y, m_x);
-  };
+std::vector<Model> keep_most_specific(const Answered& x, const std::vector<std::vector<Model>>& groups,
+                                      Diagnosis& d) {
+  auto wider = [&](const Model& m_x, const Model& m_y) { return attn::mis::wider(x, m_x, m_y); };
   std::vector<Model> fitting;  // the reported member of each family
   for (const std::vector<Model>& g : groups) {
     std::vector<const Model*> keep;
@@ -399,9 +424,86 @@ void keep_most_specific(const Answered& x, const std::vector<std::vector<Model>>
     for (std::size_t j = 0; j < fitting.size(); ++j)
       if (i != j && wider(fitting[i], fitting[j])) drop[i] = 1;
   std::vector<Fit> kept;
+  std::vector<Model> kept_models;
   for (std::size_t i = 0; i < fitting.size(); ++i)
-    if (!drop[i]) kept.push_back(d.fits[i]);
+    if (!drop[i]) {
+      kept.push_back(d.fits[i]);
+      kept_models.push_back(fitting[i]);
+    }
   d.fits = kept;
+  return kept_models;
+}
+
+/// Two mistakes that together explain the answers (the verdict combined):
+/// pairs of members of two families in different steps of the pipeline
+/// (detail::compose) whose computation explains them (Explains), the
+/// wider claims among them dropped (a bfloat16 model admits nearly any
+/// second mistake: the exact pair is kept). `singles`, the single models
+/// that fit, if any: the pair is taken over them only when each is wider
+/// than it (precision first: float32 with no scale over bfloat16 alone).
+/// Sets d (fits, verdict) only when the remaining pairs are all of the same
+/// two families; members the battery cannot tell from the definition take
+/// no part. At most kMaxComposedPairs pairs are tried.
+void combined_fits(const Answered& x, Operation op, const std::vector<Model>& singles, Diagnosis& d) {
+  constexpr std::size_t kMaxComposedPairs = 40000;
+  std::vector<Model> parts;
+  for (Model& m : candidate_models(op, x.declared))
+    if (m.key != "correct" && m.knobs &&
+        std::find(x.b.like_definition.begin(), x.b.like_definition.end(), m.label()) ==
+            x.b.like_definition.end())
+      parts.push_back(std::move(m));
+  const Explains explains(x);
+  struct Pair {
+    const Model* a;
+    const Model* b;
+    Model both;
+  };
+  std::vector<Pair> fitting;
+  std::size_t tried = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    for (std::size_t j = i + 1; j < parts.size() && tried < kMaxComposedPairs; ++j) {
+      if (parts[i].key == parts[j].key) continue;
+      const std::optional<detail::Knobs> k = detail::compose(*parts[i].knobs, *parts[j].knobs);
+      if (!k) continue;
+      ++tried;
+      // Keyed "a+b" with both parameter lists: ATTNLAB_MIS_DEBUG=wrong_scale+finite_fill
+      // shows why a pair misses.
+      std::vector<Param> params = parts[i].params;
+      params.insert(params.end(), parts[j].params.begin(), parts[j].params.end());
+      Model both = detail::knob_model(parts[i].key + "+" + parts[j].key, params, *k);
+      if (explains(both)) fitting.push_back({&parts[i], &parts[j], std::move(both)});
+    }
+  std::vector<const Pair*> kept;
+  for (const Pair& p : fitting)
+    if (std::none_of(fitting.begin(), fitting.end(),
+                     [&](const Pair& q) { return &p != &q && wider(x, p.both, q.both); }))
+      kept.push_back(&p);
+  if (x.debug)
+    for (const Pair* p : kept) std::cerr << "pair fits: " << p->both.label() << "\n";
+  if (kept.empty()) return;
+  const std::string first = kept.front()->a->key, second = kept.front()->b->key;
+  for (const Pair* p : kept)
+    if (p->a->key != first || p->b->key != second) return;  // pairs of different mistakes: name none
+  for (const Model& single : singles)
+    if (!wider(x, single, kept.front()->both)) return;
+  auto said = [](const Model& m) {
+    std::string t;
+    for (const Param& p : m.params) t += (t.empty() ? "" : ", ") + p.said("=");
+    return t;
+  };
+  Fit fa{first, kept.front()->a->params, {}}, fb{second, kept.front()->b->params, {}};
+  for (const Pair* p : kept) {
+    const std::string ta = said(*p->a), tb = said(*p->b);
+    if (!ta.empty() && ta != said(*kept.front()->a) &&
+        std::find(fa.also_fits.begin(), fa.also_fits.end(), ta) == fa.also_fits.end())
+      fa.also_fits.push_back(ta);
+    if (!tb.empty() && tb != said(*kept.front()->b) &&
+        std::find(fb.also_fits.begin(), fb.also_fits.end(), tb) == fb.also_fits.end())
+      fb.also_fits.push_back(tb);
+  }
+  d.fits = {fa, fb};
+  d.tell_apart.clear();
+  d.verdict = Diagnosis::Verdict::combined;
 }
 
 }  // namespace
@@ -434,7 +536,20 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     d.verdict = Diagnosis::Verdict::consistent;
     return finish();
   }
-  keep_most_specific(x, fitting_groups(x, op), d);
+  const std::vector<Model> singles = keep_most_specific(x, fitting_groups(x, op), d);
+  // Precision first: a narrower precision alone may hide a second mistake
+  // in its wide tolerance; the pair is looked for then, and when nothing fits.
+  const bool precision_only =
+      !singles.empty() && std::all_of(singles.begin(), singles.end(),
+                                      [](const Model& m) { return m.key == "low_precision"; });
+  if (d.fits.empty()) {
+    d.verdict = Diagnosis::Verdict::no_known_mistake;
+    combined_fits(x, op, singles, d);
+    if (d.verdict == Diagnosis::Verdict::combined) return finish();
+  } else if (precision_only) {
+    combined_fits(x, op, singles, d);
+    if (d.verdict == Diagnosis::Verdict::combined) return finish();
+  }
   if (d.fits.empty()) {
     d.verdict = Diagnosis::Verdict::no_known_mistake;
   } else if (d.fits.size() == 1) {

@@ -241,12 +241,16 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
     default: break;
   }
   std::string s;
+  const bool combined = d.verdict == Diagnosis::Verdict::combined;
   if (d.verdict == Diagnosis::Verdict::several)
     s = "Several known mistakes reproduce all " + n + " answers; they cannot be told apart here: ";
+  if (combined)
+    s = "No one known mistake reproduces the " + n + " answers, but these two together do, each in "
+        "its own step of the computation: ";
   for (std::size_t i = 0; i < d.fits.size(); ++i) {
     const Fit& f = d.fits[i];
     const Family* fam = find_family(f.key);
-    s += (i ? " Or: " : "") + std::string("[") + f.key + "] " +
+    s += (i ? (combined ? " And: " : " Or: ") : "") + std::string("[") + f.key + "] " +
          (fam ? fam->misconception : std::string()) + params_text(f);
     auto it = advice().find(f.key);
     const auto built = builder_advice().find(f.key);
@@ -263,6 +267,8 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
   }
   if (d.verdict == Diagnosis::Verdict::misconception)
     s += " (Reproduced on all " + n + " cases of the diagnosis battery.)";
+  else if (combined)
+    s += " (Reproduced together on all " + n + " cases of the diagnosis battery; neither alone does.)";
   else
     s += " What would tell them apart: " + d.tell_apart;
   return s;

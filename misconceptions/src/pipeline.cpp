@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "tolerance.hpp"
 
@@ -936,7 +938,37 @@ Model knob_model(std::string key, std::vector<Param> params, Knobs k) {
   m.key = std::move(key);
   m.params = std::move(params);
   m.predict = [k](const Case& c, const Precision& p) { return predict(c, k, p); };
+  m.knobs = std::make_shared<const Knobs>(k);
   return m;
+}
+
+std::optional<Knobs> compose(const Knobs& a, const Knobs& b) {
+  const Knobs d;
+  Knobs r;
+  bool clash = false, a_any = false, b_any = false;
+  // One aspect: the tuple of its knobs (std::tie) in a Knobs.
+  auto take = [&](auto aspect) {
+    const bool in_a = aspect(a) != aspect(d), in_b = aspect(b) != aspect(d);
+    clash = clash || (in_a && in_b);
+    if (in_a) aspect(r) = aspect(a);
+    if (in_b) aspect(r) = aspect(b);
+    a_any = a_any || in_a;
+    b_any = b_any || in_b;
+  };
+  take([](auto& k) { return std::tie(k.scale); });
+  take([](auto& k) { return std::tie(k.mask, k.fill, k.mult_eps); });
+  take([](auto& k) { return std::tie(k.shift, k.floor, k.zero_sum_guard); });
+  take([](auto& k) { return std::tie(k.norm, k.eps); });
+  take([](auto& k) { return std::tie(k.exp_stand_in); });
+  take([](auto& k) { return std::tie(k.narrow, k.arith); });
+  take([](auto& k) { return std::tie(k.full_row); });
+  take([](auto& k) { return std::tie(k.truncate_dk, k.dk_scale_width, k.refuse_dk_mismatch); });
+  take([](auto& k) { return std::tie(k.refuse_non_finite, k.swallow_non_finite); });
+  take([](auto& k) { return std::tie(k.output); });
+  take([](auto& k) { return std::tie(k.tiled); });
+  take([](auto& k) { return std::tie(k.heads, k.forward_mask); });
+  if (clash || !a_any || !b_any) return std::nullopt;
+  return r;
 }
 
 }  // namespace attn::mis::detail

@@ -7,6 +7,8 @@
 // known mistake changes is a knob. Knobs at their defaults give the
 // definition. Every arithmetic result is rounded to the model's arithmetic.
 
+#include <optional>
+
 #include "attn/mis/model.hpp"
 
 namespace attn::mis::detail {
@@ -42,6 +44,9 @@ enum class Output { plain, A_transposed, swapped };
 /// common width the product used, Q's own (`d_k = Q.shape[-1]`) or K's.
 enum class DkScaleWidth { truncated, q_width, k_width };
 
+/// Every knob belongs to one step of the pipeline (an aspect: the scale, the
+/// mask, the shift, ...); compose() in pipeline.cpp lists them all by
+/// aspect, so a knob added here is added there too.
 struct Knobs {
   Scale scale = Scale::sqrt_dk;
   MaskUse mask = MaskUse::neg_inf;
@@ -80,6 +85,12 @@ Prediction predict(const Case& c, const Knobs& k, const Precision& declared);
 
 /// A model from knobs.
 Model knob_model(std::string key, std::vector<Param> params, Knobs k);
+
+/// The computation with both a's and b's mistakes: each knob at the value
+/// the one that changes it (from the default Knobs{}) gives. nullopt when
+/// both change a knob of the same aspect (two mistakes in one step do not
+/// compose: which would win is not known), or when either changes nothing.
+std::optional<Knobs> compose(const Knobs& a, const Knobs& b);
 
 /// "%g"-like short text of a number ("-1e+09" -> "-1e9").
 std::string num_text(double x);

@@ -51,7 +51,9 @@ std::vector<std::string> misconception_keys(const FailureDiagnosis& d) {
   std::vector<std::string> keys;
   if (d.status != FailureDiagnosis::Status::diagnosed) return keys;
   const auto v = d.engine.verdict;
-  if (v != Diagnosis::Verdict::misconception && v != Diagnosis::Verdict::several) return keys;
+  if (v != Diagnosis::Verdict::misconception && v != Diagnosis::Verdict::several &&
+      v != Diagnosis::Verdict::combined)
+    return keys;
   for (const auto& f : d.engine.fits) keys.push_back(f.key);
   return keys;
 }

@@ -60,6 +60,9 @@ std::string diagnosis_summary(const FailureDiagnosis& d) {
         s += (i ? ", " : " ") + e.fits[i].key + params_text(e.fits[i]);
       return s;
     }
+    case Diagnosis::Verdict::combined:
+      return "two mistakes together: " + e.fits.at(0).key + params_text(e.fits.at(0)) + " and " +
+             e.fits.at(1).key + params_text(e.fits.at(1));
     case Diagnosis::Verdict::no_known_mistake:
       return "no known mistake reproduces these answers";
     case Diagnosis::Verdict::consistent:

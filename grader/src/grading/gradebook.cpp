@@ -49,7 +49,7 @@ std::vector<std::pair<std::string, double>> columns_of(const Gradebook& book) {
   return out;
 }
 
-/// Where an exercise id stands in exercise order (F1..F4, then T1, M1, C1).
+/// Where an exercise id stands in the registry's order (exercises/registry.json).
 std::size_t exercise_rank(const std::string& id) {
   std::vector<std::string> order = exercise_ids();
   for (const auto& e : library_exercise_ids()) order.push_back(e);

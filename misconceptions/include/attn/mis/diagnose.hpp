@@ -59,6 +59,11 @@ struct Diagnosis {
     consistent,            ///< the definition itself fits the whole battery
     fault,                 ///< crash, timeout or malformed reply (Outcome::Kind::fault)
     raises_on_every_call,  ///< every case refused, valid ones included
+    /// No one mistake reproduces the answers, but two together do (each in
+    /// a different step of the computation: the scale and the fill of
+    /// forbidden logits, float32 and an answered fully forbidden row...):
+    /// `fits` holds the two, and only one pair of families fits.
+    combined,
   };
   Verdict verdict = Verdict::no_known_mistake;
   std::vector<Fit> fits;
@@ -82,7 +87,7 @@ struct Diagnosis {
 };
 
 /// "misconception", "several", "no_known_mistake", "consistent", "fault",
-/// "raises_on_every_call".
+/// "raises_on_every_call", "combined".
 const char* verdict_name(Diagnosis::Verdict v);
 
 /// Diagnoses `subject` given the counterexample of `failed_property`.

@@ -10,6 +10,7 @@
 // README.md documents them in one table.
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,10 @@ struct Prediction {
   bool has_separation_tol = false;
 };
 
+namespace detail {
+struct Knobs;  // the pipeline's knobs (src/pipeline.hpp)
+}  // namespace detail
+
 /// A family member with its parameters fixed: predicts a case.
 struct Model {
   std::string key;            ///< catalogue key, "finite_fill"; "correct" for the definition
@@ -88,6 +93,10 @@ struct Model {
   std::function<Prediction(const Case&, const Precision& declared)> predict;
   /// "finite_fill(fill=-1e9)".
   std::string label() const;
+  /// For a model of the parameterised pipeline (most families): the steps
+  /// it changes, so that two mistakes in different steps can be composed
+  /// (diagnose.hpp, Diagnosis::Verdict::combined); null for the others.
+  std::shared_ptr<const detail::Knobs> knobs;
 };
 
 /// A family of models with a stable key (README.md's table).

@@ -1,0 +1,126 @@
+// (e) Two mistakes at once, as public code makes them: each pair written as
+// plain loops (not from the models) is named as exactly those two families
+// (Diagnosis::Verdict::combined); one mistake alone keeps its single name.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "attn/mis/diagnose.hpp"
+#include "subjects.hpp"
+
+using namespace mis_test;
+using attn::mis::Diagnosis;
+
+namespace {
+
+/// How a written attention departs from the definition.
+struct Flaws {
+  enum class Scale { sqrt_dk, none, sqrt_dv } scale = Scale::sqrt_dk;
+  /// Forbidden logits: -inf (0 here) or this finite fill (S = fill, as masked_fill does).
+  double fill = 0;
+  /// A query row with every key forbidden: refused (false) or answered with
+  /// zeros (the NaN of 0/0 replaced, as nan_to_num does).
+  bool zero_row = false;
+  bool in_float = false;  ///< every step in float32 (declared float64)
+};
+
+/// Scaled dot-product attention in plain loops with `f`'s flaws.
+Outcome written(const Case& c, const Flaws& f) {
+  const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_k = c.Q.cols(), d_v = c.V.cols();
+  if (c.K.cols() != d_k) return Outcome::make_refusal("ValueError", "shapes not aligned");
+  for (const DMatrix* M : {&c.Q, &c.K, &c.V})
+    for (Index i = 0; i < M->size(); ++i)
+      if (!std::isfinite(M->data()[i])) return Outcome::make_refusal("ValueError", "not finite");
+  auto r = [&](double x) { return f.in_float ? double(float(x)) : x; };
+  const double root = f.scale == Flaws::Scale::none ? 1.0
+                      : r(std::sqrt(double(f.scale == Flaws::Scale::sqrt_dv ? d_v : d_k)));
+  DMatrix A(T_q, T_v), O(T_q, d_v);
+  for (Index i = 0; i < T_q; ++i) {
+    std::vector<double> s(static_cast<std::size_t>(T_v));
+    bool any = false;
+    for (Index j = 0; j < T_v; ++j) {
+      const bool forbidden = c.mask && (*c.mask)(i, j);
+      any = any || !forbidden;
+      double dot = 0;
+      for (Index k = 0; k < d_k; ++k) dot = r(dot + r(c.Q(i, k) * c.K(j, k)));
+      s[std::size_t(j)] = forbidden ? (f.fill != 0 ? f.fill : -std::numeric_limits<double>::infinity())
+                                    : r(dot / root);
+    }
+    if (!any && f.fill == 0) {
+      if (!f.zero_row) return Outcome::make_refusal("ValueError", "every key forbidden");
+      A.row(i).setZero();
+      O.row(i).setZero();
+      continue;
+    }
+    double m = -std::numeric_limits<double>::infinity();
+    for (double x : s) m = std::max(m, x);
+    double z = 0;
+    for (double x : s) z = r(z + r(std::exp(r(x - m))));
+    for (Index j = 0; j < T_v; ++j) A(i, j) = r(r(std::exp(r(s[std::size_t(j)] - m))) / z);
+    for (Index k = 0; k < d_v; ++k) {
+      double o = 0;
+      for (Index j = 0; j < T_v; ++j) o = r(o + r(A(i, j) * c.V(j, k)));
+      O(i, k) = o;
+    }
+  }
+  return Outcome::make_result(O, A);
+}
+
+Diagnosis diagnosed(const Flaws& f) {
+  FnSubject s("written", Operation::attention, [f](const Case& c) { return written(c, f); });
+  return attn::mis::diagnose(s, small_case(Operation::attention), "oracle_agreement", {});
+}
+
+std::set<std::string> keys(const Diagnosis& d) {
+  std::set<std::string> k;
+  for (const auto& fit : d.fits) k.insert(fit.key);
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("two mistakes in different steps are named together", "[combined]") {
+  struct Pair {
+    const char* what;
+    Flaws flaws;
+    std::set<std::string> keys;
+  };
+  Flaws sqrt_dv_fill, none_zeros, float_none;
+  sqrt_dv_fill.scale = Flaws::Scale::sqrt_dv;
+  sqrt_dv_fill.fill = -1e9;
+  none_zeros.scale = Flaws::Scale::none;
+  none_zeros.zero_row = true;
+  float_none.scale = Flaws::Scale::none;
+  float_none.in_float = true;
+  const Pair pairs[] = {
+      {"scale 1/sqrt(d_v), masked_fill(-1e9)", sqrt_dv_fill, {"wrong_scale", "finite_fill"}},
+      {"no scale, zeros for a fully forbidden row", none_zeros, {"wrong_scale", "fully_forbidden_answered"}},
+      {"no scale, float32 throughout", float_none, {"wrong_scale", "low_precision"}},
+  };
+  for (const Pair& p : pairs) {
+    DYNAMIC_SECTION(p.what) {
+      const Diagnosis d = diagnosed(p.flaws);
+      INFO(attn::mis::to_json(d));
+      CHECK(d.verdict == Diagnosis::Verdict::combined);
+      CHECK(keys(d) == p.keys);
+      CHECK(d.explanation.find("these two together") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("one mistake alone is still named alone, and the definition not at all", "[combined]") {
+  Flaws none, fill;
+  none.scale = Flaws::Scale::none;
+  fill.fill = -1e9;
+  for (const Flaws& f : {none, fill}) {
+    const Diagnosis d = diagnosed(f);
+    INFO(attn::mis::to_json(d));
+    CHECK(d.verdict == Diagnosis::Verdict::misconception);
+  }
+  const Diagnosis clean = diagnosed(Flaws{});
+  INFO(attn::mis::to_json(clean));
+  CHECK(clean.verdict == Diagnosis::Verdict::consistent);
+}
