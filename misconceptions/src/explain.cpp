@@ -25,8 +25,10 @@ std::map<std::string, Advice> masking_advice() {
         "Mask before the softmax with -infinity, take the row maximum over allowed keys, and throw "
         "for a row with no allowed key."}},
       {"finite_fill",
-       {"Use -np.inf, not a large finite number: exp(-inf) is exactly 0.",
-        "Use -std::numeric_limits<T>::infinity(), not a large finite number."}},
+       {"Use -np.inf, not a large finite number, filled or added (np.where(mask, -np.inf, S), not "
+        "S + mask * -1e4): exp(-inf) is exactly 0.",
+        "Use -std::numeric_limits<T>::infinity(), not a large finite number, filled or added "
+        "(mask.select(-inf, S), not S + mask * -1e4)."}},
       {"multiplicative_mask",
        {"Do not multiply by the mask: put -np.inf at forbidden logits before the softmax.",
         "Do not multiply by the mask: put -infinity at forbidden logits before the softmax."}},

@@ -46,8 +46,9 @@ void add_mask_value_families(std::vector<Family>& out) {
   k = Knobs{};
   out.push_back(family(
       "finite_fill",
-      "Forbidden logits are filled with a finite number (0, -1e4, -1e9, float lowest...) instead "
-      "of -inf, so forbidden keys get weight when the allowed logits are below the fill.",
+      "Forbidden logits are filled with a finite number (0, -1e4, -1e9, float lowest...), or have "
+      "one added (an additive mask, S + mask * -1e4), instead of -inf, so forbidden keys get weight "
+      "when the allowed logits are below the fill.",
       "Lemma 2, section 32.2.4 (exp(-inf) = 0 exactly); masked_fill(-1e9) idiom",
       "the fill value is fitted: allowed logits just below each candidate fill tell them apart",
       kMaskedOps, [](Operation) {
@@ -63,6 +64,18 @@ void add_mask_value_families(std::vector<Family>& out) {
           k.mask = MaskUse::finite_fill;
           k.fill = f;
           v.push_back(knob_model("finite_fill", {{"fill", f, t}}, k));
+        }
+        // An additive mask: the fill added to the forbidden logits (S + mask * -1e4),
+        // so a wholly forbidden row keeps the softmax of its own logits. (A float
+        // lowest bias, finfo.min, absorbs the logits: such a row comes out uniform,
+        // which fully_forbidden_answered already names.)
+        const std::pair<double, const char*> added[] = {{-1e4, "-1e4"}, {-1e9, "-1e9"}};
+        for (const auto& [f, t] : added) {
+          Knobs k;
+          k.mask = MaskUse::additive_fill;
+          k.fill = f;
+          k.full_row = FullRow::natural;  // it answers such a row: the softmax of the row's own logits
+          v.push_back(knob_model("finite_fill", {{"fill", f, t}, {"fill is", 1, "added to the logits"}}, k));
         }
         return v;
       }));

@@ -223,6 +223,10 @@ void head_working_logits(HeadWork& w) {
       }
       switch (k.mask) {
         case MaskUse::finite_fill: L(i, j) = r(k.fill); err(i, j) = 0; break;  // fills are exact
+        case MaskUse::additive_fill:  // one more rounding, of a sum of size |S + fill|
+          L(i, j) = r(S(i, j) + r(k.fill));
+          err(i, j) += std::abs(L(i, j));
+          break;
         case MaskUse::multiplicative: L(i, j) = 0.0 * S(i, j); err(i, j) = 0; break;
         case MaskUse::post_zero:
         case MaskUse::post_renorm:

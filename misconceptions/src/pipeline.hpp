@@ -17,6 +17,7 @@ enum class Scale { sqrt_dk, none, dk, sqrt_dv, sqrt_Tv, sqrt_dmodel, times_sqrt_
 enum class MaskUse {
   neg_inf,            ///< forbidden logits -inf before the softmax (definition)
   finite_fill,        ///< forbidden logits = fill
+  additive_fill,      ///< forbidden logits = S + fill (an additive mask: S + mask * -1e4, finfo.min biases)
   post_zero,          ///< softmax over every key, forbidden weights zeroed after
   post_renorm,        ///< as post_zero, then each row divided by its new sum (+ mult_eps)
   multiplicative,     ///< softmax(S * keep) * keep / (sum + mult_eps)  (AllenNLP style)

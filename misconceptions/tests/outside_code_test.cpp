@@ -192,3 +192,39 @@ TEST_CASE("a logsumexp without the log, O exact, is not named (not low_precision
     CHECK(d.fits.empty());
   }
 }
+
+// An additive mask as BERT-era code writes it: scores + (mask * -10000.0), in
+// float64, so a query row whose every key is forbidden keeps the softmax of
+// its own logits instead of being refused.
+Outcome additive_mask(const Case& c) {
+  const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_k = c.Q.cols();
+  if (c.K.cols() != d_k) return Outcome::make_refusal("ValueError", "shapes not aligned");
+  for (const DMatrix* M : {&c.Q, &c.K, &c.V})
+    for (Index i = 0; i < M->size(); ++i)
+      if (!std::isfinite(M->data()[i])) return Outcome::make_refusal("ValueError", "not finite");
+  DMatrix A(T_q, T_v);
+  for (Index i = 0; i < T_q; ++i) {
+    std::vector<double> s(static_cast<std::size_t>(T_v));
+    for (Index j = 0; j < T_v; ++j)
+      s[std::size_t(j)] = c.Q.row(i).dot(c.K.row(j)) / std::sqrt(double(d_k)) +
+                          ((c.mask && (*c.mask)(i, j)) ? 1.0 : 0.0) * -10000.0;
+    const double m = *std::max_element(s.begin(), s.end());
+    double z = 0;
+    for (double x : s) z += std::exp(x - m);
+    for (Index j = 0; j < T_v; ++j) A(i, j) = std::exp(s[std::size_t(j)] - m) / z;
+  }
+  return Outcome::make_result(A * c.V, A);
+}
+
+TEST_CASE("an additive mask (scores + mask * -10000) is finite_fill with the fill added", "[outside]") {
+  FnSubject s("additive", Operation::attention, additive_mask);
+  Case c = small_case(Operation::attention);
+  (*c.mask)(0, 0) = true;  // the counterexample of fully_forbidden_refused: row 0 wholly forbidden
+  const Diagnosis d = attn::mis::diagnose(s, c, "fully_forbidden_refused", {});
+  INFO(attn::mis::to_json(d));
+  REQUIRE(d.verdict == Diagnosis::Verdict::misconception);
+  REQUIRE(d.fits.size() == 1);
+  CHECK(d.fits[0].key == "finite_fill");
+  const auto& p = d.fits[0].params;
+  CHECK(std::any_of(p.begin(), p.end(), [](const attn::mis::Param& x) { return x.text == "added to the logits"; }));
+}
