@@ -48,6 +48,10 @@ struct FailureDiagnosis {
   /// failure is louder than that, or it was not tried (a subject declaring
   /// less than float64, a property given no Property, a stopped run).
   std::string within_precision;
+  /// Set by the text report: an earlier failed property's diagnosis named
+  /// the same mistakes (same verdict, keys and parameters), so this one is
+  /// said in a line pointing to it (one cause, one explanation).
+  std::string same_as_property;
 };
 
 /// Keys named by a diagnosis (misconception or several); empty otherwise.

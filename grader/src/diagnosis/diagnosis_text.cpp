@@ -87,6 +87,10 @@ std::string format_diagnosis(const FailureDiagnosis& d, const std::string& inden
   if (summary.empty()) return "";
   if (d.status != FailureDiagnosis::Status::diagnosed)
     return wrap_paragraph("diagnosis: " + summary + ".", indent, width);
+  if (!d.same_as_property.empty())
+    return wrap_paragraph("diagnosis: " + summary + ", the same as under " + d.same_as_property +
+                              " above (explained there).",
+                          indent, width);
   std::string out = wrap_paragraph("diagnosis: " + summary + ". " + d.engine.explanation, indent, width);
   out += wrap_paragraph("(diagnosis cost: " + diagnosis_cost(d) + ")", indent, width);
   return out;

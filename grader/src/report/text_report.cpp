@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <sstream>
 
+#include "diagnosis/diagnosis_text.hpp"
 #include "exercises/exercise.hpp"
 #include "report/reproduction.hpp"
 #include "protocol/untrusted_text.hpp"
@@ -139,8 +141,29 @@ void report_not_gradable(std::ostream& os, GradeResult& r, const std::string& he
   print_not_gradable(os, headline, details, command);
 }
 
+/// The earlier failed property whose diagnosis named the same mistakes as
+/// `d` (misconception, several or combined, same keys and parameters), if any.
+std::string same_diagnosis_as(const GradeResult& r, const FailureDiagnosis& d) {
+  if (misconception_keys(d).empty()) return "";
+  for (const auto& it : r.items)
+    if (it.diagnosis && it.diagnosis->same_as_property.empty() &&
+        it.diagnosis->status == FailureDiagnosis::Status::diagnosed &&
+        it.diagnosis->engine.verdict == d.engine.verdict &&
+        diagnosis_summary(*it.diagnosis) == diagnosis_summary(d))
+      return it.id;
+  return "";
+}
+
 void record_verdict(std::ostream& os, GradeResult& r, attn::prop::Verdict v,
                     const ScoringRules& rules, double seconds, const FailureDiagnosis* diagnosis) {
+  // One cause, one explanation: a diagnosis naming what an earlier one named
+  // points to it instead of repeating the explanation.
+  std::optional<FailureDiagnosis> pointing;
+  if (diagnosis) {
+    pointing = *diagnosis;
+    pointing->same_as_property = same_diagnosis_as(r, *diagnosis);
+    diagnosis = &*pointing;
+  }
   ScoredItem item = score_verdict(v, rules, diagnosis);
   item.seconds = seconds;
   if (!v.passed && !v.skipped && v.failure && v.counterexample) {
