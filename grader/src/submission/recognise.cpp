@@ -25,47 +25,40 @@ using Status = Recognition::Status;
 /// What matched, per exercise: "softmax_rows()" -> F1...
 using Evidence = std::map<std::string, std::vector<std::string>>;
 
+/// Name -> exercise id for every name `names_of(spec)` gives an exercise of
+/// the registry (the first exercise keeps a name given twice).
+template <class NamesOf>
+std::map<std::string, std::string> names_to_ids(NamesOf names_of) {
+  std::map<std::string, std::string> m;
+  for (const auto& spec : exercise_specs())
+    for (const std::string& name : names_of(spec))
+      if (!name.empty()) m.emplace(name, spec.id);
+  return m;
+}
+
 /// The registry's Python names that show an exercise: "softmax_rows" -> F1.
 const std::map<std::string, std::string>& python_entries() {
-  static const std::map<std::string, std::string> m = [] {
-    std::map<std::string, std::string> names;
-    for (const auto& spec : exercise_specs())
-      for (const auto& name : spec.python.recognised_by) names.emplace(name, spec.id);
-    return names;
-  }();
+  static const auto m = names_to_ids([](const ExerciseSpec& s) { return s.python.recognised_by; });
   return m;
 }
 
 /// The interface headers: "masked_softmax.hpp" -> F2.
 const std::map<std::string, std::string>& cpp_headers() {
-  static const std::map<std::string, std::string> m = [] {
-    std::map<std::string, std::string> headers;
-    for (const auto& spec : exercise_specs())
-      if (!spec.cpp.header.empty()) headers.emplace(spec.cpp.header, spec.id);
-    return headers;
-  }();
+  static const auto m =
+      names_to_ids([](const ExerciseSpec& s) { return std::vector<std::string>{s.cpp.header}; });
   return m;
 }
 
 /// The protocol ops that show an exercise in a hello: "attention_tiled" -> T1.
 const std::map<std::string, std::string>& protocol_ops() {
-  static const std::map<std::string, std::string> m = [] {
-    std::map<std::string, std::string> ops;
-    for (const auto& spec : exercise_specs())
-      for (const auto& op : spec.protocol_recognised_by) ops.emplace(op, spec.id);
-    return ops;
-  }();
+  static const auto m = names_to_ids([](const ExerciseSpec& s) { return s.protocol_recognised_by; });
   return m;
 }
 
 /// The C++ namespaces of the exercises: "f2" -> F2.
 const std::map<std::string, std::string>& cpp_namespaces() {
-  static const std::map<std::string, std::string> m = [] {
-    std::map<std::string, std::string> names;
-    for (const auto& spec : exercise_specs())
-      if (!spec.cpp.ns.empty()) names.emplace(spec.cpp.ns, spec.id);
-    return names;
-  }();
+  static const auto m =
+      names_to_ids([](const ExerciseSpec& s) { return std::vector<std::string>{s.cpp.ns}; });
   return m;
 }
 
