@@ -64,6 +64,66 @@ struct Difference {
   double error;     ///< its bound (B8)
 };
 
+/// What a central difference along one direction needs: the case, its
+/// 50-digit forward, V in 50 digits, w_ij = dO_i . V_j, the three
+/// directions, the scale and the evaluations' rounding.
+struct Along {
+  const Case& c;
+  const ref::ExactAttention& fwd;
+  const RealMatrix& V;
+  const RealMatrix& w;
+  const DMatrix (&E)[3];
+  Real scale;
+  double rounding;
+};
+
+/// Along E_Q (which = 0) or E_K (1): the logits move linearly, S(t) = S + t B
+/// with B = c E_Q K^T or c Q E_K^T; the truncation is (B8)'s.
+Difference along_logits(const Along& a, int which) {
+  const Case& c = a.c;
+  const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_k = c.Q.cols();
+  const ref::BoolMatrix& allowed = a.fwd.allowed;
+  RealMatrix up = a.fwd.S, down = a.fwd.S;
+  Real truncation = 0;
+  for (Index i = 0; i < T_q; ++i) {
+    Real b_lo = 0, b_hi = 0, w_lo = 0, w_hi = 0;
+    bool first = true;
+    for (Index j = 0; j < T_v; ++j) {
+      Real b = 0;
+      for (Index r = 0; r < d_k; ++r)
+        b += which == 0 ? Real(a.E[0](i, r)) * Real(c.K(j, r)) : Real(c.Q(i, r)) * Real(a.E[1](j, r));
+      b *= a.scale;
+      up(i, j) += kStep * b;
+      down(i, j) -= kStep * b;
+      if (!allowed(i, j)) continue;
+      if (first || b < b_lo) b_lo = b;
+      if (first || b > b_hi) b_hi = b;
+      if (first || a.w(i, j) < w_lo) w_lo = a.w(i, j);
+      if (first || a.w(i, j) > w_hi) w_hi = a.w(i, j);
+      first = false;
+    }
+    // |d^3/dt^3 E_p[w]| = |kappa(w, b, b, b)| <= 4 range(w) range(b)^3.
+    const Real range_b = b_hi - b_lo;
+    truncation += 4 * (w_hi - w_lo) * range_b * range_b * range_b;
+  }
+  truncation *= kStep * kStep / 6;
+  const Real fd = (loss(up, allowed, a.V, c.dO) - loss(down, allowed, a.V, c.dO)) / (2 * kStep);
+  return {fd, static_cast<double>(truncation) + a.rounding};
+}
+
+/// Along E_V: L is linear in V, no truncation error.
+Difference along_values(const Along& a) {
+  RealMatrix up = a.V, down = a.V;
+  for (Index j = 0; j < a.V.rows; ++j)
+    for (Index l = 0; l < a.V.cols; ++l) {
+      up(j, l) += kStep * Real(a.E[2](j, l));
+      down(j, l) -= kStep * Real(a.E[2](j, l));
+    }
+  const Real fd =
+      (loss(a.fwd.S, a.fwd.allowed, up, a.c.dO) - loss(a.fwd.S, a.fwd.allowed, down, a.c.dO)) / (2 * kStep);
+  return {fd, a.rounding};
+}
+
 }  // namespace
 
 Property backward_finite_difference() {
@@ -105,52 +165,13 @@ Property backward_finite_difference() {
       F += most;
     }
     const double rounding = kEvaluationRounding * static_cast<double>(Real(F / kStep));
-    auto along_logits = [&](int which) -> Difference {
-      // The logits' rate of change B (S(t) = S + t B): c E_Q K^T or c Q E_K^T.
-      RealMatrix B(T_q, T_v), up = fwd.S, down = fwd.S;
-      Real truncation = 0;
-      for (Index i = 0; i < T_q; ++i) {
-        Real b_lo = 0, b_hi = 0, w_lo = 0, w_hi = 0;
-        bool first = true;
-        for (Index j = 0; j < T_v; ++j) {
-          Real b = 0;
-          for (Index r = 0; r < d_k; ++r)
-            b += which == 0 ? Real(E[0](i, r)) * Real(c.K(j, r)) : Real(c.Q(i, r)) * Real(E[1](j, r));
-          b *= scale;
-          up(i, j) += kStep * b;
-          down(i, j) -= kStep * b;
-          if (!allowed(i, j)) continue;
-          if (first || b < b_lo) b_lo = b;
-          if (first || b > b_hi) b_hi = b;
-          if (first || w(i, j) < w_lo) w_lo = w(i, j);
-          if (first || w(i, j) > w_hi) w_hi = w(i, j);
-          first = false;
-        }
-        // |d^3/dt^3 E_p[w]| = |kappa(w, b, b, b)| <= 4 range(w) range(b)^3.
-        const Real range_b = b_hi - b_lo;
-        truncation += 4 * (w_hi - w_lo) * range_b * range_b * range_b;
-      }
-      truncation *= kStep * kStep / 6;
-      const Real fd = (loss(up, allowed, V, c.dO) - loss(down, allowed, V, c.dO)) / (2 * kStep);
-      return {fd, static_cast<double>(truncation) + rounding};
-    };
-    auto along_values = [&]() -> Difference {
-      RealMatrix up = V, down = V;
-      for (Index j = 0; j < T_v; ++j)
-        for (Index l = 0; l < d_v; ++l) {
-          up(j, l) += kStep * Real(E[2](j, l));
-          down(j, l) -= kStep * Real(E[2](j, l));
-        }
-      // L is linear in V: no truncation error.
-      const Real fd = (loss(fwd.S, allowed, up, c.dO) - loss(fwd.S, allowed, down, c.dO)) / (2 * kStep);
-      return {fd, rounding};
-    };
+    const Along at_case{c, fwd, V, w, E, scale, rounding};
     const detail::ExpectedGradients e = detail::expected_gradients(c, s.precision());
     const char* along[3] = {"a direction E_Q of Q", "a direction E_K of K", "a direction E_V of V"};
     std::optional<Failure> worst;
     double worst_ratio = -1;
     for (int k = 0; k < 3; ++k) {
-      const Difference d = k < 2 ? along_logits(k) : along_values();
+      const Difference d = k < 2 ? along_logits(at_case, k) : along_values(at_case);
       const DMatrix& G = detail::gradient(o, k);
       const DMatrix& bound = detail::gradient(e.bound, k);
       Real dot = 0;
