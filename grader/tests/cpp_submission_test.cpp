@@ -15,7 +15,7 @@ namespace {
 
 /// Compiled once for every test that uses it.
 const Launch& echo_or_segfault() {
-  static const Launch launch = prepare_submission(data("echo_or_segfault.cpp"), {});
+  static const Launch launch = prepare_submission(data("echo_or_segfault.cpp"), f3_launch());
   return launch;
 }
 
@@ -119,7 +119,7 @@ TEST_CASE("a file of F2 and F3 builds as either, with both interface headers", "
 }
 
 TEST_CASE("a compile error makes the submission not gradable, with the message", "[cpp]") {
-  const Launch l = prepare_submission(data("compile_error.cpp"), {});
+  const Launch l = prepare_submission(data("compile_error.cpp"), f3_launch());
   CHECK(l.status == Launch::Status::not_gradable);
   CHECK_THAT(l.message, Catch::Contains("this_is_not_declared"));
   CHECK_THAT(l.build_command, Catch::Contains("-std=c++20"));

@@ -389,7 +389,7 @@ TEST_CASE("wrong answers fail at the entry that is wrong", "[answers]") {
   CHECK_FALSE(answers_verdict("F2", data("f2_unmasked.json")).passed);
   // A wrong number, and only a wrong number, is told to recompute it.
   for (const auto* v : {&f4, &f2}) {
-    const auto h = diagnose(*v);
+    const auto h = hint_for(*v);
     REQUIRE(h);
     CHECK(h->key == "answers");
   }
@@ -418,11 +418,11 @@ TEST_CASE("a malformed answers file fails with what is wrong and the expected fo
       CHECK_THAT(failure_summary(v), Catch::Contains("README.md"));
     // The hint says the file is malformed (a string for a number, a missing
     // member), not that a number is not the text's.
-    const auto h = diagnose(v);
+    const auto h = hint_for(v);
     REQUIRE(h);
     CHECK(h->key == "answers_malformed");
-    CHECK_THAT(h->misconception, Catch::Contains("malformed"));
-    CHECK_THAT(h->misconception + h->advice, !Catch::Contains("Recompute") &&
+    CHECK_THAT(h->headline, Catch::Contains("malformed"));
+    CHECK_THAT(h->headline + h->advice, !Catch::Contains("Recompute") &&
                                                  !Catch::Contains("is not the text's"));
   }
 }

@@ -87,7 +87,7 @@ Verdict failed(const std::string& property, const Case& c, const DMatrix& A) {
 }
 
 std::string key_of(const Verdict& v) {
-  const auto h = attn::grader::diagnose(v);
+  const auto h = attn::grader::hint_for(v);
   return h ? h->key : std::string("none");
 }
 
@@ -145,7 +145,7 @@ TEST_CASE("feedback: a misconception's answer gets the property's hint, not a gu
   for (Index i = 0; i < 3; ++i)
     for (Index j = 0; j < 4; ++j)
       if ((*c.mask)(i, j)) post(i, j) = 0;
-  const auto h = attn::grader::diagnose(failed("row_stochastic", c, post));
+  const auto h = attn::grader::hint_for(failed("row_stochastic", c, post));
   REQUIRE(h);
   CHECK(h->key == "row_stochastic");
   CHECK_FALSE(h->from_shape);
@@ -161,11 +161,11 @@ TEST_CASE("feedback: a property's usual cause is not claimed where the counterex
   // scale_off on Q = 0: every logit is 0, the weights do not depend on the scale.
   Case zero_q = masked_case();
   zero_q.Q.setZero();
-  const auto h = attn::grader::diagnose(failed("scale_off", zero_q, wrong));
+  const auto h = attn::grader::hint_for(failed("scale_off", zero_q, wrong));
   REQUIRE(h);
   CHECK(h->key == "no_cause_named");
   CHECK_THAT(h->advice, Catch::Contains("do not depend on the scale"));
-  CHECK_THAT(h->misconception, !Catch::Contains("sqrt"));
+  CHECK_THAT(h->headline, !Catch::Contains("sqrt"));
   // The same property on logits that differ keeps its own hint.
   CHECK(key_of(failed("scale_off", masked_case(), wrong)) == "scale_off");
 
@@ -174,7 +174,7 @@ TEST_CASE("feedback: a property's usual cause is not claimed where the counterex
   one_tile.op = attn::prop::Operation::attention_tiled;
   one_tile.tile_q = 2;
   one_tile.tile_k = 4;  // T_v = 4
-  const auto t = attn::grader::diagnose(failed("tiled_equals_naive", one_tile, wrong));
+  const auto t = attn::grader::hint_for(failed("tiled_equals_naive", one_tile, wrong));
   REQUIRE(t);
   CHECK(t->key == "no_cause_named");
   CHECK_THAT(t->advice, Catch::Contains("one tile"));
@@ -189,7 +189,7 @@ TEST_CASE("feedback: a property's usual cause is not claimed where the counterex
   one_head.heads.push_back({DMatrix::Identity(3, 2), DMatrix::Identity(3, 2), DMatrix::Identity(3, 2)});
   one_head.W_O = DMatrix::Identity(2, 2);
   const Outcome o = Outcome::make_result(DMatrix::Zero(3, 2), DMatrix());
-  const auto m = attn::grader::diagnose(failed_with("heads_in_order", one_head, o));
+  const auto m = attn::grader::hint_for(failed_with("heads_in_order", one_head, o));
   REQUIRE(m);
   CHECK(m->key == "no_cause_named");
   CHECK_THAT(m->advice, Catch::Contains("one head"));
@@ -203,13 +203,13 @@ TEST_CASE("feedback: a pass, a skip, a not-run property get no hint", "[feedback
   Verdict v;
   v.property_id = "row_stochastic";
   v.passed = true;
-  CHECK_FALSE(attn::grader::diagnose(v));
+  CHECK_FALSE(attn::grader::hint_for(v));
   v.passed = false;
   v.skipped = true;
-  CHECK_FALSE(attn::grader::diagnose(v));
+  CHECK_FALSE(attn::grader::hint_for(v));
   v.skipped = false;
   v.not_run = "the time budget was used up";
-  CHECK_FALSE(attn::grader::diagnose(v));
+  CHECK_FALSE(attn::grader::hint_for(v));
 }
 
 TEST_CASE("feedback: facts read from the outcome", "[feedback]") {
@@ -218,7 +218,7 @@ TEST_CASE("feedback: facts read from the outcome", "[feedback]") {
         "timeout");
   // A wrong shape is a result (score_shape charges it), kept as answered.
   Outcome wrong_shape = Outcome::make_result(DMatrix::Zero(3, 2), DMatrix::Zero(4, 3));
-  const auto shape = attn::grader::diagnose(failed_with("score_shape", c, wrong_shape));
+  const auto shape = attn::grader::hint_for(failed_with("score_shape", c, wrong_shape));
   REQUIRE(shape);
   CHECK(shape->key == "weights_shape");
   CHECK_THAT(shape->advice, Catch::Contains("T_q x T_v = 3 x 4"));
@@ -234,7 +234,7 @@ TEST_CASE("feedback: exact_zeros tells NaN and real forbidden weights from tiny 
   const DMatrix S = c.Q * c.K.transpose() * 0.5;
   // The mask never applied (or applied to other keys): forbidden keys get real weight.
   const DMatrix unmasked = softmax(S, [](Index, Index) { return true; });
-  const auto large = attn::grader::diagnose(failed("exact_zeros", c, unmasked));
+  const auto large = attn::grader::hint_for(failed("exact_zeros", c, unmasked));
   REQUIRE(large);
   CHECK(large->key == "forbidden_weight_large");
   CHECK_THAT(large->advice, Catch::Contains("not 0") && Catch::Contains("-inf"));
@@ -247,10 +247,10 @@ TEST_CASE("feedback: exact_zeros tells NaN and real forbidden weights from tiny 
   for (Index i = 0; i < 3; ++i)
     for (Index j = 0; j < 4; ++j)
       if ((*c.mask)(i, j)) tiny(i, j) = 5.56e-309;
-  const auto small = attn::grader::diagnose(failed("exact_zeros", c, tiny));
+  const auto small = attn::grader::hint_for(failed("exact_zeros", c, tiny));
   REQUIRE(small);
   CHECK(small->key == "exact_zeros");
-  CHECK_THAT(small->misconception, Catch::Contains("small"));
+  CHECK_THAT(small->headline, Catch::Contains("small"));
 }
 
 TEST_CASE("feedback: F1 and F2 are told their own logits, not F3's Q K^T",
@@ -261,21 +261,21 @@ TEST_CASE("feedback: F1 and F2 are told their own logits, not F3's Q K^T",
   f2.S << 0, 2, -inf, 1, -1, 0;
   const DMatrix wrong = DMatrix::Constant(2, 3, 1.0 / 3);
   const auto h2 =
-      attn::grader::diagnose(failed_with("textbook_example", f2, Outcome::make_result(DMatrix(), wrong)));
+      attn::grader::hint_for(failed_with("textbook_example", f2, Outcome::make_result(DMatrix(), wrong)));
   REQUIRE(h2);
   CHECK_THAT(h2->advice, Catch::Contains("[[0, 2, -inf], [1, -1, 0]]") && !Catch::Contains("Q K^T"));
   Case f1 = f2;
   f1.op = attn::prop::Operation::softmax_rows;
   const auto h1 =
-      attn::grader::diagnose(failed_with("textbook_example", f1, Outcome::make_result(DMatrix(), wrong)));
+      attn::grader::hint_for(failed_with("textbook_example", f1, Outcome::make_result(DMatrix(), wrong)));
   REQUIRE(h1);
   CHECK_THAT(h1->advice, Catch::Contains("[[1, 2], [1, 0]]") && !Catch::Contains("O = A V"));
   const auto o2 =
-      attn::grader::diagnose(failed_with("oracle_agreement", f2, Outcome::make_result(DMatrix(), wrong)));
+      attn::grader::hint_for(failed_with("oracle_agreement", f2, Outcome::make_result(DMatrix(), wrong)));
   REQUIRE(o2);
   CHECK_THAT(o2->advice, !Catch::Contains("Q K^T") && !Catch::Contains("O = A V"));
   const Case f3 = masked_case();
-  const auto h3 = attn::grader::diagnose(failed("textbook_example", f3, DMatrix::Constant(3, 4, 0.25)));
+  const auto h3 = attn::grader::hint_for(failed("textbook_example", f3, DMatrix::Constant(3, 4, 0.25)));
   REQUIRE(h3);
   CHECK_THAT(h3->advice, Catch::Contains("Q K^T / sqrt(2)"));
 }
@@ -284,11 +284,11 @@ TEST_CASE("feedback: AttributeError on a valid case is a refused input, never an
           "[feedback]") {
   Case c = masked_case();
   c.mask->row(1).setConstant(false);  // a row with no forbidden key
-  const auto h = attn::grader::diagnose(
+  const auto h = attn::grader::hint_for(
       failed_with("row_stochastic", c, Outcome::make_refusal("AttributeError", "no attribute 'T'")));
   REQUIRE(h);
   CHECK(h->key == "refuses_valid_input");
-  CHECK_THAT(h->misconception + h->advice, !Catch::Contains("polarity") && !Catch::Contains("invert"));
+  CHECK_THAT(h->headline + h->advice, !Catch::Contains("polarity") && !Catch::Contains("invert"));
 }
 
 TEST_CASE("feedback: a mask builder that raises is told the mask's definition", "[feedback]") {
@@ -461,7 +461,7 @@ TEST_CASE("feedback: a refusal property whose valid case is refused is told so, 
   // The faulty case refused as it should; the valid one refused too.
   Verdict v = failed_with("dk_mismatch_refused", faulty, Outcome::make_refusal("ValueError", "shapes"));
   v.failure->answered = valid;
-  auto h = attn::grader::diagnose(v);
+  auto h = attn::grader::hint_for(v);
   REQUIRE(h);
   CHECK(h->key == "refuses_valid_input");
   // The faulty case answered (not refused): the property's own hint.

@@ -257,7 +257,7 @@ TEST_CASE("report: a property not run says so, with no seed and no hint", "[limi
   CHECK_THAT(text, Catch::StartsWith("[NOT RUN] row_stochastic"));
   CHECK_THAT(text, Catch::Contains("not run because the submission used up its time budget"));
   CHECK_THAT(text, !Catch::Contains("seed"));
-  CHECK_FALSE(attn::grader::diagnose(v));
+  CHECK_FALSE(attn::grader::hint_for(v));
   v.cases = 4;
   CHECK_THAT(printed(v), Catch::Contains("not run to the end: 4 cases passed, then the submission"));
 }
@@ -314,7 +314,7 @@ TEST_CASE("feedback: a subnormal weight at a forbidden position gets the propert
   f.summary = "A(0, 1) is forbidden but not 0";
   f.outcome = Outcome::make_result(A * c.V, A);
   v.failure = f;
-  const auto h = attn::grader::diagnose(v);
+  const auto h = attn::grader::hint_for(v);
   REQUIRE(h);
   CHECK(h->key == "exact_zeros");
   CHECK_FALSE(h->from_shape);
@@ -328,7 +328,7 @@ TEST_CASE("feedback: a crash gets no hint about the values", "[limits][feedback]
   f.summary = "no answer: crashed with signal 6 (SIGABRT) before replying";
   f.outcome = Outcome::make_fault("crashed with signal 6 (SIGABRT) before replying");
   v.failure = f;
-  const auto h = attn::grader::diagnose(v);
+  const auto h = attn::grader::hint_for(v);
   REQUIRE(h);
   CHECK(h->key == "fault");
 }

@@ -168,7 +168,7 @@ TEST_CASE("a wrong return value is a fault", "[python]") {
 
 TEST_CASE("submissions that cannot start are not gradable", "[python]") {
   auto start = [](const std::string& file) {
-    const Launch l = prepare_submission(file, {});
+    const Launch l = prepare_submission(file, f3_launch());
     REQUIRE(l.status == Launch::Status::ready);
     ProcessSubject s(file, l.command);
     const auto why = s.start();
@@ -196,7 +196,7 @@ TEST_CASE("files of no known kind and missing files are usage errors", "[python]
   CHECK(prepare_submission(data("does_not_exist.py"), {}).status == Launch::Status::usage_error);
   CHECK(prepare_submission(std::string(ATTNLAB_GRADER_TEST_DATA) + "/../CMakeLists.txt", {})
             .status == Launch::Status::usage_error);
-  LaunchOptions no_numpy;
+  LaunchOptions no_numpy = f3_launch();
   no_numpy.python = data("python_without_numpy.sh");
   const Launch l = prepare_submission(source("solutions/F3/attention.py"), no_numpy);
   CHECK(l.status == Launch::Status::infrastructure_error);

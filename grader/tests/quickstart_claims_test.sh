@@ -2,15 +2,16 @@
 # quickstart_claims_test.sh SOURCE_DIR
 # scripts/quickstart's comment and the README say which model solutions
 # command 1 grades; both must name the exercises of the model solutions in
-# the bundled list that `attnlab grade` without a file grades
-# (grader/src/commands/bundled.cpp), and the script must run exactly that.
+# the bundled list that `attnlab grade` without a file grades (each
+# exercise's "bundled" solutions in exercises/registry.json, read by
+# grader/src/commands/bundled.cpp), and the script must run exactly that.
 set -u
 src=$1
 /usr/bin/python3 - "$src" <<'PY'
-import re, sys
+import json, re, sys
 src = sys.argv[1]
-bundled = open(src + "/grader/src/commands/bundled.cpp").read()
-graded = sorted(set(re.findall(r'"solutions/(F\d)/[^"]*"', bundled)))
+registry = json.load(open(src + "/exercises/registry.json"))
+graded = sorted({e["id"] for e in registry["exercises"] if e.get("bundled", {}).get("solutions")})
 
 def named(text, where):
     """The exercises of "model solutions of F1-F4" / "of F3 and F4" in text."""

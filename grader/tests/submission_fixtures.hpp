@@ -84,6 +84,14 @@ inline bool same_bits(double a, double b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
+/// Launch options for a submission of exercise F3 (the fixtures' files
+/// answer F3's interface).
+inline attn::grader::LaunchOptions f3_launch() {
+  attn::grader::LaunchOptions o;
+  o.exercise = "F3";
+  return o;
+}
+
 /// A started ProcessSubject for a prepared submission; REQUIREs that it starts.
 inline std::unique_ptr<attn::grader::ProcessSubject> started(
     const attn::grader::Launch& launch, const std::string& name,
@@ -98,7 +106,7 @@ inline std::unique_ptr<attn::grader::ProcessSubject> started(
 
 inline std::unique_ptr<attn::grader::ProcessSubject> started(
     const std::string& file, attn::grader::SubjectOptions options = {}) {
-  return started(attn::grader::prepare_submission(file, {}), file, options);
+  return started(attn::grader::prepare_submission(file, f3_launch()), file, options);
 }
 
 }  // namespace fixtures

@@ -175,9 +175,9 @@ Item item_of(const attn::prop::Verdict& v, const ScoredItem* scored) {
   }
   if (v.failure) it.summary = v.failure->summary;
   else if (!v.error.empty()) it.summary = v.error;
-  if (auto h = diagnose(v)) {
+  if (auto h = hint_for(v)) {
     it.hint_key = h->key;
-    it.hint = h->misconception;
+    it.hint = h->headline;
     it.hint_from_shape = h->from_shape;
   }
   if (scored && scored->diagnosis) {

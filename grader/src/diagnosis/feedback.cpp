@@ -23,9 +23,9 @@ using attn::prop::DMatrix;
 using attn::prop::Outcome;
 using attn::prop::Verdict;
 
-Hint hint(std::string key, std::string misconception, std::string advice, std::string cites,
+Hint hint(std::string key, std::string headline, std::string advice, std::string cites,
           bool from_shape = true) {
-  return Hint{std::move(key), std::move(misconception), std::move(advice), std::move(cites),
+  return Hint{std::move(key), std::move(headline), std::move(advice), std::move(cites),
               from_shape};
 }
 
@@ -344,7 +344,7 @@ std::optional<Hint> from_outcome(const Verdict& v) {
 
 }  // namespace
 
-std::optional<Hint> diagnose(const Verdict& v) {
+std::optional<Hint> hint_for(const Verdict& v) {
   if (v.passed || v.skipped) return std::nullopt;
   if (!v.not_run.empty() && !v.failure) return std::nullopt;  // nothing was seen to go wrong
   if (v.failure) {
@@ -389,7 +389,7 @@ Hint precision_hint(const std::string& precision) {
 }
 
 std::string format_hint(const Hint& h, const std::string& indent, std::size_t width) {
-  std::string text = "hint: " + h.misconception + ". " + h.advice;
+  std::string text = "hint: " + h.headline + ". " + h.advice;
   if (!h.cites.empty()) text += " (" + h.cites + ")";
   return wrap_paragraph(text, indent, width);
 }

@@ -19,14 +19,14 @@ namespace attn::grader {
 
 struct Hint {
   std::string key;            ///< stable id of the hint ("refuses_valid_input", a property id)
-  std::string misconception;  ///< the headline: a fact or what the property asks ("a valid input is refused")
+  std::string headline;       ///< a fact or what the property asks ("a valid input is refused")
   std::string advice;         ///< what to reread and do, one or two sentences
   std::string cites;          ///< "Lemma 2, section 32.2.4; F4"
   bool from_shape = false;    ///< read from the failure's outcome (not the property's generic hint)
 };
 
 /// The hint for a verdict that failed (nullopt for a pass or a skip).
-std::optional<Hint> diagnose(const attn::prop::Verdict& v);
+std::optional<Hint> hint_for(const attn::prop::Verdict& v);
 
 /// The hint for a failure whose counterexample the property accepts at the
 /// error bounds of the narrower precision `precision` ("float32";
@@ -35,7 +35,7 @@ std::optional<Hint> diagnose(const attn::prop::Verdict& v);
 /// mask before the softmax...) would claim what the answers contradict.
 Hint precision_hint(const std::string& precision);
 
-/// "hint: <misconception>. <advice> (<cites>)" as one paragraph, lines
+/// "hint: <headline>. <advice> (<cites>)" as one paragraph, lines
 /// wrapped at about `width` columns, each prefixed with `indent`.
 std::string format_hint(const Hint& h, const std::string& indent = "  ", std::size_t width = 96);
 

@@ -59,7 +59,7 @@ JunitSuite suite_of(const GradeResult& r) {
           if (!d.empty()) message += (message.empty() ? "" : "; ") + std::string("diagnosis: ") + d;
         }
         if (it.hint)
-          message += (message.empty() ? "" : "; ") + std::string("hint: ") + it.hint->misconception;
+          message += (message.empty() ? "" : "; ") + std::string("hint: ") + it.hint->headline;
         tc.message = message;
         tc.type = it.id;
         tc.text = it.text;

@@ -54,7 +54,7 @@ ScoredItem score_verdict(const attn::prop::Verdict& v, const ScoringRules& rules
       item.points = item.max_points;
     } else {
       item.status = !v.error.empty() && !v.failure ? "error" : "failed";
-      item.hint = diagnose(v);
+      item.hint = hint_for(v);
       if (diagnosis) item.diagnosis = *diagnosis;
       // A departure at a narrower precision's rounding: the property's own
       // hint (about the logic) would claim what the answers contradict.

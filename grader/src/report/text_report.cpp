@@ -211,7 +211,7 @@ void print_summary(std::ostream& os, const GradeResult& r, const std::string& st
     any = true;
     os << "  - " << it.id << ": " << format_points(it.points) << " / "
        << format_points(it.max_points) << " points";
-    if (it.hint) os << "  (" << it.hint->misconception << ")";
+    if (it.hint) os << "  (" << it.hint->headline << ")";
     os << "\n";
   }
   if (r.failed > 0 && !stderr_tail.empty()) {
