@@ -13,12 +13,19 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <set>
+#include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
 #include "diagnosis/diagnosis_stage.hpp"
 #include "diagnosis/diagnosis_text.hpp"
 #include "diagnosis/feedback.hpp"
+#include "exercises/exercise.hpp"
+#include "exercises/registry.hpp"
+#include "attn/prop/catalog.hpp"
+#include "attn/prop/property.hpp"
 #include "report/results_json.hpp"
 #include "report/scoring.hpp"
 
@@ -468,4 +475,31 @@ TEST_CASE("feedback: a refusal property whose valid case is refused is told so, 
   v.failure->answered.reset();
   v.failure->outcome = Outcome::make_result(DMatrix::Zero(3, 2), DMatrix::Constant(3, 4, 0.25));
   CHECK(key_of(v) == "dk_mismatch_refused");
+}
+
+TEST_CASE("feedback: every property a grade or a check runs has its own hint", "[feedback]") {
+  using attn::prop::Operation;
+  std::set<std::string> ids;
+  for (const auto& id : attn::grader::graded_exercise_ids())
+    for (const auto& p : attn::grader::load_exercise(id).properties) ids.insert(p.id);
+  for (Operation op : {Operation::softmax_rows, Operation::masked_softmax, Operation::attention,
+                       Operation::attention_tiled, Operation::multi_head_attention,
+                       Operation::batched_attention, Operation::attention_backward})
+    for (auto ff : {attn::prop::FullyForbidden::error, attn::prop::FullyForbidden::nan,
+                    attn::prop::FullyForbidden::zeros})
+      for (const auto& p : attn::prop::kernel_properties_for(op, ff)) ids.insert(p.id);
+  REQUIRE(ids.size() > 20);
+  std::vector<std::string> without;
+  for (const auto& id : ids) {
+    Verdict v;
+    v.property_id = id;
+    v.passed = false;
+    attn::prop::Failure f;
+    f.summary = "wrong";
+    v.failure = f;
+    const auto h = attn::grader::hint_for(v);
+    if (!h || h->key != id || h->headline.empty() || h->advice.empty()) without.push_back(id);
+  }
+  for (const auto& id : without) UNSCOPED_INFO("no hint of its own: " << id);
+  CHECK(without.empty());
 }

@@ -115,6 +115,88 @@ const std::map<std::string, Hint>& property_hints() {
             "The online softmax must rescale the running sum and output whenever the running "
             "maximum grows, and a tile whose keys are all forbidden must leave them unchanged.",
             "section 32.2.4; FlashAttention, Theorem 1", false)},
+      {"fully_forbidden_nan",
+       hint("fully_forbidden_nan", "a query row with every key forbidden does not come out NaN",
+            "The kernel was checked with --fully-forbidden nan: such a row must be NaN in A and "
+            "O (the 0/0 of a softmax over no key), not refused, not zeros, not a uniform row.",
+            "Lemma 2, section 32.2.4; the kernel's documented convention", false)},
+      {"fully_forbidden_zeros",
+       hint("fully_forbidden_zeros", "a query row with every key forbidden does not come out as zeros",
+            "The kernel was checked with --fully-forbidden zeros: such a row must be 0 in A and O, "
+            "not refused, not NaN, not a uniform row.",
+            "Lemma 2, section 32.2.4; the kernel's documented convention", false)},
+      {"backward_oracle_agreement",
+       hint("backward_oracle_agreement", "the gradients differ from the definition beyond rounding",
+            "Recompute P from the logits (the forward's mask, -inf before the softmax), then "
+            "dV = P^T dO, dP = dO V^T, D = rowsum(dO o O), dS = P o (dP - D), dQ = scale dS K "
+            "and dK = scale dS^T Q; the worst entry shows which gradient departs.",
+            "the chain rule through O = P V and the softmax; FlashAttention-2, Algorithm 2", false)},
+      {"backward_exact_zeros",
+       hint("backward_exact_zeros", "a key no query may attend to gets a gradient",
+            "A forbidden weight is exactly 0, so its dS entry P o (dP - D) is exactly 0: a key "
+            "forbidden to every query must get dK and dV rows of exactly 0. Mask the recomputed "
+            "logits with -inf, as the forward does, not a finite fill.",
+            "Lemma 2, section 32.2.4, differentiated", false)},
+      {"backward_ds_rows_sum_to_zero",
+       hint("backward_ds_rows_sum_to_zero", "the keys' gradients do not sum to zero",
+            "The softmax does not change when a constant is added to a row of logits, so each "
+            "row of dS sums to 0 and so do the rows of dK: the D = rowsum(dO o O) term must be "
+            "subtracted from dP in every row.",
+            "shift invariance, section 32.2.4, differentiated", false)},
+      {"backward_finite_difference",
+       hint("backward_finite_difference", "a gradient is not the derivative of the loss",
+            "Along a direction E of Q, K or V, <dX, E> must equal the rate of change of "
+            "sum(dO o O): a gradient off by a factor (the scale missed or applied twice), "
+            "transposed, or for another loss fails here.",
+            "the gradient's definition", false)},
+      {"backward_permutation_equivariance",
+       hint("backward_permutation_equivariance", "reordering queries or keys changes the gradients",
+            "Permuting the rows of Q and dO permutes dQ's rows; permuting K, V and the mask's "
+            "columns permutes dK's and dV's rows. Look for an index that mixes rows and columns.",
+            "permutation equivariance, section 32.2.5, differentiated", false)},
+      {"backward_fully_forbidden_refused",
+       hint("backward_fully_forbidden_refused",
+            "a query row with every key forbidden is not refused by the backward pass",
+            "The softmax of such a row is undefined, and so are its gradients: raise an error "
+            "as the forward does.",
+            "Lemma 2, section 32.2.4", false)},
+      {"backward_fully_forbidden_nan",
+       hint("backward_fully_forbidden_nan",
+            "a query row with every key forbidden does not get the NaN gradient of its convention",
+            "Checked with --fully-forbidden nan: that row's dQ is NaN (its NaN weights reach dK "
+            "and dV through P^T dO, which are not judged there).",
+            "Lemma 2, section 32.2.4; the kernel's documented convention", false)},
+      {"backward_fully_forbidden_zeros",
+       hint("backward_fully_forbidden_zeros",
+            "a query row with every key forbidden does not get the zero gradient of its convention",
+            "Checked with --fully-forbidden zeros: that row's dQ is 0, and it adds nothing to dK "
+            "and dV.",
+            "Lemma 2, section 32.2.4; the kernel's documented convention", false)},
+      {"kv_heads_grouped",
+       hint("kv_heads_grouped", "query heads do not use their group's key and value head",
+            "With H query heads and H_kv key/value heads, query head h uses kv head "
+            "h / (H / H_kv): consecutive query heads share one (repeat_interleave, not tile).",
+            "Ainslie et al. 2023 (GQA), section 2", false)},
+      {"causal_alignment",
+       hint("causal_alignment", "the causal mask is not aligned as asked",
+            "With T_q != T_v, top_left forbids keys j > i and bottom_right forbids j > i + T_v - "
+            "T_q (the last query sees every key); use the alignment the call asks for.",
+            "section 32.2.4; FlashAttention 2.1 (bottom-right alignment)", false)},
+      {"mask_broadcast",
+       hint("mask_broadcast", "the mask is not broadcast over batch and heads",
+            "A mask of shape (T_q, T_v), or 4-D with each dimension equal to (N, H, T_q, T_v) or "
+            "1, applies to every (n, h) it broadcasts to, as NumPy's broadcasting does.",
+            "section 32.2.4; NumPy broadcasting rules", false)},
+      {"scale_honoured",
+       hint("scale_honoured", "an explicit scale is not used",
+            "When a scale is given, the logits are scale Q K^T, in place of the default "
+            "1/sqrt(d_k), not as well as it.",
+            "Lemma 1, section 32.2.3; PyTorch scaled_dot_product_attention(scale=)", false)},
+      {"shapes_refused",
+       hint("shapes_refused", "shapes that do not fit are not refused",
+            "Check that H_kv divides H, that Q and K share d_k, that K and V share T_v and N, and "
+            "that the mask broadcasts; raise an error naming the mismatch.",
+            "Lemma 1, section 32.2.3; Ainslie et al. 2023 (GQA)", false)},
       {"heads_in_order",
        hint("heads_in_order", "the heads are not concatenated in order",
             "With W_O = I the answer is the concatenation [O_1, ..., O_h] itself: head i's "
