@@ -375,6 +375,22 @@ std::vector<std::vector<Model>> fitting_groups(const Answered& x, Operation op) 
   return groups;
 }
 
+/// A member's parameters as an also_fits entry: "fill=-1e10, 0/0 gives 0 (guarded)".
+std::string params_said(const Model& m) {
+  std::string t;
+  for (const Param& p : m.params) t += (t.empty() ? "" : ", ") + p.said("=");
+  return t;
+}
+
+/// Adds member m's parameters to fit.also_fits unless they are the named
+/// member's, empty, or already there.
+void add_also_fits(Fit& fit, const Model& named, const Model& m) {
+  const std::string t = params_said(m);
+  if (!t.empty() && t != params_said(named) &&
+      std::find(fit.also_fits.begin(), fit.also_fits.end(), t) == fit.also_fits.end())
+    fit.also_fits.push_back(t);
+}
+
 /// Whether model m_y's own answers lie within model m_x's tolerance on
 /// every battery case (cases where either makes no claim, or both refuse,
 /// left out).
@@ -410,11 +426,7 @@ std::vector<Model> keep_most_specific(const Answered& x, const std::vector<std::
         keep.push_back(&m);
     if (keep.empty()) keep.push_back(&g.front());  // (a cycle: keep the catalogue's first)
     Fit fit{keep.front()->key, keep.front()->params, {}};
-    for (std::size_t i = 1; i < keep.size(); ++i) {
-      std::string t;
-      for (const Param& p : keep[i]->params) t += (t.empty() ? "" : ", ") + p.said("=");
-      fit.also_fits.push_back(t);
-    }
+    for (std::size_t i = 1; i < keep.size(); ++i) fit.also_fits.push_back(params_said(*keep[i]));
     d.fits.push_back(fit);
     fitting.push_back(*keep.front());
   }
@@ -486,20 +498,10 @@ void combined_fits(const Answered& x, Operation op, const std::vector<Model>& si
     if (p->a->key != first || p->b->key != second) return;  // pairs of different mistakes: name none
   for (const Model& single : singles)
     if (!wider(x, single, kept.front()->both)) return;
-  auto said = [](const Model& m) {
-    std::string t;
-    for (const Param& p : m.params) t += (t.empty() ? "" : ", ") + p.said("=");
-    return t;
-  };
   Fit fa{first, kept.front()->a->params, {}}, fb{second, kept.front()->b->params, {}};
   for (const Pair* p : kept) {
-    const std::string ta = said(*p->a), tb = said(*p->b);
-    if (!ta.empty() && ta != said(*kept.front()->a) &&
-        std::find(fa.also_fits.begin(), fa.also_fits.end(), ta) == fa.also_fits.end())
-      fa.also_fits.push_back(ta);
-    if (!tb.empty() && tb != said(*kept.front()->b) &&
-        std::find(fb.also_fits.begin(), fb.also_fits.end(), tb) == fb.also_fits.end())
-      fb.also_fits.push_back(tb);
+    add_also_fits(fa, *kept.front()->a, *p->a);
+    add_also_fits(fb, *kept.front()->b, *p->b);
   }
   d.fits = {fa, fb};
   d.tell_apart.clear();
