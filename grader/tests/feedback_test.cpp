@@ -76,10 +76,39 @@ DMatrix softmax(const DMatrix& S, Keep keep) {
   return A;
 }
 
-Verdict failed_with(const std::string& property, const Case& c, Outcome o) {
+/// The property `id` as a grade or a check builds it for operation `op`
+/// (else for any operation): the exercises' (F1's and F2's worked examples
+/// are theirs), then the catalogue's; nullptr for an id neither has.
+const attn::prop::Property* property_of(const std::string& id, attn::prop::Operation op) {
+  static const std::vector<attn::prop::Property> all = [] {
+    std::vector<attn::prop::Property> list;
+    for (const auto& e : attn::grader::graded_exercise_ids())
+      for (auto& p : attn::grader::load_exercise(e).properties) list.push_back(std::move(p));
+    for (auto& p : attn::prop::catalogue_properties()) list.push_back(std::move(p));
+    return list;
+  }();
+  for (const auto& p : all)
+    if (p.id == id && p.op == op) return &p;
+  for (const auto& p : all)
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
+/// A verdict of property `p` as the runner starts it: its id, title, kind and hint.
+Verdict verdict_of(const attn::prop::Property& p) {
   Verdict v;
-  v.property_id = property;
-  v.title = property;
+  v.property_id = p.id;
+  v.title = p.title;
+  v.source = p.source;
+  v.kind = p.kind;
+  v.hint = p.hint;
+  return v;
+}
+
+Verdict failed_with(const std::string& property, const Case& c, Outcome o) {
+  const attn::prop::Property* p = property_of(property, c.op);
+  REQUIRE(p);
+  Verdict v = verdict_of(*p);
   v.passed = false;
   v.counterexample = c;
   attn::prop::Failure f;
@@ -479,26 +508,26 @@ TEST_CASE("feedback: a refusal property whose valid case is refused is told so, 
 
 TEST_CASE("feedback: every property a grade or a check runs has its own hint", "[feedback]") {
   using attn::prop::Operation;
-  std::set<std::string> ids;
+  std::vector<attn::prop::Property> properties;
   for (const auto& id : attn::grader::graded_exercise_ids())
-    for (const auto& p : attn::grader::load_exercise(id).properties) ids.insert(p.id);
+    for (auto& p : attn::grader::load_exercise(id).properties) properties.push_back(std::move(p));
   for (Operation op : {Operation::softmax_rows, Operation::masked_softmax, Operation::attention,
                        Operation::attention_tiled, Operation::multi_head_attention,
                        Operation::batched_attention, Operation::attention_backward})
     for (auto ff : {attn::prop::FullyForbidden::error, attn::prop::FullyForbidden::nan,
                     attn::prop::FullyForbidden::zeros})
-      for (const auto& p : attn::prop::kernel_properties_for(op, ff)) ids.insert(p.id);
-  REQUIRE(ids.size() > 20);
-  std::vector<std::string> without;
-  for (const auto& id : ids) {
-    Verdict v;
-    v.property_id = id;
+      for (auto& p : attn::prop::kernel_properties_for(op, ff)) properties.push_back(std::move(p));
+  REQUIRE(properties.size() > 20);
+  std::set<std::string> without;
+  for (const auto& p : properties) {
+    const std::string& id = p.id;
+    Verdict v = verdict_of(p);
     v.passed = false;
     attn::prop::Failure f;
     f.summary = "wrong";
     v.failure = f;
     const auto h = attn::grader::hint_for(v);
-    if (!h || h->key != id || h->headline.empty() || h->advice.empty()) without.push_back(id);
+    if (!h || h->key != id || h->headline.empty() || h->advice.empty()) without.insert(id);
   }
   for (const auto& id : without) UNSCOPED_INFO("no hint of its own: " << id);
   CHECK(without.empty());

@@ -307,8 +307,10 @@ TEST_CASE("feedback: a subnormal weight at a forbidden position gets the propert
   attn::prop::DMatrix A(2, 2);
   const double a10 = std::exp(s) / (std::exp(s) + std::exp(std::sqrt(2.0)));
   A << 1.0, 5.5555294837733886e-309, a10, 1 - a10;
+  const attn::prop::Property p = attn::prop::exact_zeros();
   Verdict v;
-  v.property_id = "exact_zeros";
+  v.property_id = p.id;
+  v.hint = p.hint;
   v.counterexample = c;
   attn::prop::Failure f;
   f.summary = "A(0, 1) is forbidden but not 0";

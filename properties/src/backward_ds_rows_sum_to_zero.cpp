@@ -22,6 +22,11 @@ namespace attn::prop {
 Property backward_ds_rows_sum_to_zero() {
   Property p;
   p.id = "backward_ds_rows_sum_to_zero";
+  p.hint = {"the keys' gradients do not sum to zero",
+            "The softmax does not change when a constant is added to a row of logits, so each "
+            "row of dS sums to 0 and so do the rows of dK: the D = rowsum(dO o O) term must be "
+            "subtracted from dP in every row.",
+            "shift invariance, section 32.2.4, differentiated"};
   p.title = "each row of dS sums to 0: the keys' gradients dK sum to the zero vector";
   p.source = "shift invariance, section 32.2.4, differentiated; reference/TOLERANCE.md, (B7)";
   p.op = Operation::attention_backward;

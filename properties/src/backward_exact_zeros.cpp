@@ -17,6 +17,11 @@ namespace attn::prop {
 Property backward_exact_zeros() {
   Property p;
   p.id = "backward_exact_zeros";
+  p.hint = {"a key no query may attend to gets a gradient",
+            "A forbidden weight is exactly 0, so its dS entry P o (dP - D) is exactly 0: a key "
+            "forbidden to every query must get dK and dV rows of exactly 0. Mask the "
+            "recomputed logits with -inf, as the forward does, not a finite fill.",
+            "Lemma 2, section 32.2.4, differentiated"};
   p.title = "a key forbidden to every query gets dK and dV rows of exactly 0";
   p.source = "Lemma 2 (a forbidden weight is exactly 0), differentiated: dS = P o (dP - D)";
   p.op = Operation::attention_backward;

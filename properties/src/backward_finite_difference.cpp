@@ -129,6 +129,11 @@ Difference along_values(const Along& a) {
 Property backward_finite_difference() {
   Property p;
   p.id = "backward_finite_difference";
+  p.hint = {"a gradient is not the derivative of the loss",
+            "Along a direction E of Q, K or V, <dX, E> must equal the rate of change of sum(dO "
+            "o O): a gradient off by a factor (the scale missed or applied twice), transposed, "
+            "or for another loss fails here.",
+            "the gradient's definition"};
   p.title = "dQ, dK and dV are the derivatives of the loss: a central difference of the forward "
             "oracle along a direction agrees with <dX, E>";
   p.source = "the gradient's definition, by a central difference of the 50-digit forward; "

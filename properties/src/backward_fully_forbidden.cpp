@@ -108,6 +108,11 @@ std::optional<Failure> check_convention(Subject& s, const Case& c, const Outcome
 Property backward_fully_forbidden(std::string expected_error, FullyForbidden convention) {
   Property p;
   p.id = "backward_fully_forbidden_refused";
+  p.kind = PropertyKind::refusal;
+  p.hint = {"a query row with every key forbidden is not refused by the backward pass",
+            "The softmax of such a row is undefined, and so are its gradients: raise an error "
+            "as the forward does.",
+            "Lemma 2, section 32.2.4"};
   p.title = "the backward pass refuses a query row with every key forbidden";
   p.source = "Lemma 2 and section 32.2.4 (the softmax of the row is undefined)";
   p.op = Operation::attention_backward;
@@ -118,6 +123,19 @@ Property backward_fully_forbidden(std::string expected_error, FullyForbidden con
               (convention == FullyForbidden::nan ? "NaN in dQ" : "0 in dQ, nothing in dK and dV") +
               ")";
     p.source = "Lemma 2 and section 32.2.4 (the undefined row); the kernel's documentation";
+    p.kind = PropertyKind::value;
+    p.hint = convention == FullyForbidden::nan
+                 ? PropertyHint{"a query row with every key forbidden does not get the NaN "
+                                "gradient of its convention",
+                                "Checked with --fully-forbidden nan: that row's dQ is NaN (its NaN "
+                                "weights reach dK and dV through P^T dO, which are not judged "
+                                "there).",
+                                "Lemma 2, section 32.2.4; the kernel's documented convention"}
+                 : PropertyHint{"a query row with every key forbidden does not get the zero "
+                                "gradient of its convention",
+                                "Checked with --fully-forbidden zeros: that row's dQ is 0, and it "
+                                "adds nothing to dK and dV.",
+                                "Lemma 2, section 32.2.4; the kernel's documented convention"};
   }
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::fully_forbidden); };
   p.check = [expected_error, convention](Subject& s, const Case& c) -> std::optional<Failure> {

@@ -13,6 +13,11 @@ namespace attn::prop {
 Property backward_oracle_agreement() {
   Property p;
   p.id = "backward_oracle_agreement";
+  p.hint = {"the gradients differ from the definition beyond rounding",
+            "Recompute P from the logits (the forward's mask, -inf before the softmax), then "
+            "dV = P^T dO, dP = dO V^T, D = rowsum(dO o O), dS = P o (dP - D), dQ = scale dS K "
+            "and dK = scale dS^T Q; the worst entry shows which gradient departs.",
+            "the chain rule through O = P V and the softmax; FlashAttention-2, Algorithm 2"};
   p.title = "dQ, dK and dV agree with the high-precision oracle within the error bound";
   p.source = "the chain rule through O = P V and the softmax (FlashAttention, Dao et al. 2022, "
              "Appendix B.2); reference/TOLERANCE.md, \"The backward pass\"";

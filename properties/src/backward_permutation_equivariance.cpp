@@ -15,6 +15,12 @@ namespace attn::prop {
 Property backward_permutation_equivariance() {
   Property p;
   p.id = "backward_permutation_equivariance";
+  p.kind = PropertyKind::metamorphic;
+  p.hint = {"reordering queries or keys changes the gradients",
+            "Permuting the rows of Q and dO permutes dQ's rows; permuting K, V and the mask's "
+            "columns permutes dK's and dV's rows. Look for an index that mixes rows and "
+            "columns.",
+            "permutation equivariance, section 32.2.5, differentiated"};
   p.title = "permuting the queries (Q, dO) permutes dQ's rows; permuting the keys (K, V) permutes "
             "dK's and dV's rows";
   p.source = "permutation equivariance, section 32.2.5, differentiated";

@@ -15,6 +15,12 @@ namespace attn::prop {
 Property backward_tiled_equals_naive() {
   Property p;
   p.id = "backward_tiled_equals_naive";
+  p.kind = PropertyKind::metamorphic;
+  p.hint = {"the tiled gradients differ from the naive ones",
+            "Each tile of keys must recompute its weights from the logits and the forward's "
+            "logsumexp (P = exp(S - L), not a softmax over the tile alone), and dQ must add up "
+            "the contribution of every tile of keys.",
+            "FlashAttention-2, Algorithm 2"};
   p.title = "the tiled backward (P recomputed from the logsumexp) equals the naive backward for "
             "every tile size";
   p.source = "FlashAttention-2, Dao 2023, Algorithm 2; reference/TOLERANCE.md, \"The backward pass\"";

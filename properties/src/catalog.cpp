@@ -116,4 +116,23 @@ std::vector<Property> library_properties(Operation op) {
   return list;
 }
 
+std::vector<Property> catalogue_properties() {
+  std::vector<Property> all;
+  auto add = [&](std::vector<Property> list) {
+    for (Property& p : list) all.push_back(std::move(p));
+  };
+  for (const Operation op : {Operation::attention, Operation::softmax_rows, Operation::masked_softmax,
+                             Operation::attention_tiled, Operation::attention_backward})
+    add(library_properties(op));
+  for (const Operation op : {Operation::attention, Operation::softmax_rows, Operation::masked_softmax,
+                             Operation::attention_tiled, Operation::multi_head_attention,
+                             Operation::attention_backward, Operation::batched_attention})
+    for (const FullyForbidden f : {FullyForbidden::error, FullyForbidden::nan, FullyForbidden::zeros})
+      add(kernel_properties_for(op, f));
+  add(attention_properties());
+  add(multi_head_properties());
+  add({causal_mask_matches_definition(), padding_mask_matches_definition()});
+  return all;
+}
+
 }  // namespace attn::prop

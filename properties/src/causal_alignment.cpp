@@ -13,6 +13,10 @@ namespace attn::prop {
 Property causal_alignment() {
   Property p;
   p.id = "causal_alignment";
+  p.hint = {"the causal mask is not aligned as asked",
+            "With T_q != T_v, top_left forbids keys j > i and bottom_right forbids j > i + T_v "
+            "- T_q (the last query sees every key); use the alignment the call asks for.",
+            "section 32.2.4; FlashAttention 2.1 (bottom-right alignment)"};
   p.title = "causal with T_q != T_v forbids keys j > i (top_left) or j > i + T_v - T_q "
             "(bottom_right), as asked";
   p.source = "section 32.2.4 (the causal mask); flash-attention 2.1 (bottom-right alignment)";

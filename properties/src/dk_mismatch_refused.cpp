@@ -11,6 +11,11 @@ namespace attn::prop {
 Property dk_mismatch_refused(std::string expected_error) {
   Property p;
   p.id = "dk_mismatch_refused";
+  p.kind = PropertyKind::refusal;
+  p.hint = {"Q and K with different d_k are not refused",
+            "Q K^T is defined only when Q and K have the same number of columns d_k; check it "
+            "and raise an error instead of letting broadcasting or a partial product run.",
+            "Lemma 1, section 32.2.3"};
   p.title = "Q and K with different d_k are refused with an error";
   p.source = "Lemma 1, section 32.2.3; F3 solution, 32.2.9";
   p.op = Operation::attention;

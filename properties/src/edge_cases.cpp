@@ -155,22 +155,21 @@ std::vector<Case> edge_cases(const Property& p, const GenConfig& gc) {
   if (op != Operation::softmax_rows && op != Operation::masked_softmax &&
       op != Operation::attention)
     return {};
-  if (p.id != "oracle_agreement" && p.id != "exact_zeros" && p.id != "row_stochastic" &&
-      p.id != "score_shape")
-    return {};
   std::vector<Case> out;
   const Precision& prec = gc.precision;
-  for (const double level : {-2e4, -2e9, -2e20, -3e38}) {
-    const double v = in_type(level, prec);
-    if (v > lowest(prec)) out.push_back(lowest_logits_case(op, v, prec));
+  if (p.edge_cases.lowest_logits) {
+    for (const double level : {-2e4, -2e9, -2e20, -3e38}) {
+      const double v = in_type(level, prec);
+      if (v > lowest(prec)) out.push_back(lowest_logits_case(op, v, prec));
+    }
+    out.push_back(lowest_logits_case(op, lowest(prec), prec));
   }
-  out.push_back(lowest_logits_case(op, lowest(prec), prec));
-  if (p.id == "oracle_agreement") {
+  if (p.edge_cases.non_finite)
     for (Case& c : non_finite_cases(op)) out.push_back(std::move(c));
-  }
-  if (p.id != "exact_zeros")  // long rows without a mask
+  if (p.edge_cases.long_rows)
     for (Case& c : long_rows_cases(op, gc.shapes, prec)) out.push_back(std::move(c));
-  if (op == Operation::softmax_rows || op == Operation::masked_softmax) {
+  if (p.edge_cases.lowest_logits &&
+      (op == Operation::softmax_rows || op == Operation::masked_softmax)) {
     Case f2;
     f2.op = op;
     f2.S = ref::textbook::F2{}.S;  // [[0, 2, -inf], [1, -1, 0]]

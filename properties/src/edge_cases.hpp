@@ -11,28 +11,29 @@
 
 namespace attn::prop::detail {
 
-/// The edge cases for property `p` on a subject of precision `gc.precision`
-/// (values exact in that type), each tagged "edge: ...":
-///  - logits stepping down to the type's lowest finite value (-2e4, -2e9,
-///    -2e20 and -3e38 rounded to the type, then the lowest): the allowed
-///    logits of a row all at that level beside a forbidden key, so a finite
-///    sentinel for -inf (-1e4, -1e9, -1e20, float's lowest...) or a finite
-///    floor for the running maximum gets weight or underflows to 0/0, and a
-///    forbidden logit of 0 wins a maximum taken over every key;
-///  - a NaN and an Inf input (oracle_agreement only): the answer must refuse
-///    or carry the bad value into what it returns (a finite answer swallowed
-///    it; check_util.hpp, check_non_finite_answer);
-///  - -inf in S at forbidden positions, the text's F2 matrix
-///    (reference/include/attn/ref/textbook.hpp) for softmax_rows and
-///    masked_softmax;
-///  - two long rows (oracle_agreement and row_stochastic, when the
-///    ShapeSpace reaches kLongRowsFrom): nearly uniform weights over up to
-///    2000 keys, and logits rising along the keys, where sums kept in a
-///    narrow type and an online softmax that forgets to rescale go far off.
-/// Only for the properties that accept any valid case of their operation
-/// (oracle_agreement, exact_zeros, row_stochastic, and score_shape, which
-/// charges a refusal of any of them: detail::answering_owner) and the operations
-/// softmax_rows, masked_softmax and attention; empty otherwise.
+/// The edge cases property `p` asks for (Property::edge_cases) on a subject
+/// of precision `gc.precision` (values exact in that type), each tagged
+/// "edge: ...":
+///  - lowest_logits: logits stepping down to the type's lowest finite value
+///    (-2e4, -2e9, -2e20 and -3e38 rounded to the type, then the lowest): the
+///    allowed logits of a row all at that level beside a forbidden key, so a
+///    finite sentinel for -inf (-1e4, -1e9, -1e20, float's lowest...) or a
+///    finite floor for the running maximum gets weight or underflows to 0/0,
+///    and a forbidden logit of 0 wins a maximum taken over every key; and for
+///    softmax_rows and masked_softmax, -inf in S at forbidden positions, the
+///    text's F2 matrix (reference/include/attn/ref/textbook.hpp);
+///  - non_finite: a NaN and an Inf input: the answer must refuse or carry the
+///    bad value into what it returns (a finite answer swallowed it;
+///    check_util.hpp, check_non_finite_answer);
+///  - long_rows: two long rows (when the ShapeSpace reaches kLongRowsFrom):
+///    nearly uniform weights over up to 2000 keys, and logits rising along the
+///    keys, where sums kept in a narrow type and an online softmax that
+///    forgets to rescale go far off.
+/// Only the properties that accept any valid case of their operation ask for
+/// them (oracle_agreement, exact_zeros, row_stochastic, and score_shape, which
+/// charges a refusal of any of them: detail::answering_owner), and only the
+/// operations softmax_rows, masked_softmax and attention have them; empty
+/// otherwise.
 std::vector<Case> edge_cases(const Property& p, const GenConfig& gc);
 
 }  // namespace attn::prop::detail

@@ -15,6 +15,12 @@ namespace attn::prop {
 Property exact_zeros(Operation op) {
   Property p;
   p.id = "exact_zeros";
+  p.edge_cases = {.lowest_logits = true};
+  p.hint = {"forbidden weights are small but not exactly 0",
+            "Set forbidden logits to -inf before the softmax: exp(-inf) is exactly 0.0, bit "
+            "for bit. A large finite negative (-1e9), an epsilon, or multiplying by the mask "
+            "after the softmax does not give exact zeros in every case.",
+            "Lemma 2, section 32.2.4"};
   p.title = "forbidden weights are exactly 0.0";
   p.source = "Lemma 2, section 32.2.4";
   p.op = op;

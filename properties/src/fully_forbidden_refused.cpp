@@ -269,6 +269,12 @@ std::optional<Failure> check_batched(Subject& s, const Case& c, const Outcome& o
 Property fully_forbidden_refused(Operation op, std::string expected_error, FullyForbidden convention) {
   Property p;
   p.id = "fully_forbidden_refused";
+  p.kind = PropertyKind::refusal;
+  p.hint = {"a query row with every key forbidden is not refused",
+            "Lemma 2 needs at least one allowed key per row; for a row with none, the softmax "
+            "is undefined (0/0). Check for such rows and raise an error: NaN, zeros or a "
+            "uniform average are all silent wrong answers.",
+            "Lemma 2, section 32.2.4"};
   p.title = "a query row with every key forbidden is refused with an error";
   p.source = "Lemma 2 and section 32.2.4";
   p.op = op;
@@ -279,6 +285,17 @@ Property fully_forbidden_refused(Operation op, std::string expected_error, Fully
               (convention == FullyForbidden::nan ? "NaN" : "zeros") +
               " (the kernel's documented convention), the other rows their values";
     p.source = "Lemma 2 and section 32.2.4 (the undefined row); the kernel's documentation";
+    p.kind = PropertyKind::value;
+    p.hint = convention == FullyForbidden::nan
+                 ? PropertyHint{"a query row with every key forbidden does not come out NaN",
+                                "The kernel was checked with --fully-forbidden nan: such a row "
+                                "must be NaN in A and O (the 0/0 of a softmax over no key), not "
+                                "refused, not zeros, not a uniform row.",
+                                "Lemma 2, section 32.2.4; the kernel's documented convention"}
+                 : PropertyHint{"a query row with every key forbidden does not come out as zeros",
+                                "The kernel was checked with --fully-forbidden zeros: such a row "
+                                "must be 0 in A and O, not refused, not NaN, not a uniform row.",
+                                "Lemma 2, section 32.2.4; the kernel's documented convention"};
   }
   p.check = [expected_error, convention](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);

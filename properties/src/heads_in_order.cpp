@@ -34,6 +34,11 @@ Index matching_head(const DMatrix& O, Index i, Index d_v, const detail::Expected
 Property heads_in_order() {
   Property p;
   p.id = "heads_in_order";
+  p.hint = {"the heads are not concatenated in order",
+            "With W_O = I the answer is the concatenation [O_1, ..., O_h] itself: head i's "
+            "output, attention(X W_Q^i, X W_K^i, X W_V^i, mask), fills columns i d_v to (i+1) "
+            "d_v - 1.",
+            "section 32.2.5"};
   p.title = "with W_O = I, column block i of O is head i's own attention output";
   p.source = "section 32.2.5: O = [O_1, ..., O_h] W_O";
   p.op = Operation::multi_head_attention;

@@ -13,6 +13,10 @@ namespace attn::prop {
 Property kv_heads_grouped() {
   Property p;
   p.id = "kv_heads_grouped";
+  p.hint = {"query heads do not use their group's key and value head",
+            "With H query heads and H_kv key/value heads, query head h uses kv head h / (H / "
+            "H_kv): consecutive query heads share one (repeat_interleave, not tile).",
+            "Ainslie et al. 2023 (GQA), section 2"};
   p.title = "query head h attends with kv head h / (H / H_kv): consecutive query heads share one";
   p.source =
       "Ainslie et al. 2023 (GQA), section 2; PyTorch scaled_dot_product_attention(enable_gqa); "

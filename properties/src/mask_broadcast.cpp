@@ -12,6 +12,10 @@ namespace attn::prop {
 Property mask_broadcast() {
   Property p;
   p.id = "mask_broadcast";
+  p.hint = {"the mask is not broadcast over batch and heads",
+            "A mask of shape (T_q, T_v), or 4-D with each dimension equal to (N, H, T_q, T_v) "
+            "or 1, applies to every (n, h) it broadcasts to, as NumPy's broadcasting does.",
+            "section 32.2.4; NumPy broadcasting rules"};
   p.title = "a 2-D or 4-D mask is broadcast over (N, H, T_q, T_v) as NumPy does "
             "(each dimension equal or 1)";
   p.source = "section 32.2.4 (masks: true = forbidden); NumPy broadcasting rules";

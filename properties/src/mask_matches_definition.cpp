@@ -29,9 +29,17 @@ Property mask_property(Operation op) {
   p.source = "section 32.2.4 (masks: true = forbidden)";
   if (op == Operation::causal_mask) {
     p.id = "causal_mask_matches_definition";
+    p.hint = {"the causal mask differs from its definition",
+              "Key j is forbidden for query i when j > i (top-left) or j > i + (T_v - T_q) "
+              "(bottom-right); every other entry is allowed, and true means forbidden.",
+              "section 32.2.4"};
     p.title = "the causal mask forbids exactly the keys j > i (top-left) or j > i + T_v - T_q (bottom-right)";
   } else {
     p.id = "padding_mask_matches_definition";
+    p.hint = {"the padding mask differs from its definition",
+              "Keys j >= key_length are padding: forbidden (true) for every query; the first "
+              "key_length keys are allowed.",
+              "section 32.2.4"};
     p.title = "the padding mask forbids exactly the keys j >= key_length, for every query";
   }
   p.generator = [](const GenConfig& cfg) { return gen_mask_case(cfg); };

@@ -16,6 +16,11 @@ namespace attn::prop {
 Property masked_equals_deleted(Operation op) {
   Property p;
   p.id = "masked_equals_deleted";
+  p.kind = PropertyKind::metamorphic;
+  p.hint = {"masking a key is not the same as deleting it",
+            "With -inf before the softmax, a forbidden key contributes exactly nothing: the "
+            "result must equal attention over the allowed keys only.",
+            "Lemma 2, section 32.2.4"};
   p.title = "masked attention equals attention over the allowed keys only";
   p.source = "Lemma 2, section 32.2.4";
   p.op = op;

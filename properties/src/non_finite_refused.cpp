@@ -16,6 +16,11 @@ namespace attn::prop {
 Property non_finite_refused(Operation op, std::string expected_error) {
   Property p;
   p.id = "non_finite_refused";
+  p.kind = PropertyKind::refusal;
+  p.hint = {"NaN or Inf inputs are not refused",
+            "Check Q, K and V (or S) for NaN and Inf and raise an error naming the matrix and "
+            "the entry.",
+            "docs/ARCHITECTURE.md, lib/ contract"};
   p.title = "NaN or Inf in any input is refused with an error";
   p.source = "docs/ARCHITECTURE.md (lib/ contract); section 32.2.4 (-inf only as a mask)";
   p.op = op;

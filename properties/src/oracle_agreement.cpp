@@ -11,6 +11,19 @@ namespace attn::prop {
 Property oracle_agreement(Operation op) {
   Property p;
   p.id = "oracle_agreement";
+  p.edge_cases = {.lowest_logits = true, .long_rows = true, .non_finite = true};
+  // The softmax operations are given S: no Q K^T to scale, no O.
+  p.hint = {"the values differ from the definition beyond rounding",
+            op == Operation::softmax_rows || op == Operation::masked_softmax
+                ? "Compare with the definition step by step on the counterexample: the "
+                  "forbidden keys (mask true or S_ij = -inf) get weight 0, each row's maximum is "
+                  "taken over its allowed keys and subtracted, exp, then divide by the row's sum, "
+                  "all in float64. The worst entry shows where it goes wrong."
+                : "Compare with the definition step by step on the counterexample: S = Q K^T / "
+                  "sqrt(d_k), forbidden logits -inf, softmax of each row with the row maximum "
+                  "subtracted, O = A V, all in float64. The worst entry shows where it goes "
+                  "wrong.",
+            "definition, section 32.2.2; reference/TOLERANCE.md"};
   p.title = op == Operation::attention_tiled
                 ? "O and logsumexp agree with the high-precision oracle within the error bound"
             : op == Operation::multi_head_attention

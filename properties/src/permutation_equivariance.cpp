@@ -13,6 +13,12 @@ namespace attn::prop {
 Property permutation_equivariance(Operation op) {
   Property p;
   p.id = "permutation_equivariance";
+  p.kind = PropertyKind::metamorphic;
+  p.hint = {"reordering queries or keys changes the answer",
+            "Attention has no notion of position: permuting the rows of Q permutes the rows of "
+            "O, and permuting K, V and the mask's columns together leaves O unchanged. Look "
+            "for an index that mixes rows and columns, or a mask applied by position.",
+            "section 32.2.5"};
   p.title = "permuting Q's rows permutes O's rows; permuting K, V and the mask's columns together leaves O unchanged";
   p.source = "permutation equivariance, section 32.2.5";
   p.op = op;

@@ -21,6 +21,12 @@ namespace attn::prop {
 Property row_stochastic(Operation op) {
   Property p;
   p.id = "row_stochastic";
+  p.edge_cases = {.lowest_logits = true, .long_rows = true};
+  p.hint = {"a row of A is not a probability distribution",
+            "Every row of A is a softmax over the allowed keys: non-negative and summing to 1. "
+            "Normalise each row (over the keys, the last axis) after setting forbidden logits "
+            "to -inf.",
+            "F1, sections 32.2.8-32.2.9; Lemma 2"};
   p.title = "weights are non-negative and every row of A sums to 1";
   p.source = "F1, sections 32.2.8-32.2.9; Lemma 2";
   p.op = op;

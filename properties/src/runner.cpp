@@ -196,6 +196,8 @@ Verdict blank_verdict(const Property& p, const Subject& s, const RunConfig& cfg)
   v.property_id = p.id;
   v.title = p.title;
   v.source = p.source;
+  v.kind = p.kind;
+  v.hint = p.hint;
   v.subject = s.name();
   v.seed = cfg.seed;
   return v;

@@ -13,6 +13,10 @@ namespace attn::prop {
 Property scale_honoured() {
   Property p;
   p.id = "scale_honoured";
+  p.hint = {"an explicit scale is not used",
+            "When a scale is given, the logits are scale Q K^T, in place of the default "
+            "1/sqrt(d_k), not as well as it.",
+            "Lemma 1, section 32.2.3; PyTorch scaled_dot_product_attention(scale=)"};
   p.title = "an explicit scale replaces 1/sqrt(d_k): the logits are scale Q K^T";
   p.source = "Lemma 1, section 32.2.3 (the default 1/sqrt(d_k)); PyTorch "
              "scaled_dot_product_attention(scale=)";

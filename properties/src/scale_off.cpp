@@ -13,6 +13,10 @@ namespace attn::prop {
 Property scale_off(Operation op) {
   Property p;
   p.id = "scale_off";
+  p.kind = PropertyKind::metamorphic;
+  p.hint = {"the 1/sqrt(d_k) scale is not applied exactly once",
+            "The scores are Q K^T divided by sqrt(d_k), once.",
+            "Lemma 1, section 32.2.3"};
   p.title = "attention of (Q sqrt(d_k), K, V) equals the unscaled softmax(Q K^T) V";
   p.source = "section 14.3 (scaling switched off); Lemma 1, section 32.2.3";
   p.op = op;

@@ -12,6 +12,12 @@ namespace attn::prop {
 Property score_shape() {
   Property p;
   p.id = "score_shape";
+  p.edge_cases = {.lowest_logits = true, .long_rows = true};
+  p.hint = {"the results have the wrong shape",
+            "O must be T_q x d_v and A must be T_q x T_v: the scores are Q K^T (queries in "
+            "rows, keys in columns), scaled by 1/sqrt(d_k), and O = A V. Test with T_q != T_v "
+            "and d_k != d_v, where a transposed product cannot hide.",
+            "Lemma 1, section 32.2.3"};
   p.title = "A is T_q x T_v and O is T_q x d_v, also when T_q != T_v";
   p.source = "Lemma 1, section 32.2.3";
   p.op = Operation::attention;

@@ -13,6 +13,11 @@ namespace attn::prop {
 Property shape_mismatch_refused(Operation op, std::string expected_error) {
   Property p;
   p.id = "shape_mismatch_refused";
+  p.kind = PropertyKind::refusal;
+  p.hint = {"inputs of inconsistent shapes are not refused",
+            "K and V need the same number of rows T_v, and the mask must be T_q x T_v; check "
+            "and raise an error.",
+            "Lemma 1, section 32.2.3"};
   p.title = "K and V with different T_v, or a mask that is not T_q x T_v, are refused";
   p.source = "Lemma 1, section 32.2.3; docs/ARCHITECTURE.md (lib/ contract)";
   p.op = op;

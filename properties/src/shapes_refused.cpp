@@ -13,6 +13,11 @@ namespace attn::prop {
 Property shapes_refused(std::string expected_error) {
   Property p;
   p.id = "shapes_refused";
+  p.kind = PropertyKind::refusal;
+  p.hint = {"shapes that do not fit are not refused",
+            "Check that H_kv divides H, that Q and K share d_k, that K and V share T_v and N, "
+            "and that the mask broadcasts; raise an error naming the mismatch.",
+            "Lemma 1, section 32.2.3; Ainslie et al. 2023 (GQA)"};
   p.title = "shapes that do not fit (H_kv not dividing H, d_k, the mask's broadcast, N, T_v) "
             "are refused";
   p.source = "Lemma 1, section 32.2.3; Ainslie et al. 2023 (GQA), section 2";

@@ -16,6 +16,12 @@ namespace attn::prop {
 Property shift_invariance(Operation op) {
   Property p;
   p.id = "shift_invariance";
+  p.kind = PropertyKind::metamorphic;
+  p.hint = {"adding a constant to a row of logits changes the result",
+            "softmax(s + c) = softmax(s) for any constant c: adding c to every allowed logit "
+            "of a row must leave its weights unchanged. Subtract the maximum over the allowed "
+            "keys of each row, and keep every logit as it is (no clipping, no finite floor).",
+            "shift invariance, section 32.2.4"};
   p.op = op;
   if (takes_qkv(op)) {
     p.title = "adding one vector to every key leaves A and O unchanged";

@@ -36,6 +36,11 @@ std::optional<Failure> compare_printed(const std::string& name, const DMatrix& a
 Property textbook_example(bool within_bound) {
   Property p;
   p.id = "textbook_example";
+  p.hint = {"the text's worked example comes out differently",
+            "Redo the two-token example by hand: S = Q K^T / sqrt(2), the softmax of each row, "
+            "then O = A V; with the causal mask, key 1 is forbidden for query 0 before the "
+            "softmax, so A(0,0) = 1.",
+            "section 32.2.6, solution 32.2.7"};
   p.title = "the two-token example of 32.2.6 gives the printed A, O, Am and Om";
   p.source = "sections 32.2.6-32.2.7";
   p.op = Operation::attention;

@@ -11,6 +11,11 @@ namespace attn::prop {
 Property tiled_equals_naive() {
   Property p;
   p.id = "tiled_equals_naive";
+  p.kind = PropertyKind::metamorphic;
+  p.hint = {"the tiled result differs from the naive one",
+            "The online softmax must rescale the running sum and output whenever the running "
+            "maximum grows, and a tile whose keys are all forbidden must leave them unchanged.",
+            "section 32.2.4; FlashAttention, Theorem 1"};
   p.title = "tiled attention (online softmax) equals naive attention for every tile size";
   p.source = "section 32.2.4 (cost); FlashAttention, Dao et al. 2022, Theorem 1";
   p.op = Operation::attention_tiled;

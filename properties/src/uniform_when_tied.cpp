@@ -12,6 +12,10 @@ namespace attn::prop {
 Property uniform_when_tied(Operation op) {
   Property p;
   p.id = "uniform_when_tied";
+  p.hint = {"equal logits do not give uniform weights",
+            "When all allowed logits of a row are equal, every allowed key gets the same "
+            "weight and O is the mean of the allowed V rows.",
+            "sections 14.3 and 32.2.2"};
   p.title = "zero Q, or constant Q = K, gives uniform weights and the mean of the allowed values";
   p.source = "section 14.3 (zero Q gives equal scores); Definition, section 32.2.2";
   p.op = op;

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exercises/exercise.hpp"
+#include "exercises/registry.hpp"
 #include "diagnosis/diagnosis_text.hpp"
 #include "diagnosis/feedback.hpp"
 #include "sandbox/temp_dir.hpp"
@@ -362,14 +363,24 @@ const Item* hint_item(const Outcome& o) {
   return first_failed(o);
 }
 
-/// Property ids in the order the matrix shows them (report order of F3,
-/// then the softmax-only, tiled, answers and multi-head ones); others after.
+/// Property ids in the order the matrix shows them: the report order of the
+/// attention operation's graded properties (the text's main exercise), then
+/// each graded exercise's in the registry's order, its answers after its
+/// properties; ids of no exercise after all these.
 int column_rank(const std::string& id) {
-  static const std::vector<std::string> order = {
-      "textbook_example", "score_shape", "dk_mismatch_refused", "row_stochastic", "exact_zeros",
-      "fully_forbidden_refused", "oracle_agreement", "shift_invariance", "masked_equals_deleted",
-      "tiled_equals_naive", "heads_in_order", "causal_mask_matches_definition",
-      "padding_mask_matches_definition", "answers"};
+  static const std::vector<std::string> order = [] {
+    std::vector<std::string> ids;
+    auto add = [&](const std::string& i) {
+      if (std::find(ids.begin(), ids.end(), i) == ids.end()) ids.push_back(i);
+    };
+    for (const auto& p : attn::prop::attention_properties()) add(p.id);
+    for (const auto& e : graded_exercise_ids()) {
+      const Exercise ex = load_exercise(e);
+      for (const auto& p : ex.properties) add(p.id);
+      if (ex.has_answers) add(kAnswersItem);
+    }
+    return ids;
+  }();
   const auto it = std::find(order.begin(), order.end(), id);
   return it == order.end() ? int(order.size()) : int(it - order.begin());
 }

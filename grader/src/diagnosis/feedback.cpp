@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <sstream>
 #include <utility>
 
@@ -29,199 +28,6 @@ Hint hint(std::string key, std::string headline, std::string advice, std::string
               from_shape};
 }
 
-// ---------------------------------------------------------------- the table
-// One entry per property: the misconception a failure of it most often shows
-// when its shape says nothing more precise.
-const std::map<std::string, Hint>& property_hints() {
-  static const std::map<std::string, Hint> table = {
-      {"textbook_example",
-       hint("textbook_example", "the text's worked example comes out differently",
-            "Redo the two-token example by hand: S = Q K^T / sqrt(2), the softmax of each row, "
-            "then O = A V; with the causal mask, key 1 is forbidden for query 0 before the "
-            "softmax, so A(0,0) = 1.",
-            "section 32.2.6, solution 32.2.7", false)},
-      {"score_shape",
-       hint("score_shape", "the results have the wrong shape",
-            "O must be T_q x d_v and A must be T_q x T_v: the scores are Q K^T (queries in "
-            "rows, keys in columns), scaled by 1/sqrt(d_k), and O = A V. Test with T_q != T_v "
-            "and d_k != d_v, where a transposed product cannot hide.",
-            "Lemma 1, section 32.2.3", false)},
-      {"dk_mismatch_refused",
-       hint("dk_mismatch_refused", "Q and K with different d_k are not refused",
-            "Q K^T is defined only when Q and K have the same number of columns d_k; check it "
-            "and raise an error instead of letting broadcasting or a partial product run.",
-            "Lemma 1, section 32.2.3", false)},
-      {"row_stochastic",
-       hint("row_stochastic", "a row of A is not a probability distribution",
-            "Every row of A is a softmax over the allowed keys: non-negative and summing to 1. "
-            "Normalise each row (over the keys, the last axis) after setting forbidden logits "
-            "to -inf.",
-            "F1, sections 32.2.8-32.2.9; Lemma 2", false)},
-      {"exact_zeros",
-       hint("exact_zeros", "forbidden weights are small but not exactly 0",
-            "Set forbidden logits to -inf before the softmax: exp(-inf) is exactly 0.0, "
-            "bit for bit. A large finite negative (-1e9), an epsilon, or multiplying by the "
-            "mask after the softmax does not give exact zeros in every case.",
-            "Lemma 2, section 32.2.4", false)},
-      {"fully_forbidden_refused",
-       hint("fully_forbidden_refused", "a query row with every key forbidden is not refused",
-            "Lemma 2 needs at least one allowed key per row; for a row with none, the softmax is "
-            "undefined (0/0). Check for such rows and raise an error: NaN, zeros or a uniform "
-            "average are all silent wrong answers.",
-            "Lemma 2, section 32.2.4", false)},
-      {"oracle_agreement",
-       hint("oracle_agreement", "the values differ from the definition beyond rounding",
-            "Compare with the definition step by step on the counterexample: S = Q K^T / "
-            "sqrt(d_k), forbidden logits -inf, softmax of each row with the row maximum "
-            "subtracted, O = A V, all in float64. The worst entry shows where it goes wrong.",
-            "definition, section 32.2.2; reference/TOLERANCE.md", false)},
-      {"shift_invariance",
-       hint("shift_invariance", "adding a constant to a row of logits changes the result",
-            "softmax(s + c) = softmax(s) for any constant c: adding c to every allowed logit of a "
-            "row must leave its weights unchanged. Subtract the maximum over the allowed keys of "
-            "each row, and keep every logit as it is (no clipping, no finite floor).",
-            "shift invariance, section 32.2.4", false)},
-      {"permutation_equivariance",
-       hint("permutation_equivariance", "reordering queries or keys changes the answer",
-            "Attention has no notion of position: permuting the rows of Q permutes the rows of "
-            "O, and permuting K, V and the mask's columns together leaves O unchanged. Look for "
-            "an index that mixes rows and columns, or a mask applied by position.",
-            "section 32.2.5", false)},
-      {"masked_equals_deleted",
-       hint("masked_equals_deleted", "masking a key is not the same as deleting it",
-            "With -inf before the softmax, a forbidden key contributes exactly nothing: the "
-            "result must equal attention over the allowed keys only.",
-            "Lemma 2, section 32.2.4", false)},
-      {"uniform_when_tied",
-       hint("uniform_when_tied", "equal logits do not give uniform weights",
-            "When all allowed logits of a row are equal, every allowed key gets the same weight "
-            "and O is the mean of the allowed V rows.",
-            "sections 14.3 and 32.2.2", false)},
-      {"scale_off",
-       hint("scale_off", "the 1/sqrt(d_k) scale is not applied exactly once",
-            "The scores are Q K^T divided by sqrt(d_k), once.", "Lemma 1, section 32.2.3", false)},
-      {"non_finite_refused",
-       hint("non_finite_refused", "NaN or Inf inputs are not refused",
-            "Check Q, K and V (or S) for NaN and Inf and raise an error naming the matrix and "
-            "the entry.",
-            "docs/ARCHITECTURE.md, lib/ contract", false)},
-      {"shape_mismatch_refused",
-       hint("shape_mismatch_refused", "inputs of inconsistent shapes are not refused",
-            "K and V need the same number of rows T_v, and the mask must be T_q x T_v; check "
-            "and raise an error.",
-            "Lemma 1, section 32.2.3", false)},
-      {"tiled_equals_naive",
-       hint("tiled_equals_naive", "the tiled result differs from the naive one",
-            "The online softmax must rescale the running sum and output whenever the running "
-            "maximum grows, and a tile whose keys are all forbidden must leave them unchanged.",
-            "section 32.2.4; FlashAttention, Theorem 1", false)},
-      {"fully_forbidden_nan",
-       hint("fully_forbidden_nan", "a query row with every key forbidden does not come out NaN",
-            "The kernel was checked with --fully-forbidden nan: such a row must be NaN in A and "
-            "O (the 0/0 of a softmax over no key), not refused, not zeros, not a uniform row.",
-            "Lemma 2, section 32.2.4; the kernel's documented convention", false)},
-      {"fully_forbidden_zeros",
-       hint("fully_forbidden_zeros", "a query row with every key forbidden does not come out as zeros",
-            "The kernel was checked with --fully-forbidden zeros: such a row must be 0 in A and O, "
-            "not refused, not NaN, not a uniform row.",
-            "Lemma 2, section 32.2.4; the kernel's documented convention", false)},
-      {"backward_oracle_agreement",
-       hint("backward_oracle_agreement", "the gradients differ from the definition beyond rounding",
-            "Recompute P from the logits (the forward's mask, -inf before the softmax), then "
-            "dV = P^T dO, dP = dO V^T, D = rowsum(dO o O), dS = P o (dP - D), dQ = scale dS K "
-            "and dK = scale dS^T Q; the worst entry shows which gradient departs.",
-            "the chain rule through O = P V and the softmax; FlashAttention-2, Algorithm 2", false)},
-      {"backward_exact_zeros",
-       hint("backward_exact_zeros", "a key no query may attend to gets a gradient",
-            "A forbidden weight is exactly 0, so its dS entry P o (dP - D) is exactly 0: a key "
-            "forbidden to every query must get dK and dV rows of exactly 0. Mask the recomputed "
-            "logits with -inf, as the forward does, not a finite fill.",
-            "Lemma 2, section 32.2.4, differentiated", false)},
-      {"backward_ds_rows_sum_to_zero",
-       hint("backward_ds_rows_sum_to_zero", "the keys' gradients do not sum to zero",
-            "The softmax does not change when a constant is added to a row of logits, so each "
-            "row of dS sums to 0 and so do the rows of dK: the D = rowsum(dO o O) term must be "
-            "subtracted from dP in every row.",
-            "shift invariance, section 32.2.4, differentiated", false)},
-      {"backward_finite_difference",
-       hint("backward_finite_difference", "a gradient is not the derivative of the loss",
-            "Along a direction E of Q, K or V, <dX, E> must equal the rate of change of "
-            "sum(dO o O): a gradient off by a factor (the scale missed or applied twice), "
-            "transposed, or for another loss fails here.",
-            "the gradient's definition", false)},
-      {"backward_permutation_equivariance",
-       hint("backward_permutation_equivariance", "reordering queries or keys changes the gradients",
-            "Permuting the rows of Q and dO permutes dQ's rows; permuting K, V and the mask's "
-            "columns permutes dK's and dV's rows. Look for an index that mixes rows and columns.",
-            "permutation equivariance, section 32.2.5, differentiated", false)},
-      {"backward_fully_forbidden_refused",
-       hint("backward_fully_forbidden_refused",
-            "a query row with every key forbidden is not refused by the backward pass",
-            "The softmax of such a row is undefined, and so are its gradients: raise an error "
-            "as the forward does.",
-            "Lemma 2, section 32.2.4", false)},
-      {"backward_fully_forbidden_nan",
-       hint("backward_fully_forbidden_nan",
-            "a query row with every key forbidden does not get the NaN gradient of its convention",
-            "Checked with --fully-forbidden nan: that row's dQ is NaN (its NaN weights reach dK "
-            "and dV through P^T dO, which are not judged there).",
-            "Lemma 2, section 32.2.4; the kernel's documented convention", false)},
-      {"backward_fully_forbidden_zeros",
-       hint("backward_fully_forbidden_zeros",
-            "a query row with every key forbidden does not get the zero gradient of its convention",
-            "Checked with --fully-forbidden zeros: that row's dQ is 0, and it adds nothing to dK "
-            "and dV.",
-            "Lemma 2, section 32.2.4; the kernel's documented convention", false)},
-      {"kv_heads_grouped",
-       hint("kv_heads_grouped", "query heads do not use their group's key and value head",
-            "With H query heads and H_kv key/value heads, query head h uses kv head "
-            "h / (H / H_kv): consecutive query heads share one (repeat_interleave, not tile).",
-            "Ainslie et al. 2023 (GQA), section 2", false)},
-      {"causal_alignment",
-       hint("causal_alignment", "the causal mask is not aligned as asked",
-            "With T_q != T_v, top_left forbids keys j > i and bottom_right forbids j > i + T_v - "
-            "T_q (the last query sees every key); use the alignment the call asks for.",
-            "section 32.2.4; FlashAttention 2.1 (bottom-right alignment)", false)},
-      {"mask_broadcast",
-       hint("mask_broadcast", "the mask is not broadcast over batch and heads",
-            "A mask of shape (T_q, T_v), or 4-D with each dimension equal to (N, H, T_q, T_v) or "
-            "1, applies to every (n, h) it broadcasts to, as NumPy's broadcasting does.",
-            "section 32.2.4; NumPy broadcasting rules", false)},
-      {"scale_honoured",
-       hint("scale_honoured", "an explicit scale is not used",
-            "When a scale is given, the logits are scale Q K^T, in place of the default "
-            "1/sqrt(d_k), not as well as it.",
-            "Lemma 1, section 32.2.3; PyTorch scaled_dot_product_attention(scale=)", false)},
-      {"shapes_refused",
-       hint("shapes_refused", "shapes that do not fit are not refused",
-            "Check that H_kv divides H, that Q and K share d_k, that K and V share T_v and N, and "
-            "that the mask broadcasts; raise an error naming the mismatch.",
-            "Lemma 1, section 32.2.3; Ainslie et al. 2023 (GQA)", false)},
-      {"heads_in_order",
-       hint("heads_in_order", "the heads are not concatenated in order",
-            "With W_O = I the answer is the concatenation [O_1, ..., O_h] itself: head i's "
-            "output, attention(X W_Q^i, X W_K^i, X W_V^i, mask), fills columns i d_v to "
-            "(i+1) d_v - 1.",
-            "section 32.2.5", false)},
-      {"causal_mask_matches_definition",
-       hint("causal_mask_matches_definition", "the causal mask differs from its definition",
-            "Key j is forbidden for query i when j > i (top-left) or j > i + (T_v - T_q) "
-            "(bottom-right); every other entry is allowed, and true means forbidden.",
-            "section 32.2.4", false)},
-      {"padding_mask_matches_definition",
-       hint("padding_mask_matches_definition", "the padding mask differs from its definition",
-            "Keys j >= key_length are padding: forbidden (true) for every query; the first "
-            "key_length keys are allowed.",
-            "section 32.2.4", false)},
-      {"answers",
-       hint("answers", "a number in the answers file is not the text's",
-            "Recompute it from the statement; the report shows the expected value and the "
-            "tolerance.",
-            "section 32.2.8", false)},
-  };
-  return table;
-}
-
 // ------------------------------------------------- facts read from the outcome
 
 /// T_q and T_v of the case as the submission sees them.
@@ -230,37 +36,6 @@ std::pair<Index, Index> query_key_counts(const Case& c) {
   if (c.op == attn::prop::Operation::batched_attention) return {c.batched.Q[2], c.batched.K[2]};
   if (attn::prop::takes_qkv(c.op)) return {c.Q.rows(), c.K.rows()};
   return {c.S.rows(), c.S.cols()};
-}
-
-/// The visible example's hint for the exercise of the case's operation: F1
-/// and F2 print their own logits (the table's entry is F3's and F4's).
-std::optional<Hint> textbook_hint(const Case& c) {
-  if (c.op == attn::prop::Operation::softmax_rows)
-    return hint("textbook_example", "the text's worked example comes out differently",
-                "Redo it by hand: the logits S = (1/sqrt 2) [[1, 2], [1, 0]] of the two-token "
-                "example give A = [[0.3302, 0.6698], [0.6698, 0.3302]]: exp of each entry minus "
-                "its row maximum, divided by the row's sum.",
-                "section 32.2.6; exercise F1, 32.2.8", false);
-  if (c.op == attn::prop::Operation::masked_softmax)
-    return hint("textbook_example", "the text's worked example comes out differently",
-                "Redo task 2 of F2 by hand: S = [[0, 2, -inf], [1, -1, 0]] gives A = [[0.1192, "
-                "0.8808, 0], [0.6652, 0.0900, 0.2447]], the softmax of each row over its allowed "
-                "keys; with S[0, 2] = 3 forbidden by the mask instead, A must be the same.",
-                "section 32.2.8 (F2), solution 32.2.9", false);
-  return std::nullopt;
-}
-
-/// oracle_agreement for the softmax exercises (F1, F2): S is given, there
-/// is no Q K^T to scale and no O (the table's entry is the attention one).
-std::optional<Hint> logits_oracle_hint(const Case& c) {
-  if (c.op != attn::prop::Operation::softmax_rows && c.op != attn::prop::Operation::masked_softmax)
-    return std::nullopt;
-  return hint("oracle_agreement", "the values differ from the definition beyond rounding",
-              "Compare with the definition step by step on the counterexample: the forbidden "
-              "keys (mask true or S_ij = -inf) get weight 0, each row's maximum is taken over its "
-              "allowed keys and subtracted, exp, then divide by the row's sum, all in float64. "
-              "The worst entry shows where it goes wrong.",
-              "definition, section 32.2.2; reference/TOLERANCE.md", false);
 }
 
 /// What the answer puts at the forbidden keys, for exact_zeros: NaN, or a
@@ -305,7 +80,7 @@ std::optional<Hint> forbidden_weights_hint(const Case& c, const Outcome& o) {
 }
 
 // ------------------------------------ a generic hint the counterexample contradicts
-// A property's table hint names the one cause its failures most often have.
+// A property's own hint names the one cause its failures most often have.
 // Where the counterexample itself rules that cause out, the hint would claim
 // what the evidence contradicts: the report then says that no cause is named
 // and why, and points at the departure it shows.
@@ -363,11 +138,7 @@ std::optional<Hint> from_outcome(const Verdict& v) {
   if (v.property_id == "exact_zeros")
     if (auto h = forbidden_weights_hint(c, o)) return h;
 
-  const bool refusal_property = v.property_id == "fully_forbidden_refused" ||
-                                v.property_id == "dk_mismatch_refused" ||
-                                v.property_id == "non_finite_refused" ||
-                                v.property_id == "shape_mismatch_refused" ||
-                                v.property_id == "shapes_refused";
+  const bool refusal_property = v.kind == attn::prop::PropertyKind::refusal;
   if (o.kind == Outcome::Kind::result && !attn::prop::builds_mask(c.op)) {
     // A wrong shape is an answer (score_shape charges it): a transposed A said as such.
     const auto [T_q, T_v] = query_key_counts(c);
@@ -440,16 +211,12 @@ std::optional<Hint> hint_for(const Verdict& v) {
                   "was compared: every member must be there, and each number a JSON number "
                   "(0.3302), not a string (\"0.3302\"). The line above says what is wrong.",
                   "section 32.2.8", false);
-    if (v.property_id == "textbook_example" && v.counterexample)
-      if (auto h = textbook_hint(*v.counterexample)) return h;
-    if (v.property_id == "oracle_agreement" && v.counterexample)
-      if (auto h = logits_oracle_hint(*v.counterexample)) return h;
   }
   if (v.failure && v.counterexample)
     if (const auto why = hint_ruled_out(v.property_id, *v.counterexample))
       return ruled_out_hint(v.property_id, *why);
-  const auto& table = property_hints();
-  if (auto it = table.find(v.property_id); it != table.end()) return it->second;
+  if (!v.hint.headline.empty())
+    return hint(v.property_id, v.hint.headline, v.hint.advice, v.hint.cites, false);
   if (!v.error.empty() && !v.failure) {
     return hint("grader_error", "the property could not be checked",
                 "The grader reports a problem running this property (above); it is not a "

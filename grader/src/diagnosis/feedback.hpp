@@ -5,7 +5,7 @@
 // stage's job (diagnosis_stage.hpp). From the failure's outcome come only
 // certain facts (a timeout, A of shape T_v x T_q, a valid input refused,
 // NotImplementedError from a skeleton); otherwise the failed property's own
-// hint (the table in feedback.cpp) says what it asks for, unless the
+// hint (Property::hint, carried by the verdict) says what it asks for, unless the
 // counterexample rules out the cause it names (one head for the heads'
 // order, logits that tie for the scale, one key tile for the rescale): then
 // the hint "no_cause_named" says so and why.

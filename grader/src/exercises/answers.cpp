@@ -109,6 +109,10 @@ Verdict blank_verdict(const Exercise& e, const std::string& subject) {
   v.property_id = kAnswersItem;
   v.subject = subject;
   v.generated = false;
+  v.hint = {"a number in the answers file is not the text's",
+            "Recompute it from the statement; the report shows the expected value and the "
+            "tolerance.",
+            "section 32.2.8"};
   if (e.answers_form == kShiftAnswers) {
     v.title = "the answers file gives " + e.id + "'s masked softmax without and with the max shift";
     v.source = e.id + ", sections 32.2.8-32.2.9";

@@ -70,6 +70,11 @@ attn::prop::Property f1_visible_example() {
   p.id = "textbook_example";
   p.title = "the logits of the two-token example give the printed weights";
   p.source = "sections 32.2.6 and 32.2.8 (F1)";
+  p.hint = {"the text's worked example comes out differently",
+            "Redo it by hand: the logits S = (1/sqrt 2) [[1, 2], [1, 0]] of the two-token "
+            "example give A = [[0.3302, 0.6698], [0.6698, 0.3302]]: exp of each entry minus its "
+            "row maximum, divided by the row's sum.",
+            "section 32.2.6; exercise F1, 32.2.8"};
   p.op = Operation::softmax_rows;
   p.needs_weights = true;
   Case c;
@@ -89,6 +94,11 @@ attn::prop::Property f2_visible_example() {
   p.id = "textbook_example";
   p.title = "F2's logits give the printed masked softmax";
   p.source = "sections 32.2.8 (F2) and 32.2.9";
+  p.hint = {"the text's worked example comes out differently",
+            "Redo task 2 of F2 by hand: S = [[0, 2, -inf], [1, -1, 0]] gives A = [[0.1192, "
+            "0.8808, 0], [0.6652, 0.0900, 0.2447]], the softmax of each row over its allowed "
+            "keys; with S[0, 2] = 3 forbidden by the mask instead, A must be the same.",
+            "section 32.2.8 (F2), solution 32.2.9"};
   p.op = Operation::masked_softmax;
   p.needs_weights = true;
   const textbook::F2 f2;

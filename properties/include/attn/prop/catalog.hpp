@@ -143,4 +143,12 @@ std::vector<Property> kernel_properties_for(Operation op,
 /// (FullyMaskedRowError) and backward_tiled_equals_naive.
 std::vector<Property> library_properties(Operation op = Operation::attention);
 
+/// Every property the catalogue builds, for every operation and fully
+/// forbidden convention it is built for (so one id may appear several
+/// times): the library's lists, the kernel lists of every operation `check`
+/// takes under each convention, the exercises' (F3's, multi-head, the masks').
+/// For checks over the whole catalogue: each property has a title, a source
+/// and a hint, and a refusal property is of kind refusal.
+std::vector<Property> catalogue_properties();
+
 }  // namespace attn::prop

@@ -30,6 +30,20 @@ struct Property {
   /// When not empty, the property runs exactly these cases, in order, instead
   /// of generated ones (the text's worked examples; visible tests).
   std::vector<Case> fixed_cases;
+  /// What the statement is about: a failure of a refusal property on its
+  /// faulty input is the refusal's, not a refused valid input's.
+  PropertyKind kind = PropertyKind::value;
+  /// The hint a failure shows when its shape names nothing more precise.
+  PropertyHint hint;
+  /// The fixed edge cases it runs on every seed after the random ones
+  /// (properties/src/edge_cases.hpp says what each holds and for which
+  /// operations): only properties that accept any valid case of their
+  /// operation can take them.
+  struct EdgeCases {
+    bool lowest_logits = false;  ///< allowed logits at the type's lowest levels; -inf in S
+    bool long_rows = false;      ///< up to 2000 keys, nearly uniform and rising logits
+    bool non_finite = false;     ///< a NaN and an Inf input, to refuse or carry through
+  } edge_cases;
 };
 
 /// Runs p on subject s with RapidCheck (generation, shrinking) and returns

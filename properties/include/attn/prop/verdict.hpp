@@ -12,6 +12,24 @@
 
 namespace attn::prop {
 
+/// What a property's statement is about, which decides what its failure can
+/// charge (properties/README.md, "One fault, one charge").
+enum class PropertyKind {
+  value,        ///< the answers to a case, held to the oracle, a lemma or a printed value
+  refusal,      ///< an input outside the definition is refused (its valid twin answered)
+  metamorphic,  ///< the answers to two related cases agree as a lemma says they must
+};
+
+/// What to tell a student whose submission fails the property when the
+/// failure's shape says nothing more precise (the grader's feedback adds the
+/// facts an outcome shows: a fault, a refusal of a valid input, a wrong shape).
+/// Plain text; empty headline: no hint.
+struct PropertyHint {
+  std::string headline;  ///< the fact, lower case, no final stop: "a row of A is not ..."
+  std::string advice;    ///< what the definition asks and how to get there
+  std::string cites;     ///< the section, lemma or paper ("Lemma 2, section 32.2.4")
+};
+
 /// The entry where a subject's answer is furthest from what was expected.
 struct WorstEntry {
   std::string matrix;  ///< "A", "O", "row sum of A"...
@@ -47,6 +65,8 @@ struct Verdict {
   std::string title;        ///< "Rows of A are non-negative and sum to 1"
   std::string source;       ///< "F1 (32.2.8), Definition 32.2.2"
   std::string subject;
+  PropertyKind kind = PropertyKind::value;  ///< the property's (Property::kind)
+  PropertyHint hint;                        ///< the property's (Property::hint)
   bool passed = false;
   bool skipped = false;     ///< not applicable to this subject (see `error` for why)
   int cases = 0;            ///< cases run (successful ones when passed)

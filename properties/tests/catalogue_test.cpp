@@ -1,0 +1,67 @@
+// The catalogue's properties carry what the grader and `check` need of
+// them (Property's members): a title and a source for the report, a hint for
+// a failure, and a kind that says what a failure charges. Ids name what a
+// property is: one ending in "_refused" is a refusal property and no other is.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+
+#include "attn/prop/catalog.hpp"
+
+using namespace attn::prop;
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("catalogue: every property has a title, a source and a hint of its own", "[catalogue]") {
+  const auto all = catalogue_properties();
+  REQUIRE(all.size() > 40);
+  std::map<std::string, std::string> headline_of;
+  for (const Property& p : all) {
+    INFO(p.id << " for " << operation_name(p.op));
+    CHECK_FALSE(p.id.empty());
+    CHECK_FALSE(p.title.empty());
+    CHECK_FALSE(p.source.empty());
+    CHECK_FALSE(p.hint.headline.empty());
+    CHECK_FALSE(p.hint.advice.empty());
+    CHECK_FALSE(p.hint.cites.empty());
+    CHECK((p.generator || !p.fixed_cases.empty()));
+    CHECK(p.check);
+    // One headline per id (the same hint whatever the operation), and no two
+    // ids share a headline: a student reading it knows which property failed.
+    const auto [it, fresh] = headline_of.emplace(p.id, p.hint.headline);
+    if (!fresh) CHECK(it->second == p.hint.headline);
+  }
+  std::map<std::string, std::string> id_of;
+  for (const auto& [id, headline] : headline_of) {
+    const auto [it, fresh] = id_of.emplace(headline, id);
+    INFO(id << " and " << it->second << " share the headline " << headline);
+    CHECK(fresh);
+  }
+}
+
+TEST_CASE("catalogue: a property is a refusal exactly when its id says it refuses", "[catalogue]") {
+  for (const Property& p : catalogue_properties()) {
+    INFO(p.id << " for " << operation_name(p.op));
+    CHECK((p.kind == PropertyKind::refusal) == ends_with(p.id, "_refused"));
+  }
+}
+
+TEST_CASE("catalogue: only properties judging any valid case take the fixed edge cases",
+          "[catalogue]") {
+  // edge_cases.hpp: a property that generates its own regime (a fully
+  // forbidden row, a d_k mismatch, a related case) would be charged for a
+  // case outside it.
+  for (const Property& p : catalogue_properties()) {
+    INFO(p.id << " for " << operation_name(p.op));
+    const bool any = p.edge_cases.lowest_logits || p.edge_cases.long_rows || p.edge_cases.non_finite;
+    if (any) CHECK(p.kind == PropertyKind::value);
+    if (p.edge_cases.non_finite) CHECK(p.id == "oracle_agreement");
+  }
+}
