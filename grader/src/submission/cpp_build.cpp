@@ -6,9 +6,11 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <variant>
 
 #include "exercises/registry.hpp"
 #include "sandbox/exit_status.hpp"
@@ -143,138 +145,180 @@ std::string trim_diagnostics(const std::string& text, std::size_t max_lines,
   return out;
 }
 
-CppBuild build_cpp_submission(const std::filesystem::path& source,
-                              const std::filesystem::path& workdir,
-                              const CppToolchain& toolchain,
-                              const std::vector<std::filesystem::path>& helper_sources) {
-  CppBuild build;
+namespace {
 
+/// A build that stopped before compiling: the compiler or harness missing.
+CppBuild missing(std::string diagnostics, std::string command = "") {
+  CppBuild build;
+  build.status = CppBuild::Status::compiler_missing;
+  build.diagnostics = std::move(diagnostics);
+  build.command = std::move(command);
+  return build;
+}
+
+/// Runs `compiler --version` and checks that the prebuilt harness is there:
+/// the compiler's first line, or the build that says what is missing.
+std::variant<std::string, CppBuild> probe_toolchain(const CppToolchain& toolchain) {
   Command version;
   version.argv = {toolchain.compiler, "--version"};
   version.merge_stderr = true;
   const CommandResult v = run_command(version, std::chrono::seconds(30));
-  if (!v.succeeded()) {
-    build.status = CppBuild::Status::compiler_missing;
-    build.command = version.display();
-    build.diagnostics = "cannot run the C++ compiler " + toolchain.compiler + ": " +
-                        (v.started ? describe_exit(v.wait_status) : v.output);
-    return build;
-  }
-  build.compiler_version = v.output.substr(0, v.output.find('\n'));
-
+  if (!v.succeeded())
+    return missing("cannot run the C++ compiler " + toolchain.compiler + ": " +
+                       (v.started ? describe_exit(v.wait_status) : v.output),
+                   version.display());
   std::error_code ec;
-  if (!std::filesystem::exists(toolchain.harness_library, ec)) {
-    build.status = CppBuild::Status::compiler_missing;
-    build.diagnostics = "the prebuilt C++ harness " + toolchain.harness_library +
-                        " is missing: build the " +
-                        (toolchain.harness_target.empty() ? std::string("harness")
-                                                          : toolchain.harness_target) +
-                        " target";
-    return build;
-  }
+  if (!std::filesystem::exists(toolchain.harness_library, ec))
+    return missing("the prebuilt C++ harness " + toolchain.harness_library + " is missing: build the " +
+                   (toolchain.harness_target.empty() ? std::string("harness")
+                                                     : toolchain.harness_target) +
+                   " target");
+  return v.output.substr(0, v.output.find('\n'));
+}
 
-  const auto executable = (workdir / "submission").string();
+/// Where the compiler finds the exercise's headers as the build runs.
+struct StagedHeaders {
+  std::string interface_dir;            ///< the exercise's own folder
+  std::vector<std::string> other_dirs;  ///< the other exercises' folders it includes
+};
 
-  // The interface headers, copied beside the build (see CppToolchain::interface_headers).
-  std::string interface_dir = toolchain.interface_dir;
-  if (!toolchain.interface_headers.empty()) {
-    namespace fs = std::filesystem;
-    const fs::path staged = workdir / "include";
-    for (const auto& h : toolchain.interface_headers) {
-      const fs::path header(h);
-      const fs::path dest = staged / header.parent_path().filename() / header.filename();
-      fs::create_directories(dest.parent_path(), ec);
-      if (ec || !fs::copy_file(header, dest, fs::copy_options::overwrite_existing, ec) || ec) {
-        build.status = CppBuild::Status::compiler_missing;
-        build.diagnostics = "cannot copy the exercise header " + h + " to the build folder" +
-                            (ec ? ": " + ec.message() : std::string());
-        return build;
-      }
+/// Copies the interface headers to `workdir`/include (see
+/// CppToolchain::interface_headers), or keeps the checkout's folders when
+/// there are none to copy; nullopt and `error` set when a copy fails.
+std::optional<StagedHeaders> stage_headers(const CppToolchain& toolchain,
+                                           const std::filesystem::path& workdir, std::string& error) {
+  namespace fs = std::filesystem;
+  StagedHeaders staged{toolchain.interface_dir, toolchain.other_interface_dirs};
+  if (toolchain.interface_headers.empty()) return staged;
+  const fs::path include = workdir / "include";
+  std::error_code ec;
+  for (const auto& h : toolchain.interface_headers) {
+    const fs::path header(h);
+    const fs::path dest = include / header.parent_path().filename() / header.filename();
+    fs::create_directories(dest.parent_path(), ec);
+    if (ec || !fs::copy_file(header, dest, fs::copy_options::overwrite_existing, ec) || ec) {
+      error = "cannot copy the exercise header " + h + " to the build folder" +
+              (ec ? ": " + ec.message() : std::string());
+      return std::nullopt;
     }
-    interface_dir = (staged / fs::path(toolchain.interface_dir).filename()).string();
   }
-  // The other exercises' folders, as shown and as staged beside the build.
-  std::vector<std::string> other_dirs_run;
+  staged.interface_dir = (include / fs::path(toolchain.interface_dir).filename()).string();
+  staged.other_dirs.clear();
   for (const auto& dir : toolchain.other_interface_dirs)
-    other_dirs_run.push_back(toolchain.interface_headers.empty()
-                                 ? dir
-                                 : (workdir / "include" / std::filesystem::path(dir).filename()).string());
+    staged.other_dirs.push_back((include / fs::path(dir).filename()).string());
+  return staged;
+}
 
-  // Two forms of the compile command: as the student would type it (shown in
-  // reports) and as it runs, with the staged headers.
-  auto compile_command = [&](const std::filesystem::path& source, const std::string& object,
-                             const std::string& exercise_dir, const std::vector<std::string>& other_dirs) {
-    Command c;
-    c.argv = {toolchain.compiler};
-    c.argv.insert(c.argv.end(), toolchain.flags.begin(), toolchain.flags.end());
-    if (!exercise_dir.empty()) c.argv.push_back("-I" + exercise_dir);
-    for (const auto& dir : other_dirs) c.argv.push_back("-I" + dir);
-    for (const auto& dir : toolchain.include_dirs) c.argv.push_back("-I" + dir);
-    // g++ takes a file for C++ by its suffix, in the case it knows: "-x c++"
-    // for the others the grader accepts (A.CC, sol.Cpp).
-    static const std::set<std::string> gcc_knows = {".cc", ".cp", ".cxx", ".cpp", ".CPP",
-                                                    ".c++", ".C"};
-    if (!gcc_knows.count(source.extension().string())) c.argv.insert(c.argv.end(), {"-x", "c++"});
-    c.argv.insert(c.argv.end(), {"-c", std::filesystem::absolute(source).string(), "-o", object});
-    return c;
-  };
-  // The entry, then the student's helper .cpp files (one object each).
-  std::vector<Command> steps;
+/// The compile command of one source file into `object`, with the
+/// exercise's folders `headers`.
+Command compile_command(const CppToolchain& toolchain, const std::filesystem::path& source,
+                        const std::string& object, const StagedHeaders& headers) {
+  Command c;
+  c.argv = {toolchain.compiler};
+  c.argv.insert(c.argv.end(), toolchain.flags.begin(), toolchain.flags.end());
+  if (!headers.interface_dir.empty()) c.argv.push_back("-I" + headers.interface_dir);
+  for (const auto& dir : headers.other_dirs) c.argv.push_back("-I" + dir);
+  for (const auto& dir : toolchain.include_dirs) c.argv.push_back("-I" + dir);
+  // g++ takes a file for C++ by its suffix, in the case it knows: "-x c++"
+  // for the others the grader accepts (A.CC, sol.Cpp).
+  static const std::set<std::string> gcc_knows = {".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C"};
+  if (!gcc_knows.count(source.extension().string())) c.argv.insert(c.argv.end(), {"-x", "c++"});
+  c.argv.insert(c.argv.end(), {"-c", std::filesystem::absolute(source).string(), "-o", object});
+  return c;
+}
+
+/// The build's steps, each as it runs and as the student would type it
+/// (the checkout's headers, no sandbox: what reports show).
+struct BuildSteps {
+  std::vector<Command> run;
   std::vector<std::string> shown;
+};
+
+/// The entry's compile, each helper's (one object each), then the link
+/// with the harness into `executable`.
+BuildSteps build_steps(const CppToolchain& toolchain, const std::filesystem::path& workdir,
+                       const std::vector<std::filesystem::path>& sources, const StagedHeaders& staged,
+                       const std::string& executable) {
+  const StagedHeaders checkout{toolchain.interface_dir, toolchain.other_interface_dirs};
+  BuildSteps steps;
   Command link;
   // --whole-archive: the harness's main is always linked, so a submission
   // that defines its own main() gets "multiple definition of `main'" (and
   // link_error_hint's plain words) instead of silently replacing the harness.
   link.argv = {toolchain.compiler, "-o", executable};
-  std::vector<std::filesystem::path> sources = {source};
-  sources.insert(sources.end(), helper_sources.begin(), helper_sources.end());
   for (std::size_t k = 0; k < sources.size(); ++k) {
     const std::string object =
         (workdir / (k == 0 ? std::string("submission.o") : "helper" + std::to_string(k) + ".o")).string();
-    shown.push_back(compile_command(sources[k], object, toolchain.interface_dir,
-                                    toolchain.other_interface_dirs).display());
-    steps.push_back(compile_command(sources[k], object, interface_dir, other_dirs_run));
+    steps.shown.push_back(compile_command(toolchain, sources[k], object, checkout).display());
+    steps.run.push_back(compile_command(toolchain, sources[k], object, staged));
     link.argv.push_back(object);
   }
-  link.argv.insert(link.argv.end(), {"-Wl,--whole-archive", toolchain.harness_library,
-                                     "-Wl,--no-whole-archive"});
-  steps.push_back(link);
-  shown.push_back(link.display());
+  link.argv.insert(link.argv.end(),
+                   {"-Wl,--whole-archive", toolchain.harness_library, "-Wl,--no-whole-archive"});
+  steps.shown.push_back(link.display());
+  steps.run.push_back(std::move(link));
+  for (Command& step : steps.run) {
+    step.merge_stderr = true;
+    step.grader_tool = true;
+    step.cwd = workdir.string();
+    step.limits.cpu_seconds = 0;  // the wall-clock timeout bounds it
+    step.limits.file_size_bytes = std::uint64_t{512} << 20;
+    if (toolchain.wrap) toolchain.wrap(step);
+  }
+  return steps;
+}
 
-  for (std::size_t k = 0; k < steps.size(); ++k) {
-    Command* step = &steps[k];
-    step->merge_stderr = true;
-    step->grader_tool = true;
-    step->cwd = workdir.string();
-    step->limits.cpu_seconds = 0;  // the wall-clock timeout bounds it
-    step->limits.file_size_bytes = std::uint64_t{512} << 20;
-    // As the student would type it: the checkout's headers, no sandbox.
-    build.command = shown[k];
-    if (toolchain.wrap) toolchain.wrap(*step);
-    const CommandResult r = run_command(*step, toolchain.timeout);
+/// Runs the steps in order; `build` gets the status and diagnostics of the
+/// first that fails (the link's with link_error_hint's line), and each
+/// step's shown command as it runs. True when every step succeeded.
+bool run_steps(BuildSteps& steps, const CppToolchain& toolchain, CppBuild& build) {
+  for (std::size_t k = 0; k < steps.run.size(); ++k) {
+    build.command = steps.shown[k];
+    const CommandResult r = run_command(steps.run[k], toolchain.timeout);
     if (!r.started) {
       build.status = CppBuild::Status::compiler_missing;
       build.diagnostics = r.output;
-      return build;
+      return false;
     }
+    if (r.succeeded()) continue;
+    build.status = CppBuild::Status::not_gradable;
+    // The compiler's words (which quote the submission) fenced; the grader's own hint not.
+    build.diagnostics = fenced(trim_diagnostics(r.output));
     if (r.timed_out) {
-      build.status = CppBuild::Status::not_gradable;
-      build.diagnostics = fenced(trim_diagnostics(r.output)) + "the compiler did not finish within " +
-                          describe_duration(toolchain.timeout) + "\n";
-      return build;
+      build.diagnostics += "the compiler did not finish within " + describe_duration(toolchain.timeout) + "\n";
+      return false;
     }
-    if (!r.succeeded()) {
-      build.status = CppBuild::Status::not_gradable;
-      // The compiler's words (which quote the submission) fenced; the grader's own hint not.
-      build.diagnostics = fenced(trim_diagnostics(r.output));
-      if (k + 1 == steps.size()) {  // the link
-        if (const std::string hint = link_error_hint(r.output, toolchain); !hint.empty())
-          build.diagnostics = hint + "\n" + build.diagnostics;
-      }
-      if (build.diagnostics.empty()) build.diagnostics = "the compiler " + describe_exit(r.wait_status) + "\n";
-      return build;
-    }
+    if (k + 1 == steps.run.size())  // the link
+      if (const std::string hint = link_error_hint(r.output, toolchain); !hint.empty())
+        build.diagnostics = hint + "\n" + build.diagnostics;
+    if (build.diagnostics.empty()) build.diagnostics = "the compiler " + describe_exit(r.wait_status) + "\n";
+    return false;
   }
+  return true;
+}
+
+}  // namespace
+
+CppBuild build_cpp_submission(const std::filesystem::path& source,
+                              const std::filesystem::path& workdir,
+                              const CppToolchain& toolchain,
+                              const std::vector<std::filesystem::path>& helper_sources) {
+  auto probed = probe_toolchain(toolchain);
+  if (auto* stopped = std::get_if<CppBuild>(&probed)) return std::move(*stopped);
+  CppBuild build;
+  build.compiler_version = std::get<std::string>(probed);
+  std::string error;
+  const auto staged = stage_headers(toolchain, workdir, error);
+  if (!staged) {
+    build.status = CppBuild::Status::compiler_missing;
+    build.diagnostics = error;
+    return build;
+  }
+  std::vector<std::filesystem::path> sources = {source};
+  sources.insert(sources.end(), helper_sources.begin(), helper_sources.end());
+  const std::string executable = (workdir / "submission").string();
+  BuildSteps steps = build_steps(toolchain, workdir, sources, *staged, executable);
+  if (!run_steps(steps, toolchain, build)) return build;
   build.status = CppBuild::Status::built;
   build.executable = executable;
   return build;
