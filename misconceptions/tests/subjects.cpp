@@ -262,6 +262,61 @@ Case small_case(Operation op) {
 
 namespace {
 
+/// The mask reaching the wrong place: not at all, inverted, transposed, on V,
+/// in A only, or the causal one assumed.
+void add_mask_placement_subjects(std::vector<KeyedSubject>& v) {
+  using O = Operation;
+  v.push_back({"mask_ignored", O::attention, [](const Case& c) {
+                 validate(c);
+                 return attn_result(c, softmax(scores(c)));
+               }});
+  v.push_back({"inverted_mask", O::masked_softmax, [](const Case& c) {
+                 validate(c);
+                 DMatrix S = c.S;
+                 if (c.mask)
+                   for (Index i = 0; i < S.rows(); ++i)
+                     for (Index j = 0; j < S.cols(); ++j)
+                       if (!(*c.mask)(i, j)) S(i, j) = NEG_INF;  // True = keep (PyTorch)
+                 return weights_result(softmax(S));
+               }});
+  v.push_back({"mask_transposed", O::attention, [](const Case& c) {
+                 validate(c);
+                 DMatrix S = scores(c);
+                 if (c.mask) {
+                   if (c.mask->rows() != S.cols() || c.mask->cols() != S.rows())
+                     throw std::invalid_argument("operands could not be broadcast together");
+                   for (Index i = 0; i < S.rows(); ++i)
+                     for (Index j = 0; j < S.cols(); ++j)
+                       if ((*c.mask)(j, i)) S(i, j) = NEG_INF;
+                 }
+                 return attn_result(c, softmax(S));
+               }});
+  v.push_back({"mask_on_values", O::attention, [](const Case& c) {
+                 validate(c);
+                 const DMatrix A = softmax(scores(c));
+                 DMatrix Out = DMatrix::Zero(A.rows(), c.V.cols());
+                 for (Index i = 0; i < A.rows(); ++i)
+                   for (Index j = 0; j < A.cols(); ++j)
+                     if (!masked(c, i, j))
+                       for (Index l = 0; l < c.V.cols(); ++l) Out(i, l) += A(i, j) * c.V(j, l);
+                 return Outcome::make_result(Out, A);
+               }});
+  v.push_back({"mask_ignored_in_output", O::attention, [](const Case& c) {
+                 validate(c);
+                 const DMatrix S = scores(c);
+                 const DMatrix A = softmax(with_neg_inf(c, S));
+                 return Outcome::make_result(times(softmax(S), c.V), A);
+               }});
+  v.push_back({"causal_assumed", O::attention, [](const Case& c) {
+                 validate(c);
+                 DMatrix S = scores(c);
+                 if (c.mask)
+                   for (Index i = 0; i < S.rows(); ++i)
+                     for (Index j = i + 1; j < S.cols(); ++j) S(i, j) = NEG_INF;
+                 return attn_result(c, softmax(S));
+               }});
+}
+
 /// Subjects that apply the mask wrongly (the masking families).
 void add_masking_subjects(std::vector<KeyedSubject>& v) {
   using O = Operation;
@@ -334,55 +389,7 @@ void add_masking_subjects(std::vector<KeyedSubject>& v) {
                  }
                  return attn_result(c, A);
                }});
-  v.push_back({"mask_ignored", O::attention, [](const Case& c) {
-                 validate(c);
-                 return attn_result(c, softmax(scores(c)));
-               }});
-  v.push_back({"inverted_mask", O::masked_softmax, [](const Case& c) {
-                 validate(c);
-                 DMatrix S = c.S;
-                 if (c.mask)
-                   for (Index i = 0; i < S.rows(); ++i)
-                     for (Index j = 0; j < S.cols(); ++j)
-                       if (!(*c.mask)(i, j)) S(i, j) = NEG_INF;  // True = keep (PyTorch)
-                 return weights_result(softmax(S));
-               }});
-  v.push_back({"mask_transposed", O::attention, [](const Case& c) {
-                 validate(c);
-                 DMatrix S = scores(c);
-                 if (c.mask) {
-                   if (c.mask->rows() != S.cols() || c.mask->cols() != S.rows())
-                     throw std::invalid_argument("operands could not be broadcast together");
-                   for (Index i = 0; i < S.rows(); ++i)
-                     for (Index j = 0; j < S.cols(); ++j)
-                       if ((*c.mask)(j, i)) S(i, j) = NEG_INF;
-                 }
-                 return attn_result(c, softmax(S));
-               }});
-  v.push_back({"mask_on_values", O::attention, [](const Case& c) {
-                 validate(c);
-                 const DMatrix A = softmax(scores(c));
-                 DMatrix Out = DMatrix::Zero(A.rows(), c.V.cols());
-                 for (Index i = 0; i < A.rows(); ++i)
-                   for (Index j = 0; j < A.cols(); ++j)
-                     if (!masked(c, i, j))
-                       for (Index l = 0; l < c.V.cols(); ++l) Out(i, l) += A(i, j) * c.V(j, l);
-                 return Outcome::make_result(Out, A);
-               }});
-  v.push_back({"mask_ignored_in_output", O::attention, [](const Case& c) {
-                 validate(c);
-                 const DMatrix S = scores(c);
-                 const DMatrix A = softmax(with_neg_inf(c, S));
-                 return Outcome::make_result(times(softmax(S), c.V), A);
-               }});
-  v.push_back({"causal_assumed", O::attention, [](const Case& c) {
-                 validate(c);
-                 DMatrix S = scores(c);
-                 if (c.mask)
-                   for (Index i = 0; i < S.rows(); ++i)
-                     for (Index j = i + 1; j < S.cols(); ++j) S(i, j) = NEG_INF;
-                 return attn_result(c, softmax(S));
-               }});
+  add_mask_placement_subjects(v);
 }
 
 /// Subjects that scale or take the softmax wrongly.
