@@ -56,7 +56,7 @@ TEST_CASE("every exercise of the registry has its folder, points, harness and pr
     const Exercise e = load_exercise(spec.id);
     std::set<std::string> graded;
     for (const auto& p : e.properties) graded.insert(p.id);
-    if (e.has_answers) graded.insert(kAnswersItem);
+    if (e.has_answers()) graded.insert(kAnswersItem);
     std::set<std::string> tabled;
     for (const auto& [id, _] : e.points) tabled.insert(id);
     CHECK(graded == tabled);

@@ -94,12 +94,12 @@ TEST_CASE("every exercise loads with properties, entry points and a full points 
       if (e.points.count(p.id)) CHECK(e.points.at(p.id) > 0);
       CHECK(std::filesystem::exists(source("exercises/" + id + "/" + e.cpp_header)));
     }
-    CHECK(e.has_answers == (id == "F2" || id == "F4"));
-    CHECK((e.points.count(kAnswersItem) == 1) == e.has_answers);
+    CHECK(e.has_answers() == (id == "F2" || id == "F4"));
+    CHECK((e.points.count(kAnswersItem) == 1) == e.has_answers());
     // Nothing in the table that no item earns (a typo would silently cost points).
     for (const auto& [item, pts] : e.points) {
       INFO(item);
-      CHECK((ids.count(item) == 1 || (item == kAnswersItem && e.has_answers)));
+      CHECK((ids.count(item) == 1 || (item == kAnswersItem && e.has_answers())));
     }
     double total = 0;
     for (const auto& [item, pts] : e.points) total += pts;

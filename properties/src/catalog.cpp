@@ -28,7 +28,7 @@ std::vector<Property> kernel_properties(FullyForbidden fully_forbidden) {
   std::vector<Property> list = attention_properties();
   for (Property& p : list) {
     if (p.id == "fully_forbidden_refused")
-      p = fully_forbidden_refused(Operation::attention, "", fully_forbidden);
+      p = fully_forbidden_row(Operation::attention, fully_forbidden);
     if (p.id == "textbook_example") p = textbook_example(/*within_bound=*/true);
   }
   for (Property p : {shift_invariance(), permutation_equivariance(), masked_equals_deleted(),
@@ -44,7 +44,7 @@ std::vector<Property> kernel_properties_for(Operation op, FullyForbidden fully_f
     case Operation::softmax_rows:
     case Operation::masked_softmax: {
       std::vector<Property> list = {row_stochastic(op), exact_zeros(op),
-                                    fully_forbidden_refused(op, "", fully_forbidden),
+                                    fully_forbidden_row(op, fully_forbidden),
                                     shift_invariance(op), permutation_equivariance(op),
                                     oracle_agreement(op)};
       if (op == Operation::masked_softmax) {
@@ -55,17 +55,17 @@ std::vector<Property> kernel_properties_for(Operation op, FullyForbidden fully_f
     }
     case Operation::attention_tiled:
       return {tiled_equals_naive(), oracle_agreement(op),
-              fully_forbidden_refused(op, "", fully_forbidden), masked_equals_deleted(op),
+              fully_forbidden_row(op, fully_forbidden), masked_equals_deleted(op),
               shift_invariance(op), permutation_equivariance(op), scale_off(op),
               shape_mismatch_refused(op)};
     case Operation::multi_head_attention:
       return {oracle_agreement(op), heads_in_order(),
-              fully_forbidden_refused(op, "", fully_forbidden)};
+              fully_forbidden_row(op, fully_forbidden)};
     case Operation::attention_backward:
       return backward_properties(fully_forbidden);
     case Operation::batched_attention:
       return {oracle_agreement(op), kv_heads_grouped(), causal_alignment(), scale_honoured(),
-              mask_broadcast(), fully_forbidden_refused(op, "", fully_forbidden),
+              mask_broadcast(), fully_forbidden_row(op, fully_forbidden),
               shapes_refused()};
     default:
       break;

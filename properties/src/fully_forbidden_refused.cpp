@@ -5,6 +5,7 @@
 // FullyForbidden) is held to that answer instead, by `attnlab check`.
 #include <cmath>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "attn/prop/batched.hpp"
@@ -266,7 +267,11 @@ std::optional<Failure> check_batched(Subject& s, const Case& c, const Outcome& o
 
 }  // namespace
 
-Property fully_forbidden_refused(Operation op, std::string expected_error, FullyForbidden convention) {
+Property fully_forbidden_refused(Operation op, std::string expected_error) {
+  return fully_forbidden_row(op, FullyForbidden::error, std::move(expected_error));
+}
+
+Property fully_forbidden_row(Operation op, FullyForbidden convention, std::string expected_error) {
   Property p;
   p.id = "fully_forbidden_refused";
   p.kind = PropertyKind::refusal;

@@ -377,7 +377,7 @@ int column_rank(const std::string& id) {
     for (const auto& e : graded_exercise_ids()) {
       const Exercise ex = load_exercise(e);
       for (const auto& p : ex.properties) add(p.id);
-      if (ex.has_answers) add(kAnswersItem);
+      if (ex.has_answers()) add(kAnswersItem);
     }
     return ids;
   }();

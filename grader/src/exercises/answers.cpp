@@ -253,7 +253,7 @@ std::string answers_refused_message(const std::string& shown, const std::string&
 
 std::optional<std::string> answers_usage_problem(const Exercise& exercise, const fs::path& file,
                                                  const fs::path& root) {
-  if (!exercise.has_answers) {
+  if (!exercise.has_answers()) {
     std::string with_answers;
     const auto& specs = exercise_specs();
     for (std::size_t i = 0, n = 0; i < specs.size(); ++i)

@@ -77,7 +77,7 @@ std::optional<std::string> answers_usage_problem(const Exercise& exercise,
                                                  const std::filesystem::path& file,
                                                  const std::filesystem::path& root = {});
 
-/// The answers item of `exercise` (has_answers): a verdict with property_id
+/// The answers item of `exercise` (has_answers()): a verdict with property_id
 /// kAnswersItem. No file: skipped (the item is worth 0 and the report says
 /// how to give one). A malformed file (not JSON, a missing member, a
 /// non-number, a wrong shape) or a value further than kAnswersTolerance from

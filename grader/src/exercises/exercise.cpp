@@ -23,7 +23,7 @@ double Exercise::max_points() const {
     if (auto it = points.find(id); it != points.end()) total += it->second;
   };
   for (const auto& p : properties) add(p.id);
-  if (has_answers) add(kAnswersItem);
+  if (has_answers()) add(kAnswersItem);
   return total;
 }
 
@@ -107,7 +107,6 @@ Exercise load_exercise(const std::string& id) {
   e.python_entry_points = spec->python.entries;
   e.cpp_header = spec->cpp.header;
   e.cpp_entry = spec->cpp_entry();
-  e.has_answers = !spec->answers_form.empty();
   e.answers_form = spec->answers_form;
   e.points = read_points(id);
   return e;
@@ -160,7 +159,7 @@ Exercise kernel_exercise(Operation op, attn::prop::FullyForbidden fully_forbidde
   e.properties = attn::prop::kernel_properties_for(op, fully_forbidden);
   e.points.clear();
   for (const auto& p : e.properties) e.points[p.id] = 1;
-  e.has_answers = false;
+  e.answers_form.clear();
   e.fully_forbidden = fully_forbidden;
   return e;
 }

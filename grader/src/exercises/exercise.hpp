@@ -43,19 +43,19 @@ struct Exercise {
   /// the function it defines.
   std::string cpp_header;  ///< "softmax_rows.hpp"
   std::string cpp_entry;   ///< "f1::softmax_rows"
-  /// The exercise also asks for numbers, given in an answers file
-  /// (answers.hpp) and graded as one more item, kAnswersItem (F2, F4).
-  bool has_answers = false;
-  /// The form of those answers (answers.hpp, kShiftAnswers or
-  /// kRowSumAnswers), empty when has_answers is false.
+  /// The form of the numbers the exercise also asks for, given in an
+  /// answers file (answers.hpp, kShiftAnswers or kRowSumAnswers) and graded
+  /// as one more item, kAnswersItem (F2, F4); empty: none.
   std::string answers_form;
+  /// Whether the exercise asks for an answers file (answers_form not empty).
+  bool has_answers() const { return !answers_form.empty(); }
   /// The answer expected for a query row whose every key is forbidden: the
   /// text's error (Lemma 2) for every exercise; a kernel checked by
   /// `attnlab check --fully-forbidden nan|zeros` keeps its own (the
   /// properties hold it to it, the diagnosis takes it as the definition's).
   attn::prop::FullyForbidden fully_forbidden = attn::prop::FullyForbidden::error;
 
-  /// Points of every property plus, if has_answers, the answers item.
+  /// Points of every property plus, if has_answers(), the answers item.
   double max_points() const;
 };
 

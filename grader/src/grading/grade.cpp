@@ -441,7 +441,7 @@ void run_properties(const GradeOptions& options, const Exercise& exercise, Proce
     record_verdict(report, result, std::move(graded[k].verdict), rules, graded[k].seconds,
                    diagnoses[k] ? &*diagnoses[k] : nullptr);
   }
-  if (exercise.has_answers && (options.only_property.empty() || options.only_property == kAnswersItem)) {
+  if (exercise.has_answers() && (options.only_property.empty() || options.only_property == kAnswersItem)) {
     const std::filesystem::path root =
         options.answers ? answers_root(options, *options.answers) : std::filesystem::path();
     record_verdict(report, result, check_answers(exercise, options.answers, root), rules);

@@ -237,7 +237,7 @@ ExerciseColumns exercise_columns(const std::string& exercise, const TeacherConfi
   ExerciseColumns out{ex.id, 0, {}};
   std::vector<std::string> ids;
   for (const auto& p : ex.properties) ids.push_back(p.id);
-  if (ex.has_answers) ids.push_back(kAnswersItem);
+  if (ex.has_answers()) ids.push_back(kAnswersItem);
   for (const auto& id : ids)
     if (only_property.empty() || id == only_property) out.items.push_back({id, rules.points_for(id)});
   out.max_score = only_property.empty() ? exercise_maximum(ex, config) : 0;

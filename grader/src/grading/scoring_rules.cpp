@@ -64,7 +64,7 @@ void complete_scoring(GradeResult& r, const GradeOptions& options) {
 
 void count_missing_part(const GradeOptions& options, const Exercise& exercise, bool answers_only,
                         GradeResult& r) {
-  if (!options.whole_exercise || !exercise.has_answers || !options.only_property.empty()) return;
+  if (!options.whole_exercise || !exercise.has_answers() || !options.only_property.empty()) return;
   const ScoringRules rules = scoring_rules(exercise, options.config.get());
   if (answers_only) {
     double code = 0;
@@ -83,7 +83,7 @@ double exercise_maximum(const Exercise& exercise, const TeacherConfig* config) {
   const ScoringRules rules = scoring_rules(exercise, config);
   double max = 0;
   for (const auto& p : exercise.properties) max += rules.points_for(p.id);
-  if (exercise.has_answers) max += rules.points_for(kAnswersItem);
+  if (exercise.has_answers()) max += rules.points_for(kAnswersItem);
   return max;
 }
 

@@ -48,7 +48,7 @@ const std::set<std::string>& items_of(const std::string& exercise, const std::st
   const Exercise ex = load_exercise(exercise);
   for (const auto& p : ex.properties) ids.insert(p.id);
   for (const auto& [id, points] : ex.points) ids.insert(id);
-  if (ex.has_answers) ids.insert(kAnswersItem);
+  if (ex.has_answers()) ids.insert(kAnswersItem);
   return cache[exercise] = ids;
 }
 

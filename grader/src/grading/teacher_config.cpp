@@ -230,7 +230,7 @@ TeacherConfig parse_teacher_config(const std::string& text, const std::string& o
       }
       std::set<std::string> items;
       for (const auto& p : exercise.properties) items.insert(p.id);
-      if (exercise.has_answers) items.insert(kAnswersItem);
+      if (exercise.has_answers()) items.insert(kAnswersItem);
       auto check_item = [&](const std::string& item, const std::string& at) {
         if (items.count(item)) return;
         std::string list;

@@ -18,14 +18,17 @@ Property dk_mismatch_refused(std::string expected_error = "");
 Property row_stochastic(Operation op = Operation::attention);
 // Lemma 2 (32.2.4): A_ij == 0.0 bit-exactly wherever mask(i, j) is true.
 Property exact_zeros(Operation op = Operation::attention);
-// Lemma 2 hypothesis / 32.2.4: a query row with every key forbidden is refused
-// (`convention` error). With the convention nan or zeros, the row's outputs
-// (and weights, when returned) must instead be all NaN, or all exactly 0.0,
-// and the other rows must still agree with the oracle within the bound; the
-// property's id is then "fully_forbidden_nan" or "fully_forbidden_zeros".
+// Lemma 2 hypothesis / 32.2.4: a query row with every key forbidden is
+// refused (with `expected_error` when not empty), the valid twin answered.
 Property fully_forbidden_refused(Operation op = Operation::attention,
-                                 std::string expected_error = "",
-                                 FullyForbidden convention = FullyForbidden::error);
+                                 std::string expected_error = "");
+// A query row with every key forbidden under a kernel's `convention`: error,
+// fully_forbidden_refused(op, expected_error); nan or zeros, the row's
+// outputs (and weights, when returned) all NaN, or all exactly 0.0, and the
+// other rows still agreeing with the oracle within the bound (id
+// "fully_forbidden_nan" or "fully_forbidden_zeros").
+Property fully_forbidden_row(Operation op, FullyForbidden convention,
+                             std::string expected_error = "");
 // An expected_error names the error type a refusal must have ("ShapeError");
 // empty accepts any refusal (students raise whatever their language offers).
 
