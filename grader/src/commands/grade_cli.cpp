@@ -125,6 +125,7 @@ struct GradeCommand {
   double timeout_s = 10.0;
   double compile_timeout_s = 120.0;
   double submission_timeout_s = 900.0;
+  double startup_timeout_s = 30.0;
   std::uint64_t memory_mib = bounds::kDefaultMemoryMib;
   std::uint64_t file_size_mib = 64;
   std::uint64_t max_processes = 64;
@@ -210,6 +211,12 @@ void GradeCommand::add_options(CLI::App& app) {
       grade->add_option("--compile-timeout", compile_timeout_s, "seconds allowed per compiler run")
           ->capture_default_str()
           ->check(check::seconds(bounds::kTimeoutSeconds, "60"));
+  grade
+      ->add_option("--startup-timeout", startup_timeout_s,
+                   "seconds allowed for a submission to load (import the file or start the "
+                   "program) and say hello to the grader; at least --timeout")
+      ->capture_default_str()
+      ->check(check::seconds(bounds::kTimeoutSeconds, "5"));
   submission_opt =
       grade
           ->add_option("--submission-timeout", submission_timeout_s,
@@ -396,8 +403,8 @@ std::optional<int> GradeCommand::make_options(GradePlan& plan) const {
   options.generated_visibility = visibility;
   options.subject.call_timeout = seconds_to_ms(timeout_s, "--timeout");
   options.subject.precision = precision.request();
-  options.subject.startup_timeout =
-      std::max(options.subject.startup_timeout, options.subject.call_timeout);
+  options.subject.startup_timeout = std::max(
+      seconds_to_ms(startup_timeout_s, "--startup-timeout"), options.subject.call_timeout);
   options.submission_timeout = seconds_to_ms(submission_timeout_s, "--submission-timeout");
   options.launch.python = python;
   options.launch.compile_timeout = seconds_to_ms(compile_timeout_s, "--compile-timeout");

@@ -5,6 +5,7 @@ Usage: check_hostile.py ATTNLAB SUBMISSION [TIME_BUDGET_S]
 (`# command: check` in its header: the file is a kernel for `attnlab check`.)
 Exit 0 when every check holds; 1 with the list of what did not.
 """
+import ctypes
 import json
 import os
 import re
@@ -43,8 +44,52 @@ def clean_text(name, data, problems):
     return text
 
 
+PR_SET_CHILD_SUBREAPER = 36  # prctl(2): orphaned descendants are reparented to this process
+
+
+def descendants():
+    """{pid: command line} of every live process below this one (zombies
+    reaped and left out). With this process a child subreaper, a process the
+    run started stays below it after its parent exits (a daemon's double
+    fork included), and a process another run started never is."""
+    while True:  # reap the orphans that ended, so they are not counted
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if pid == 0:
+            break
+    parent, cmdline = {}, {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry, "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            with open("/proc/%s/cmdline" % entry, "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()
+        except OSError:  # ended meanwhile
+            continue
+        if fields[0] != b"Z":
+            parent[int(entry)] = int(fields[1])
+            cmdline[int(entry)] = cmd
+    below, frontier = {}, [os.getpid()]
+    while frontier:
+        top = frontier.pop()
+        for pid, ppid in parent.items():
+            if ppid == top and pid not in below:
+                below[pid] = cmdline[pid]
+                frontier.append(pid)
+    return below
+
+
 def main():
     attnlab, submission = sys.argv[1], sys.argv[2]
+    # Leftovers are looked for among this run's descendants only, so a run
+    # of the same file beside this one (another checkout's ctest) is not one.
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        print("prctl(PR_SET_CHILD_SUBREAPER) failed: errno %d" % ctypes.get_errno())
+        return 1
     budget = float(sys.argv[3]) if len(sys.argv) > 3 else 240.0
     here = os.path.dirname(os.path.abspath(__file__))
     keys = header(submission)
@@ -118,15 +163,15 @@ def main():
         for rx in keys.get("expect-text", []):
             if not re.search(rx, text + "\n" + stdout, re.M):
                 problems.append("the report does not match %r" % rx)
-    # Nothing of the submission may still run: its file's name, or what its
-    # header says it starts (`# expect-gone: REGEX`, for pgrep -f).
+    # Nothing of the submission may still run: no process this run started
+    # whose command line holds the file's name or what its header says it
+    # starts (`# expect-gone: REGEX`, searched as Python `re`).
     time.sleep(0.2)
+    below = descendants()
     for pattern in [re.escape(os.path.basename(submission))] + keys.get("expect-gone", []):
-        left = subprocess.run(["pgrep", "-f", pattern], stdout=subprocess.PIPE,
-                              text=True).stdout.split()
-        left = [p for p in left if int(p) != os.getpid()]
+        left = sorted(pid for pid, cmd in below.items() if re.search(pattern, cmd))
         if left:
-            problems.append("processes left running (%s): %s" % (pattern, " ".join(left)))
+            problems.append("processes left running (%s): %s" % (pattern, " ".join(map(str, left))))
     if problems:
         print("%s: %d problem(s)" % (submission, len(problems)))
         for p in problems:

@@ -1,7 +1,7 @@
 // exercise: F3
 // expect-exit: 1
 // expect-text: timed out
-// args: --timeout 1 --submission-timeout 20
+// args: --timeout 1 --submission-timeout 6
 // Hostile: never returns.
 #include "attention.hpp"
 

@@ -1,6 +1,7 @@
 # exercise: F3
 # expect-exit: 1
-# expect-text: did not finish loading \(importing the file and saying hello to the grader\) within 30 s
+# expect-text: did not finish loading \(importing the file and saying hello to the grader\) within 3 s
+# args: --startup-timeout 3 --timeout 3
 """Hostile: loops forever while the file is imported, so the harness never
 says hello; the report must say the file did not finish loading, not only that a protocol message is missing."""
 import numpy as np

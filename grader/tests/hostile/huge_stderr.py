@@ -1,6 +1,8 @@
 # exercise: F3
 # expect-exit: 0
-"""Hostile: floods stderr (20 MB per call) and answers correctly."""
+"""Hostile: floods stderr (2.9 MB per call, forty times a pipe's buffer and
+seven hundred times the tail of stderr the grader keeps) and answers
+correctly: the grader must drain it while waiting for the answer."""
 import sys
 
 import numpy as np
@@ -13,7 +15,7 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     Raises ValueError for shapes that do not fit, non-finite inputs, and a
     query row whose every key is forbidden.
     """
-    sys.stderr.write("\x1b[1A flood " * (2 << 20))
+    sys.stderr.write("\x1b[1A flood " * (2 << 17))
     Q, K, V = (np.asarray(M, dtype=np.float64) for M in (Q, K, V))
     for name, M in (("Q", Q), ("K", K), ("V", V)):
         if M.ndim != 2:
