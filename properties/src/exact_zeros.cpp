@@ -2,7 +2,9 @@
 // weights are exactly zero, bit for bit, and not merely small. A NaN or Inf
 // there (an overflow) is oracle_agreement's to charge, not this property's
 // (one fault, one charge: properties/README.md); a case whose forbidden
-// weights are all NaN or Inf is left to it.
+// weights are all NaN or Inf is left to it. A row of A that is 0 everywhere
+// (code that computes nothing and answers zeros) says nothing of the mask:
+// its zeros are not judged, the row is row_stochastic's.
 #include <cmath>
 #include <sstream>
 
@@ -30,8 +32,14 @@ Property exact_zeros(Operation op) {
     const Outcome o = s.run(c);
     const detail::Judged judged = detail::judge_parts(o, c, s, "exact_zeros", detail::Reads::weights);
     if (judged.stop()) return judged.failure;
-    Index finite = 0, non_finite = 0;
-    for (Index i = 0; i < o.A.rows(); ++i)
+    Index finite = 0, non_finite = 0, weightless = 0;
+    for (Index i = 0; i < o.A.rows(); ++i) {
+      bool weighted = false;  // a NaN counts as weight
+      for (Index j = 0; j < o.A.cols() && !weighted; ++j) weighted = !(o.A(i, j) == 0.0);
+      if (!weighted) {
+        ++weightless;
+        continue;
+      }
       for (Index j = 0; j < o.A.cols(); ++j) {
         if (!detail::forbidden(c, i, j)) continue;
         if (!std::isfinite(o.A(i, j))) {
@@ -51,6 +59,7 @@ Property exact_zeros(Operation op) {
           return f;
         }
       }
+    }
     // Nothing judged here: a NaN or Inf is oracle_agreement's to charge, so a
     // case whose forbidden weights are all non-finite, or which has none and
     // a non-finite answer, is left to it (an answer of NaN everywhere must
@@ -59,6 +68,11 @@ Property exact_zeros(Operation op) {
       detail::leave_to("oracle_agreement", "a non-finite answer",
                        non_finite > 0 ? "every forbidden weight is NaN or Inf"
                                       : "a weight is NaN or Inf");
+    else if (finite == 0 && weightless > 0)
+      detail::leave_to("row_stochastic", "rows of A that are 0 everywhere",
+                       "every weight of " + std::to_string(weightless) +
+                           (weightless == 1 ? " row" : " rows") +
+                           " is 0, which says nothing of the mask");
     return std::nullopt;
   };
   return p;

@@ -438,6 +438,50 @@ TEST_CASE("NaN answers are oracle_agreement's, which says NaN and the oracle's v
   }
 }
 
+TEST_CASE("an answer of zeros does not pass exact_zeros by its zeros", "[mutants]") {
+  // Code that computes nothing (A = 0, O = 0, the right shapes): its
+  // forbidden weights are 0, but so is every allowed one, which says
+  // nothing of the mask. exact_zeros leaves such rows to row_stochastic,
+  // which charges them (a row summing to 0), and having judged nothing fails.
+  FnSubject zeros([](const Case& c) {
+    return Outcome::make_result(attn::Matrix<double>::Zero(c.Q.rows(), c.V.cols()),
+                                attn::Matrix<double>::Zero(c.Q.rows(), c.K.rows()));
+  });
+  const Verdict v = run(exact_zeros(), zeros);
+  REQUIRE_FALSE(v.passed);
+  REQUIRE(v.failure);
+  INFO(v.failure->summary);
+  CHECK_THAT(v.failure->summary, Catch::StartsWith("nothing judged") &&
+                                     Catch::Contains("which row_stochastic charges"));
+  CHECK_FALSE(run(row_stochastic(), zeros).passed);
+  // One weightless row beside weighted ones: the weighted rows are judged.
+  FnSubject one_row_zero([](const Case& c) {
+    auto r = attn::attention<double>(c.Q, c.K, c.V, c.mask);
+    r.A.row(0).setZero();
+    return Outcome::make_result(r.O, r.A);
+  });
+  if (const Verdict w = run(exact_zeros(), one_row_zero); !w.passed) {
+    REQUIRE(w.failure);
+    FAIL(w.failure->summary);
+  }
+  // The weight all on a forbidden key (a finite fill that wins over allowed
+  // logits below it) is not a row of zeros: charged.
+  FnSubject forbidden_wins([](const Case& c) {
+    attn::Matrix<double> A = attn::Matrix<double>::Zero(c.Q.rows(), c.K.rows());
+    for (Index i = 0; i < A.rows(); ++i)
+      for (Index j = 0; j < A.cols(); ++j)
+        if (c.mask && (*c.mask)(i, j)) {
+          A(i, j) = 1;
+          break;
+        }
+    return Outcome::make_result(A * c.V, A);
+  });
+  const Verdict f = run(exact_zeros(), forbidden_wins);
+  REQUIRE_FALSE(f.passed);
+  REQUIRE(f.failure);
+  CHECK_THAT(f.failure->summary, Catch::Contains("it must be exactly 0"));
+}
+
 TEST_CASE("code that refuses every input passes no property of attention", "[mutants]") {
   // A skeleton that raises for every call (exercises/F3/skeleton.py): its
   // refusals of valid inputs are score_shape's to charge, and refusing the
