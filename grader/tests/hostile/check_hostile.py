@@ -166,9 +166,18 @@ def main():
     # Nothing of the submission may still run: no process this run started
     # whose command line holds the file's name or what its header says it
     # starts (`# expect-gone: REGEX`, searched as Python `re`).
-    time.sleep(0.2)
-    below = descendants()
-    for pattern in [re.escape(os.path.basename(submission))] + keys.get("expect-gone", []):
+    # A process killed at the end of the run may take a moment to exit (a
+    # child freeing 1.4 GiB on a loaded machine): only one still there after
+    # 10 s of polling is left running.
+    patterns = [re.escape(os.path.basename(submission))] + keys.get("expect-gone", [])
+    deadline = time.monotonic() + 10
+    while True:
+        time.sleep(0.2)
+        below = descendants()
+        if time.monotonic() > deadline or not any(
+                re.search(p, cmd) for p in patterns for cmd in below.values()):
+            break
+    for pattern in patterns:
         left = sorted(pid for pid, cmd in below.items() if re.search(pattern, cmd))
         if left:
             problems.append("processes left running (%s): %s" % (pattern, " ".join(map(str, left))))
