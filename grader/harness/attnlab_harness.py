@@ -3,7 +3,7 @@
 
 Usage: python3 attnlab_harness.py --exercise ID --entries NAMES --ops OPS
                                   [--companions NAMES] [--entry NAME] SUBMISSION.py
-       python3 attnlab_harness.py --exercise batched_attention|attention_backward
+       python3 attnlab_harness.py --exercise batched_attention
                                   [--entry NAME] SUBMISSION.py
 
 An exercise's spec comes from the grader (exercises/registry.json): --entries
@@ -17,11 +17,11 @@ batched_attention for `attnlab check --op batched_attention`, calling
 NAME(Q, K, V, mask=None, scale=None, causal=False, alignment="top_left")
 with 4-D NumPy float64 arrays (grader/PROTOCOL.md).
 
---exercise attention_backward is no exercise either: it serves the op
-attention_backward (`attnlab check --op attention_backward`), calling
-NAME(Q, K, V, dO, mask=None, scale=None, causal=False) with 2-D NumPy
-float64 arrays and a boolean mask (True = forbidden); the function returns
-the gradients (dQ, dK, dV) of sum(dO * O), O = attention(Q, K, V, mask).
+The op attention_backward is served as exercise B1 (exercises/B1/README.md,
+its --entries and --ops from the registry), calling NAME(Q, K, V, dO,
+mask=None, scale=None, causal=False) with 2-D NumPy float64 arrays and a
+boolean mask (True = forbidden); the function returns the gradients
+(dQ, dK, dV) of sum(dO * O), O = attention(Q, K, V, mask).
 
 --entry NAME answers with the function NAME instead of the exercise's
 names (`attnlab check --entry`). For the op attention the function may
@@ -76,8 +76,6 @@ VERSION = 1
 OPERATION_ENTRY_POINTS = {
     # the op batched_attention (--entry names the kernel).
     "batched_attention": ["batched_attention", "grouped_query_attention"],
-    # the op attention_backward.
-    "attention_backward": ["attention_backward"],
 }
 
 # False when the kernel returns O alone (learned by probe_weights, --entry).

@@ -1,7 +1,7 @@
 #!/bin/sh
 # cpp_reproduction_test.sh ATTNLAB SOURCE_DIR
 # For a wrong C++ attempt at each operation (attention, tiled attention,
-# multi-head attention, the causal mask), the report's "reproduce it (C++"
+# multi-head attention, the causal mask, the backward pass), the report's "reproduce it (C++"
 # block compiles with the student's file and the exercise's folder on the
 # include path, and runs: a student can paste it as it is, and build it with
 # the report's own command line (the exercise's folder and Eigen's include).
@@ -12,9 +12,12 @@ tmp=$(mktemp -d /tmp/attnlab-cpp-repro-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "cpp_reproduction_test: $*" >&2; exit 1; }
 
-for pair in f3_no_max_shift.cpp:F3 t1_no_rescale.cpp:T1 m1_heads_reversed.cpp:M1 c1_diagonal_forbidden.cpp:C1; do
-  file=${pair%%:*} exercise=${pair##*:}
-  rm -rf "$tmp/work" && mkdir "$tmp/work" && cp "$src/exercises/mutants/$file" "$tmp/work/$file"
+m=exercises/mutants
+for pair in $m/f3_no_max_shift.cpp:F3 $m/t1_no_rescale.cpp:T1 $m/m1_heads_reversed.cpp:M1 \
+    $m/c1_diagonal_forbidden.cpp:C1 grader/tests/data/cpp/b1_d_term_dropped.cpp:B1; do
+  path=${pair%%:*} exercise=${pair##*:}
+  file=${path##*/}
+  rm -rf "$tmp/work" && mkdir "$tmp/work" && cp "$src/$path" "$tmp/work/$file"
   NO_COLOR=1 "$attnlab" grade "$tmp/work/$file" --cases 40 > "$tmp/report.txt" 2>&1
   [ $? = 1 ] || { cat "$tmp/report.txt"; fail "$file: the wrong attempt did not exit 1"; }
   # The first C++ block: the lines under its heading that start with 4 spaces,

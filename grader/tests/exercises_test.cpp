@@ -1,4 +1,4 @@
-// Exercises F1-F4 (and the library operations T1, M1, C1) in the grader: the
+// Exercises F1-F4 (and the library operations T1, M1, C1, B1) in the grader: the
 // registry (properties, points, entry points), recognising a submission's
 // exercise from its file, the answers files of F2 and F4, and the visible
 // examples of the softmax exercises.

@@ -61,7 +61,7 @@ expect 0 'score: 12 / 12' grade --exercise X1 "$tmp/work/solution.cpp" $cases
 expect 1 'score: 0 / 12' grade "$tmp/work/skeleton.py" $cases
 expect 1 'score: 0 / 12' grade "$tmp/work/skeleton.cpp" $cases
 # Its title and the list of graded exercises come from the spec.
-expect 2 'and the library operations T1, M1, C1, X1' grade --exercise X9 "$tmp/work/solution.py"
+expect 2 'and the library operations T1, M1, C1, B1, X1' grade --exercise X9 "$tmp/work/solution.py"
 
 # Without the course's folder attnlab does not know X1.
 "$attnlab" grade --exercise X1 "$tmp/work/solution.py" >"$tmp/out" 2>&1

@@ -190,7 +190,8 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
       "causal=False) returning the gradients (dQ, dK, dV) of sum(dO * O) with "
       "O = attention(Q, K, V, mask) (the Python client's attnlab_check.torch_backward wraps "
       "a PyTorch forward); e.g. attnlab check grads.py --op attention_backward --entry "
-      "my_backward (no C++ interface).\n"
+      "my_backward; a C++ kernel defines b1::attention_backward (exercise B1, "
+      "exercises/B1/attention_backward.hpp).\n"
       "Exit status: 0 every property passed, 1 a property failed or the kernel did not "
       "load, 2 usage or infrastructure error (a function --entry names that the file does "
       "not define too), 3 none failed but --time-budget ran out before every property ran.");
@@ -308,8 +309,7 @@ bool take_only_property(const CheckCommand& c, Operation op, GradeOptions& optio
 /// False, said on stderr, for a kernel file of a language the operation or
 /// --entry does not take.
 bool language_fits(const CheckCommand& c, Operation op, const std::filesystem::path& file) {
-  if ((op == Operation::batched_attention || op == Operation::attention_backward) &&
-      detect_language(file) == Language::cpp) {
+  if (op == Operation::batched_attention && detect_language(file) == Language::cpp) {
     std::cerr << "attnlab: " << attn::prop::operation_name(op)
               << " has no C++ interface: check a Python kernel "
                  "(--entry NAME) or an executable speaking attnlab-protocol/1 (grader/PROTOCOL.md)\n";

@@ -82,6 +82,10 @@ std::vector<attn::prop::Property> graded_properties(Operation op) {
     case Operation::multi_head_attention: return p::multi_head_properties();
     case Operation::causal_mask:
       return {p::causal_mask_matches_definition(), p::padding_mask_matches_definition()};
+    case Operation::attention_backward:
+      // B1, the backward pass (exercises/B1/README.md): the catalogue's
+      // backward properties, a fully forbidden row an error.
+      return p::backward_properties();
     default:
       throw std::invalid_argument(std::string("no exercise is graded on the operation ") +
                                   p::operation_name(op));
@@ -113,21 +117,6 @@ Exercise load_exercise(const std::string& id) {
 }
 
 Exercise kernel_exercise(Operation op, attn::prop::FullyForbidden fully_forbidden) {
-  if (op == Operation::attention_backward) {
-    // No exercise serves it: answered by the Python harness's --exercise
-    // attention_backward, NAME(Q, K, V, dO, mask=None, scale=None,
-    // causal=False) -> (dQ, dK, dV), or by an executable speaking the
-    // protocol (no C++ interface: toolchain_for refuses it).
-    Exercise e;
-    e.id = attn::prop::operation_name(op);
-    e.title = "kernel check, operation attention_backward";
-    e.section = "the backward pass of attention (the chain rule through O = P V and the softmax)";
-    e.op = op;
-    e.properties = attn::prop::kernel_properties_for(op, fully_forbidden);
-    for (const auto& p : e.properties) e.points[p.id] = 1;
-    e.python_entry_points = {"attention_backward"};
-    return e;
-  }
   if (op == Operation::batched_attention) {
     // No exercise serves it: the pseudo-exercise is the operation itself,
     // answered by the Python harness's --exercise batched_attention (no C++

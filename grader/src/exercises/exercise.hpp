@@ -59,7 +59,7 @@ struct Exercise {
   double max_points() const;
 };
 
-/// The exercise with this id ("F1".."F4", or T1, M1, C1 below), read from the registry and its
+/// The exercise with this id ("F1".."F4", or T1, M1, C1, B1 below), read from the registry and its
 /// points table. Throws std::invalid_argument for an id attnlab does not
 /// grade (the message says which ids it grades, and shows the id given
 /// with its control characters escaped, sandbox/escaped_name.hpp: an id
@@ -69,7 +69,7 @@ struct Exercise {
 Exercise load_exercise(const std::string& id);
 
 /// The ids of the text's graded exercises, in order: F1, F2, F3, F4 (the
-/// library operations T1, M1, C1: library_exercise_ids).
+/// library operations T1, M1, C1, B1: library_exercise_ids).
 std::vector<std::string> exercise_ids();
 
 /// Graded pseudo-exercises for the library's operations (not exercises of the

@@ -71,7 +71,7 @@ struct ExerciseSpec {
   std::string cpp_harness_target() const;
 };
 
-/// Every exercise, in the registry's order (F1, F2, F3, F4, T1, M1, C1).
+/// Every exercise, in the registry's order (F1, F2, F3, F4, T1, M1, C1, B1).
 /// Read once from <exercises_dir>/registry.json (attn/grader/paths.hpp);
 /// throws std::runtime_error naming the file and the member if it cannot be
 /// read or a member is missing, misspelt or names an unknown operation.
@@ -83,7 +83,7 @@ const ExerciseSpec* find_exercise_spec(const std::string& id);
 /// Every exercise's id, in the registry's order.
 std::vector<std::string> graded_exercise_ids();
 
-/// "F1, F2, F3, F4 and the library operations T1, M1, C1": what attnlab grades, for messages.
+/// "F1, F2, F3, F4 and the library operations T1, M1, C1, B1": what attnlab grades, for messages.
 std::string graded_exercises_text();
 
 /// Why an exercise of the text with this id is not graded ("F5": its answer

@@ -228,7 +228,9 @@ std::string cpp_reproduction(const Case& c, const std::string& exercise) {
   std::string ns = has_cpp ? spec->cpp.ns : exercise;
   for (char& ch : ns) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   std::ostringstream os;
-  const bool finite = c.Q.allFinite() && c.K.allFinite() && c.V.allFinite() && c.S.allFinite();
+  // B1's call passes NaN for the default scale: <limits> too.
+  const bool finite = c.Q.allFinite() && c.K.allFinite() && c.V.allFinite() && c.S.allFinite() &&
+                      c.dO.allFinite() && c.op != Operation::attention_backward;
   os << (finite ? "#include <iostream>\n" : "#include <iostream>\n#include <limits>\n") << "#include \""
      << (has_cpp ? spec->cpp.header : "attention.hpp") << "\"\nint main() {\n";
   std::ostringstream body;
@@ -270,8 +272,16 @@ std::string cpp_reproduction(const Case& c, const std::string& exercise) {
            << (c.mask ? "mask" : "std::nullopt") << ");\nstd::cout << O << \"\\n\";\n";
       break;
     }
-    case Operation::batched_attention:
     case Operation::attention_backward:
+      body << cpp_matrix(ns, "Q", c.Q) << cpp_matrix(ns, "K", c.K) << cpp_matrix(ns, "V", c.V)
+           << cpp_matrix(ns, "dO", c.dO);
+      if (c.mask) body << cpp_mask(ns, "mask", *c.mask);
+      body << "auto g = " << ns << "::attention_backward(Q, K, V, dO, "
+           << (c.mask ? "mask" : "std::nullopt")
+           << ", std::numeric_limits<double>::quiet_NaN(), false);  // NaN: scale 1/sqrt(d_k)\n"
+              "std::cout << \"dQ:\\n\" << g.dQ << \"\\n\\ndK:\\n\" << g.dK << \"\\n\\ndV:\\n\" << g.dV << \"\\n\";\n";
+      break;
+    case Operation::batched_attention:
       body << "// " << attn::prop::operation_name(c.op)
            << " has no C++ interface: see the Python reproduction\n";
       break;

@@ -48,7 +48,7 @@ Launch prepare_python(const fs::path& file, const LaunchOptions& options, Launch
                          options.python_harness.empty() ? python_harness_path() : options.python_harness,
                          "--exercise", options.exercise};
   // An exercise's spec (exercises/registry.json); an operation no exercise
-  // serves (batched_attention, attention_backward) is known to the harness.
+  // serves (batched_attention) is known to the harness.
   if (const ExerciseSpec* spec = find_exercise_spec(options.exercise)) {
     auto comma_joined = [](const std::vector<std::string>& names) {
       std::string out;
