@@ -345,11 +345,11 @@ TEST_CASE("the model answers pass, the skeleton answers fail", "[answers]") {
   for (const std::string id : {"F2", "F4"}) {
     INFO(id);
     const auto good = answers_verdict(id, source("solutions/" + id + "/answers.json"));
-    CHECK(good.passed);
+    CHECK(good.passed());
     CHECK(good.property_id == kAnswersItem);
     const auto skeleton = answers_verdict(id, source("exercises/" + id + "/answers_skeleton.json"));
-    CHECK_FALSE(skeleton.passed);
-    CHECK_FALSE(skeleton.skipped);
+    CHECK_FALSE(skeleton.passed());
+    CHECK_FALSE(skeleton.skipped());
     REQUIRE(skeleton.failure);
     CHECK(skeleton.failure->worst);
   }
@@ -364,21 +364,21 @@ TEST_CASE("an answers file with a number too large for JSON fails, without an ex
   }
   const auto v = answers_verdict("F4", file);
   std::filesystem::remove(file);
-  CHECK_FALSE(v.passed);
+  CHECK_FALSE(v.passed());
   CHECK_THAT(failure_summary(v), Catch::Contains("not valid JSON"));
 }
 
 TEST_CASE("wrong answers fail at the entry that is wrong", "[answers]") {
   const auto f4 = answers_verdict("F4", data("f4_wrong.json"));
-  CHECK_FALSE(f4.passed);
+  CHECK_FALSE(f4.passed());
   CHECK_THAT(failure_summary(f4), Catch::Contains("buggy_row_sum = 0.5") &&
                                       Catch::Contains("0.3302384"));
   // 0.33 is 2.4e-4 away: outside the text's 1e-4. More digits pass.
-  CHECK_FALSE(answers_verdict("F4", data("f4_rounded_too_far.json")).passed);
-  CHECK(answers_verdict("F4", data("f4_more_digits.json")).passed);
+  CHECK_FALSE(answers_verdict("F4", data("f4_rounded_too_far.json")).passed());
+  CHECK(answers_verdict("F4", data("f4_more_digits.json")).passed());
 
   const auto f2 = answers_verdict("F2", data("f2_wrong_entry.json"));
-  CHECK_FALSE(f2.passed);
+  CHECK_FALSE(f2.passed());
   REQUIRE(f2.failure);
   REQUIRE(f2.failure->worst);
   CHECK(f2.failure->worst->matrix == "A_with_shift");
@@ -386,7 +386,7 @@ TEST_CASE("wrong answers fail at the entry that is wrong", "[answers]") {
   CHECK(f2.failure->worst->col == 2);
   CHECK(f2.counterexample);  // the report shows F2's S
   // Forgetting the mask (softmax over all three logits) is caught.
-  CHECK_FALSE(answers_verdict("F2", data("f2_unmasked.json")).passed);
+  CHECK_FALSE(answers_verdict("F2", data("f2_unmasked.json")).passed());
   // A wrong number, and only a wrong number, is told to recompute it.
   for (const auto* v : {&f4, &f2}) {
     const auto h = hint_for(*v);
@@ -411,8 +411,8 @@ TEST_CASE("a malformed answers file fails with what is wrong and the expected fo
                        Bad{"F2", "no_exercise_member.json", "no \"exercise\" member"}}) {
     INFO(b.file);
     const auto v = answers_verdict(b.exercise, data(b.file));
-    CHECK_FALSE(v.passed);
-    CHECK_FALSE(v.skipped);
+    CHECK_FALSE(v.passed());
+    CHECK_FALSE(v.skipped());
     CHECK_THAT(failure_summary(v), Catch::Contains(b.says));
     if (std::string(b.says).find("expected 2 x 3") == std::string::npos)
       CHECK_THAT(failure_summary(v), Catch::Contains("README.md"));
@@ -429,8 +429,8 @@ TEST_CASE("a malformed answers file fails with what is wrong and the expected fo
 
 TEST_CASE("no answers file: the item is skipped and says how to give one", "[answers]") {
   const auto v = check_answers(load_exercise("F2"), std::nullopt);
-  CHECK(v.skipped);
-  CHECK_FALSE(v.passed);
+  CHECK(v.skipped());
+  CHECK_FALSE(v.passed());
   CHECK_THAT(v.error, Catch::Contains("--answers") && Catch::Contains("3 points"));
 }
 
@@ -461,7 +461,7 @@ TEST_CASE("the visible examples pass on the library and fail on a wrong softmax"
     REQUIRE_FALSE(p.fixed_cases.empty());
     const auto good = attn::prop::run_property(p, lib, run);
     INFO((good.failure ? good.failure->summary : good.error));
-    CHECK(good.passed);
+    CHECK(good.passed());
     CHECK(good.cases == int(p.fixed_cases.size()));
 
     // Uniform weights are a distribution, but not the text's numbers.
@@ -469,7 +469,7 @@ TEST_CASE("the visible examples pass on the library and fail on a wrong softmax"
       return attn::prop::DMatrix::Constant(S.rows(), S.cols(), 1.0 / double(S.cols()));
     });
     const auto bad = attn::prop::run_property(p, uniform, run);
-    CHECK_FALSE(bad.passed);
+    CHECK_FALSE(bad.passed());
     REQUIRE(bad.failure);
     CHECK_THAT(bad.failure->summary, Catch::Contains("the text prints"));
   }
@@ -494,6 +494,6 @@ TEST_CASE("F2's visible example sends the -inf form and the mask form", "[exampl
     return A;
   });
   const auto v = attn::prop::run_property(p, ignores_mask, attn::prop::RunConfig{});
-  CHECK_FALSE(v.passed);
+  CHECK_FALSE(v.passed());
   CHECK(v.cases == 1);  // the -inf form passed, the mask form failed
 }

@@ -109,7 +109,7 @@ Verdict failed_with(const std::string& property, const Case& c, Outcome o) {
   const attn::prop::Property* p = property_of(property, c.op);
   REQUIRE(p);
   Verdict v = verdict_of(*p);
-  v.passed = false;
+  v.status = attn::prop::VerdictStatus::failed;
   v.counterexample = c;
   attn::prop::Failure f;
   f.summary = "wrong";
@@ -238,13 +238,12 @@ TEST_CASE("feedback: a property's usual cause is not claimed where the counterex
 TEST_CASE("feedback: a pass, a skip, a not-run property get no hint", "[feedback]") {
   Verdict v;
   v.property_id = "row_stochastic";
-  v.passed = true;
+  v.status = attn::prop::VerdictStatus::passed;
   CHECK_FALSE(attn::grader::hint_for(v));
-  v.passed = false;
-  v.skipped = true;
+  v.status = attn::prop::VerdictStatus::skipped;
   CHECK_FALSE(attn::grader::hint_for(v));
-  v.skipped = false;
-  v.not_run = "the time budget was used up";
+  v.status = attn::prop::VerdictStatus::not_run;
+  v.stop_reason = "the time budget was used up";
   CHECK_FALSE(attn::grader::hint_for(v));
 }
 
@@ -522,7 +521,7 @@ TEST_CASE("feedback: every property a grade or a check runs has its own hint", "
   for (const auto& p : properties) {
     const std::string& id = p.id;
     Verdict v = verdict_of(p);
-    v.passed = false;
+    v.status = attn::prop::VerdictStatus::failed;
     attn::prop::Failure f;
     f.summary = "wrong";
     v.failure = f;

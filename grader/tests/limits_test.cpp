@@ -128,8 +128,8 @@ TEST_CASE("limits: past the restart cap no property shows a made-up counterexamp
   int failed = 0, capped = 0, passed = 0;
   for (const auto& v : g.result.verdicts) {
     INFO(v.property_id << "\n" << printed(v));
-    if (v.passed || v.skipped) {
-      passed += v.passed;
+    if (v.passed() || v.skipped()) {
+      passed += v.passed();
       continue;
     }
     ++failed;
@@ -141,9 +141,9 @@ TEST_CASE("limits: past the restart cap no property shows a made-up counterexamp
     REQUIRE(v.counterexample);
     CHECK(v.counterexample->Q.rows() >= 5);
     CHECK(v.counterexample->K.rows() >= 5);
-    if (!v.not_run.empty()) {
+    if (!v.stop_reason.empty()) {
       ++capped;
-      CHECK_THAT(v.not_run, Catch::Contains("restarted 3 times"));
+      CHECK_THAT(v.stop_reason, Catch::Contains("restarted 3 times"));
     }
   }
   CHECK(failed > 0);
@@ -161,7 +161,7 @@ TEST_CASE("limits: the timeout cap shows the real timeout, in plain words", "[li
   REQUIRE(g.result.status == GradeResult::Status::graded);
   CHECK(g.result.passed == 0);
   for (const auto& v : g.result.verdicts) {
-    if (v.skipped) continue;
+    if (v.skipped()) continue;
     INFO(v.property_id << "\n" << printed(v));
     REQUIRE(v.failure);
     CHECK_THAT(v.failure->summary, Catch::Contains("timed out after 300 ms"));
@@ -186,9 +186,9 @@ TEST_CASE("limits: past the time budget later properties are NOT RUN, without co
     const Verdict& v = g.result.verdicts[k];
     const auto& item = g.result.items[k];
     INFO(v.property_id << "\n" << item.text);
-    if (v.passed || v.skipped || v.property_id == "answers") continue;
+    if (v.passed() || v.skipped() || v.property_id == "answers") continue;
     // slow.py is correct: whatever did not pass was cut short by the budget.
-    CHECK_THAT(v.not_run, Catch::Contains("time budget of 2 s"));
+    CHECK_THAT(v.stop_reason, Catch::Contains("time budget of 2 s"));
     if (v.failure) continue;
     ++not_run;
     CHECK_FALSE(v.counterexample);
@@ -252,7 +252,8 @@ TEST_CASE("report: a property not run says so, with no seed and no hint", "[limi
   Verdict v;
   v.property_id = "row_stochastic";
   v.title = "rows sum to 1";
-  v.not_run = "the submission used up its time budget of 2 s (--submission-timeout)";
+  v.status = attn::prop::VerdictStatus::not_run;
+  v.stop_reason = "the submission used up its time budget of 2 s (--submission-timeout)";
   const std::string text = printed(v);
   CHECK_THAT(text, Catch::StartsWith("[NOT RUN] row_stochastic"));
   CHECK_THAT(text, Catch::Contains("not run because the submission used up its time budget"));

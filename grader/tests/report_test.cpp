@@ -218,7 +218,7 @@ TEST_CASE("points: overrides from the configuration, skipped items not counted",
   CHECK(rules.points_for("row_stochastic") == exercise.points.at("row_stochastic"));
   attn::prop::Verdict v;
   v.property_id = "row_stochastic";
-  v.passed = true;
+  v.status = attn::prop::VerdictStatus::passed;
   CHECK(rules.visibility_for(v) == "visible");
   v.property_id = "exact_zeros";
   CHECK(rules.visibility_for(v) == "hidden");
@@ -227,7 +227,7 @@ TEST_CASE("points: overrides from the configuration, skipped items not counted",
 
   attn::prop::Verdict skipped;
   skipped.property_id = "exact_zeros";
-  skipped.skipped = true;
+  skipped.status = attn::prop::VerdictStatus::skipped;
   const auto item = attn::grader::score_verdict(skipped, rules);
   CHECK_FALSE(item.counted);
   CHECK(item.max_points == 0);

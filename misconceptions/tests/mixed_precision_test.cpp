@@ -20,7 +20,7 @@ TEST_CASE("accumulating in bfloat16 while declaring float32 accumulation is low_
   attn::prop::RunConfig cfg;
   cfg.cases = attn::prop::default_case_count();
   const attn::prop::Verdict v = attn::prop::run_property(attn::prop::oracle_agreement(), s, cfg);
-  REQUIRE_FALSE(v.passed);
+  REQUIRE_FALSE(v.passed());
   REQUIRE(v.counterexample);
   const attn::mis::Diagnosis d = attn::mis::diagnose(s, *v.counterexample, "oracle_agreement", {});
   INFO(attn::mis::to_json(d));

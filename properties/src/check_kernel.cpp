@@ -33,10 +33,10 @@ JunitTestcase testcase_of(const Verdict& v, const std::string& cls, double secon
   tc.classname = cls;
   tc.name = v.property_id;
   tc.seconds = seconds;
-  if (v.skipped) {
+  if (v.skipped()) {
     tc.status = JunitTestcase::Status::skipped;
     tc.message = v.error.empty() ? std::string("not applicable") : v.error;
-  } else if (!v.passed) {
+  } else if (!v.passed()) {
     std::ostringstream text;
     print_verdict(text, v);
     tc.status = v.failure ? JunitTestcase::Status::failure : JunitTestcase::Status::error;
@@ -100,12 +100,12 @@ CheckSummary run_check(Subject& kernel, const CheckOptions& options) {
     const Verdict v = run_property(p, kernel, cfg);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     suite.cases.push_back(testcase_of(v, cls, seconds));
-    if (v.skipped) {
+    if (v.skipped()) {
       ++summary.skipped;
       std::string why = v.error.empty() ? std::string("not applicable") : v.error;
       if (why.rfind("skipped: ", 0) == 0) why.erase(0, 9);
       out << "[SKIP] " << v.property_id << ": " << why << "\n";
-    } else if (v.passed) {
+    } else if (v.passed()) {
       ++summary.passed;
       out << "[PASS] " << v.property_id << ": " << v.title << " (" << plural(v.cases, "case") << ")\n";
       print_left_cases(out, v);

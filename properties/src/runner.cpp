@@ -175,7 +175,7 @@ void count_judging(Verdict& v, Judging& j, const Case& c) {
 /// judged is no pass (a skeleton that refuses every input, its rightful
 /// refusals of NaN and Inf inputs included; an answer NaN everywhere).
 void fail_if_nothing_judged(Verdict& v, const Judging& j) {
-  if (!v.passed || j.judged > 0 || !j.first_mark) return;
+  if (!v.passed() || j.judged > 0 || !j.first_mark) return;
   std::string example = j.first_mark->example.substr(0, j.first_mark->example.find('\n'));
   if (example.size() > 200) example = example.substr(0, 200) + "...";
   Failure f;
@@ -185,7 +185,7 @@ void fail_if_nothing_judged(Verdict& v, const Judging& j) {
                    ? ", or an input (NaN, Inf) that it rightly refused, which judges no value"
                    : "") +
               "; a property passes only on cases it could judge";
-  v.passed = false;
+  v.status = VerdictStatus::failed;
   v.counterexample = j.first_left;
   v.failure = std::move(f);
 }
@@ -207,11 +207,12 @@ Verdict blank_verdict(const Property& p, const Subject& s, const RunConfig& cfg)
 /// weights it does not return), or nullopt when it can.
 std::optional<Verdict> not_applicable(const Property& p, const Subject& s, Verdict v) {
   if (!s.supports(p.op)) {
+    v.status = VerdictStatus::error;
     v.error = s.name() + " does not implement " + operation_name(p.op);
     return v;
   }
   if (p.needs_weights && (!s.returns_weights() || p.op == Operation::attention_tiled)) {
-    v.skipped = true;
+    v.status = VerdictStatus::skipped;
     v.error = "skipped: " + s.name() + " does not return the weights A";
     return v;
   }
@@ -224,7 +225,7 @@ Verdict run_fixed_cases(const Property& p, Subject& s, const RunConfig& cfg, Ver
   v.generated = false;
   if (std::none_of(p.fixed_cases.begin(), p.fixed_cases.end(),
                    [&](const Case& c) { return cfg.shapes.admits(c); })) {
-    v.skipped = true;
+    v.status = VerdictStatus::skipped;
     v.error = "skipped: its cases have shapes the subject does not take (" + cfg.shapes.describe() + ")";
     return v;
   }
@@ -234,6 +235,7 @@ Verdict run_fixed_cases(const Property& p, Subject& s, const RunConfig& cfg, Ver
     for (const auto& t : c.tags) ++v.regimes[t];
     detail::clear_left_mark();
     if (auto f = p.check(s, c)) {
+      v.status = VerdictStatus::failed;
       v.counterexample = c;
       v.failure = std::move(f);
       return with_shown_case(v);
@@ -241,7 +243,7 @@ Verdict run_fixed_cases(const Property& p, Subject& s, const RunConfig& cfg, Ver
     count_judging(v, judging, c);
     ++v.cases;
   }
-  v.passed = true;
+  v.status = VerdictStatus::passed;
   fail_if_nothing_judged(v, judging);
   return v;
 }
@@ -344,13 +346,13 @@ rc::detail::TestResult run_generated_cases(SeedRun& run, const rc::Gen<Case>& ge
 /// (already one row of three keys, its values the ones that matter).
 void run_edge_cases(const Property& p, Subject& s, const RunConfig& cfg, const GenConfig& gc,
                     Verdict& v, Judging& judging) {
-  v.passed = true;
+  v.status = VerdictStatus::passed;
   for (const Case& c : detail::edge_cases(p, gc)) {
     if (!cfg.shapes.admits(c)) continue;  // a shape the subject does not take
     for (const auto& t : c.tags) ++v.regimes[t];
     EdgeCaseResult r = check_edge_case(p, s, c);
     if (r.failure) {
-      v.passed = false;
+      v.status = VerdictStatus::failed;
       v.counterexample = c;
       v.failure = std::move(r.failure);
       return;
@@ -369,7 +371,7 @@ void decide_generated(const rc::detail::TestResult& result, SeedRun& run, const 
     // A random failure, which comes first, keeps its shrunk counterexample.
     run_edge_cases(run.p, run.s, run.cfg, gc, v, run.judging);
   } else if (result.template is<rc::detail::FailureResult>()) {
-    v.passed = false;
+    v.status = run.last_failure ? VerdictStatus::failed : VerdictStatus::error;
     v.counterexample = run.last_case;
     v.failure = run.last_failure;
     v.cases = result.template get<rc::detail::FailureResult>().numSuccess;
@@ -378,8 +380,10 @@ void decide_generated(const rc::detail::TestResult& result, SeedRun& run, const 
     else if (failure_ratio(*run.last_failure) < kLoudRatio)
       show_loudest_edge_case(run.p, run.s, run.cfg, gc, v);
   } else if (result.template is<rc::detail::GaveUpResult>()) {
+    v.status = VerdictStatus::error;
     v.error = "gave up: " + result.template get<rc::detail::GaveUpResult>().description;
   } else {
+    v.status = VerdictStatus::error;
     v.error = "RapidCheck error: " + result.template get<rc::detail::Error>().description;
   }
 }
@@ -398,7 +402,7 @@ Verdict run_property(const Property& p, Subject& s, const RunConfig& cfg) {
   const rc::detail::TestResult result = run_generated_cases(run, gen);
   v.cases = run.ran;
   if (result.template is<rc::detail::SuccessResult>() && run.ran > 0 && run.not_judged == run.ran) {
-    v.skipped = true;
+    v.status = VerdictStatus::skipped;
     v.error = "skipped: none of its cases fits the shapes the subject takes (" + cfg.shapes.describe() + ")";
     return v;
   }

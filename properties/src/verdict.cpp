@@ -111,14 +111,16 @@ void print_left_cases(std::ostream& os, const Verdict& v, const std::string& ind
 }
 
 void print_verdict(std::ostream& os, const Verdict& v) {
-  const bool not_run = !v.not_run.empty() && !v.failure && !v.passed && !v.skipped;
-  const char* status = v.skipped                          ? "SKIP"
-                       : not_run                        ? "NOT RUN"
-                       : !v.error.empty() && !v.failure ? "ERROR"
-                       : v.passed                       ? "PASS"
-                                                        : "FAIL";
+  const char* status = "FAIL";
+  switch (v.status) {
+    case VerdictStatus::passed: status = "PASS"; break;
+    case VerdictStatus::failed: status = "FAIL"; break;
+    case VerdictStatus::error: status = "ERROR"; break;
+    case VerdictStatus::not_run: status = "NOT RUN"; break;
+    case VerdictStatus::skipped: status = "SKIP"; break;
+  }
   os << "[" << status << "] " << v.property_id << ": " << v.title << "  (" << v.source << ")\n";
-  if (v.passed) {
+  if (v.passed()) {
     int left = 0;
     for (const auto& [tag, n] : v.regimes)
       if (tag.rfind(detail::kLeftTag, 0) == 0) left += n;
@@ -128,19 +130,19 @@ void print_verdict(std::ostream& os, const Verdict& v) {
     return;
   }
   if (!v.error.empty()) os << "  " << indented(v.error) << "\n";
-  if (not_run) {
+  if (v.status == VerdictStatus::not_run) {
     if (v.cases > 0)
       os << "  not run to the end: " << v.cases << " case" << (v.cases == 1 ? "" : "s")
-         << " passed, then " << v.not_run << ", so the other cases were not run\n";
+         << " passed, then " << v.stop_reason << ", so the other cases were not run\n";
     else
-      os << "  not run because " << v.not_run << "\n";
+      os << "  not run because " << v.stop_reason << "\n";
     return;
   }
   if (!v.failure) return;
   const Failure& f = *v.failure;
   os << "  " << indented(f.summary) << "\n";
-  if (!v.not_run.empty()) {
-    os << "  stopped early: " << v.not_run << "; the rest of this property was not run";
+  if (!v.stop_reason.empty()) {
+    os << "  stopped early: " << v.stop_reason << "; the rest of this property was not run";
     if (v.counterexample && v.generated) os << ", and the case below may not be fully shrunk";
     os << "\n";
   }

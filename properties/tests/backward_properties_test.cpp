@@ -54,7 +54,7 @@ void check_library(S& subject, bool tiled_subject) {
     print_verdict(report, v);
     print_regimes(report, v);
     INFO(report.str());
-    CHECK(v.passed);
+    CHECK(v.passed());
     CHECK(v.error.empty());
     CHECK(v.cases > 0);
     std::cout << subject.name() << ": " << p.id << ": " << v.cases << " cases, largest ratio "
@@ -166,7 +166,7 @@ void fails_loudly(const Property& p, Bug bug) {
   std::ostringstream report;
   print_verdict(report, v);
   INFO(report.str());
-  REQUIRE_FALSE(v.passed);
+  REQUIRE_FALSE(v.passed());
   REQUIRE(v.failure);
   REQUIRE(v.counterexample);
   if (v.failure->worst) {
@@ -191,7 +191,7 @@ TEST_CASE("the planted backward itself, without a bug, passes (the bugs are the 
     std::ostringstream report;
     print_verdict(report, v);
     INFO(report.str());
-    CHECK(v.passed);
+    CHECK(v.passed());
   }
 }
 
@@ -237,10 +237,10 @@ TEST_CASE("backward_fully_forbidden fails on NaN gradients for a fully forbidden
   BuggyBackward s(Bug::nan_for_forbidden);
   RunConfig cfg;
   cfg.cases = 50;
-  CHECK(run_property(backward_fully_forbidden("", FullyForbidden::nan), s, cfg).passed);
-  CHECK_FALSE(run_property(backward_fully_forbidden("", FullyForbidden::zeros), s, cfg).passed);
+  CHECK(run_property(backward_fully_forbidden("", FullyForbidden::nan), s, cfg).passed());
+  CHECK_FALSE(run_property(backward_fully_forbidden("", FullyForbidden::zeros), s, cfg).passed());
   // The library refuses: it passes the error convention and fails the others.
   LibSubject<double> lib;
-  CHECK(run_property(backward_fully_forbidden("FullyMaskedRowError"), lib, cfg).passed);
-  CHECK_FALSE(run_property(backward_fully_forbidden("", FullyForbidden::zeros), lib, cfg).passed);
+  CHECK(run_property(backward_fully_forbidden("FullyMaskedRowError"), lib, cfg).passed());
+  CHECK_FALSE(run_property(backward_fully_forbidden("", FullyForbidden::zeros), lib, cfg).passed());
 }

@@ -154,7 +154,7 @@ TEST_CASE("batched: a correct kernel passes every property", "[batched]") {
     cfg.cases = 40;
     const Verdict v = run_property(p, good, cfg);
     INFO(p.id << ": " << (v.failure ? v.failure->summary : v.error));
-    CHECK(v.passed);
+    CHECK(v.passed());
   }
 }
 
@@ -171,7 +171,7 @@ TEST_CASE("batched: each mistake fails its property, naming head and row", "[bat
     BatchedKernel bad(e.mistake);
     const Verdict v = run(e.property, bad);
     INFO(e.mistake << " on " << e.property);
-    REQUIRE_FALSE(v.passed);
+    REQUIRE_FALSE(v.passed());
     REQUIRE(v.failure);
     CHECK(v.failure->summary.find(e.fact) != std::string::npos);
     CHECK(v.failure->summary.find("query head h = ") != std::string::npos);

@@ -52,7 +52,7 @@ Verdict run(const Property& p, Subject& s) {
 TEST_CASE("post-softmax masking (F4) fails row_stochastic with a small counterexample", "[mutants]") {
   FnSubject s(post_softmax_mask);
   const Verdict v = run(row_stochastic(), s);
-  REQUIRE_FALSE(v.passed);
+  REQUIRE_FALSE(v.passed());
   REQUIRE(v.counterexample);
   REQUIRE(v.failure);
   REQUIRE(v.failure->worst);
@@ -61,9 +61,9 @@ TEST_CASE("post-softmax masking (F4) fails row_stochastic with a small counterex
   // Shrinking reaches a small case: the F4 bug needs only one masked key.
   CHECK(v.counterexample->Q.rows() <= 2);
   CHECK(v.counterexample->K.rows() <= 2);
-  CHECK_FALSE(run(oracle_agreement(), s).passed);
+  CHECK_FALSE(run(oracle_agreement(), s).passed());
   // Post-softmax zeroing does produce exact zeros: that property alone cannot see it.
-  CHECK(run(exact_zeros(), s).passed);
+  CHECK(run(exact_zeros(), s).passed());
 }
 
 TEST_CASE("NaN, zeros or a uniform row for a fully forbidden row fail the refusal property", "[mutants]") {
@@ -86,7 +86,7 @@ TEST_CASE("NaN, zeros or a uniform row for a fully forbidden row fail the refusa
     });
     const Verdict v = run(fully_forbidden_refused(), s);
     INFO("variant " << variant);
-    CHECK_FALSE(v.passed);
+    CHECK_FALSE(v.passed());
     REQUIRE(v.failure);
     CHECK(v.failure->marked_row >= 0);
   }
@@ -100,12 +100,12 @@ TEST_CASE("a subject that refuses every case earns nothing for refusing the forb
     FnSubject skeleton([](const Case&) { return Outcome::make_refusal("NotImplementedError", "todo"); },
                        op);
     const Verdict v = run(fully_forbidden_refused(op), skeleton);
-    CHECK_FALSE(v.passed);
+    CHECK_FALSE(v.passed());
     REQUIRE(v.failure);
     CHECK_THAT(v.failure->summary, Catch::Contains("also the same case with that row's keys allowed"));
     // The library refuses only the fully forbidden row.
     LibSubject<double> lib;
-    CHECK(run(fully_forbidden_refused(op), lib).passed);
+    CHECK(run(fully_forbidden_refused(op), lib).passed());
   }
 }
 
@@ -128,16 +128,16 @@ TEST_CASE("a refusal property needs an answer to the valid case, not a correct o
                               shape_mismatch_refused()}) {
       INFO(p.id);
       const Verdict v = run(p, subject);
-      CHECK(run(p, lib).passed);
+      CHECK(run(p, lib).passed());
       if (variant == 1) {
-        CHECK(v.passed);
+        CHECK(v.passed());
         continue;
       }
-      CHECK_FALSE(v.passed);
+      CHECK_FALSE(v.passed());
       REQUIRE(v.failure);
       CHECK_THAT(v.failure->summary, Catch::Contains("gave no answer"));
     }
-    if (variant == 1) CHECK_FALSE(run(oracle_agreement(), subject).passed);
+    if (variant == 1) CHECK_FALSE(run(oracle_agreement(), subject).passed());
   }
 }
 
@@ -157,7 +157,7 @@ TEST_CASE("a refusal property's counterexample is the case its answer is to",
                             shape_mismatch_refused()}) {
     INFO(p.id);
     const Verdict v = run(p, crashes);
-    REQUIRE_FALSE(v.passed);
+    REQUIRE_FALSE(v.passed());
     REQUIRE(v.failure);
     REQUIRE(v.counterexample);
     const Case& c = *v.counterexample;
@@ -186,7 +186,7 @@ TEST_CASE("a refusal property's counterexample is the case its answer is to",
                                 attn::Matrix<double>::Constant(T_q, T_v, 1.0 / double(T_v)));
   });
   const Verdict v = run(shape_mismatch_refused(), answers_all);
-  REQUIRE_FALSE(v.passed);
+  REQUIRE_FALSE(v.passed());
   REQUIRE(v.counterexample);
   const Case& c = *v.counterexample;
   INFO(v.failure->summary);
@@ -211,11 +211,11 @@ TEST_CASE("a tiny weight at a forbidden key is charged to exact_zeros alone", "[
     return o;
   });
   const Verdict v = run(exact_zeros(), leaky);
-  REQUIRE_FALSE(v.passed);
+  REQUIRE_FALSE(v.passed());
   REQUIRE(v.failure);
   CHECK_THAT(v.failure->summary, Catch::Contains("it must be exactly 0"));
-  CHECK(run(oracle_agreement(), leaky).passed);
-  CHECK(run(fully_forbidden_refused(), leaky).passed);
+  CHECK(run(oracle_agreement(), leaky).passed());
+  CHECK(run(fully_forbidden_refused(), leaky).passed());
 }
 
 TEST_CASE("a tiny forbidden weight is not charged again through O or the row sums", "[mutants]") {
@@ -233,9 +233,9 @@ TEST_CASE("a tiny forbidden weight is not charged again through O or the row sum
         }
     return o;
   });
-  CHECK_FALSE(run(exact_zeros(), log_mask).passed);
-  CHECK(run(oracle_agreement(), log_mask).passed);
-  CHECK(run(row_stochastic(), log_mask).passed);
+  CHECK_FALSE(run(exact_zeros(), log_mask).passed());
+  CHECK(run(oracle_agreement(), log_mask).passed());
+  CHECK(run(row_stochastic(), log_mask).passed());
 }
 
 TEST_CASE("a wrongly shaped O leaves the properties of A judged", "[mutants]") {
@@ -248,12 +248,12 @@ TEST_CASE("a wrongly shaped O leaves the properties of A judged", "[mutants]") {
     o.O = DMatrix(o.O.transpose());
     return o;
   });
-  CHECK(run(exact_zeros(), transposed).passed);
-  CHECK(run(row_stochastic(), transposed).passed);
-  CHECK(run(fully_forbidden_refused(), transposed).passed);
-  CHECK(run(dk_mismatch_refused(), transposed).passed);
-  CHECK_FALSE(run(score_shape(), transposed).passed);
-  CHECK_FALSE(run(oracle_agreement(), transposed).passed);
+  CHECK(run(exact_zeros(), transposed).passed());
+  CHECK(run(row_stochastic(), transposed).passed());
+  CHECK(run(fully_forbidden_refused(), transposed).passed());
+  CHECK(run(dk_mismatch_refused(), transposed).passed());
+  CHECK_FALSE(run(score_shape(), transposed).passed());
+  CHECK_FALSE(run(oracle_agreement(), transposed).passed());
 }
 
 TEST_CASE("an exact comparison says the value it must be, not an error bound of 0",
@@ -270,7 +270,7 @@ TEST_CASE("an exact comparison says the value it must be, not an error bound of 
     return o;
   });
   const Verdict v = run(oracle_agreement(), off_by_a_bit);
-  REQUIRE_FALSE(v.passed);
+  REQUIRE_FALSE(v.passed());
   REQUIRE(v.failure);
   INFO(v.failure->summary);
   CHECK_THAT(v.failure->summary, Catch::Contains("must be exactly 1"));
@@ -284,16 +284,16 @@ TEST_CASE("imprecise subjects are caught by the oracle within the error bound", 
       attn::Matrix<double> A = c.mask ? attn::masked_softmax<double>(S, *c.mask) : attn::softmax_rows<double>(S);
       return Outcome::make_result(A * c.V, A);
     });
-    CHECK_FALSE(run(oracle_agreement(), s).passed);
-    CHECK_FALSE(run(textbook_example(), s).passed);
+    CHECK_FALSE(run(oracle_agreement(), s).passed());
+    CHECK_FALSE(run(textbook_example(), s).passed());
   }
   SECTION("declares double but computes in float") {
     FnSubject s([](const Case& c) {
       const auto r = attn::attention<float>(c.Q.cast<float>(), c.K.cast<float>(), c.V.cast<float>(), c.mask);
       return Outcome::make_result(r.O.cast<double>(), r.A.cast<double>());
     });
-    CHECK_FALSE(run(oracle_agreement(), s).passed);
-    CHECK_FALSE(run(row_stochastic(), s).passed);
+    CHECK_FALSE(run(oracle_agreement(), s).passed());
+    CHECK_FALSE(run(row_stochastic(), s).passed());
   }
   SECTION("answers a d_k mismatch by truncating") {
     FnSubject s([](const Case& c) {
@@ -301,14 +301,14 @@ TEST_CASE("imprecise subjects are caught by the oracle within the error bound", 
       const auto r = attn::attention<double>(c.Q.leftCols(d), c.K.leftCols(d), c.V, c.mask);
       return Outcome::make_result(r.O, r.A);
     });
-    CHECK_FALSE(run(dk_mismatch_refused(), s).passed);
+    CHECK_FALSE(run(dk_mismatch_refused(), s).passed());
   }
   SECTION("transposed weights: wrong shape when T_q != T_v") {
     FnSubject s([](const Case& c) {
       const auto r = attn::attention<double>(c.Q, c.K, c.V, c.mask);
       return Outcome::make_result(r.O, r.A.transpose());
     });
-    CHECK_FALSE(run(score_shape(), s).passed);
+    CHECK_FALSE(run(score_shape(), s).passed());
   }
 }
 
@@ -336,17 +336,17 @@ TEST_CASE("softmax mistakes are caught on the logits", "[mutants]") {
   SECTION("no max subtraction overflows under a row shift of 1000") {
     FnSubject s([](const Case& c) { return Outcome::make_result({}, softmax_variant(c, false, 0, false)); },
                 Operation::masked_softmax);
-    CHECK_FALSE(run(shift_invariance(Operation::masked_softmax), s).passed);
-    CHECK_FALSE(run(oracle_agreement(Operation::masked_softmax), s).passed);
+    CHECK_FALSE(run(shift_invariance(Operation::masked_softmax), s).passed());
+    CHECK_FALSE(run(oracle_agreement(Operation::masked_softmax), s).passed());
   }
   SECTION("an epsilon of 1e-12 in the denominator") {
     FnSubject s([](const Case& c) { return Outcome::make_result({}, softmax_variant(c, true, 1e-12, false)); },
                 Operation::masked_softmax);
-    CHECK_FALSE(run(oracle_agreement(Operation::masked_softmax), s).passed);
+    CHECK_FALSE(run(oracle_agreement(Operation::masked_softmax), s).passed());
     // A row with one allowed key is exact for every correct algorithm
     // (TOLERANCE.md (8)): the epsilon fails there as an exact comparison.
     const Verdict v = run(row_stochastic(Operation::masked_softmax), s);
-    REQUIRE_FALSE(v.passed);
+    REQUIRE_FALSE(v.passed());
     REQUIRE(v.failure);
     REQUIRE(v.failure->worst);
     INFO(v.failure->summary);
@@ -356,7 +356,7 @@ TEST_CASE("softmax mistakes are caught on the logits", "[mutants]") {
   SECTION("mask polarity inverted (true read as 'may attend')") {
     FnSubject s([](const Case& c) { return Outcome::make_result({}, softmax_variant(c, true, 0, true)); },
                 Operation::masked_softmax);
-    CHECK_FALSE(run(exact_zeros(Operation::masked_softmax), s).passed);
+    CHECK_FALSE(run(exact_zeros(Operation::masked_softmax), s).passed());
   }
   SECTION("softmax over the wrong axis") {
     FnSubject s([](const Case& c) {
@@ -365,7 +365,7 @@ TEST_CASE("softmax mistakes are caught on the logits", "[mutants]") {
       if (c.mask) t.mask = attn::Mask(c.mask->transpose());
       return Outcome::make_result({}, softmax_variant(t, true, 0, false).transpose());
     }, Operation::masked_softmax);
-    CHECK_FALSE(run(row_stochastic(Operation::masked_softmax), s).passed);
+    CHECK_FALSE(run(row_stochastic(Operation::masked_softmax), s).passed());
   }
   SECTION("the right numbers but an untyped refusal") {
     FnSubject s([](const Case& c) {
@@ -374,14 +374,14 @@ TEST_CASE("softmax mistakes are caught on the logits", "[mutants]") {
       if (o.kind == Outcome::Kind::refusal) o.error_type = "std::runtime_error";
       return o;
     }, Operation::masked_softmax);
-    CHECK(run(fully_forbidden_refused(Operation::masked_softmax), s).passed);
-    CHECK_FALSE(run(fully_forbidden_refused(Operation::masked_softmax, "FullyMaskedRowError"), s).passed);
-    CHECK_FALSE(run(non_finite_refused(Operation::masked_softmax, "NonFiniteInputError"), s).passed);
+    CHECK(run(fully_forbidden_refused(Operation::masked_softmax), s).passed());
+    CHECK_FALSE(run(fully_forbidden_refused(Operation::masked_softmax, "FullyMaskedRowError"), s).passed());
+    CHECK_FALSE(run(non_finite_refused(Operation::masked_softmax, "NonFiniteInputError"), s).passed());
   }
   SECTION("NaN passed through instead of refused") {
     FnSubject s([](const Case& c) { return Outcome::make_result({}, softmax_variant(c, true, 0, false)); },
                 Operation::masked_softmax);
-    CHECK_FALSE(run(non_finite_refused(Operation::masked_softmax), s).passed);
+    CHECK_FALSE(run(non_finite_refused(Operation::masked_softmax), s).passed());
   }
 }
 
@@ -394,7 +394,7 @@ TEST_CASE("attention mistakes are caught by the metamorphic properties", "[mutan
       const attn::Matrix<double> A = c.mask ? attn::masked_softmax<double>(S, *c.mask) : attn::softmax_rows<double>(S);
       return Outcome::make_result(A * c.V, A);
     });
-    CHECK_FALSE(run(permutation_equivariance(), s).passed);
+    CHECK_FALSE(run(permutation_equivariance(), s).passed());
   }
   SECTION("the mask ignored when computing O") {
     FnSubject s([](const Case& c) {
@@ -402,7 +402,7 @@ TEST_CASE("attention mistakes are caught by the metamorphic properties", "[mutan
       const auto plain = attn::attention<double>(c.Q, c.K, c.V);
       return Outcome::make_result(plain.O, masked.A);
     });
-    CHECK_FALSE(run(masked_equals_deleted(), s).passed);
+    CHECK_FALSE(run(masked_equals_deleted(), s).passed());
   }
 }
 
@@ -421,7 +421,7 @@ TEST_CASE("NaN answers are oracle_agreement's, which says NaN and the oracle's v
     return Outcome::make_result(O, A);
   });
   const Verdict oracle = run(oracle_agreement(), s);
-  REQUIRE_FALSE(oracle.passed);
+  REQUIRE_FALSE(oracle.passed());
   REQUIRE(oracle.failure);
   INFO(oracle.failure->summary);
   CHECK_THAT(oracle.failure->summary, Catch::Contains("is NaN; the oracle gives"));
@@ -429,7 +429,7 @@ TEST_CASE("NaN answers are oracle_agreement's, which says NaN and the oracle's v
   for (const Property& p : {shift_invariance(), masked_equals_deleted(), row_stochastic(), exact_zeros()}) {
     INFO(p.id);
     const Verdict v = run(p, s);
-    REQUIRE_FALSE(v.passed);
+    REQUIRE_FALSE(v.passed());
     REQUIRE(v.failure);
     INFO(v.failure->summary);
     CHECK_THAT(v.failure->summary, Catch::StartsWith("nothing judged") &&
@@ -448,19 +448,19 @@ TEST_CASE("an answer of zeros does not pass exact_zeros by its zeros", "[mutants
                                 attn::Matrix<double>::Zero(c.Q.rows(), c.K.rows()));
   });
   const Verdict v = run(exact_zeros(), zeros);
-  REQUIRE_FALSE(v.passed);
+  REQUIRE_FALSE(v.passed());
   REQUIRE(v.failure);
   INFO(v.failure->summary);
   CHECK_THAT(v.failure->summary, Catch::StartsWith("nothing judged") &&
                                      Catch::Contains("which row_stochastic charges"));
-  CHECK_FALSE(run(row_stochastic(), zeros).passed);
+  CHECK_FALSE(run(row_stochastic(), zeros).passed());
   // One weightless row beside weighted ones: the weighted rows are judged.
   FnSubject one_row_zero([](const Case& c) {
     auto r = attn::attention<double>(c.Q, c.K, c.V, c.mask);
     r.A.row(0).setZero();
     return Outcome::make_result(r.O, r.A);
   });
-  if (const Verdict w = run(exact_zeros(), one_row_zero); !w.passed) {
+  if (const Verdict w = run(exact_zeros(), one_row_zero); !w.passed()) {
     REQUIRE(w.failure);
     FAIL(w.failure->summary);
   }
@@ -477,7 +477,7 @@ TEST_CASE("an answer of zeros does not pass exact_zeros by its zeros", "[mutants
     return Outcome::make_result(A * c.V, A);
   });
   const Verdict f = run(exact_zeros(), forbidden_wins);
-  REQUIRE_FALSE(f.passed);
+  REQUIRE_FALSE(f.passed());
   REQUIRE(f.failure);
   CHECK_THAT(f.failure->summary, Catch::Contains("it must be exactly 0"));
 }
@@ -494,7 +494,7 @@ TEST_CASE("code that refuses every input passes no property of attention", "[mut
   for (const Property& p : attention_properties()) {
     INFO(p.id);
     const Verdict v = run(p, s);
-    CHECK_FALSE(v.passed);
+    CHECK_FALSE(v.passed());
     if (p.id == "oracle_agreement") {
       REQUIRE(v.failure);
       INFO(v.failure->summary);
@@ -523,19 +523,19 @@ TEST_CASE("an overflow without the max shift is charged to oracle_agreement alon
         return Outcome::make_result(DMatrix(), E);
       },
       op);
-  CHECK_FALSE(run(oracle_agreement(op), no_shift).passed);
+  CHECK_FALSE(run(oracle_agreement(op), no_shift).passed());
   for (const Property& p : {row_stochastic(op), exact_zeros(op), masked_equals_deleted(op)}) {
     INFO(p.id);
     const Verdict v = run(p, no_shift);
     INFO((v.failure ? v.failure->summary : std::string("passed")));
-    CHECK(v.passed);
+    CHECK(v.passed());
   }
   // The same missing shift has a second, finite face that shift invariance
   // exists to find: a row shifted far down underflows in part (exp(S - 402)),
   // and its weights move off by far more than their rounding. That may fail,
   // but never on a NaN, which is oracle_agreement's alone.
   const Verdict shifted = run(shift_invariance(op), no_shift);
-  if (!shifted.passed) {
+  if (!shifted.passed()) {
     REQUIRE(shifted.failure);
     INFO(shifted.failure->summary);
     CHECK_THAT(shifted.failure->summary, !Catch::Contains("nan") && !Catch::Contains("NaN"));
@@ -553,7 +553,7 @@ TEST_CASE("a refused valid input is charged to its owner alone", "[mutants]") {
     return lib.run(c);
   });
   const Verdict shape = run(score_shape(), square);
-  REQUIRE_FALSE(shape.passed);
+  REQUIRE_FALSE(shape.passed());
   REQUIRE(shape.failure);
   CHECK_THAT(shape.failure->summary, Catch::Contains("refused a valid input"));
   bool some_left = false;
@@ -562,7 +562,7 @@ TEST_CASE("a refused valid input is charged to its owner alone", "[mutants]") {
     INFO(p.id);
     const Verdict v = run(p, square);
     INFO((v.failure ? v.failure->summary : std::string("passed")));
-    CHECK(v.passed);
+    CHECK(v.passed());
     const std::string tag = "not judged here: a refused valid input, charged to score_shape alone";
     std::ostringstream text;
     print_verdict(text, v);
@@ -581,9 +581,9 @@ TEST_CASE("a refused valid input is charged to its owner alone", "[mutants]") {
         return l.run(c);
       },
       op);
-  CHECK_FALSE(run(oracle_agreement(op), square_S).passed);
-  CHECK(run(row_stochastic(op), square_S).passed);
-  CHECK(run(shift_invariance(op), square_S).passed);
+  CHECK_FALSE(run(oracle_agreement(op), square_S).passed());
+  CHECK(run(row_stochastic(op), square_S).passed());
+  CHECK(run(shift_invariance(op), square_S).passed());
 }
 
 TEST_CASE("a metamorphic property prints two different answers as two different numbers",
@@ -608,7 +608,7 @@ TEST_CASE("a metamorphic property prints two different answers as two different 
     return o;
   });
   const Verdict v = run(shift_invariance(), s);
-  REQUIRE_FALSE(v.passed);
+  REQUIRE_FALSE(v.passed());
   REQUIRE(v.failure);
   REQUIRE(v.failure->worst);
   INFO(v.failure->summary);
@@ -650,7 +650,7 @@ TEST_CASE("a failure that grows with the row's length is shown where it is loud"
   // ones: the counterexample is the loud one, its summary names the small one.
   FnSubject s(length_dependent_error);
   const Verdict v = run(oracle_agreement(), s);
-  REQUIRE_FALSE(v.passed);
+  REQUIRE_FALSE(v.passed());
   REQUIRE(v.failure);
   REQUIRE(v.failure->worst);
   INFO(v.failure->summary);
@@ -680,7 +680,7 @@ TEST_CASE("a float32 computation declared float64 fails at float64's bounds and 
           "[precision]") {
   FloatDeclaredDouble s;
   const Verdict v = run(oracle_agreement(), s);
-  REQUIRE_FALSE(v.passed);
+  REQUIRE_FALSE(v.passed());
   REQUIRE(v.counterexample);
   CHECK(holds_at_precision(oracle_agreement(), s, *v.counterexample, Precision::of_float()));
   CHECK_FALSE(holds_at_precision(oracle_agreement(), s, *v.counterexample, Precision::of_double()));
@@ -689,7 +689,7 @@ TEST_CASE("a float32 computation declared float64 fails at float64's bounds and 
 TEST_CASE("a logic error does not hold at float32's bounds", "[precision]") {
   FnSubject s(post_softmax_mask);
   const Verdict v = run(row_stochastic(), s);
-  REQUIRE_FALSE(v.passed);
+  REQUIRE_FALSE(v.passed());
   REQUIRE(v.counterexample);
   CHECK_FALSE(holds_at_precision(row_stochastic(), s, *v.counterexample, Precision::of_float()));
 }
@@ -704,7 +704,7 @@ TEST_CASE("a case another property judges is not said to hold at float32", "[pre
                                 DMatrix::Constant(c.Q.rows(), c.K.rows(), nan));
   });
   const Verdict v = run(oracle_agreement(), s);
-  REQUIRE_FALSE(v.passed);
+  REQUIRE_FALSE(v.passed());
   REQUIRE(v.counterexample);
   REQUIRE_FALSE(row_stochastic().check(s, *v.counterexample));  // passed, as a case left to another
   CHECK_FALSE(holds_at_precision(row_stochastic(), s, *v.counterexample, Precision::of_float()));

@@ -65,17 +65,17 @@ TEST_CASE("edge cases: every regime is reached on every seed, and the library pa
     LibSubject<double> lib;
     const Verdict v = run_property(exact_zeros(Operation::attention), lib, cfg);
     INFO("seed " << seed);
-    CHECK(v.passed);
+    CHECK(v.passed());
     for (const char* tag : {"edge: allowed logits at -2e+04", "edge: allowed logits at -2e+09",
                             "edge: allowed logits at -2e+20", "edge: allowed logits at -3e+38",
                             "edge: allowed logits at the lowest finite double"})
       CHECK(v.regimes.count(tag) == 1);
     const Verdict s = run_property(row_stochastic(Operation::masked_softmax), lib, cfg);
-    CHECK(s.passed);
+    CHECK(s.passed());
     CHECK(s.regimes.count("edge: -inf in S (the text's F2 matrix)") == 1);
     LibSubject<float> libf;
     const Verdict f = run_property(oracle_agreement(Operation::softmax_rows), libf, cfg);
-    CHECK(f.passed);
+    CHECK(f.passed());
     CHECK(f.regimes.count("edge: allowed logits at the lowest finite float") == 1);
   }
 }
@@ -89,7 +89,7 @@ TEST_CASE("edge cases: the sentinels -1e20 and float's lowest are caught on ever
       cfg.seed = seed;
       cfg.cases = default_case_count();
       const Verdict v = run_property(exact_zeros(Operation::attention), s, cfg);
-      REQUIRE_FALSE(v.passed);
+      REQUIRE_FALSE(v.passed());
       REQUIRE(v.counterexample);
       // Caught by a random case (shrunk) or, when those miss it, by an edge
       // case: one query, three keys, the level that matters.
@@ -129,15 +129,15 @@ TEST_CASE("edge cases: a NaN or Inf input is refused or reaches the answer, and 
     cfg.cases = default_case_count();
     LibSubject<double> lib;  // refuses with NonFiniteInputError
     const Verdict v = run_property(oracle_agreement(Operation::attention), lib, cfg);
-    CHECK(v.passed);
+    CHECK(v.passed());
     CHECK(v.regimes.count("edge: a NaN input") == 1);
     CHECK(v.regimes.count("edge: an Inf input") == 1);
     // No input checks at all: the NaN and Inf propagate into O and A.
     FillSubject plain(-std::numeric_limits<double>::infinity());
-    CHECK(run_property(oracle_agreement(Operation::attention), plain, cfg).passed);
+    CHECK(run_property(oracle_agreement(Operation::attention), plain, cfg).passed());
     SwallowSubject swallow;
     const Verdict w = run_property(oracle_agreement(Operation::attention), swallow, cfg);
-    REQUIRE_FALSE(w.passed);
+    REQUIRE_FALSE(w.passed());
     REQUIRE(w.counterexample);
     CHECK(w.counterexample->tags.at(0) == "edge: a NaN input");
     REQUIRE(w.failure);

@@ -42,7 +42,7 @@ void check_passes_all(NumberFormat storage, Operation op) {
   for (const Property& p : applicable(op)) {
     const Verdict v = run_property(p, s, cfg);
     INFO(s.name() << " " << operation_name(op) << ": " << report_of(v));
-    CHECK(v.passed);
+    CHECK(v.passed());
     CHECK(v.error.empty());
   }
 }
@@ -55,7 +55,7 @@ bool caught(NumberFormat storage, EmulatedFlaw flaw, Operation op, const std::st
   for (const Property& p : applicable(op)) {
     if (!only.empty() && p.id != only) continue;
     const Verdict v = run_property(p, s, cfg);
-    if (!v.passed) {
+    if (!v.passed()) {
       UNSCOPED_INFO(s.name() << " caught by " << report_of(v));
       return true;
     }

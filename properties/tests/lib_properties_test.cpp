@@ -23,7 +23,7 @@ void check_all_properties(Operation op) {
     print_verdict(report, v);
     print_regimes(report, v);
     INFO(report.str());
-    CHECK(v.passed);
+    CHECK(v.passed());
     CHECK(v.error.empty());
     CHECK(v.cases > 0);
     std::cout << operation_name(op) << " <" << subject.precision().name << "> " << report.str();
@@ -68,7 +68,7 @@ void check_multi_head_properties() {
     print_verdict(report, v);
     print_regimes(report, v);
     INFO(report.str());
-    CHECK(v.passed);
+    CHECK(v.passed());
     CHECK(v.error.empty());
     CHECK(v.cases > 0);
   }
@@ -93,7 +93,7 @@ TEST_CASE("attn::causal_mask and attn::padding_mask match their definitions", "[
     print_verdict(report, v);
     print_regimes(report, v);
     INFO(report.str());
-    CHECK(v.passed);
+    CHECK(v.passed());
     CHECK(v.cases > 0);
     // Both alignments, and padding with and without padded keys, are reached.
     for (const char* tag : {"shape: T_q != T_v", "shape: T_q == T_v"}) CHECK(v.regimes.count(tag) == 1);
@@ -105,7 +105,7 @@ TEST_CASE("the generators reach every regime", "[properties][generators]") {
   RunConfig cfg;
   cfg.cases = 300;
   const Verdict v = run_property(oracle_agreement(), subject, cfg);
-  REQUIRE(v.passed);
+  REQUIRE(v.passed());
   for (const char* tag : {"shape: T_q != T_v", "shape: d_k = 1", "values: large logits (beyond exp's range unshifted)",
                           "values: rows of very different scale", "values: zero Q (uniform weights)",
                           "values: tied keys (equal logits)", "mask: causal", "mask: padding",

@@ -62,19 +62,19 @@ int grade_bundled(const std::filesystem::path& source_dir, const GradeOptions& b
     switch (r.status) {
       case GradeResult::Status::graded:
         for (const auto& v : r.verdicts) {
-          out << "   " << (v.skipped ? "SKIP " : v.passed ? "PASS " : "FAIL ") << v.property_id << "\n";
+          out << "   " << (v.skipped() ? "SKIP " : v.passed() ? "PASS " : "FAIL ") << v.property_id << "\n";
         }
         // For a deliberately wrong submission, show what the catching property saw.
         if (!b.expect_pass && b.show_catch)
           for (const auto& v : r.verdicts)
-            if (v.property_id == b.must_fail && !v.passed) {
+            if (v.property_id == b.must_fail && !v.passed()) {
               out << "\n";
               attn::prop::print_verdict(out, v);
               out << "\n";
             }
         got = std::to_string(r.passed) + " passed, " + std::to_string(r.failed) + " failed";
         ok = b.expect_pass ? r.failed == 0 && std::none_of(r.verdicts.begin(), r.verdicts.end(),
-                                                           [](const auto& v) { return v.skipped; })
+                                                           [](const auto& v) { return v.skipped(); })
                            : r.failed_property(b.must_fail);
         break;
       case GradeResult::Status::not_gradable:

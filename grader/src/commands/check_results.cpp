@@ -15,9 +15,12 @@ using nlohmann::json;
 
 std::string check_status(const GradeResult& r, std::size_t k) {
   const attn::prop::Verdict& v = r.verdicts[k];
-  if (v.skipped) return "skipped";
-  if (v.passed) return "passed";
-  if (!v.failure && !v.not_run.empty() && !r.budget_stop.empty() && v.not_run == r.budget_stop)
+  if (v.skipped()) return "skipped";
+  if (v.passed()) return "passed";
+  // A stop of the whole run's budget; a stop of the subject's own (its
+  // restarts, its timeouts) is its failure.
+  if (v.status == attn::prop::VerdictStatus::not_run && !r.budget_stop.empty() &&
+      v.stop_reason == r.budget_stop)
     return "not_run";
   return r.items[k].status == "error" ? "error" : "failed";
 }

@@ -148,8 +148,8 @@ Outcome from_json(const json& j) {
 Item item_of(const attn::prop::Verdict& v, const ScoredItem* scored) {
   Item it;
   it.id = v.property_id;
-  it.passed = v.passed;
-  it.skipped = v.skipped;
+  it.passed = v.passed();
+  it.skipped = v.skipped();
   it.generated = v.generated;
   if (v.counterexample) {
     const auto& c = *v.counterexample;

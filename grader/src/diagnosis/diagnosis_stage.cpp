@@ -88,7 +88,7 @@ FailureDiagnosis DiagnosisStage::diagnose(const attn::prop::Verdict& v,
   const attn::prop::Precision declared = subject_.precision();
   const bool float64 = declared.storage == attn::ref::NumberFormat::float64 &&
                        declared.accumulate == attn::ref::NumberFormat::float64;
-  if (!property || !float64 || v.passed || v.skipped || !v.failure || !v.counterexample ||
+  if (!property || !float64 || !v.counts_as_failed() || !v.failure || !v.counterexample ||
       out.status == FailureDiagnosis::Status::not_run || (stopped_ && stopped_()))
     return out;
   const attn::prop::Precision narrower = attn::prop::Precision::of_float();
@@ -100,7 +100,7 @@ FailureDiagnosis DiagnosisStage::diagnose(const attn::prop::Verdict& v,
 
 FailureDiagnosis DiagnosisStage::diagnose_engine(const attn::prop::Verdict& v) {
   FailureDiagnosis out;
-  if (v.passed || v.skipped) {
+  if (!v.counts_as_failed()) {
     out.why_not = "the property did not fail";
     return out;
   }

@@ -198,8 +198,9 @@ std::optional<Hint> from_outcome(const Verdict& v) {
 }  // namespace
 
 std::optional<Hint> hint_for(const Verdict& v) {
-  if (v.passed || v.skipped) return std::nullopt;
-  if (!v.not_run.empty() && !v.failure) return std::nullopt;  // nothing was seen to go wrong
+  // Passed, skipped, or not run: nothing was seen to go wrong.
+  if (v.status != attn::prop::VerdictStatus::failed && v.status != attn::prop::VerdictStatus::error)
+    return std::nullopt;
   if (v.failure) {
     if (auto h = from_outcome(v)) return h;
     // An answers file not in its format (not JSON, a member missing, a string

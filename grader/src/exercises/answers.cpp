@@ -21,6 +21,7 @@ using attn::prop::Case;
 using attn::prop::DMatrix;
 using attn::prop::Failure;
 using attn::prop::Verdict;
+using attn::prop::VerdictStatus;
 using attn::prop::WorstEntry;
 namespace textbook = attn::ref::textbook;
 
@@ -191,7 +192,7 @@ void check_f2(const nlohmann::json& j, Verdict& v) {
     }
     ++v.cases;
   }
-  v.passed = true;
+  v.status = VerdictStatus::passed;
 }
 
 /// Fills v from the F4 answer in j.
@@ -201,7 +202,7 @@ void check_f4(const nlohmann::json& j, Verdict& v) {
   const double err = std::abs(given - expected);
   if (err <= kAnswersTolerance) {
     v.cases = 1;
-    v.passed = true;
+    v.status = VerdictStatus::passed;
     return;
   }
   Failure f;
@@ -275,7 +276,7 @@ Verdict check_answers(const Exercise& exercise, const std::optional<fs::path>& f
                       const fs::path& root) {
   Verdict v = blank_verdict(exercise, file ? file->string() : std::string());
   if (!file) {
-    v.skipped = true;
+    v.status = VerdictStatus::skipped;
     std::ostringstream os;
     os << "skipped: no answers file was given; pass --answers FILE with " << format_of(exercise)
        << " (exercises/" << exercise.id << "/README.md)";
@@ -302,10 +303,10 @@ Verdict check_answers(const Exercise& exercise, const std::optional<fs::path>& f
                 (m.refused ? " is not read: " : " is malformed: ") + m.why + ". Expected " +
                 format_of(exercise) + " (exercises/" + exercise.id + "/README.md)";
     v.failure = std::move(f);
-    v.passed = false;
+    v.status = VerdictStatus::failed;
   } catch (const std::exception& e) {  // the oracle or the JSON library, unexpectedly
     v.error = std::string("error while checking the answers: ") + e.what();
-    v.passed = false;
+    v.status = VerdictStatus::error;
   }
   return v;
 }

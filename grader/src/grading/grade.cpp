@@ -392,7 +392,7 @@ std::vector<std::optional<FailureDiagnosis>> diagnose_failures(const std::vector
   DiagnosisStage stage(budget, explanation_language(language), stopped, exercise.fully_forbidden);
   for (std::size_t k = 0; k < graded.size(); ++k) {
     const attn::prop::Verdict& v = graded[k].verdict;
-    if (v.passed || v.skipped) continue;
+    if (!v.counts_as_failed()) continue;
     subject.begin_run();  // fresh restart and timeout caps, as for a property
     subject_mark = subject.not_run();
     out[k] = stage.diagnose(v, graded[k].property);

@@ -17,7 +17,7 @@ int GradeResult::exit_code() const {
 
 bool GradeResult::failed_property(const std::string& id) const {
   return std::any_of(verdicts.begin(), verdicts.end(),
-                     [&](const auto& v) { return v.property_id == id && !v.passed; });
+                     [&](const auto& v) { return v.property_id == id && !v.passed(); });
 }
 
 }  // namespace attn::grader

@@ -41,19 +41,19 @@ ScoredItem score_verdict(const attn::prop::Verdict& v, const ScoringRules& rules
     item.summary = v.failure->summary;
   } else if (!v.error.empty()) {
     item.summary = v.error;
-  } else if (!v.not_run.empty()) {
-    item.summary = "not run because " + v.not_run;
+  } else if (!v.stop_reason.empty()) {
+    item.summary = "not run because " + v.stop_reason;
   }
-  if (v.skipped) {
+  if (v.skipped()) {
     item.status = "skipped";
     item.counted = false;
   } else {
     item.max_points = rules.points_for(v.property_id);
-    if (v.passed) {
+    if (v.passed()) {
       item.status = "passed";
       item.points = item.max_points;
     } else {
-      item.status = !v.error.empty() && !v.failure ? "error" : "failed";
+      item.status = v.status == attn::prop::VerdictStatus::error ? "error" : "failed";
       item.hint = hint_for(v);
       if (diagnosis) item.diagnosis = *diagnosis;
       // A departure at a narrower precision's rounding: the property's own

@@ -166,7 +166,7 @@ void record_verdict(std::ostream& os, GradeResult& r, attn::prop::Verdict v,
   }
   ScoredItem item = score_verdict(v, rules, diagnosis);
   item.seconds = seconds;
-  if (!v.passed && !v.skipped && v.failure && v.counterexample) {
+  if (v.counts_as_failed() && v.failure && v.counterexample) {
     const std::string paste = paste_block(r, *v.counterexample);
     // On screen (the short header), the inputs are shown once, as the code to paste.
     ScoredItem shown = item;
@@ -178,9 +178,9 @@ void record_verdict(std::ostream& os, GradeResult& r, attn::prop::Verdict v,
     print_item(os, item);
   }
   os.flush();
-  if (v.skipped) {
+  if (v.skipped()) {
     // not applicable, or not given: neither passed nor failed, not counted
-  } else if (v.passed) {
+  } else if (v.passed()) {
     ++r.passed;
   } else {
     ++r.failed;
@@ -196,7 +196,7 @@ void record_verdict(std::ostream& os, GradeResult& r, attn::prop::Verdict v,
 void print_summary(std::ostream& os, const GradeResult& r, const std::string& stderr_tail) {
   os << "\n" << r.passed << " passed, " << r.failed << " failed";
   int not_run = 0;
-  for (const auto& v : r.verdicts) not_run += !v.not_run.empty() && !v.failure && !v.passed && !v.skipped;
+  for (const auto& v : r.verdicts) not_run += v.status == attn::prop::VerdictStatus::not_run;
   if (not_run) os << " (" << not_run << " of them not run)";
   int skipped = 0;
   for (const auto& it : r.items) skipped += !it.counted;

@@ -34,13 +34,15 @@ Verdict run_guarded(const attn::prop::Property& p, Subject& s, const attn::prop:
   Verdict v = attn::prop::run_property(guarded, s, cfg);
   const std::optional<std::string> why = stopped();
   if (!why) return v;
-  v.not_run = *why;
-  v.passed = false;
+  if (v.skipped()) return v;  // not applicable: nothing was to be run
+  v.stop_reason = *why;
   if (real_failure) {
+    v.status = attn::prop::VerdictStatus::failed;
     v.counterexample = std::move(real_case);
     v.failure = std::move(real_failure);
     attn::prop::show_failure_case(v);
   } else {
+    v.status = attn::prop::VerdictStatus::not_run;
     v.counterexample.reset();
     v.failure.reset();
     v.cases = passed_before;

@@ -30,6 +30,19 @@ struct PropertyHint {
   std::string cites;     ///< the section, lemma or paper ("Lemma 2, section 32.2.4")
 };
 
+/// Where one property's run on one subject ended: exactly one of these, and
+/// the fields beside it that say more (Verdict).
+enum class VerdictStatus {
+  passed,   ///< every case run agreed (`cases`; `regimes` says which were left to others)
+  failed,   ///< a case failed: `failure` and `counterexample` say how; with `stop_reason`
+            ///< set, the run was stopped after it (the case may be only partly shrunk)
+  error,    ///< the run could not be done: `error` says why (the subject lacks the
+            ///< operation, an exception escaped the check, the generator gave up)
+  not_run,  ///< the subject stopped (`stop_reason`) before the run was complete and nothing
+            ///< had failed: not passed ("NOT RUN"); `cases` passed before the stop
+  skipped,  ///< not applicable to this subject (`error` says why): counted neither way
+};
+
 /// The entry where a subject's answer is furthest from what was expected.
 struct WorstEntry {
   std::string matrix;  ///< "A", "O", "row sum of A"...
@@ -67,23 +80,29 @@ struct Verdict {
   std::string subject;
   PropertyKind kind = PropertyKind::value;  ///< the property's (Property::kind)
   PropertyHint hint;                        ///< the property's (Property::hint)
-  bool passed = false;
-  bool skipped = false;     ///< not applicable to this subject (see `error` for why)
+  /// Where the run ended; an undecided verdict is a failure until the
+  /// run says otherwise.
+  VerdictStatus status = VerdictStatus::failed;
   int cases = 0;            ///< cases run (successful ones when passed)
   std::uint64_t seed = 0;   ///< replays the run
   std::optional<Case> counterexample;  ///< the shrunk failing case
   bool generated = true;    ///< false when the case is one of the text's fixed examples
   std::optional<Failure> failure;
-  std::string error;        ///< infrastructure trouble (generator gave up...)
+  std::string error;        ///< why it was skipped or could not run (status skipped, error)
   /// Set when the subject stopped running cases before this property's run
   /// was complete (a grader's limit: restarts, timeouts, time budget): why,
-  /// as a clause ("the submission used up its time budget of 2 s"). With a
-  /// failure, that failure is a real one found before the stop (its
-  /// counterexample may be only partly shrunk); without one, the property
-  /// was not run, or not to the end, and did not pass ("NOT RUN").
-  std::string not_run;
+  /// as a clause ("the submission used up its time budget of 2 s"). Status
+  /// failed: the failure is a real one found before the stop; status
+  /// not_run: nothing failed before it.
+  std::string stop_reason;
   /// Cases per regime tag (a case may carry several tags).
   std::map<std::string, int> regimes;
+
+  bool passed() const { return status == VerdictStatus::passed; }
+  bool skipped() const { return status == VerdictStatus::skipped; }
+  /// Counted against the subject: failed, error or not run (neither passed
+  /// nor skipped).
+  bool counts_as_failed() const { return !passed() && !skipped(); }
 };
 
 /// Moves the failure's Failure::shown case, if any, into
