@@ -386,10 +386,9 @@ std::optional<int> GradeCommand::make_options(GradePlan& plan) const {
   options.config = config;
   if (!only_property.empty()) {
     std::vector<std::string> known = {kAnswersItem};
-    for (const auto& ids : {exercise_ids(), library_exercise_ids()})
-      for (const auto& ex : ids)
-        for (const auto& p : exercise_properties(ex))
-          if (std::find(known.begin(), known.end(), p.id) == known.end()) known.push_back(p.id);
+    for (const auto& ex : graded_exercise_ids())
+      for (const auto& p : exercise_properties(ex))
+        if (std::find(known.begin(), known.end(), p.id) == known.end()) known.push_back(p.id);
     if (std::find(known.begin(), known.end(), only_property) == known.end()) {
       const std::string c = check::closest(only_property, known);
       std::cerr << "attnlab: no property " << only_property

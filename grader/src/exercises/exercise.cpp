@@ -27,20 +27,6 @@ double Exercise::max_points() const {
   return total;
 }
 
-std::vector<std::string> exercise_ids() {
-  std::vector<std::string> ids;
-  for (const auto& s : exercise_specs())
-    if (s.of_the_text) ids.push_back(s.id);
-  return ids;
-}
-
-std::vector<std::string> library_exercise_ids() {
-  std::vector<std::string> ids;
-  for (const auto& s : exercise_specs())
-    if (!s.of_the_text) ids.push_back(s.id);
-  return ids;
-}
-
 namespace {
 
 std::map<std::string, double> read_points(const std::string& id) {

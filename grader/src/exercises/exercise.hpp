@@ -59,29 +59,15 @@ struct Exercise {
   double max_points() const;
 };
 
-/// The exercise with this id ("F1".."F4", or T1, M1, C1, B1 below), read from the registry and its
-/// points table. Throws std::invalid_argument for an id attnlab does not
+/// The exercise with this id (one of graded_exercise_ids: the text's F1..F4, the
+/// library operations T1, M1, C1, B1 graded as pseudo-exercises, a course's
+/// own), read from the registry and its points table. Throws std::invalid_argument for an id attnlab does not
 /// grade (the message says which ids it grades, and shows the id given
 /// with its control characters escaped, sandbox/escaped_name.hpp: an id
 /// "F3\u0000" read from JSON is "F3%00", not a "F3" that looks known; for
 /// F5, that it is prose)
 /// and std::runtime_error if its points table cannot be read.
 Exercise load_exercise(const std::string& id);
-
-/// The ids of the text's graded exercises, in order: F1, F2, F3, F4 (the
-/// library operations T1, M1, C1, B1: library_exercise_ids).
-std::vector<std::string> exercise_ids();
-
-/// Graded pseudo-exercises for the library's operations (not exercises of the
-/// text), which load_exercise accepts:
-/// - T1, the tiled kernel attention_tiled(Q, K, V, mask, tile_q, tile_k)
-///   -> (O, logsumexp) with its naive companion attention(Q, K, V, mask)
-///   (exercises/T1/README.md), Python or C++ (t1::attention_tiled, t1::attention);
-/// - M1, multi-head self-attention multi_head_attention(X, W_Q, W_K, W_V, W_O,
-///   mask) -> O (exercises/M1/README.md), Python or C++ (m1::multi_head_attention);
-/// - C1, the masks causal_mask(T_q, T_v, alignment) and padding_mask(T_q, T_v,
-///   key_length) (exercises/C1/README.md), Python or C++ (namespace c1).
-std::vector<std::string> library_exercise_ids();
 
 /// The pseudo-exercise `attnlab check` runs on a kernel of operation `op`:
 /// every property that applies to it (attn::prop::kernel_properties_for,

@@ -162,9 +162,13 @@ const ExerciseSpec* find_exercise_spec(const std::string& id) {
   return nullptr;
 }
 
-std::vector<std::string> graded_exercise_ids() {
+std::vector<std::string> graded_exercise_ids(ExerciseGroup group) {
   std::vector<std::string> ids;
-  for (const auto& s : exercise_specs()) ids.push_back(s.id);
+  for (const bool text : {true, false}) {
+    if (group == (text ? ExerciseGroup::library : ExerciseGroup::of_the_text)) continue;
+    for (const auto& s : exercise_specs())
+      if (s.of_the_text == text) ids.push_back(s.id);
+  }
   return ids;
 }
 

@@ -80,8 +80,17 @@ const std::vector<ExerciseSpec>& exercise_specs();
 /// The spec with this id, nullptr if none (ids are compared exactly).
 const ExerciseSpec* find_exercise_spec(const std::string& id);
 
-/// Every exercise's id, in the registry's order.
-std::vector<std::string> graded_exercise_ids();
+/// Which graded exercises graded_exercise_ids lists.
+enum class ExerciseGroup {
+  all,          ///< the text's, then the library operations'
+  of_the_text,  ///< the text's exercises (F1, F2, F3, F4, a course's own marked so)
+  library,      ///< the library operations graded as pseudo-exercises (T1, M1, C1, B1)
+};
+
+/// The graded exercises' ids of the group: the text's first, then the
+/// library operations', each in the registry's order (the gradebook's
+/// column order).
+std::vector<std::string> graded_exercise_ids(ExerciseGroup group = ExerciseGroup::all);
 
 /// "F1, F2, F3, F4 and the library operations T1, M1, C1, B1": what attnlab grades, for messages.
 std::string graded_exercises_text();

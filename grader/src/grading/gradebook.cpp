@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "exercises/exercise.hpp"
+#include "exercises/registry.hpp"
 #include "grading/out_folder.hpp"
 #include "grading/row_signature.hpp"
 #include "grading/scoring_rules.hpp"
@@ -51,8 +52,7 @@ std::vector<std::pair<std::string, double>> columns_of(const Gradebook& book) {
 
 /// Where an exercise id stands in the registry's order (exercises/registry.json).
 std::size_t exercise_rank(const std::string& id) {
-  std::vector<std::string> order = exercise_ids();
-  for (const auto& e : library_exercise_ids()) order.push_back(e);
+  std::vector<std::string> order = graded_exercise_ids();
   return static_cast<std::size_t>(std::find(order.begin(), order.end(), id) - order.begin());
 }
 

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "exercises/exercise.hpp"
+#include "exercises/registry.hpp"
 #include "grading/out_folder.hpp"
 #include "grading/row_signature.hpp"
 #include "sandbox/atomic_file.hpp"
@@ -37,8 +38,7 @@ bool same(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, 
 const std::set<std::string>& items_of(const std::string& exercise, const std::string& where) {
   static std::map<std::string, std::set<std::string>> cache;
   if (auto it = cache.find(exercise); it != cache.end()) return it->second;
-  std::vector<std::string> known = exercise_ids();
-  for (const auto& id : library_exercise_ids()) known.push_back(id);
+  const std::vector<std::string> known = graded_exercise_ids();
   if (std::find(known.begin(), known.end(), exercise) == known.end()) {
     std::string list;
     for (const auto& id : known) list += (list.empty() ? "" : ", ") + id;

@@ -16,6 +16,7 @@
 
 #include "attn/mis/catalogue.hpp"
 #include "exercises/exercise.hpp"
+#include "exercises/registry.hpp"
 #include "commands/mutants.hpp"
 #include "submission/recognise.hpp"
 #include "attn/prop/catalog.hpp"
@@ -146,7 +147,7 @@ TEST_CASE("mutants: T1 is a graded pseudo-exercise of the tiled kernel", "[mutan
   CHECK(property_ids("T1").count("tiled_equals_naive") == 1);
   CHECK(property_ids("T1").count("oracle_agreement") == 1);
   CHECK(t1.max_points() > 0);
-  CHECK(library_exercise_ids() == std::vector<std::string>{"T1", "M1", "C1", "B1"});
+  CHECK(graded_exercise_ids(ExerciseGroup::library) == std::vector<std::string>{"T1", "M1", "C1", "B1"});
   for (const char* file : {"attention_tiled.py", "attention_tiled.cpp"}) {
     INFO(file);
     const Recognition r = recognise_exercise(kSource / "solutions" / "T1" / file);
