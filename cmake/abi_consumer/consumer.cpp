@@ -141,11 +141,11 @@ int main() {
            "multi_head_attention" + at);
     expect(mh_cross.rows() == T && mh_cross.cols() == d, "multi_head_attention, cross" + at);
 
-    auto batch = attn::attention_batched<double>({Q, Q.topRows(T / 2)}, {K, K}, {V, V},
+    auto batch = attn::attention_varlen<double>({Q, Q.topRows(T / 2)}, {K, K}, {V, V},
                                                  {T - 3, T}, true);
     expect(batch.size() == 2 &&
                rel_diff(batch[0].O, reference_attention(Q, K, V, both)) < 1e-12,
-           "attention_batched" + at);
+           "attention_varlen" + at);
     const attn::Matrix<float> P = attn::sinusoidal_positional_encoding<float>(T, d);
     expect(P(0, 1) == 1.0f && P(0, 0) == 0.0f, "sinusoidal_positional_encoding" + at);
 

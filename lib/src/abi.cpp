@@ -163,16 +163,16 @@ std::vector<Matrix<T>> matrices(const In<T>* v, std::size_t n, const char* name)
 }
 
 template <class T>
-void attention_batched_impl(const In<T>* Q, std::size_t n_Q, const In<T>* K, std::size_t n_K,
+void attention_varlen_impl(const In<T>* Q, std::size_t n_Q, const In<T>* K, std::size_t n_K,
                             const In<T>* V, std::size_t n_V, const Index* key_lengths,
                             std::size_t n_lengths, bool causal, Out<T>* O, Out<T>* A,
                             std::size_t n_out) {
-  const auto r = core::attention_batched(matrices(Q, n_Q, "Q"), matrices(K, n_K, "K"),
+  const auto r = core::attention_varlen(matrices(Q, n_Q, "Q"), matrices(K, n_K, "K"),
                                          matrices(V, n_V, "V"),
                                          std::vector<Index>(key_lengths, key_lengths + n_lengths),
                                          causal);
   if (n_out != r.size())
-    throw ShapeError(std::string(kWhere) + ": attention_batched: " + std::to_string(n_out) +
+    throw ShapeError(std::string(kWhere) + ": attention_varlen: " + std::to_string(n_out) +
                      " outputs for " + std::to_string(r.size()) + " sequences");
   for (std::size_t n = 0; n < r.size(); ++n) put(to(r[n].O, O[n], "O"), to(r[n].A, A[n], "A"));
 }
@@ -208,11 +208,11 @@ void positional_impl(Index T_len, Index d, Out<T> P) {
                             std::size_t n_heads, In<T> W_O, const MaskIn* mask, Out<T> O) {      \
     multi_head_impl(X_q, X_kv, heads, n_heads, W_O, mask, O);                                    \
   }                                                                                              \
-  void attention_batched(const In<T>* Q, std::size_t n_Q, const In<T>* K, std::size_t n_K,      \
+  void attention_varlen(const In<T>* Q, std::size_t n_Q, const In<T>* K, std::size_t n_K,      \
                          const In<T>* V, std::size_t n_V, const Index* key_lengths,              \
                          std::size_t n_lengths, bool causal, Out<T>* O, Out<T>* A,               \
                          std::size_t n_out) {                                                    \
-    attention_batched_impl(Q, n_Q, K, n_K, V, n_V, key_lengths, n_lengths, causal, O, A, n_out); \
+    attention_varlen_impl(Q, n_Q, K, n_K, V, n_V, key_lengths, n_lengths, causal, O, A, n_out); \
   }                                                                                              \
   void sinusoidal_positional_encoding(Index T_len, Index d, Out<T> P) {                          \
     positional_impl(T_len, d, P);                                                                \

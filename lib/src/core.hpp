@@ -61,11 +61,11 @@ template <class T>
 Matrix<T> multi_head_attention(const Matrix<T>& X_q, const Matrix<T>& X_kv,
                                const MultiHeadWeights<T>& w, const std::optional<Mask>& mask);
 template <class T>
-std::vector<AttentionResult<T>> attention_batched(const std::vector<Matrix<T>>& Q,
-                                                  const std::vector<Matrix<T>>& K,
-                                                  const std::vector<Matrix<T>>& V,
-                                                  const std::vector<Index>& key_lengths,
-                                                  bool causal);
+std::vector<AttentionResult<T>> attention_varlen(const std::vector<Matrix<T>>& Q,
+                                                 const std::vector<Matrix<T>>& K,
+                                                 const std::vector<Matrix<T>>& V,
+                                                 const std::vector<Index>& key_lengths,
+                                                 bool causal);
 template <class T>
 Matrix<T> sinusoidal_positional_encoding(Index T_len, Index d);
 

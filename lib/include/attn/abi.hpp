@@ -92,10 +92,10 @@ struct HeadIn {
   /* heads: n_heads entries; O: T_q x W_O.cols. */                                               \
   void multi_head_attention(In<T> X_q, const In<T>* X_kv, const HeadIn<T>* heads,               \
                             std::size_t n_heads, In<T> W_O, const MaskIn* mask, Out<T> O);       \
-  /* batched_attention.hpp: n_Q, n_K, n_V, n_lengths sequences (a difference is the       */    \
-  /* ShapeError of attention_batched); O and A: n_out entries, n_out == n_Q when the four */    \
+  /* varlen_attention.hpp: n_Q, n_K, n_V, n_lengths sequences (a difference is the       */    \
+  /* ShapeError of attention_varlen); O and A: n_out entries, n_out == n_Q when the four */    \
   /* agree (else 0), O[n] T_q(n) x d_v(n), A[n] T_q(n) x T_v(n). */                              \
-  void attention_batched(const In<T>* Q, std::size_t n_Q, const In<T>* K, std::size_t n_K,      \
+  void attention_varlen(const In<T>* Q, std::size_t n_Q, const In<T>* K, std::size_t n_K,      \
                          const In<T>* V, std::size_t n_V, const Index* key_lengths,              \
                          std::size_t n_lengths, bool causal, Out<T>* O, Out<T>* A,               \
                          std::size_t n_out);                                                     \

@@ -4,7 +4,7 @@
 #include "attn/attention_backward.hpp"
 #include "attn/attention_options.hpp"
 #include "attn/attention_tiled.hpp"
-#include "attn/batched_attention.hpp"
+#include "attn/varlen_attention.hpp"
 #include "attn/errors.hpp"
 #include "attn/masked_softmax.hpp"
 #include "attn/masks.hpp"

@@ -61,7 +61,7 @@ TEMPLATE_TEST_CASE("batched equals per-sequence attention with the padding mask"
   using T = TestType;
   const Batch<T> b = make_batch<T>();
   for (bool causal : {false, true}) {
-    const auto r = attn::attention_batched<T>(b.Q, b.K, b.V, b.key_lengths, causal);
+    const auto r = attn::attention_varlen<T>(b.Q, b.K, b.V, b.key_lengths, causal);
     REQUIRE(r.size() == b.Q.size());
     for (std::size_t n = 0; n < b.Q.size(); ++n) {
       INFO("sequence " << n << (causal ? ", causal" : ""));
@@ -87,7 +87,7 @@ TEMPLATE_TEST_CASE("batched with padding equals attention over only the real key
                    float, double) {
   using T = TestType;
   const Batch<T> b = make_batch<T>();
-  const auto r = attn::attention_batched<T>(b.Q, b.K, b.V, b.key_lengths);
+  const auto r = attn::attention_varlen<T>(b.Q, b.K, b.V, b.key_lengths);
   for (std::size_t n = 0; n < b.Q.size(); ++n) {
     INFO("sequence " << n);
     const Index len = b.key_lengths[n];
@@ -108,14 +108,14 @@ TEST_CASE("batched: errors name the sequence", "[batched]") {
   {
     auto b = good;
     b.key_lengths.pop_back();
-    CHECK_THROWS_AS(attn::attention_batched<double>(b.Q, b.K, b.V, b.key_lengths),
+    CHECK_THROWS_AS(attn::attention_varlen<double>(b.Q, b.K, b.V, b.key_lengths),
                     attn::ShapeError);
   }
   {
     auto b = good;
     b.key_lengths[2] = b.K[2].rows() + 1;  // longer than the sequence
     try {
-      attn::attention_batched<double>(b.Q, b.K, b.V, b.key_lengths);
+      attn::attention_varlen<double>(b.Q, b.K, b.V, b.key_lengths);
       FAIL("no error");
     } catch (const attn::ShapeError& e) {
       CHECK_THAT(std::string(e.what()), Catch::Contains("sequence 2: "));
@@ -126,7 +126,7 @@ TEST_CASE("batched: errors name the sequence", "[batched]") {
     auto b = good;
     b.K[1] = Mat::Ones(4, 2);  // d_k 2 against Q's 3
     try {
-      attn::attention_batched<double>(b.Q, b.K, b.V, b.key_lengths);
+      attn::attention_varlen<double>(b.Q, b.K, b.V, b.key_lengths);
       FAIL("no error");
     } catch (const attn::ShapeError& e) {
       CHECK_THAT(std::string(e.what()), Catch::Contains("sequence 1: "));
@@ -136,7 +136,7 @@ TEST_CASE("batched: errors name the sequence", "[batched]") {
     auto b = good;
     b.key_lengths[1] = 0;  // every key of sequence 1 is padding
     try {
-      attn::attention_batched<double>(b.Q, b.K, b.V, b.key_lengths, true);
+      attn::attention_varlen<double>(b.Q, b.K, b.V, b.key_lengths, true);
       FAIL("no error");
     } catch (const attn::FullyMaskedRowError& e) {
       CHECK(e.row() == 0);
@@ -147,7 +147,7 @@ TEST_CASE("batched: errors name the sequence", "[batched]") {
     auto b = good;
     b.V[3](1, 0) = std::numeric_limits<double>::quiet_NaN();
     try {
-      attn::attention_batched<double>(b.Q, b.K, b.V, b.key_lengths);
+      attn::attention_varlen<double>(b.Q, b.K, b.V, b.key_lengths);
       FAIL("no error");
     } catch (const attn::NonFiniteInputError& e) {
       CHECK(e.matrix() == "V");
@@ -158,7 +158,7 @@ TEST_CASE("batched: errors name the sequence", "[batched]") {
     }
   }
   // An empty batch is an empty result.
-  CHECK(attn::attention_batched<double>({}, {}, {}, {}).empty());
+  CHECK(attn::attention_varlen<double>({}, {}, {}, {}).empty());
 }
 
 TEST_CASE("combine_masks is the entrywise or, shapes must match", "[masks]") {
@@ -168,4 +168,18 @@ TEST_CASE("combine_masks is the entrywise or, shapes must match", "[masks]") {
   for (Index i = 0; i < 3; ++i)
     for (Index j = 0; j < 4; ++j) CHECK(both(i, j) == (j >= 2 || j > i));
   CHECK_THROWS_AS(attn::combine_masks(pad, attn::causal_mask(4, 3)), attn::ShapeError);
+}
+
+TEST_CASE("attention_batched, the former name, answers as attention_varlen", "[batched]") {
+  const Batch<double> b = make_batch<double>();
+  const auto now = attn::attention_varlen<double>(b.Q, b.K, b.V, b.key_lengths, true);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  const auto before = attn::attention_batched<double>(b.Q, b.K, b.V, b.key_lengths, true);
+#pragma GCC diagnostic pop
+  REQUIRE(before.size() == now.size());
+  for (std::size_t n = 0; n < now.size(); ++n) {
+    CHECK(before[n].O == now[n].O);
+    CHECK(before[n].A == now[n].A);
+  }
 }

@@ -1,7 +1,7 @@
 // Property: batched attention is attention on each sequence with its own
 // padding (section 32.2.4: padding keys may be attended by no query; padding
 // and causal masks combine by union).
-//  - attention_batched(Q, K, V, key_lengths, causal)[n] equals, bit-exactly in O
+//  - attention_varlen(Q, K, V, key_lengths, causal)[n] equals, bit-exactly in O
 //    and A, attention(Q[n], K[n], V[n], mask_n) with mask_n = padding_mask(T_q,
 //    T_v, key_lengths[n]), combined with the top-left causal mask when causal.
 //    Bit-exact because a sequence's result must not depend on the other
@@ -23,7 +23,7 @@ using attn::Index;
 TEMPLATE_TEST_CASE("batched attention equals attention per sequence with its padding mask",
                    "[lib][batched]", float, double) {
   using T = TestType;
-  rc::prop("attention_batched(...)[n] == attention(Q[n], K[n], V[n], padding (+ causal)) bit-exactly",
+  rc::prop("attention_varlen(...)[n] == attention(Q[n], K[n], V[n], padding (+ causal)) bit-exactly",
            [] {
              const Index N = draw_size(4);
              const bool causal = *rc::gen::arbitrary<bool>();
@@ -50,7 +50,7 @@ TEMPLATE_TEST_CASE("batched attention equals attention per sequence with its pad
              RC_CLASSIFY(ragged, "a sequence with T_q != T_v");
              RC_CLASSIFY(shapes_differ, "sequences of different shapes");
 
-             const auto batched = attn::attention_batched<T>(Q, K, V, key_lengths, causal);
+             const auto batched = attn::attention_varlen<T>(Q, K, V, key_lengths, causal);
              RC_ASSERT(batched.size() == std::size_t(N));
              for (Index n = 0; n < N; ++n) {
                const std::size_t k = std::size_t(n);

@@ -24,12 +24,12 @@ double offending_value(const NonFiniteInputError& e, const Matrix<T>& Q, const M
 }  // namespace
 
 template <class T>
-std::vector<AttentionResult<T>> attention_batched(const std::vector<Matrix<T>>& Q,
-                                                  const std::vector<Matrix<T>>& K,
-                                                  const std::vector<Matrix<T>>& V,
-                                                  const std::vector<Index>& key_lengths,
-                                                  bool causal) {
-  constexpr const char* where = "attention_batched";
+std::vector<AttentionResult<T>> attention_varlen(const std::vector<Matrix<T>>& Q,
+                                                 const std::vector<Matrix<T>>& K,
+                                                 const std::vector<Matrix<T>>& V,
+                                                 const std::vector<Index>& key_lengths,
+                                                 bool causal) {
+  constexpr const char* where = "attention_varlen";
   const std::size_t N = Q.size();
   if (K.size() != N || V.size() != N || key_lengths.size() != N)
     throw ShapeError(std::string(where) + ": batch sizes differ: Q has " + std::to_string(N) +
@@ -57,11 +57,11 @@ std::vector<AttentionResult<T>> attention_batched(const std::vector<Matrix<T>>& 
   return out;
 }
 
-template std::vector<AttentionResult<float>> attention_batched(const std::vector<Matrix<float>>&,
+template std::vector<AttentionResult<float>> attention_varlen(const std::vector<Matrix<float>>&,
                                                                const std::vector<Matrix<float>>&,
                                                                const std::vector<Matrix<float>>&,
                                                                const std::vector<Index>&, bool);
-template std::vector<AttentionResult<double>> attention_batched(const std::vector<Matrix<double>>&,
+template std::vector<AttentionResult<double>> attention_varlen(const std::vector<Matrix<double>>&,
                                                                 const std::vector<Matrix<double>>&,
                                                                 const std::vector<Matrix<double>>&,
                                                                 const std::vector<Index>&, bool);
