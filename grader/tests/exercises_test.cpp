@@ -17,7 +17,6 @@
 #include "exercises/registry.hpp"
 #include "attn/grader/paths.hpp"
 #include "submission/recognise.hpp"
-#include "exercises/visible_examples.hpp"
 #include "attn/prop/lib_subject.hpp"
 #include "attn/ref/textbook.hpp"
 #include "attn/prop/catalog.hpp"
@@ -457,7 +456,7 @@ TEST_CASE("answers that cannot serve are usage problems", "[answers]") {
 TEST_CASE("the visible examples pass on the library and fail on a wrong softmax", "[examples]") {
   attn::prop::LibSubject<double> lib;
   attn::prop::RunConfig run;
-  for (const auto& p : {f1_visible_example(), f2_visible_example()}) {
+  for (const auto& p : {attn::prop::softmax_textbook_example(attn::prop::Operation::softmax_rows), attn::prop::softmax_textbook_example(attn::prop::Operation::masked_softmax)}) {
     INFO(p.title);
     REQUIRE_FALSE(p.fixed_cases.empty());
     const auto good = attn::prop::run_property(p, lib, run);
@@ -477,7 +476,7 @@ TEST_CASE("the visible examples pass on the library and fail on a wrong softmax"
 }
 
 TEST_CASE("F2's visible example sends the -inf form and the mask form", "[examples]") {
-  const auto p = f2_visible_example();
+  const auto p = attn::prop::softmax_textbook_example(attn::prop::Operation::masked_softmax);
   REQUIRE(p.fixed_cases.size() == 2);
   CHECK(std::isinf(p.fixed_cases[0].S(0, 2)));
   CHECK_FALSE(p.fixed_cases[0].mask);

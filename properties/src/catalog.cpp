@@ -74,6 +74,34 @@ std::vector<Property> kernel_properties_for(Operation op, FullyForbidden fully_f
                               operation_name(op));
 }
 
+std::vector<Property> graded_properties_for(Operation op) {
+  switch (op) {
+    case Operation::softmax_rows:
+    case Operation::masked_softmax: {
+      std::vector<Property> list = {softmax_textbook_example(op), row_stochastic(op),
+                                    exact_zeros(op),           fully_forbidden_refused(op),
+                                    shift_invariance(op),      oracle_agreement(op)};
+      if (op == Operation::masked_softmax) list.push_back(masked_equals_deleted(op));
+      return list;
+    }
+    case Operation::attention: return attention_properties();
+    case Operation::attention_tiled:
+      // The library's tiled kernel (section 32.2.4, cost; FlashAttention),
+      // graded like an exercise so the bug-injection catalogue can hold its
+      // mutants.
+      return {tiled_equals_naive(), oracle_agreement(op), fully_forbidden_refused(op),
+              masked_equals_deleted(op)};
+    case Operation::multi_head_attention: return multi_head_properties();
+    case Operation::causal_mask:
+      return {causal_mask_matches_definition(), padding_mask_matches_definition()};
+    case Operation::attention_backward: return backward_properties();
+    default:
+      break;
+  }
+  throw std::invalid_argument(std::string("no exercise is graded on the operation ") +
+                              operation_name(op));
+}
+
 std::vector<Property> multi_head_properties(std::string expected_error) {
   const Operation op = Operation::multi_head_attention;
   return {oracle_agreement(op), heads_in_order(), fully_forbidden_refused(op, expected_error)};
@@ -129,9 +157,10 @@ std::vector<Property> catalogue_properties() {
                              Operation::attention_backward, Operation::batched_attention})
     for (const FullyForbidden f : {FullyForbidden::error, FullyForbidden::nan, FullyForbidden::zeros})
       add(kernel_properties_for(op, f));
-  add(attention_properties());
-  add(multi_head_properties());
-  add({causal_mask_matches_definition(), padding_mask_matches_definition()});
+  for (const Operation op : {Operation::softmax_rows, Operation::masked_softmax, Operation::attention,
+                             Operation::attention_tiled, Operation::multi_head_attention,
+                             Operation::causal_mask, Operation::attention_backward})
+    add(graded_properties_for(op));
   return all;
 }
 

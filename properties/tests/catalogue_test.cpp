@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include "attn/prop/catalog.hpp"
@@ -64,4 +65,19 @@ TEST_CASE("catalogue: only properties judging any valid case take the fixed edge
     if (any) CHECK(p.kind == PropertyKind::value);
     if (p.edge_cases.non_finite) CHECK(p.id == "oracle_agreement");
   }
+}
+
+TEST_CASE("catalogue: an exercise's list is its operation's, and no exercise is over the others",
+          "[catalogue]") {
+  // The text's worked example comes first where the text prints one.
+  for (const Operation op : {Operation::softmax_rows, Operation::masked_softmax, Operation::attention}) {
+    const auto list = graded_properties_for(op);
+    REQUIRE_FALSE(list.empty());
+    CHECK(list.front().id == "textbook_example");
+    CHECK(list.front().op == op);
+  }
+  CHECK(graded_properties_for(Operation::attention_backward).size() == backward_properties().size());
+  CHECK_THROWS_AS(graded_properties_for(Operation::batched_attention), std::invalid_argument);
+  CHECK_THROWS_AS(graded_properties_for(Operation::padding_mask), std::invalid_argument);
+  CHECK_THROWS_AS(softmax_textbook_example(Operation::attention), std::invalid_argument);
 }

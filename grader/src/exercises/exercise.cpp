@@ -9,7 +9,6 @@
 
 #include "attn/grader/paths.hpp"
 #include "exercises/registry.hpp"
-#include "exercises/visible_examples.hpp"
 #include "sandbox/escaped_name.hpp"
 #include "attn/prop/catalog.hpp"
 
@@ -42,42 +41,6 @@ std::map<std::string, double> read_points(const std::string& id) {
   }
 }
 
-/// The properties that grade an exercise of operation `op`, in report
-/// order: the catalogue's choice (attn/prop/catalog.hpp) for the
-/// operation, after the text's worked example where it prints one.
-std::vector<attn::prop::Property> graded_properties(Operation op) {
-  namespace p = attn::prop;
-  switch (op) {
-    case Operation::softmax_rows:
-    case Operation::masked_softmax: {
-      std::vector<p::Property> list = {
-          op == Operation::softmax_rows ? f1_visible_example() : f2_visible_example(),
-          p::row_stochastic(op),           p::exact_zeros(op),
-          p::fully_forbidden_refused(op),  p::shift_invariance(op),
-          p::oracle_agreement(op)};
-      if (op == Operation::masked_softmax) list.push_back(p::masked_equals_deleted(op));
-      return list;
-    }
-    case Operation::attention: return p::attention_properties();
-    case Operation::attention_tiled:
-      // The tiled kernel of the library's attention_tiled (section 32.2.4,
-      // cost; FlashAttention), graded like an exercise so the bug-injection
-      // catalogue can hold its mutants.
-      return {p::tiled_equals_naive(), p::oracle_agreement(op), p::fully_forbidden_refused(op),
-              p::masked_equals_deleted(op)};
-    case Operation::multi_head_attention: return p::multi_head_properties();
-    case Operation::causal_mask:
-      return {p::causal_mask_matches_definition(), p::padding_mask_matches_definition()};
-    case Operation::attention_backward:
-      // B1, the backward pass (exercises/B1/README.md): the catalogue's
-      // backward properties, a fully forbidden row an error.
-      return p::backward_properties();
-    default:
-      throw std::invalid_argument(std::string("no exercise is graded on the operation ") +
-                                  p::operation_name(op));
-  }
-}
-
 }  // namespace
 
 Exercise load_exercise(const std::string& id) {
@@ -93,7 +56,7 @@ Exercise load_exercise(const std::string& id) {
   e.title = spec->title;
   e.section = spec->section;
   e.op = spec->op;
-  e.properties = graded_properties(spec->op);
+  e.properties = attn::prop::graded_properties_for(spec->op);
   e.python_entry_points = spec->python.entries;
   e.cpp_header = spec->cpp.header;
   e.cpp_entry = spec->cpp_entry();

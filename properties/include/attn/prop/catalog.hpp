@@ -122,6 +122,25 @@ std::vector<Property> multi_head_properties(std::string expected_error = "");
 /// in report order.
 std::vector<Property> attention_properties();
 
+// Sections 32.2.6 and 32.2.8: the text's worked numbers for a softmax
+// operation, at its tolerance 1e-4 against the printed weights (id
+// "textbook_example", as for attention): softmax_rows (F1), the two-token
+// example's logits S = (1/sqrt 2) [[1, 2], [1, 0]] and the printed
+// [[0.3302, 0.6698], [0.6698, 0.3302]]; masked_softmax (F2), S = [[0, 2,
+// -inf], [1, -1, 0]] and solution 32.2.9's weights, sent with the -inf in S
+// and with a finite logit there that the mask forbids. Throws
+// std::invalid_argument for another operation.
+Property softmax_textbook_example(Operation op);
+
+/// The properties that grade an exercise over `op` (an exercise's spec
+/// names its operation: exercises/registry.json), in report order: F1 and
+/// F2's (softmax_rows, masked_softmax: the text's worked example first),
+/// attention_properties() (attention), T1's (attention_tiled),
+/// multi_head_properties() (multi_head_attention), the masks' (causal_mask),
+/// backward_properties() (attention_backward). Throws std::invalid_argument
+/// for an operation no exercise can be over (batched_attention, padding_mask).
+std::vector<Property> graded_properties_for(Operation op);
+
 /// For someone else's attention kernel in CI: the attention properties plus
 /// the metamorphic ones; refusals of any error type; a fully forbidden row
 /// held to `fully_forbidden` (the kernel's documented convention); the
@@ -149,7 +168,7 @@ std::vector<Property> library_properties(Operation op = Operation::attention);
 /// Every property the catalogue builds, for every operation and fully
 /// forbidden convention it is built for (so one id may appear several
 /// times): the library's lists, the kernel lists of every operation `check`
-/// takes under each convention, the exercises' (F3's, multi-head, the masks').
+/// takes under each convention, the exercises' (graded_properties_for).
 /// For checks over the whole catalogue: each property has a title, a source
 /// and a hint, and a refusal property is of kind refusal.
 std::vector<Property> catalogue_properties();

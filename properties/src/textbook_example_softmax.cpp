@@ -1,19 +1,16 @@
-// The visible examples of F1 and F2: the text's numbers at its tolerance 1e-4.
-#include "exercises/visible_examples.hpp"
-
+// textbook_example for the softmax operations: the text's worked numbers
+// for F1 and F2, held to its printed weights at its tolerance 1e-4.
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
+#include "attn/prop/catalog.hpp"
 #include "attn/ref/textbook.hpp"
 
-namespace attn::grader {
+namespace attn::prop {
 namespace {
 
-using attn::prop::Case;
-using attn::prop::DMatrix;
-using attn::prop::Failure;
-using attn::prop::Operation;
-using attn::prop::Outcome;
 namespace textbook = attn::ref::textbook;
 
 /// A failure unless `o` holds weights of the shape of S.
@@ -55,7 +52,7 @@ std::optional<Failure> compare_with_printed(const Outcome& o, const Case& c,
         os << "A(" << i << ", " << j << ") = " << o.A(i, j) << " but the text prints "
            << printed(i, j) << " (" << where << ")";
         f.summary = os.str();
-        f.worst = attn::prop::WorstEntry{"A", i, j, printed(i, j), o.A(i, j), err,
+        f.worst = WorstEntry{"A", i, j, printed(i, j), o.A(i, j), err,
                                          textbook::kPrintedTolerance};
         return f;
       }
@@ -63,10 +60,8 @@ std::optional<Failure> compare_with_printed(const Outcome& o, const Case& c,
   return std::nullopt;
 }
 
-}  // namespace
-
-attn::prop::Property f1_visible_example() {
-  attn::prop::Property p;
+Property f1_textbook_example() {
+  Property p;
   p.id = "textbook_example";
   p.title = "the logits of the two-token example give the printed weights";
   p.source = "sections 32.2.6 and 32.2.8 (F1)";
@@ -83,14 +78,14 @@ attn::prop::Property f1_visible_example() {
   c.S = textbook::rows({{r, 2 * r}, {r, 0.0}});  // Q K^T / sqrt(2) of 32.2.6
   c.tags = {"textbook: 32.2.6 logits"};
   p.fixed_cases = {c};
-  p.check = [](attn::prop::Subject& s, const Case& c) {
+  p.check = [](Subject& s, const Case& c) {
     return compare_with_printed(s.run(c), c, textbook::TwoToken{}.A, "32.2.6");
   };
   return p;
 }
 
-attn::prop::Property f2_visible_example() {
-  attn::prop::Property p;
+Property f2_textbook_example() {
+  Property p;
   p.id = "textbook_example";
   p.title = "F2's logits give the printed masked softmax";
   p.source = "sections 32.2.8 (F2) and 32.2.9";
@@ -113,10 +108,19 @@ attn::prop::Property f2_visible_example() {
   with_mask.mask = m;
   with_mask.tags = {"textbook: F2, the same key forbidden by the mask"};
   p.fixed_cases = {with_inf, with_mask};
-  p.check = [](attn::prop::Subject& s, const Case& c) {
+  p.check = [](Subject& s, const Case& c) {
     return compare_with_printed(s.run(c), c, textbook::F2{}.A, "F2, solution 32.2.9");
   };
   return p;
 }
 
-}  // namespace attn::grader
+}  // namespace
+
+Property softmax_textbook_example(Operation op) {
+  if (op == Operation::softmax_rows) return f1_textbook_example();
+  if (op == Operation::masked_softmax) return f2_textbook_example();
+  throw std::invalid_argument(std::string("the text prints no softmax example for ") +
+                              operation_name(op));
+}
+
+}  // namespace attn::prop
