@@ -188,3 +188,28 @@ TEST_CASE("a zeros empty row under float32 is named with the precision", "[combi
   SECTION("float64") { check_convention(Flaws::EmptyRow::zeros, "zeros", false); }
   SECTION("float32") { check_convention(Flaws::EmptyRow::zeros, "zeros", true); }
 }
+
+// The Annotated Transformer (masked_fill(-1e9)) and d2l's masked_softmax
+// (-1e6), both in float32. A fill is told from its neighbours by rows whose
+// allowed logits sit near it (the battery's levels); float32 holds the
+// levels down to -2e35, so the fill reported is the one those rows single
+// out, never one they rule out (-1e4 for -1e9, -100 for -1e6).
+TEST_CASE("a finite fill under float32 is found at its value", "[combined]") {
+  for (const double fill : {-1e9, -1e6}) {
+    DYNAMIC_SECTION("fill " << fill) {
+      Flaws f;
+      f.fill = fill;
+      f.in_float = true;
+      const Diagnosis d = diagnosed(f);
+      INFO(attn::mis::to_json(d));
+      CHECK(d.verdict == Diagnosis::Verdict::combined);
+      CHECK(keys(d) == std::set<std::string>{"low_precision", "finite_fill"});
+      const attn::mis::Fit* ff = fit_of(d, "finite_fill");
+      REQUIRE(ff);
+      REQUIRE(!ff->params.empty());
+      CHECK(ff->params[0].value == fill);
+      CHECK(ff->params.size() == 1);  // masked_fill, not an additive mask
+      CHECK(ff->also_fits.empty());
+    }
+  }
+}
