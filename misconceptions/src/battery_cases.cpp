@@ -63,16 +63,20 @@ bool fit_to(Case& c, const Precision& p) {
 }
 
 /// Logit levels between consecutive candidate fills and floors (README.md):
-/// a row at each level tells the fills above it from those below.
-std::vector<double> levels(const Precision& p) {
+/// a row at each level tells the fills above it from those below. Two
+/// groups: the levels float32 (and bfloat16) hold, and those only float64
+/// holds (-1e100, -1e305, for a declared float64 storage). Each group is a
+/// case of its own: an input past a narrower type's range leaves that
+/// type's models (low_precision) without a claim on the whole case, so one
+/// case with both would hide every level from them (a float32 computation
+/// is then not told from any fill or floor those rows tell apart).
+std::vector<std::vector<double>> levels(const Precision& p) {
   std::vector<double> v = {-10, -1000, -2e4, -1e6, -2e9, -1e15, -2e25, -2e35};
   // Only the levels the storage type holds (float16 stops below 65504).
   std::erase_if(v, [&](double x) { return -x > p.largest_finite(); });
-  if (p.storage == attn::prop::NumberFormat::float64) {
-    v.push_back(-1e100);
-    v.push_back(-1e305);
-  }
-  return v;
+  std::vector<std::vector<double>> groups = {v};
+  if (p.storage == attn::prop::NumberFormat::float64) groups.push_back({-1e100, -1e305});
+  return groups;
 }
 
 // -- logits operations -------------------------------------------------------
@@ -103,8 +107,7 @@ std::vector<Case> logits_cases(Operation op, const Precision& p) {
     S << 0, -800, -900, 0.5, -850, -1000;
     base(S, mask_from({{0, 0, 1}, {0, 1, 0}}), "dominant logit");
   }
-  {  // levels: fills and floors
-    const auto lv = levels(p);
+  for (const std::vector<double>& lv : levels(p)) {  // levels: fills and floors
     DMatrix S(Index(lv.size()), 4);
     Mask M(Index(lv.size()), 4);
     for (Index i = 0; i < S.rows(); ++i)
@@ -175,8 +178,7 @@ std::vector<Case> qkv_cases(Operation op, const Precision& p) {
     Kd << 0, -800, 900;
     add(Qd, Kd, q.matrix(3, 2), Mask::Constant(2, 3, false), 2, "dominant logit");
   }
-  {  // levels: Q_i = level, K_j = 1 + j/64, every other key forbidden
-    const auto lv = levels(p);
+  for (const std::vector<double>& lv : levels(p)) {  // levels: Q_i = level, K_j = 1 + j/64, every other key forbidden
     DMatrix Ql(Index(lv.size()), 1), Kl(4, 1);
     for (Index i = 0; i < Ql.rows(); ++i) Ql(i, 0) = lv[std::size_t(i)];
     for (Index j = 0; j < 4; ++j) Kl(j, 0) = 1 + double(j) / 64;

@@ -409,6 +409,29 @@ bool wider(const Answered& x, const Model& m_x, const Model& m_y) {
   return answers_within(x, m_x, m_y) && !answers_within(x, m_y, m_x);
 }
 
+/// m_p and m_q give the same answers on the battery (each within the
+/// other's tolerance), and m_p is the more definite of the two where the
+/// subject answered a case the definition refuses (a fully forbidden row):
+/// m_q may refuse it or answer it, m_p answers it, and never the reverse.
+/// A value mistake (low_precision, a fill or a floor that float32 cannot
+/// tell from -inf) leaves such a row to the code: answered with the NaN of
+/// exp(-inf - (-inf)), as the definition computed in any precision would, it
+/// is not that mistake's doing but the empty-row convention
+/// (fully_forbidden_answered), which claims it.
+bool more_definite(const Answered& x, const Model& m_p, const Model& m_q) {
+  bool p_only = false;
+  for (std::size_t k = 0; k < x.answers.size(); ++k) {
+    if (x.answers[k].kind == Outcome::Kind::refusal) continue;
+    const Prediction d = x.predicted(x.def, k);
+    if (!d.may_refuse || d.has_answer) continue;  // the definition answers it: not a refusal case
+    const Prediction pp = x.predicted(m_p, k), pq = x.predicted(m_q, k);
+    if (pp.no_claim || pq.no_claim) continue;
+    if (pp.may_refuse && !pq.may_refuse) return false;
+    p_only = p_only || (!pp.may_refuse && pq.may_refuse);
+  }
+  return p_only && answers_within(x, m_p, m_q) && answers_within(x, m_q, m_p);
+}
+
 /// Specificity: when model Y's own answers lie within model X's tolerance on
 /// every battery case but not the other way round, X (a wider claim, e.g. a
 /// float16 computation whose bound covers Y's values) explains nothing Y does
@@ -487,8 +510,9 @@ void combined_fits(const Answered& x, Operation op, const std::vector<Model>& si
     }
   std::vector<const Pair*> kept;
   for (const Pair& p : fitting)
-    if (std::none_of(fitting.begin(), fitting.end(),
-                     [&](const Pair& q) { return &p != &q && wider(x, p.both, q.both); }))
+    if (std::none_of(fitting.begin(), fitting.end(), [&](const Pair& q) {
+          return &p != &q && (wider(x, p.both, q.both) || more_definite(x, q.both, p.both));
+        }))
       kept.push_back(&p);
   if (x.debug)
     for (const Pair* p : kept) std::cerr << "pair fits: " << p->both.label() << "\n";
@@ -497,7 +521,7 @@ void combined_fits(const Answered& x, Operation op, const std::vector<Model>& si
   for (const Pair* p : kept)
     if (p->a->key != first || p->b->key != second) return;  // pairs of different mistakes: name none
   for (const Model& single : singles)
-    if (!wider(x, single, kept.front()->both)) return;
+    if (!wider(x, single, kept.front()->both) && !more_definite(x, kept.front()->both, single)) return;
   Fit fa{first, kept.front()->a->params, {}}, fb{second, kept.front()->b->params, {}};
   for (const Pair* p : kept) {
     add_also_fits(fa, *kept.front()->a, *p->a);

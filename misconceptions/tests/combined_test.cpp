@@ -21,9 +21,12 @@ struct Flaws {
   enum class Scale { sqrt_dk, none, sqrt_dv } scale = Scale::sqrt_dk;
   /// Forbidden logits: -inf (0 here) or this finite fill (S = fill, as masked_fill does).
   double fill = 0;
-  /// A query row with every key forbidden: refused (false) or answered with
-  /// zeros (the NaN of 0/0 replaced, as nan_to_num does).
-  bool zero_row = false;
+  /// A query row with every key forbidden: refused, answered with zeros (the
+  /// NaN of 0/0 replaced, as nan_to_num does), the uniform average (a
+  /// finite fill with every logit equal), or left to the arithmetic
+  /// (softmax of all -inf: exp(-inf - (-inf)) = NaN, as nanoGPT's
+  /// masked_fill(-inf)).
+  enum class EmptyRow { refuse, zeros, uniform, nan } empty_row = EmptyRow::refuse;
   bool in_float = false;  ///< every step in float32 (declared float64)
 };
 
@@ -49,10 +52,15 @@ Outcome written(const Case& c, const Flaws& f) {
       s[std::size_t(j)] = forbidden ? (f.fill != 0 ? f.fill : -std::numeric_limits<double>::infinity())
                                     : r(dot / root);
     }
-    if (!any && f.fill == 0) {
-      if (!f.zero_row) return Outcome::make_refusal("ValueError", "every key forbidden");
-      A.row(i).setZero();
-      O.row(i).setZero();
+    if (!any && f.fill == 0 && f.empty_row != Flaws::EmptyRow::nan) {
+      if (f.empty_row == Flaws::EmptyRow::refuse) return Outcome::make_refusal("ValueError", "every key forbidden");
+      const double a = f.empty_row == Flaws::EmptyRow::zeros ? 0.0 : r(1.0 / double(T_v));
+      for (Index j = 0; j < T_v; ++j) A(i, j) = a;
+      for (Index k = 0; k < d_v; ++k) {
+        double o = 0;
+        for (Index j = 0; j < T_v; ++j) o = r(o + r(a * c.V(j, k)));
+        O(i, k) = o;
+      }
       continue;
     }
     double m = -std::numeric_limits<double>::infinity();
@@ -80,6 +88,13 @@ std::set<std::string> keys(const Diagnosis& d) {
   return k;
 }
 
+/// The fit of `key` in d, or nullptr.
+const attn::mis::Fit* fit_of(const Diagnosis& d, const std::string& key) {
+  for (const auto& f : d.fits)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
 }  // namespace
 
 TEST_CASE("two mistakes in different steps are named together", "[combined]") {
@@ -92,7 +107,7 @@ TEST_CASE("two mistakes in different steps are named together", "[combined]") {
   sqrt_dv_fill.scale = Flaws::Scale::sqrt_dv;
   sqrt_dv_fill.fill = -1e9;
   none_zeros.scale = Flaws::Scale::none;
-  none_zeros.zero_row = true;
+  none_zeros.empty_row = Flaws::EmptyRow::zeros;
   float_none.scale = Flaws::Scale::none;
   float_none.in_float = true;
   const Pair pairs[] = {
@@ -123,4 +138,78 @@ TEST_CASE("one mistake alone is still named alone, and the definition not at all
   const Diagnosis clean = diagnosed(Flaws{});
   INFO(attn::mis::to_json(clean));
   CHECK(clean.verdict == Diagnosis::Verdict::consistent);
+}
+
+namespace {
+
+/// The diagnosis of the written attention with an empty row answered `row`
+/// (and float32 throughout if `in_float`) names fully_forbidden_answered with
+/// the answer `answer`, and, under float32, low_precision (float32) with it.
+void check_convention(Flaws::EmptyRow row, const char* answer, bool in_float) {
+  Flaws f;
+  f.empty_row = row;
+  f.in_float = in_float;
+  const Diagnosis d = diagnosed(f);
+  INFO(attn::mis::to_json(d));
+  if (in_float) {
+    CHECK(d.verdict == Diagnosis::Verdict::combined);
+    CHECK(keys(d) == std::set<std::string>{"low_precision", "fully_forbidden_answered"});
+    const attn::mis::Fit* lp = fit_of(d, "low_precision");
+    REQUIRE(lp);
+    REQUIRE(lp->params.size() == 1);
+    CHECK(lp->params[0].text == "float32");
+  } else {
+    CHECK(d.verdict == Diagnosis::Verdict::misconception);
+    CHECK(keys(d) == std::set<std::string>{"fully_forbidden_answered"});
+  }
+  const attn::mis::Fit* ff = fit_of(d, "fully_forbidden_answered");
+  REQUIRE(ff);
+  REQUIRE(ff->params.size() == 1);
+  CHECK(ff->params[0].text == answer);
+}
+
+}  // namespace
+
+// nanoGPT, minGPT, fairseq: masked_fill(-inf) and softmax in float32, so a
+// fully forbidden row is NaN. Computing in float64 would answer the same NaN:
+// the row is the convention (fully_forbidden_answered), the rounding elsewhere
+// float32 (low_precision), the pair of "Two mistakes at once"; low_precision
+// alone may refuse the row or answer it, a wider claim than the pair's NaN.
+TEST_CASE("a NaN empty row under float32 is the convention, not the precision", "[combined]") {
+  SECTION("float64") { check_convention(Flaws::EmptyRow::nan, "NaN", false); }
+  SECTION("float32") { check_convention(Flaws::EmptyRow::nan, "NaN", true); }
+}
+
+// flash-attention's reference and llama2.c: float32 with zeros for an empty
+// row. In float32 a max floor at float lowest (max_floor) gives the same zeros
+// and is like -inf on every row float32 holds; the levels the narrow type
+// holds are a case of their own, so the other floors are told apart.
+TEST_CASE("a zeros empty row under float32 is named with the precision", "[combined]") {
+  SECTION("float64") { check_convention(Flaws::EmptyRow::zeros, "zeros", false); }
+  SECTION("float32") { check_convention(Flaws::EmptyRow::zeros, "zeros", true); }
+}
+
+// The Annotated Transformer (masked_fill(-1e9)) and d2l's masked_softmax
+// (-1e6), both in float32. A fill is told from its neighbours by rows whose
+// allowed logits sit near it (the battery's levels); float32 holds the
+// levels down to -2e35, so the fill reported is the one those rows single
+// out, never one they rule out (-1e4 for -1e9, -100 for -1e6).
+TEST_CASE("a finite fill under float32 is found at its value", "[combined]") {
+  for (const double fill : {-1e9, -1e6}) {
+    DYNAMIC_SECTION("fill " << fill) {
+      Flaws f;
+      f.fill = fill;
+      f.in_float = true;
+      const Diagnosis d = diagnosed(f);
+      INFO(attn::mis::to_json(d));
+      CHECK(d.verdict == Diagnosis::Verdict::combined);
+      CHECK(keys(d) == std::set<std::string>{"low_precision", "finite_fill"});
+      const attn::mis::Fit* ff = fit_of(d, "finite_fill");
+      REQUIRE(ff);
+      REQUIRE(!ff->params.empty());
+      CHECK(ff->params[0].value == fill);
+      CHECK(ff->params.size() == 1);  // masked_fill, not an additive mask
+      CHECK(ff->also_fits.empty());
+    }
+  }
 }
