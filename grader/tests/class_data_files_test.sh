@@ -7,7 +7,7 @@
 #   them;
 # - bob handed in no scale.txt, carol's is a link out of her folder (not
 #   followed): not gradable, and the student's own text report names
-#   scale.txt;
+#   scale.txt (and not written.txt, a file the code writes);
 # - alice's file named on the command line: the file its code opens beside
 #   it is copied too; bob's alone: his report names the missing file.
 set -u
@@ -25,6 +25,9 @@ mkdir -p "$tmp/c/alice" "$tmp/c/bob" "$tmp/c/carol" "$tmp/c/ed" "$tmp/outside"
 for s in alice bob carol; do
   { echo 'with open("scale.txt") as _f:'
     echo '    _ONE = float(_f.read())'
+    echo 'def _save(text):'
+    echo '    with open("written.txt", "w") as f:'
+    echo '        f.write(text)'
     cat "$src/solutions/F3/attention.py"; } > "$tmp/c/$s/attention.py"
 done
 { echo 'import numpy'
@@ -53,6 +56,9 @@ for s in bob carol; do
     "$s: the student's report does not name the missing file"
 done
 expect "$tmp/rows" '^carol/attention\.py\|.*ignored scale\.txt' "carol: the link out of her folder is not named as ignored"
+if grep -q 'opens written\.txt' "$tmp/o/students/bob%2Fattention.py.txt"; then
+  fail "bob: a file the code writes is named as missing"
+fi
 
 "$attnlab" grade "$tmp/c/alice/attention.py" --cases 10 > "$tmp/alone.txt" 2>&1 ||
   { cat "$tmp/alone.txt"; fail "alice alone: not graded with the file her code opens"; }

@@ -18,10 +18,14 @@ std::vector<std::string> opened_file_names(const fs::path& code) {
   // notebook's JSON escapes the quote: \"scale.txt\").
   static const std::regex call(
       R"re(\b(?:open|loadtxt|genfromtxt|load|fromfile|read_csv|fopen|ifstream\s+\w+|fstream\s+\w+|ifstream|fstream)\s*[({]\s*[rbuf]?\\?["']([^"'\\\n]{1,200})\\?["'])re");
+  // A file opened to be written (open("out.txt", "w"), mode="a") is made by the code.
+  static const std::regex written(R"re(^\s*,\s*(?:mode\s*=\s*)?\\?["'][rbt+]*[wax])re");
   std::vector<std::string> out;
   std::set<std::string> seen;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), call); it != std::sregex_iterator(); ++it) {
     const std::string name = (*it)[1].str();
+    const auto after = (*it)[0].second;
+    if (std::regex_search(after, text.end(), written, std::regex_constants::match_continuous)) continue;
     const fs::path p(name);
     if (p.is_absolute() || name.find("..") != std::string::npos || name.find('{') != std::string::npos ||
         name.find('%') != std::string::npos)

@@ -13,7 +13,8 @@ namespace attn::grader {
 /// The relative file names given as a string literal to a call that opens a
 /// file in `code` (a .py, .ipynb or C++ file): Python's open(), NumPy's
 /// loadtxt / genfromtxt / load / fromfile, pandas' read_csv, C's fopen,
-/// C++'s std::ifstream / std::fstream (constructor or .open()). Absolute
+/// C++'s std::ifstream / std::fstream (constructor or .open()); not one
+/// opened to be written (a mode "w", "a" or "x" after the name). Absolute
 /// names and names climbing out with ".." are left out; each name once, in
 /// order of first appearance. An unreadable file gives none.
 std::vector<std::string> opened_file_names(const std::filesystem::path& code);
