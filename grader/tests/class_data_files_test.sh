@@ -3,8 +3,8 @@
 # A student's code that reads a data file beside it (MANUAL.md, "Data files
 # beside the code"):
 # - alice's F3 opens scale.txt at import, ed's reads it with numpy.loadtxt:
-#   their data files are staged with the code, full marks, the choice names
-#   them;
+#   frank's C++ reads it with std::ifstream at start-up: their data files
+#   are staged with the code, full marks, the choice names them;
 # - bob handed in no scale.txt, carol's is a link out of her folder (not
 #   followed): not gradable, and the student's own text report names
 #   scale.txt (and not written.txt, a file the code writes);
@@ -33,6 +33,17 @@ done
 { echo 'import numpy'
   echo '_ONE = float(numpy.loadtxt("data/scale.txt"))'
   cat "$src/solutions/F3/attention.py"; } > "$tmp/c/ed/attention.py"
+# frank (C++): a std::ifstream read at start-up, which stops the program without its file.
+mkdir -p "$tmp/c/frank"
+{ cat "$src/solutions/F3/attention.cpp"
+  echo '#include <fstream>'
+  echo '#include <stdexcept>'
+  echo 'static const bool kScaleRead = [] {'
+  echo '  std::ifstream in("scale.txt");'
+  echo '  if (!in) throw std::runtime_error("cannot read scale.txt");'
+  echo '  return true;'
+  echo '}();'; } > "$tmp/c/frank/attention.cpp"
+echo 1.0 > "$tmp/c/frank/scale.txt"
 echo 1.0 > "$tmp/c/alice/scale.txt"
 mkdir -p "$tmp/c/ed/data"
 echo 1.0 > "$tmp/c/ed/data/scale.txt"
@@ -46,8 +57,8 @@ for r in json.load(open(sys.argv[1] + "/summary.json"))["submissions"]:
     print("%s|%s|%g|%g|%s" % (r["file"], r["status"], r["score"], r["max_score"], r["choice"]))
 PY
 cat "$tmp/rows"
-for s in alice ed; do
-  grep -Eq "^$s/attention\.py\|graded\|([0-9.]+)\|\1\|" "$tmp/rows" || fail "$s: not full marks with the data file beside the code"
+for s in alice ed frank; do
+  grep -Eq "^$s/attention\.(py|cpp)\|graded\|([0-9.]+)\|\2\|" "$tmp/rows" || fail "$s: not full marks with the data file beside the code"
 done
 expect "$tmp/rows" '^alice/attention\.py\|.*data files: scale\.txt' "alice: the choice does not name the data file"
 expect "$tmp/rows" '^ed/attention\.py\|.*data files: data/scale\.txt' "ed: the choice does not name the data file"
