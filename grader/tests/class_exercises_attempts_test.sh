@@ -128,6 +128,7 @@ printf '{"entry": "attention_v2.py"}\n' > "$tmp/named.json"
 grade "$tmp/o7" "$tmp/c2" --config "$tmp/named.json"
 expect "$tmp/o7.rows" '^bob/attention_v2\.py\|F3\|graded\|([0-9.]+)\|\1\|' "named: v2 not graded (full marks)"
 expect "$tmp/o7.rows" 'choice: .*graded attention_v2\.py: the file the teacher configuration names as entry' "named: the choice does not say why"
+expect "$tmp/o7/students/bob%2Fattention_v2.py.txt" 'note: +graded attention_v2\.py: the file the teacher configuration names as entry' "named: the text report does not say why"
 # Every attempt with "best"; the student's row counts the best (v2).
 printf '{"attempts": "best"}\n' > "$tmp/best.json"
 grade "$tmp/o8" "$tmp/c2" --config "$tmp/best.json"
