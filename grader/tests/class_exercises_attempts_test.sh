@@ -15,6 +15,7 @@
 # - the same for C++: a file of F2 and F3 (f3::attention calling its own
 #   f2::masked_softmax) with F2's answers gives both rows, with and without
 #   --exercise;
+# - `-o DIR` is --out DIR, the folder and its parents made;
 # - under --exercise F2, a student whose only file is F3 has no submission
 #   of F2 (the note names the F3 file), and a file that defines no
 #   exercise's function is graded as F2 with a label that says so, never
@@ -31,6 +32,10 @@ py=/usr/bin/python3
 mkdir -p "$tmp/c1/alice"
 $py "$src/grader/tests/make_f2_and_f3.py" "$src" "$tmp/c1/alice/attention.py" || fail "cannot write the F2+F3 file"
 cp "$src/solutions/F2/answers.json" "$tmp/c1/alice/answers.json"
+
+# `-o` is --out: the folder (and its parents) made, the gradebook written there.
+"$attnlab" grade "$tmp/c1" --cases 5 -o "$tmp/made/by/grade" > "$tmp/short-o.txt" 2>&1
+[ -f "$tmp/made/by/grade/summary.json" ] || { cat "$tmp/short-o.txt"; fail "-o DIR: no summary.json made there"; }
 
 # rows OUT: "file exercise status score max_score" per submission, then
 # "choice: ..." lines.
@@ -123,6 +128,7 @@ printf '{"entry": "attention_v2.py"}\n' > "$tmp/named.json"
 grade "$tmp/o7" "$tmp/c2" --config "$tmp/named.json"
 expect "$tmp/o7.rows" '^bob/attention_v2\.py\|F3\|graded\|([0-9.]+)\|\1\|' "named: v2 not graded (full marks)"
 expect "$tmp/o7.rows" 'choice: .*graded attention_v2\.py: the file the teacher configuration names as entry' "named: the choice does not say why"
+expect "$tmp/o7/students/bob%2Fattention_v2.py.txt" 'note: +graded attention_v2\.py: the file the teacher configuration names as entry' "named: the text report does not say why"
 # Every attempt with "best"; the student's row counts the best (v2).
 printf '{"attempts": "best"}\n' > "$tmp/best.json"
 grade "$tmp/o8" "$tmp/c2" --config "$tmp/best.json"

@@ -285,7 +285,7 @@ void GradeCommand::add_output_options() {
                    "K/N: grade only the students of shard K of N (a deterministic split by "
                    "student name; join the outputs with attnlab merge)")
       ->check(check::shard());
-  grade->add_option("--out", out_dir,
+  grade->add_option("-o,--out", out_dir,
                     "folder for the reports when grading several submissions (default: "
                     "attnlab-reports): the gradebook summary.csv, summary.json, summary.txt, "
                     "updated as each student is graded, and students/<name>.txt, "

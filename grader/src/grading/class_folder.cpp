@@ -253,6 +253,11 @@ Walk walk_student(const fs::path& root, const std::optional<fs::path>& excluded,
 
 /// Longest entry of a note's list ("path: why"), shortened beyond it.
 constexpr std::size_t kNoteItemBytes = 200;
+/// A data file beside an entry is staged with it when it is at most this
+/// big, and while the entry's data files together stay within kDataTotalBytes
+/// (MANUAL.md, "Data files beside the code").
+constexpr std::uintmax_t kDataFileBytes = 1u << 20;
+constexpr std::uintmax_t kDataTotalBytes = 8u << 20;
 
 /// "ignored a.py: a symbolic link ...; ignored b: a FIFO, ..." (at most
 /// three, each shortened to kNoteItemBytes, then the count of the others).
@@ -630,6 +635,8 @@ class Collector {
   /// A student's files by kind, each in name order.
   struct Sorted {
     std::vector<Candidate> code, answers, headers;
+    /// Data files (non-code, at most kDataFileBytes each): staged beside the entry.
+    std::vector<Candidate> data;
     std::vector<std::string> others;  ///< below the student's folder
   };
 
@@ -659,7 +666,7 @@ class Collector {
       if (r.status == Recognition::Status::recognised)
         files.answers.push_back({f, src, src, rel, r.exercise, false, "", {}, {}});
       else
-        files.others.push_back(rel);  // a .json that is not an answers file: a data file
+        add_data(f, src, rel, files);  // a .json that is not an answers file: a data file
       return;
     }
     if (is_cpp_header(f)) {  // never an entry; staged beside the entry for #include "..."
@@ -667,7 +674,7 @@ class Collector {
       return;
     }
     if (!is_code(f)) {
-      files.others.push_back(rel);
+      add_data(f, src, rel, files);
       return;
     }
     Candidate c{f, src, src, rel, "", false, "", {}, {}};
@@ -676,6 +683,18 @@ class Collector {
     if (is_notebook(f)) c.graded = convert(src, f, student + "/" + rel);
     if (!c.graded.empty()) recognise_into(c);
     files.code.push_back(c);
+  }
+
+  /// A non-code file `f` (read from `src`, a regular file the walk accepted
+  /// inside the student's folder): a data file the entry may open when it is
+  /// small enough (kDataFileBytes), else only named among the others.
+  static void add_data(const fs::path& f, const fs::path& src, const std::string& rel, Sorted& files) {
+    files.others.push_back(rel);
+    struct stat st {};
+    if (::lstat(src.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        static_cast<std::uintmax_t>(st.st_size) > kDataFileBytes)
+      return;
+    files.data.push_back({f, src, src, rel, "", false, "", {}, {}});
   }
 
   /// Why a folder with no code and no answers file is not graded.
@@ -736,10 +755,24 @@ class Collector {
     std::vector<const Candidate*> others_of_entry;
     for (const auto& h : files.code) others_of_entry.push_back(&h);
     for (const auto& h : files.headers) others_of_entry.push_back(&h);
-    for (const Candidate* h : others_of_entry) {
+    const std::size_t code_helpers = others_of_entry.size();
+    for (const auto& h : files.data) others_of_entry.push_back(&h);
+    std::string data;
+    std::uintmax_t data_bytes = 0;
+    for (std::size_t k = 0; k < others_of_entry.size(); ++k) {
+      const Candidate* h = others_of_entry[k];
       if (h == &c) continue;
       const fs::path rel = h->file.lexically_relative(c.file.parent_path());
       if (rel.empty() || *rel.begin() == "..") continue;  // above the entry: not importable
+      if (k >= code_helpers) {  // a data file, within the student's total cap
+        std::error_code ec;
+        const std::uintmax_t bytes = fs::file_size(h->source, ec);
+        if (ec || data_bytes + bytes > kDataTotalBytes) continue;
+        data_bytes += bytes;
+        in.helpers.push_back({h->source, rel});
+        data += (data.empty() ? "" : ", ") + h->rel;
+        continue;
+      }
       in.helpers.push_back({h->source, rel});
       helpers += (helpers.empty() ? "" : ", ") + h->rel;
     }
@@ -753,6 +786,7 @@ class Collector {
     }
     if (paired) in.choice += "; answers " + paired->rel;
     if (!helpers.empty()) in.choice += "; helpers: " + helpers;
+    if (!data.empty()) in.choice += "; data files: " + data;
     if (!note.empty()) in.choice += "; " + note;
     if (!in.refused.empty()) in.choice += "; " + in.refused;
     out_.inputs.push_back(std::move(in));

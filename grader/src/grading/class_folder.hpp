@@ -33,6 +33,9 @@
 //   helper: copied beside the entry (so `import helpers` and
 //   `#include "util.hpp"` work in the sandbox), never a row of its own; a
 //   C++ entry's helper .cpp files are compiled and linked with it;
+// - every other file is a data file: staged beside the entry (below its
+//   folder, at most kDataFileBytes each, kDataTotalBytes together), so
+//   code that opens "scale.txt" reads it; the choice names them;
 // - a file that defines the entries of several exercises (a Python file
 //   with masked_softmax and the scaled_dot_product_attention that calls it,
 //   a C++ file with f2::masked_softmax and the f3::attention that calls it:

@@ -1,5 +1,6 @@
 // Grading one submission file.
 #include "grading/grade.hpp"
+#include "grading/data_files.hpp"
 #include "sandbox/file_problem.hpp"
 #include "grading/grade_answers.hpp"
 #include "grading/scoring_rules.hpp"
@@ -187,6 +188,33 @@ bool defines_main(const std::filesystem::path& file) {
   return std::regex_search(text, main_function);
 }
 
+/// The helpers of `options` and, for a file the user named (no student's
+/// folder: options.confine_to empty), the data files its code opens by name
+/// (data_files.hpp) found beside it: regular files of at most
+/// kNamedDataFileBytes, a link taken only to a regular file in that same
+/// folder (resolved, so the staged copy never follows it). A class folder's
+/// entry already has its student's data files among its helpers.
+std::vector<std::pair<std::filesystem::path, std::filesystem::path>> with_named_data_files(
+    const GradeOptions& options) {
+  namespace fs = std::filesystem;
+  constexpr std::uintmax_t kNamedDataFileBytes = 1u << 20;
+  auto helpers = options.helpers;
+  if (!options.confine_to.empty() || is_answers_file(options.file)) return helpers;
+  std::error_code ec;
+  const fs::path folder = fs::weakly_canonical(fs::absolute(options.file).parent_path(), ec);
+  if (ec) return helpers;
+  for (const auto& name : opened_file_names(options.file)) {
+    const fs::path rel = fs::path(name).lexically_normal();
+    if (rel.has_parent_path()) continue;  // beside the file only
+    const fs::path target = fs::canonical(folder / rel, ec);
+    if (ec || target.parent_path() != folder || !fs::is_regular_file(target, ec) ||
+        fs::file_size(target, ec) > kNamedDataFileBytes || ec)
+      continue;
+    helpers.push_back({target, rel});
+  }
+  return helpers;
+}
+
 /// Copies the submission into the sandbox (if any) and prepares it to speak
 /// the protocol: the Python harness, a C++ build, or the executable itself.
 /// False (result set) if it cannot even be copied.
@@ -196,6 +224,7 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
   launch_options.exercise = exercise ? exercise->id : "";  // an executable does not use it
   // In the sandbox the submission is a private copy: nothing else of its folder is visible.
   std::filesystem::path file = options.file;
+  const auto helpers = with_named_data_files(options);
   if (options.sandbox) {
     const std::shared_ptr<const Sandbox> sandbox = options.sandbox;
     const int slot = options.slot;
@@ -212,23 +241,25 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
     };
     if (sandbox->active() || sandbox->drops_to_own_uid()) {
       try {
-        prepared.staged.emplace(options.file, python_harness_path(), options.helpers,
-                              options.confine_to);
+        prepared.staged.emplace(options.file, python_harness_path(), helpers, options.confine_to);
         file = prepared.staged->path();
-        if (!options.helpers.empty()) *helpers_folder = prepared.staged->folder();
+        if (!helpers.empty()) *helpers_folder = prepared.staged->folder();
         launch_options.python_harness = prepared.staged->harness().string();
       } catch (const std::exception& e) {
         result.status = GradeResult::Status::usage_error;
         result.message = "cannot copy " + options.file.string() + ": " + e.what();
         return false;
       }
+    } else if (!helpers.empty()) {
+      // Not copied: the submission runs beside its own files.
+      *helpers_folder = std::filesystem::absolute(options.file).parent_path().string();
     }
   }
   // A C++ entry's helper sources (a class folder's other .cpp files), where
   // the entry is: in the private copy when there is one. Not linked: a file
   // of an exercise (another entry) and a file with its own main() (the
   // student's test driver), which would not link with the harness.
-  for (const auto& [src, rel] : options.helpers) {
+  for (const auto& [src, rel] : helpers) {
     static const std::set<std::string> cpp_sources = {".cpp", ".cc", ".cxx", ".c++"};
     if (!cpp_sources.count(rel.extension().string()) || defines_main(src) ||
         recognise_exercise(src).status == Recognition::Status::recognised)
@@ -236,7 +267,7 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
     launch_options.cpp_helper_sources.push_back(prepared.staged ? prepared.staged->folder() / rel : src);
     prepared.cpp_helper_names.push_back(rel.string());
   }
-  if (!options.helpers.empty())
+  if (!helpers.empty())
     launch_options.cpp_helper_folder = prepared.staged ? prepared.staged->folder() : std::filesystem::absolute(options.file).parent_path();
   prepared.launch = prepare_submission(file, launch_options);
   prepared.launch.message = prepared.shown(prepared.launch.message, shown);
@@ -534,6 +565,14 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   Prepared prepared;
   if (!prepare(options, exercise, shown, prepared, result)) return result;
   fill_header(options, exercise, prepared, shown, result);
+  // The data files the code opens by name and cannot find where it runs.
+  for (const auto& name : missing_data_files(
+           options.file, prepared.staged ? prepared.staged->folder()
+                                         : std::filesystem::absolute(options.file).parent_path()))
+    result.header.notes.push_back(
+        "the code opens " + name + ", which is not beside it where it runs: a data file is copied "
+        "with the code only from the student's own folder, a regular file (or a link inside that "
+        "folder) of at most 1 MiB; hand it in beside the code");
   if (!launch_ready(prepared.launch, report, result)) return result;
 
   ProcessSubject subject(shown, prepared.launch.command, options.subject);

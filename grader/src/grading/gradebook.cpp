@@ -152,6 +152,13 @@ std::string csv_cell(const std::string& text) {
   return out + "\"";
 }
 
+std::string csv_id_cell(const std::string& id) {
+  if (id.find_first_of(",\"\n\r") == std::string::npos) return id;
+  std::string out = "\"";
+  for (char c : id) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 std::string settings_hash(const ojson& settings) {
   // Keys sorted (nlohmann::json's order): the hash of the settings, not of their order.
   return sha256_hex(nlohmann::json::parse(settings.dump()).dump()).substr(0, 16);
@@ -619,7 +626,8 @@ std::string canvas_csv(const Gradebook& book) {
   for (const auto& c : book.columns) out << "," << format_points(c.max_score);
   out << "\n";
   for (const auto& s : book.students) {
-    out << csv_cell(s.student) << ",,," << csv_cell(s.student) << ",";
+    // The display name is free text (guarded); the login is the LMS's id, kept exact.
+    out << csv_cell(s.student) << ",,," << csv_id_cell(s.student) << ",";
     for (const auto& c : book.columns) out << "," << lms_points(s, c.exercise);
     out << "\n";
   }
@@ -633,7 +641,7 @@ std::string moodle_csv(const Gradebook& book) {
   for (const auto& c : book.columns) out << "," << csv_cell(assignment_name(c));
   out << "\n";
   for (const auto& s : book.students) {
-    out << csv_cell(s.student);
+    out << csv_id_cell(s.student);  // the username Moodle matches, exactly
     for (const auto& c : book.columns) out << "," << lms_points(s, c.exercise);
     out << "\n";
   }

@@ -193,6 +193,13 @@ std::string settings_hash(const nlohmann::ordered_json& settings);
 /// against formulas run by a spreadsheet).
 std::string csv_cell(const std::string& text);
 
+/// An identifier cell of an LMS export (Canvas's "SIS Login ID", Moodle's
+/// "Username"): quoted as RFC 4180 asks and otherwise exactly the id, with
+/// no leading "'", so "-jdoe" or "@x" still matches its user on import. An
+/// id is the key the LMS gave and matches, not text a spreadsheet shows; a
+/// "'" would make it another user's (or nobody's) id.
+std::string csv_id_cell(const std::string& id);
+
 /// A SummaryRow as summary.json writes it, and back (throws
 /// nlohmann::json::exception on a malformed row).
 nlohmann::ordered_json summary_row_json(const SummaryRow& r);
