@@ -11,6 +11,8 @@ attnlab=$1
 src=$2
 tmp=$(mktemp -d /tmp/attnlab-cache-poison-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+# Passable by the submission's uid, so that only the cache's own folder keeps it out.
+chmod 0755 "$tmp"
 fail() { echo "build_cache_poison_test: $*" >&2; exit 1; }
 cache="$tmp/cache"
 export ATTNLAB_CACHE_DIR="$cache"
