@@ -51,7 +51,7 @@ struct Scratch {
     toolchain.cache_dir = cache;
   }
 
-  /// One build in a fresh folder; the executable's bytes checked against a fresh compile's by the caller.
+  /// One build of `source` in a fresh folder of its own.
   CppBuild build() {
     const fs::path workdir = dir.path() / ("work" + std::to_string(builds++));
     fs::create_directories(workdir);
