@@ -5,7 +5,7 @@ them, at several seeds, and says whether each run ended as required.
 
 Usage: backward_mutants_run.py ATTNLAB DIR [--lang py|cpp] [--seeds 1,2,3,4,5]
                                [--cases N] [--jobs 2] [--min-ratio 10]
-                               [--correct FILE ...]
+                               [--correct FILE:PRECISION ...]
 
 Every bw_*.py (--lang cpp: bw_*.cpp, B1 submissions) of DIR is a mutant
 (DIR/../README.md, "The backward pass"): its header ('#' or '//' lines)
