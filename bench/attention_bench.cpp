@@ -17,6 +17,7 @@
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -82,12 +83,44 @@ void ceiling(const T* Q, const T* K, const T* V, T* O, Index n, Index d, int thr
 }
 
 const char* impl_name(int impl) {
-  static const char* names[] = {"naive", "tiled", "gemm", "backward"};
+  static const char* names[] = {"naive", "tiled", "gemm", "backward", "gemm_backward"};
   return names[impl];
 }
 
+/// The backward's ceiling: the five products of FlashAttention-2's Algorithm 2
+/// on the library's default tiles (key tiles outside, query tiles inside),
+/// S_ij = Q_i K_j^T, dP_ij = dO_i V_j^T, dV_j += S_ij^T dO_i, dQ_i += dP_ij K_j,
+/// dK_j += dP_ij^T Q_i, without the exponentials, the mask or D: 10 T^2 d flops
+/// (2.5 times the forward's 4 T^2 d), Eigen's GEMM compiled as the library is
+/// (the baseline instruction set), one thread like the backward.
+template <class T>
+void backward_ceiling(const attn::Matrix<T>& Q, const attn::Matrix<T>& K,
+                      const attn::Matrix<T>& V, const attn::Matrix<T>& dO,
+                      attn::Matrix<T>& dQ, attn::Matrix<T>& dK, attn::Matrix<T>& dV) {
+  const attn::TileSizes tiles;
+  const Index n = Q.rows();
+  dQ.setZero(Q.rows(), Q.cols());
+  dK.setZero(K.rows(), K.cols());
+  dV.setZero(V.rows(), V.cols());
+  attn::Matrix<T> S, dP;
+  for (Index k0 = 0; k0 < n; k0 += tiles.key) {
+    const Index nk = std::min(tiles.key, n - k0);
+    for (Index q0 = 0; q0 < n; q0 += tiles.query) {
+      const Index nq = std::min(tiles.query, n - q0);
+      S.resize(nq, nk);
+      dP.resize(nq, nk);
+      S.noalias() = Q.middleRows(q0, nq) * K.middleRows(k0, nk).transpose();
+      dP.noalias() = dO.middleRows(q0, nq) * V.middleRows(k0, nk).transpose();
+      dV.middleRows(k0, nk).noalias() += S.transpose() * dO.middleRows(q0, nq);
+      dQ.middleRows(q0, nq).noalias() += dP * K.middleRows(k0, nk);
+      dK.middleRows(k0, nk).noalias() += dP.transpose() * Q.middleRows(q0, nq);
+    }
+  }
+}
+
 /// impl: 0 naive, 1 tiled, 2 GEMM ceiling, 3 tiled backward (given the
-/// forward's O and logsumexp, computed before the timed loop).
+/// forward's O and logsumexp, computed before the timed loop), 4 the
+/// backward's GEMM ceiling (backward_ceiling, one thread).
 template <class T>
 void BM_attention(benchmark::State& state, int impl, Index n, Index d, bool causal) {
   const int threads = omp_get_max_threads();
@@ -105,6 +138,7 @@ void BM_attention(benchmark::State& state, int impl, Index n, Index d, bool caus
   attn::Matrix<T> O_ceiling(n, d);
   const auto dO = random_matrix<T>(n, d, 4);
   attn::TiledAttentionResult<T> fwd;
+  attn::Matrix<T> dQ_ceiling, dK_ceiling, dV_ceiling;
   if (impl == 3) fwd = attn::attention_tiled<T>(Q, K, V, mask);
   double peak = 0;
   for (auto _ : state) {
@@ -119,6 +153,9 @@ void BM_attention(benchmark::State& state, int impl, Index n, Index d, bool caus
     } else if (impl == 3) {
       auto g = attn::attention_backward_tiled<T>(Q, K, V, fwd.O, fwd.logsumexp, dO, mask);
       benchmark::DoNotOptimize(g.dQ.data());
+    } else if (impl == 4) {
+      backward_ceiling<T>(Q, K, V, dO, dQ_ceiling, dK_ceiling, dV_ceiling);
+      benchmark::DoNotOptimize(dQ_ceiling.data());
     } else {
       ceiling<T>(Q.data(), K.data(), V.data(), O_ceiling.data(), n, d, threads);
       benchmark::DoNotOptimize(O_ceiling.data());
@@ -127,11 +164,12 @@ void BM_attention(benchmark::State& state, int impl, Index n, Index d, bool caus
   }
   const double flops = impl == 2   ? useful_flops(n, d, false)
                        : impl == 3 ? 2.5 * useful_flops(n, d, causal)
+                       : impl == 4 ? 2.5 * useful_flops(n, d, false)
                                    : useful_flops(n, d, causal);
   state.counters["GFLOPs"] =
       benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["peak_MiB"] = peak;
-  state.counters["threads"] = impl == 0 || impl == 3 ? 1 : threads;
+  state.counters["threads"] = impl == 0 || impl >= 3 ? 1 : threads;
   if (impl == 0) state.counters["peak_MiB_documented"] = naive_mib;
   state.SetLabel(impl == 1 ? std::string("kernel ") + attn::attention_tiled_kernel() : "");
   // Figures for the summary: the benchmark library reports the mean over iterations.
@@ -175,9 +213,9 @@ void register_all() {
   for (Index n : {256, 1024, 4096, 16384})
     for (Index d : {64, 128})
       for (bool causal : {false, true})
-        for (int impl : {0, 1, 2, 3}) {
-          if (impl == 2 && causal) continue;  // the ceiling is the unmasked product
-          if (impl == 3 && n > 4096) continue;  // one thread: minutes per call beyond
+        for (int impl : {0, 1, 2, 3, 4}) {
+          if ((impl == 2 || impl == 4) && causal) continue;  // the ceilings are unmasked
+          if (impl >= 3 && n > 4096) continue;  // one thread: minutes per call beyond
           const Key key{type_name<T>(), n, d, causal, impl_name(impl)};
           figures[key] = {};
           benchmark::RegisterBenchmark(SummaryReporter::name_of(key).c_str(), BM_attention<T>, impl,
@@ -208,19 +246,22 @@ void print_summary() {
                      nv.peak_mib > 0 ? t.peak_mib / nv.peak_mib : 0);
       }
   std::fprintf(stderr, "\nbackward (attention_backward_tiled, one thread; flops 2.5x the "
-                       "forward's): its GFLOP/s over the same-run GEMM ceiling's\n");
-  std::fprintf(stderr, "%-6s %6s %4s %12s %12s %12s %12s\n", "type", "T", "d", "bwd GF/s",
-               "GEMM GF/s", "bwd/GEMM", "causal GF/s");
+                       "forward's): its GFLOP/s over the same-run ceilings': the backward's "
+                       "five products (one thread, bwd GEMM) and the forward's (%d threads)\n",
+               omp_get_max_threads());
+  std::fprintf(stderr, "%-6s %6s %4s %12s %12s %12s %12s %12s %12s\n", "type", "T", "d",
+               "bwd GF/s", "bwd GEMM", "bwd/bwdGEMM", "GEMM GF/s", "bwd/GEMM", "causal GF/s");
   for (const char* type : {"float", "double"})
     for (Index n : {256, 1024, 4096})
       for (Index d : {64, 128}) {
         const Figure b = figures[{type, n, d, false, "backward"}];
         const Figure bc = figures[{type, n, d, true, "backward"}];
         const Figure g = figures[{type, n, d, false, "gemm"}];
+        const Figure bg = figures[{type, n, d, false, "gemm_backward"}];
         if (b.seconds == 0) continue;
-        std::fprintf(stderr, "%-6s %6ld %4ld %12.1f %12.1f %12.2f %12.1f\n", type, long(n),
-                     long(d), b.gflops, g.gflops, g.gflops > 0 ? b.gflops / g.gflops : 0,
-                     bc.gflops);
+        std::fprintf(stderr, "%-6s %6ld %4ld %12.1f %12.1f %12.2f %12.1f %12.2f %12.1f\n", type,
+                     long(n), long(d), b.gflops, bg.gflops, bg.gflops > 0 ? b.gflops / bg.gflops : 0,
+                     g.gflops, g.gflops > 0 ? b.gflops / g.gflops : 0, bc.gflops);
       }
 }
 

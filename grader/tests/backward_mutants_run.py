@@ -3,23 +3,34 @@
 mutants (exercises/mutants/backward/) and on the correct backward beside
 them, at several seeds, and says whether each run ended as required.
 
-Usage: backward_mutants_run.py ATTNLAB DIR [--seeds 1,2,3,4,5] [--cases N]
-                               [--jobs 2] [--min-ratio 10]
+Usage: backward_mutants_run.py ATTNLAB DIR [--lang py|cpp] [--seeds 1,2,3,4,5]
+                               [--cases N] [--jobs 2] [--min-ratio 10]
+                               [--correct FILE:PRECISION ...]
 
-Every bw_*.py of DIR is a mutant (DIR/../README.md, "The backward pass"):
-its header names the property that must catch it and the precision it
-declares,
+Every bw_*.py (--lang cpp: bw_*.cpp, B1 submissions) of DIR is a mutant
+(DIR/../README.md, "The backward pass"): its header ('#' or '//' lines)
+names the property that must catch it and the precision it declares,
 
     # caught by: backward_ds_rows_sum_to_zero
     # precision: float64
 
-and its entry is `attention_backward`. A mutant's run is as required when
+and its entry is `attention_backward` (a C++ file's is b1::attention_backward:
+check takes no --entry for it). A mutant's run is as required when
 that property fails at the seed with its worst entry at least --min-ratio
 times its bound (check's "worst entry: ... (Nx)" line after shrinking; a
 NaN, an infinite value or an exact rule missed counts as infinite). A
 failure without a worst entry (a valid input refused) is not enough: the
-mistake must be seen in the numbers. The correct file (correct_backward.py)
-names its entries and precisions,
+mistake must be seen in the numbers, except for a mutant whose header says
+
+    # seen as: crash
+
+(a C++ product whose shapes fit only when T_q = T_v: Eigen's assertion
+stops the process on the other shapes, and the shrinker ends on one of
+them); its run is as required when that property fails with the process
+killed by a signal. Such a mutant does not count towards the ten. The
+correct files (correct_*.py or correct_*.cpp) name their entries and
+precisions (a --correct FILE:PRECISION, e.g. a model solution elsewhere,
+is one more, its entry attention_backward),
 
     # entries: backward_float64:float64 backward_float32:float32
 
@@ -32,6 +43,7 @@ Exit status: 1 when a run is not as required, 0 otherwise, 2 for bad usage.
 import argparse
 import concurrent.futures
 import os
+import re
 import subprocess
 import sys
 import time
@@ -45,17 +57,19 @@ def read_header(path):
     fields = {}
     with open(path, encoding="utf-8") as f:
         for line in f:
-            if not line.startswith("#"):
+            if not line.startswith(("#", "//")):
                 break
-            key, sep, value = line[1:].strip().partition(":")
+            key, sep, value = line.lstrip("/#").strip().partition(":")
             if sep:
                 fields[key.strip()] = value.strip()
     return fields
 
 
 def run_check(attnlab, path, entry, precision, seed, cases):
-    cmd = [attnlab, "check", path, "--op", "attention_backward", "--entry", entry,
-           "--precision", precision, "--seed", str(seed)]
+    cmd = [attnlab, "check", path, "--op", "attention_backward", "--precision", precision,
+           "--seed", str(seed)]
+    if not path.endswith(".cpp"):
+        cmd += ["--entry", entry]
     if cases:
         cmd += ["--cases", str(cases)]
     start = time.monotonic()
@@ -64,12 +78,17 @@ def run_check(attnlab, path, entry, precision, seed, cases):
     return proc.stdout + proc.stderr, time.monotonic() - start
 
 
-def runs_of(directory):
-    """[(file, path, entry, precision, expected failing property or None)]."""
+def runs_of(directory, lang, extra_correct=()):
+    """[(file, path, entry, precision, expected failing property or None, seen as)]."""
     runs = []
+    for token in extra_correct:
+        path, _, precision = token.rpartition(":")
+        if not path.endswith("." + lang) or not os.path.isfile(path):
+            raise ValueError("--correct %s: not a .%s file with :PRECISION" % (token, lang))
+        runs.append((os.path.basename(path), path, "attention_backward", precision, None, None))
     for name in sorted(os.listdir(directory)):
         path = os.path.join(directory, name)
-        if not name.endswith(".py"):
+        if not name.endswith("." + lang):
             continue
         header = read_header(path)
         if name.startswith("bw_"):
@@ -78,18 +97,29 @@ def runs_of(directory):
                     raise ValueError("%s: the header has no '%s:' line" % (name, field))
             if header["op"] != "attention_backward":
                 raise ValueError("%s: op is %s, not attention_backward" % (name, header["op"]))
-            runs.append((name, path, "attention_backward", header["precision"], header["caught by"]))
+            seen = header.get("seen as", "numbers")
+            if seen not in ("numbers", "crash"):
+                raise ValueError("%s: seen as %s, not numbers or crash" % (name, seen))
+            runs.append((name, path, "attention_backward", header["precision"],
+                         header["caught by"], seen))
         elif "entries" in header:
             for token in header["entries"].split():
                 entry, _, precision = token.partition(":")
-                runs.append((name, path, entry, precision, None))
+                runs.append((name, path, entry, precision, None, None))
     return runs
+
+
+CRASHED = re.compile(r"^FAIL  (\S+): crashed with signal \d+", re.M)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("attnlab")
     ap.add_argument("dir")
+    ap.add_argument("--lang", default="py", choices=("py", "cpp"),
+                    help="which mutants of DIR: bw_*.py or bw_*.cpp")
+    ap.add_argument("--correct", action="append", default=[],
+                    help="FILE:PRECISION, one more correct backward (e.g. a model solution)")
     ap.add_argument("--seeds", default="1,2,3,4,5")
     ap.add_argument("--cases", type=int, default=0, help="cases per property (default: check's)")
     ap.add_argument("--jobs", type=int, default=2, choices=(1, 2))
@@ -98,11 +128,11 @@ def main():
     args = ap.parse_args()
     seeds = [int(s) for s in args.seeds.split(",") if s]
     try:
-        runs = [r + (seed,) for r in runs_of(args.dir) for seed in seeds]
+        runs = [r + (seed,) for r in runs_of(args.dir, args.lang, args.correct) for seed in seeds]
     except ValueError as e:
         print("backward_mutants_run: %s" % e, file=sys.stderr)
         return 2
-    mutants = {r[0] for r in runs if r[4]}
+    mutants = {r[0] for r in runs if r[4] and r[5] == "numbers"}
     if len(mutants) < 10 or not any(r[4] is None for r in runs):
         print("backward_mutants_run: %s holds %d mutants and %s correct entry" % (
             args.dir, len(mutants), "a" if any(r[4] is None for r in runs) else "no"), file=sys.stderr)
@@ -110,13 +140,16 @@ def main():
     violations = 0
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(run_check, args.attnlab, path, entry, precision, seed, args.cases)
-                   for (_, path, entry, precision, _, seed) in runs]
+                   for (_, path, entry, precision, _, _, seed) in runs]
         print("%-32s %-20s %-8s %4s %-7s %-70s %-9s %6s" % (
             "file", "entry", "precision", "seed", "verdict", "failing", "ratio", "time"))
-        for (name, _, entry, precision, expect, seed), fut in zip(runs, futures):
+        for (name, _, entry, precision, expect, seen, seed), fut in zip(runs, futures):
             text, seconds = fut.result()
             verdict, failing, ratio, _ = parse_report(text, expect)
-            if expect:
+            if expect and seen == "crash":
+                ok = expect in CRASHED.findall(text)
+                ratio = "crash" if ok else ratio
+            elif expect:
                 ok = expect in failing and ratio != "-" and (
                     ratio == "inf" or float(ratio) >= args.min_ratio)
             else:
@@ -127,8 +160,10 @@ def main():
                 "" if ok else "  <-- NOT AS REQUIRED"), flush=True)
             if not ok and verdict == "error":
                 print(text, flush=True)
-    print("%d runs (%d mutants, seeds %s), %d not as required" % (
-        len(runs), len(mutants), args.seeds, violations))
+    print("%d runs (%d mutants seen in the numbers, %d seen as a crash, seeds %s), "
+          "%d not as required" % (len(runs), len(mutants),
+                                  len({r[0] for r in runs if r[5] == "crash"}), args.seeds,
+                                  violations))
     return 1 if violations else 0
 
 

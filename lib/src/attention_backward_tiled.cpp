@@ -1,6 +1,8 @@
 // The tiled backward pass of attention in FlashAttention-2's order (Dao 2023,
 // "FlashAttention-2", arXiv:2307.08691, Algorithm 2): outer loop over key
 // tiles, inner over query tiles, P recomputed from the saved logsumexp.
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -30,6 +32,24 @@ Index first_fully_masked_row(const Mask& mask) {
     if (mask.row(i).all()) return i;
   return -1;
 }
+
+/// Holds the calling thread's OpenMP team size at 1 for its lifetime and
+/// restores it after. The library is compiled with OpenMP, so each of
+/// Eigen's products would otherwise fork a team of omp_get_max_threads()
+/// (Eigen's parallelize_gemm): for the tiles' small products (128 x 256 x d)
+/// the fork and the barrier cost more than the product, about half the time
+/// of the pass on two cores (PERFORMANCE.md, "The backward pass"). Only the
+/// time changes: each entry of a product is summed in the same order.
+class OneThread {
+ public:
+  OneThread() : saved_(omp_get_max_threads()) { omp_set_num_threads(1); }
+  ~OneThread() { omp_set_num_threads(saved_); }
+  OneThread(const OneThread&) = delete;
+  OneThread& operator=(const OneThread&) = delete;
+
+ private:
+  int saved_;
+};
 
 /// The inputs the tiled pass reads besides Q, K, V and dO.
 template <class T>
@@ -83,6 +103,7 @@ AttentionGradients<T> backward_loops(const Matrix<T>& Q, const Matrix<T>& K, con
                                      const Saved<T>& saved, const Matrix<T>& dO,
                                      const Mask* mask, T c, const TileSizes& tiles) {
   const Index T_q = Q.rows(), T_v = K.rows();
+  const OneThread one_thread;
   AttentionGradients<T> g;
   g.dQ = Matrix<T>::Zero(T_q, Q.cols());
   g.dK = Matrix<T>::Zero(T_v, K.cols());

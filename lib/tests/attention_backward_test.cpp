@@ -4,6 +4,8 @@
 // within a rounding bound, the exact zeros of keys no query may see, the
 // softmax's shift invariance differentiated (each row of dS sums to 0), and
 // the refusals.
+#include <omp.h>
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -428,4 +430,22 @@ TEST_CASE("the backward passes follow the rule for logits", "[backward]") {
     CHECK(g->dQ.cwiseAbs().maxCoeff() == 0.0);
     CHECK(g->dK.cwiseAbs().maxCoeff() == 0.0);
   }
+}
+
+TEST_CASE("attention_backward_tiled leaves the caller's OpenMP team size as it found it",
+          "[backward][tiled]") {
+  // The pass holds Eigen's products on the calling thread by setting the
+  // thread's team size to 1 (src/attention_backward_tiled.cpp, OneThread);
+  // the caller's own setting must come back.
+  std::mt19937_64 rng(2603);
+  const Problem<double> p = random_problem<double>(9, 11, 4, 3, rng);
+  const auto fwd = attn::attention_tiled<double>(p.Q, p.K, p.V, p.mask);
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(3);
+  const auto g = attn::attention_backward_tiled<double>(p.Q, p.K, p.V, fwd.O, fwd.logsumexp, p.dO,
+                                                        p.mask, attn::AttentionOptions{},
+                                                        attn::TileSizes{4, 4});
+  CHECK(omp_get_max_threads() == 3);
+  omp_set_num_threads(before);
+  CHECK(g.dQ.allFinite());
 }

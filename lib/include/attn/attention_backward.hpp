@@ -71,8 +71,10 @@ AttentionGradients<T> attention_backward(const Matrix<T>& Q, const Matrix<T>& K,
 /// D_i = rowsum(dO o O)_i equals the naive form's sum_j dP_ij P_ij since
 /// O_i = sum_j P_ij V_j. A (query tile, key tile) block the mask forbids
 /// wholly adds exactly nothing and is skipped (tiles.skip_forbidden_tiles).
-/// It runs on one thread (tiles.threads is checked but not used) and agrees
-/// with attention_backward within rounding.
+/// It runs on the calling thread, Eigen's products included (the thread's
+/// OpenMP team size is held at 1 during the call and restored after;
+/// tiles.threads is checked but not used), and agrees with
+/// attention_backward within rounding.
 ///
 /// O (T_q x d_v) and logsumexp (T_q) must be the forward's for the same Q,
 /// K, V, mask and options: attention_tiled(Q, K, V, mask, options, tiles)
