@@ -374,10 +374,9 @@ int column_rank(const std::string& id) {
       if (std::find(ids.begin(), ids.end(), i) == ids.end()) ids.push_back(i);
     };
     for (const auto& p : attn::prop::attention_properties()) add(p.id);
-    for (const auto& e : graded_exercise_ids()) {
-      const Exercise ex = load_exercise(e);
-      for (const auto& p : ex.properties) add(p.id);
-      if (ex.has_answers()) add(kAnswersItem);
+    for (const auto& spec : exercise_specs()) {  // its spec: no points table read
+      for (const auto& p : attn::prop::graded_properties_for(spec.op)) add(p.id);
+      if (!spec.answers_form.empty()) add(kAnswersItem);
     }
     return ids;
   }();
