@@ -306,14 +306,16 @@ class Explains {
   }
 
  private:
-  /// An entry is determined when its tolerance is a number, or when the
+  /// An entry is determined when its tolerance is finite, or when the
   /// model's value there is NaN (0/0 is a definite prediction), unless the
-  /// model leaves it open (kAnyAnswer).
+  /// model leaves it open (kAnyAnswer). An infinite tolerance (a narrow
+  /// format's bound past its range, as bfloat16's with a fill of -1e4 added
+  /// to the logits) admits any answer: it claims nothing.
   static bool determined(const DMatrix& tol, const DMatrix& value) {
     for (Index i = 0; i < tol.rows(); ++i)
       for (Index j = 0; j < tol.cols(); ++j)
         if (tol(i, j) != detail::kAnyAnswer &&
-            (!std::isnan(tol(i, j)) || (i < value.rows() && j < value.cols() && std::isnan(value(i, j)))))
+            (std::isfinite(tol(i, j)) || (i < value.rows() && j < value.cols() && std::isnan(value(i, j)))))
           return true;
     return tol.size() == 0;
   }
