@@ -34,7 +34,6 @@
 #include "grading/upload.hpp"
 #include "report/prairielearn_json.hpp"
 #include "report/results_json.hpp"
-#include "submission/build_cache.hpp"
 #include "sandbox/file_problem.hpp"
 #include "sandbox/sandbox.hpp"
 #include "submission/submission.hpp"
@@ -141,7 +140,6 @@ struct GradeCommand {
   std::optional<std::string> out_dir;
   int jobs = std::max(1u, std::thread::hardware_concurrency());
   bool no_sandbox = false;
-  bool no_cache = false;
   std::uint32_t sandbox_uid = 64100;
   PrecisionChoice precision;
   std::optional<std::string> prairielearn_json;
@@ -306,9 +304,6 @@ void GradeCommand::add_output_options() {
   grade->add_flag("--no-sandbox", no_sandbox,
                   "run submissions without bubblewrap, under the resource limits alone "
                   "(also ATTNLAB_NO_SANDBOX=1)");
-  grade->add_flag("--no-cache", no_cache,
-                  "build every C++ submission afresh, neither reading nor writing the build "
-                  "cache (also ATTNLAB_NO_CACHE=1; the folder: ATTNLAB_CACHE_DIR)");
   grade
       ->add_option("--sandbox-uid", sandbox_uid,
                    "as root, the sandboxed submission of job slot k runs as this uid + k")
@@ -412,7 +407,6 @@ std::optional<int> GradeCommand::make_options(GradePlan& plan) const {
   options.submission_timeout = seconds_to_ms(submission_timeout_s, "--submission-timeout");
   options.launch.python = python;
   options.launch.compile_timeout = seconds_to_ms(compile_timeout_s, "--compile-timeout");
-  if (!no_cache) options.launch.build_cache = default_build_cache_dir();
   options.launch.limits.address_space_bytes = memory_mib << 20;
   options.launch.limits.file_size_bytes = file_size_mib << 20;
 

@@ -255,9 +255,6 @@ bool prepare(const GradeOptions& options, const std::optional<Exercise>& exercis
       *helpers_folder = std::filesystem::absolute(options.file).parent_path().string();
     }
   }
-  // The build cache only where the submission runs as another uid or in
-  // bubblewrap (the private copy's condition): it cannot write there.
-  if (!prepared.staged) launch_options.build_cache.clear();
   // A C++ entry's helper sources (a class folder's other .cpp files), where
   // the entry is: in the private copy when there is one. Not linked: a file
   // of an exercise (another entry) and a file with its own main() (the

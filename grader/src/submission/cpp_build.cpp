@@ -13,7 +13,6 @@
 #include <variant>
 
 #include "exercises/registry.hpp"
-#include "submission/build_cache.hpp"
 #include "sandbox/exit_status.hpp"
 #include "attn/grader/paths.hpp"
 #include "sandbox/run_command.hpp"
@@ -298,45 +297,6 @@ bool run_steps(BuildSteps& steps, const CppToolchain& toolchain, CppBuild& build
   return true;
 }
 
-/// `text` with every `from` replaced by `to`.
-std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  if (from.empty()) return text;
-  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
-    text.replace(at, from.size(), to);
-  return text;
-}
-
-/// The cache key of the build (build_cache.hpp): the compiler and its
-/// version, the commands as shown (the build and source folders, which are
-/// temporary, replaced by names), the bytes of the sources, of their folder
-/// and of the interface headers, the include folders, the harness library's
-/// bytes. "" when a file cannot be read (no caching).
-std::string build_key(const CppToolchain& toolchain, const std::string& version,
-                      const std::vector<std::filesystem::path>& sources, const BuildSteps& steps,
-                      const std::filesystem::path& workdir) {
-  namespace fs = std::filesystem;
-  try {
-    BuildKey key;
-    key.add("attnlab-cpp-build/1");
-    key.add(toolchain.compiler);
-    key.add(version);
-    const std::string source_dir = fs::absolute(sources.front()).parent_path().string();
-    for (const auto& shown : steps.shown)
-      key.add(replace_all(replace_all(shown, workdir.string(), "<build>"), source_dir, "<sources>"));
-    for (const auto& s : sources)
-      if (!key.add_file_bytes(s)) return "";
-    if (!key.add_folder(source_dir)) return "";
-    for (const auto& h : toolchain.interface_headers)
-      if (!key.add_file_bytes(h)) return "";
-    for (const auto& dir : toolchain.include_dirs)
-      if (!key.add_folder(dir)) return "";
-    if (!key.add_file_bytes(toolchain.harness_library)) return "";
-    return key.hex();
-  } catch (const std::exception&) {
-    return "";
-  }
-}
-
 }  // namespace
 
 CppBuild build_cpp_submission(const std::filesystem::path& source,
@@ -358,15 +318,7 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
   sources.insert(sources.end(), helper_sources.begin(), helper_sources.end());
   const std::string executable = (workdir / "submission").string();
   BuildSteps steps = build_steps(toolchain, workdir, sources, *staged, executable);
-  const std::string key =
-      toolchain.cache_dir.empty() ? "" : build_key(toolchain, build.compiler_version, sources, steps, workdir);
-  build.cached = !key.empty() && fetch_cached_build(toolchain.cache_dir, key, executable);
-  if (build.cached) {
-    build.command = steps.shown.back();
-  } else {
-    if (!run_steps(steps, toolchain, build)) return build;
-    if (!key.empty()) store_cached_build(toolchain.cache_dir, key, executable);
-  }
+  if (!run_steps(steps, toolchain, build)) return build;
   build.status = CppBuild::Status::built;
   build.executable = executable;
   return build;

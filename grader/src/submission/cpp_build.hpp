@@ -38,9 +38,6 @@ struct CppToolchain {
   std::string harness_target;             ///< its CMake target, for messages
   std::vector<std::string> flags = {"-std=c++20", "-O2"};
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};  ///< per compiler run
-  /// The cache of built submissions (build_cache.hpp); empty: none. Set
-  /// only where the submission cannot write to it (prepare_cpp).
-  std::filesystem::path cache_dir;
   /// Applied to the compile and link commands (the sandbox); empty: none.
   std::function<void(Command&)> wrap;
 };
@@ -75,18 +72,12 @@ struct CppBuild {
   std::string compiler_version;  ///< "g++ (Debian 12.2.0-14) 12.2.0", first line of --version
   std::string command;      ///< the failing (or last) command, as text
   std::string diagnostics;  ///< the compiler's messages, trimmed to about 60 lines
-  bool cached = false;      ///< built: the executable came from the cache, no compiler ran
 };
 
 /// Copies the interface headers to `workdir`/include, compiles `source`
 /// into `workdir`/submission.o and each of `helper_sources` (the student's
 /// other .cpp files) into its own object, and links them with the harness
 /// into `workdir`/submission, each step within toolchain.timeout.
-/// With toolchain.cache_dir set, an executable cached under the build's key
-/// (build_cache.hpp: the sources' and interface headers' bytes, the
-/// include folders, the compiler and its version, the commands, the
-/// harness library's bytes) is copied instead (`cached`), and a fresh build
-/// is stored there; a build that fails is not stored.
 /// Never throws for a bad submission; throws std::system_error only if
 /// processes cannot be created.
 CppBuild build_cpp_submission(const std::filesystem::path& source,

@@ -97,7 +97,6 @@ Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch la
   toolchain.timeout = options.compile_timeout;
   if (!options.cpp_helper_folder.empty()) toolchain.include_dirs.push_back(options.cpp_helper_folder.string());
   toolchain.wrap = options.wrap;
-  toolchain.cache_dir = options.build_cache;
   CppBuild build;
   try {
     build = build_cpp_submission(file, launch.workdir->path(), toolchain, options.cpp_helper_sources);
@@ -109,8 +108,6 @@ Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch la
   launch.runtime = toolchain.compiler;
   if (!build.compiler_version.empty()) launch.runtime += " (" + build.compiler_version + ")";
   launch.build_command = build.command;
-  launch.build_cached = build.cached;
-  if (build.cached) launch.runtime += "; built (cached)";
   switch (build.status) {
     case CppBuild::Status::built:
       launch.status = Launch::Status::ready;

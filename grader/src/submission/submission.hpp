@@ -58,11 +58,6 @@ struct LaunchOptions {
   /// "weights": false if it left A empty (a kernel returning O alone). Set
   /// by `attnlab check`; a graded exercise must return A.
   bool cpp_probe_weights = false;
-  /// C++: the cache of built submissions (build_cache.hpp
-  /// default_build_cache_dir; `--no-cache`: empty, none). prepare() in
-  /// grading/grade.cpp empties it unless the submission runs where it
-  /// cannot write there (bubblewrap, or a uid of its own).
-  std::filesystem::path build_cache;
 };
 
 struct Launch {
@@ -78,7 +73,6 @@ struct Launch {
   std::string runtime;  ///< "/usr/bin/python3 (Python 3.11.2, NumPy 1.24.2)", the compiler...
   std::string message;  ///< why it is not ready
   std::string build_command;  ///< for C++: the failing compiler command
-  bool build_cached = false;  ///< for C++: the executable came from the build cache
   /// For C++: the exercises whose interface headers the sources include
   /// (recognise.hpp included_interfaces), on the build's include path
   /// beside the graded exercise's (cpp_build.hpp toolchain_for).
