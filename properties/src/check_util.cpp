@@ -25,8 +25,7 @@ Index T_v(const Case& c) {
 }
 
 bool forbidden(const Case& c, Index i, Index j) {
-  const bool logits = c.op == Operation::softmax_rows || c.op == Operation::masked_softmax;
-  return (c.mask && (*c.mask)(i, j)) || (logits && c.S(i, j) == -HUGE_VAL);
+  return (c.mask && (*c.mask)(i, j)) || (takes_logits(c.op) && c.S(i, j) == -HUGE_VAL);
 }
 
 bool weights_expected(const Subject& s, const Case& c) {

@@ -60,18 +60,21 @@ namespace {
 /// a narrow type and tiles without their rescale go far off.
 constexpr attn::Index kCheckMaxSeq = 2048;
 
-/// The operations check takes, by their protocol names.
+/// The operations check takes (OperationSpec::checked_as_kernel), in the
+/// enumerator's order.
 const std::vector<Operation>& check_operations() {
-  static const std::vector<Operation> ops = {
-      Operation::attention, Operation::masked_softmax, Operation::softmax_rows,
-      Operation::attention_tiled, Operation::multi_head_attention, Operation::batched_attention,
-      Operation::attention_backward};
+  static const std::vector<Operation> ops = [] {
+    std::vector<Operation> out;
+    for (const attn::prop::OperationSpec& s : attn::prop::operation_specs())
+      if (s.checked_as_kernel) out.push_back(s.op);
+    return out;
+  }();
   return ops;
 }
 
 std::optional<Operation> operation_named(const std::string& name) {
-  for (Operation op : check_operations())
-    if (name == attn::prop::operation_name(op)) return op;
+  const auto op = attn::prop::operation_named(name);
+  if (op && attn::prop::operation_spec(*op).checked_as_kernel) return op;
   return std::nullopt;
 }
 
