@@ -91,6 +91,12 @@ FailureDiagnosis DiagnosisStage::diagnose(const attn::prop::Verdict& v,
   if (!property || !float64 || !v.counts_as_failed() || !v.failure || !v.counterexample ||
       out.status == FailureDiagnosis::Status::not_run || (stopped_ && stopped_()))
     return out;
+  // A mistake of logic the battery named (wrong_scale, ...) explains the
+  // failure; that its counterexample, shrunk to small numbers, also holds
+  // at float32's bound says nothing of the code's precision, and a float32
+  // hint beside the name would contradict it. Only low_precision agrees.
+  for (const std::string& key : misconception_keys(out))
+    if (key != "low_precision") return out;
   const attn::prop::Precision narrower = attn::prop::Precision::of_float();
   if (attn::prop::holds_at_precision(*property, subject_, *v.counterexample, narrower) &&
       !(stopped_ && stopped_()))
