@@ -29,6 +29,11 @@ for demo in masking scaling shift weights; do
     fail "$demo text svg failed"
   "$attnlab" demo $demo > "$tmp/$demo-plain.txt" || fail "attnlab demo $demo failed"
 done
+for demo in masking shift weights; do
+  "$attnlab" demo $demo --size 6 --mask padding --seed 4 --format json > "$tmp/$demo-padding.json" ||
+    fail "$demo padding json failed"
+  "$attnlab" demo $demo --size 6 --mask padding --seed 4 > "$tmp/$demo-padding.txt" || fail "$demo padding text failed"
+done
 "$attnlab" demo masking --size 5 --mask causal --seed 4 --font-scale 2 --svg "$tmp/big.svg" > /dev/null 2>&1 ||
   fail "--font-scale 2 failed"
 "$attnlab" demo masking --font-scale 9 > /dev/null 2>&1 && fail "--font-scale 9 accepted"
@@ -120,6 +125,36 @@ for demo, panel_keys in keys.items():
 # The text's own examples, against the text's printed numbers or the definitions.
 close = lambda a, b, tol: all(abs(x - y) <= tol for x, y in zip(a, b))
 t = {p["key"]: p["weights"] for p in json.load(open(path("masking-text.json")))["panels"]}
+# The entropy reference is the largest mean row entropy the panel's mask allows:
+# the mean over rows of log(number of allowed keys), by hand here. A 5 x 5
+# causal mask: row i sees i + 1 keys; no mask: 5 keys; a 6-key padding mask
+# keeps 6 - 6 // 3 = 4 keys in every row; the text's 2 x 2 causal example: 1 and 2.
+by_mask = {"causal": sum(math.log(i + 1) for i in range(5)) / 5, "none": math.log(5),
+           "padding": math.log(4), "text": (math.log(1) + math.log(2)) / 2}
+for demo in ["masking", "shift", "weights"]:
+    for mask in ["causal", "none"]:
+        base = f"{demo}-{mask}"
+        ref = by_mask[mask]
+        for p in json.load(open(path(base + ".json")))["panels"]:
+            assert abs(p["uniform_entropy"] - ref) < 1e-12, (base, p["key"], p["uniform_entropy"], ref)
+            e = p["mean_entropy"]
+            assert e is None or e <= ref + 1e-12, (base, p["key"], e, ref)
+        txt = open(path(base + ".txt")).read()
+        assert "uniform over the allowed keys: %.3f)" % ref in txt, (base, ref, txt)
+        assert "uniform: " not in txt, base
+        svg = open(path(base + ".svg")).read()
+        assert "(uniform %.2f)" % ref in svg, (base, ref)
+    for p in json.load(open(path(demo + "-padding.json")))["panels"]:
+        assert abs(p["uniform_entropy"] - by_mask["padding"]) < 1e-12, (demo, p)
+    assert "uniform over the allowed keys: 1.386)" in open(path(demo + "-padding.txt")).read(), demo
+for p in json.load(open(path("scaling-none.json")))["panels"]:
+    assert abs(p["uniform_entropy"] - math.log(5)) < 1e-12, p  # unmasked
+for p in json.load(open(path("masking-text.json")))["panels"]:
+    assert abs(p["uniform_entropy"] - by_mask["text"]) < 1e-12, p
+assert "uniform over the allowed keys: 0.347)" in open(path("masking-text.txt")).read()
+# attnlab demo masking (T = 6, causal): mean log(i + 1) = log(720) / 6 = 1.097, not log 6 = 1.792.
+assert "uniform over the allowed keys: 1.097)" in open(path("masking-plain.txt")).read()
+
 assert close(t["correct"][0] + t["correct"][1], [1, 0, 0.6698, 0.3302], 1e-4), t  # 32.2.6, masked
 assert close(t["post_softmax"][0] + t["post_softmax"][1], [0.3302, 0, 0.6698, 0.3302], 1e-4), t  # F4
 svg_checks("masking-text.svg", 2, 2, 1)

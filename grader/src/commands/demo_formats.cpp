@@ -61,6 +61,7 @@ void write_json(std::ostream& out, const DemoData& d) {
 }
 
 void write_text(std::ostream& out, const DemoData& d) {
+                      {"uniform_entropy", d.uniform[p]},
   out << d.heading << (d.inputs.text_example ? ", the text's example: " : " on random inputs: ")
       << d.inputs_line << "\n\n";
   for (Index i = 0; i < d.panels[0].A.rows(); ++i) {
@@ -81,8 +82,8 @@ void write_text(std::ostream& out, const DemoData& d) {
     out << "  " << d.panels[p].title << ": "
         << (std::isnan(d.entropy[p])
                 ? std::string("no entropy (its rows are not distributions)")
-                : "mean row entropy " + fixed_text(d.entropy[p], 3) + " nats (uniform: " +
-                      fixed_text(std::log(double(d.panels[p].A.cols())), 3) + ")")
+                : "mean row entropy " + fixed_text(d.entropy[p], 3) + " nats (uniform over the allowed keys: " +
+                      fixed_text(d.uniform[p], 3) + ")")
         << ", mean largest weight " << fixed_text(d.largest[p], 3) << "\n";
   out << "\n" << (has_forbidden(d) ? "'--' marks a forbidden cell.\n" : "") << d.note;
 }
