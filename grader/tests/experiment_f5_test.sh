@@ -128,4 +128,10 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null 2>&1 && id nobody > /dev
   grep -q "cannot write into the folder" "$tmp/err" || { cat "$tmp/err"; fail "the read-only --out refused without saying why"; }
   grep -q "runs of" "$tmp/err" && fail "a read-only --out was refused only after training"
 fi
+# A report that cannot be written to standard output is a failure, said.
+if [ -w /dev/full ]; then
+  "$attnlab" experiment f5 --out "$tmp/full" --seeds 2 --steps 10 --d-k 4 > /dev/full 2> "$tmp/err"
+  [ $? -eq 2 ] || fail "experiment f5 > /dev/full did not exit 2"
+  grep -q "cannot write standard output" "$tmp/err" || { cat "$tmp/err"; fail "experiment f5 > /dev/full: not said"; }
+fi
 echo "experiment f5: tiny run, outputs and bounds as expected"

@@ -5,7 +5,10 @@
 // given run.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -30,6 +33,22 @@ bool registry_readable() {
     std::cerr << "attnlab: " << e.what() << "\n";
     return false;
   }
+}
+
+/// `code`, the command's exit status, once what it wrote to standard output
+/// has been flushed; 2 when a write to it failed (a full disk, /dev/full),
+/// said on stderr: a report or table that never arrived is not a success.
+int stdout_checked(int code) {
+  std::cout.flush();
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;
+  if (!std::cout || !flushed || std::ferror(stdout)) {
+    std::cerr << "attnlab: cannot write standard output"
+              << (error ? std::string(": ") + std::strerror(error) : std::string()) << "\n";
+    return 2;
+  }
+  return code;
 }
 
 }  // namespace
@@ -74,10 +93,11 @@ int main(int argc, char** argv) {
   // instead of killing the grader mid-write (sandbox/child_process.cpp
   // restores the default for submissions).
   signal(SIGXFSZ, SIG_IGN);
-  if (const auto code = attn::grader::run_teaching_command(*teaching)) return *code;
-  if (const auto code = attn::grader::run_class_command(*class_commands)) return *code;
-  if (const auto code = attn::grader::run_check_command(*check_command)) return *code;
+  // Every command's standard output is checked once it has run (stdout_checked).
+  if (const auto code = attn::grader::run_teaching_command(*teaching)) return stdout_checked(*code);
+  if (const auto code = attn::grader::run_class_command(*class_commands)) return stdout_checked(*code);
+  if (const auto code = attn::grader::run_check_command(*check_command)) return stdout_checked(*code);
 
-  if (const auto code = attn::grader::run_grade_command(*grade_command)) return *code;
+  if (const auto code = attn::grader::run_grade_command(*grade_command)) return stdout_checked(*code);
   return 2;  // unreachable: app.require_subcommand(1)
 }
