@@ -48,6 +48,15 @@ expect 2 "does not read --mask" yes demo scaling --mask causal
 : > "$tmp/afile"
 expect 2 "--html .*afile: not a folder" yes demo --html "$tmp/afile"
 expect 2 "--svg .*: cannot write" yes demo masking --svg "$tmp/no/such/dir/x.svg"
+expect 2 "--html needs a folder" yes demo --html ""
+expect 2 "--html .*afile/sub: cannot make the folder" yes demo --html "$tmp/afile/sub"
+# An empty NAME is an unknown one, not the list.
+expect 2 "unknown demonstration ''" yes demo ""
+grep -q "masking" "$tmp/err" || { echo "FAIL: demo '': the refusal does not list the demonstrations"; fail=1; }
+# Values: the range said, and an option given twice said as such.
+expect 2 "--size must be a whole number from 1 to 64, got '-3'" yes demo masking --size -3
+expect 2 "--size given twice \\(give it once\\)" yes demo masking --size 4 --size 5
+expect 2 "--size given 3 times" yes demo masking --size 4 --size 5 --size 6
 # A failed write to standard output is a failure, said (as --svg /dev/full is).
 if [ -w /dev/full ]; then
   for args in "demo masking --format csv" "demo masking" "demo scaling-sweep --format json --seeds 1" \

@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("attnlab ") + attn::grader::paths::version);
   // attnlab grade (grade_cli.hpp).
   const auto grade_command = attn::grader::add_grade_command(app);
-  // "--cases must be a whole number >= 1, got '0'" (CLI11 writes "--cases: must ...").
+  // "--cases must be a whole number from 1 to 100000000, got '0'" (CLI11 writes "--cases: must ...").
   // attnlab mutants, attnlab demo (teaching_cli.hpp).
   const auto teaching = attn::grader::add_teaching_commands(app);
   // attnlab merge, attnlab gradescope-zip (class_cli.hpp).
@@ -79,6 +79,17 @@ int main(int argc, char** argv) {
       std::cerr << "attnlab: unknown command '" << argv[1] << "'"
                 << (c.empty() ? "" : "; did you mean '" + c + "'?") << " (commands:";
       for (const auto& n : names) std::cerr << " " << n;
+      std::cerr << ")\n";
+      return 2;
+    }
+    // The same for a command made of subcommands (`attnlab experiment f6`:
+    // CLI11 would only say "A subcommand is required").
+    const CLI::App* command = app.get_subcommand(argv[1]);
+    const auto subs = check::subcommand_names(command);
+    if (argc > 2 && argv[2][0] != '-' && command->get_require_subcommand_min() > 0 &&
+        std::find(subs.begin(), subs.end(), std::string(argv[2])) == subs.end()) {
+      std::cerr << "attnlab " << argv[1] << ": unknown " << argv[1] << " '" << argv[2] << "' (" << argv[1] << "s:";
+      for (const auto& n : subs) std::cerr << " " << n;
       std::cerr << ")\n";
       return 2;
     }
