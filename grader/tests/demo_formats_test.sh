@@ -44,6 +44,9 @@ done
   fail "sweep json/svg failed"
 "$attnlab" demo scaling-sweep > "$tmp/sweep.txt" || fail "sweep text failed"
 "$attnlab" demo > "$tmp/list.txt" || fail "the list failed"
+"$attnlab" demo scaling --size 12 > "$tmp/scaling-12.txt" || fail "scaling --size 12 failed"
+"$attnlab" demo scaling-sweep --seeds 1 --size 4 --svg "$tmp/sweep-1.svg" > "$tmp/sweep-1.txt" 2>/dev/null ||
+  fail "sweep --seeds 1 failed"
 # An input a demonstration does not read is refused (exit 2, naming it), never
 # ignored in silence: a lecturer who asks for --mask on the sweep must not
 # believe the figure is masked.
@@ -205,6 +208,15 @@ assert len(cls("polygon", "band")) == 4 and len(cls("polyline", "mean")) == 4
 assert len(cls("polyline", "mean")[0].getAttribute("points").split()) == 11
 assert "scaling-sweep" in open(path("list.txt")).read()
 assert "d_k" in open(path("sweep.txt")).read() and "1024" in open(path("sweep.txt")).read()
+# Text tables stay aligned past row 9: the panels' separator in one column.
+rows12 = [l for l in open(path("scaling-12.txt")).read().splitlines() if l.startswith("  row ")]
+assert len(rows12) == 12 and len({l.index("|") for l in rows12}) == 1, rows12
+assert len({l.index(":") for l in rows12}) == 1, rows12
+# Plain words: "no mask", "1 seed".
+assert "no mask" in open(path("masking-none.txt")).read() and "none mask" not in open(path("masking-none.txt")).read()
+for name in ("sweep-1.txt", "sweep-1.svg"):
+    text = open(path(name)).read()
+    assert "1 seeds" not in text and "1 seed" in text, (name, text[:400])
 print("demo formats ok")
 PY
 echo "demo_formats_test: ok"

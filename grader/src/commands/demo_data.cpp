@@ -197,7 +197,8 @@ DemoData demo_data(const std::string& name, const DemoInputs& in) {
     const Mask mask = make_mask(in.mask, T);
     const bool masked = name != "scaling";
     d.inputs_line = "T = " + std::to_string(in.size) + ", d_k = " + std::to_string(in.d_k) +
-                    (masked ? ", " + in.mask + " mask" : std::string()) + ", seed " +
+                    (!masked ? std::string() : in.mask == "none" ? std::string(", no mask") : ", " + in.mask + " mask") +
+                    ", seed " +
                     std::to_string(in.seed) + "; Q, K entries N(0, 1)";
     if (name == "masking") {
       masking_panels(d, scores<double>(Q, K), mask);
@@ -219,8 +220,8 @@ DemoData demo_data(const std::string& name, const DemoInputs& in) {
   for (const auto& p : d.panels) {
     d.entropy.push_back(mean_row_entropy(p.A));
     d.largest.push_back(mean_largest_weight(p.A));
-  }
     d.uniform.push_back(uniform_entropy(p.forbidden, p.A));
+  }
   return d;
 }
 

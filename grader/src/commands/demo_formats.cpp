@@ -13,6 +13,13 @@ namespace attn::grader {
 namespace {
 
 
+/// Row i's index, right-aligned to the width of the last row's ("row  3:"
+/// beside "row 10:"), so that the columns stay aligned.
+std::string row_label(Index i, Index rows) {
+  const std::string last = std::to_string(rows > 0 ? rows - 1 : 0), own = std::to_string(i);
+  return std::string(last.size() > own.size() ? last.size() - own.size() : 0, ' ') + own;
+}
+
 bool forbidden_at(const DemoPanel& P, Index i, Index j) { return P.forbidden.size() && P.forbidden(i, j); }
 
 void write_csv(std::ostream& out, const DemoData& d) {
@@ -54,6 +61,7 @@ void write_json(std::ostream& out, const DemoData& d) {
     }
     panels.push_back({{"key", P.key}, {"title", P.title}, {"weights", A}, {"forbidden", F},
                       {"row_sums", sums}, {"mean_entropy", d.entropy[p]},
+                      {"uniform_entropy", d.uniform[p]},
                       {"mean_largest_weight", d.largest[p]}});
   }
   j["panels"] = panels;
@@ -61,7 +69,6 @@ void write_json(std::ostream& out, const DemoData& d) {
 }
 
 void write_text(std::ostream& out, const DemoData& d) {
-                      {"uniform_entropy", d.uniform[p]},
   out << d.heading << (d.inputs.text_example ? ", the text's example: " : " on random inputs: ")
       << d.inputs_line << "\n\n";
   for (Index i = 0; i < d.panels[0].A.rows(); ++i) {
@@ -73,7 +80,7 @@ void write_text(std::ostream& out, const DemoData& d) {
                                    : std::isnan(P.A(i, j)) ? std::string(" NaN  ")
                                                            : fixed_text(P.A(i, j)));
       if (P.A.cols() > 8) cells += " ...";
-      out << (p ? "   |  " : "  row " + std::to_string(i) + ": ") << cells << "  sum " << fixed_text(P.A.row(i).sum(), 3);
+      out << (p ? "   |  " : "  row " + row_label(i, d.panels[0].A.rows()) + ": ") << cells << "  sum " << fixed_text(P.A.row(i).sum(), 3);
     }
     out << "\n";
   }

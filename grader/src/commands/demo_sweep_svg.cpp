@@ -77,7 +77,8 @@ std::string sweep_svg(const ScalingSweep& sw, const SvgStyle& st) {
   const std::string title = "Why divide by sqrt(d_k): the weights over d_k (section 14.3)";
   const std::string subtitle = "T = " + std::to_string(sw.inputs.size) + ", Q, K entries N(0, 1), " +
                                std::to_string(sw.seeds.size()) +
-                               " seeds: line = mean, band = min to max over the seeds";
+                               (sw.seeds.size() == 1 ? " seed: line = its value, no band (one seed)"
+                                                     : " seeds: line = mean, band = min to max over the seeds");
   const std::string panel_title[2] = {"mean row entropy (nats; top: uniform, log T)",
                                       "mean largest weight"};
   const int left = st.px(40) + 3 * label, gap = st.px(60) + 3 * label;
