@@ -1,6 +1,6 @@
 #pragma once
 // CLI11 validators for attnlab's numeric options, with messages a user can
-// act on ("--cases must be a whole number >= 1, got '0'") instead of
+// act on ("--size must be a whole number from 1 to 64, got '-3'") instead of
 // CLI11's "Value 0 not in range 0.000000 to 1797693134862315708...".
 //
 // They run on the option's text before CLI11 converts it, so a value that
@@ -26,15 +26,16 @@
 namespace attn::grader::cli {
 
 /// A whole number (digits only: no sign, no point, no exponent) from
-/// `min` to `max`. Messages: "must be a whole number >= 1, got '0'" (below
-/// `min` or not a whole number), "must be a whole number from 1 to 4096,
-/// got '5000'" (above `max`), and for the full range of 64 bits "must be a
-/// whole number from 0 to 18446744073709551615, got '-1'".
+/// `min` to `max`. Messages say the range whenever `max` is given: "must be
+/// a whole number from 1 to 64, got '-3'" (below it, above it, or not a
+/// whole number); without `max` "must be a whole number >= 1, got '0'",
+/// and for the full range of 64 bits "must be a whole number from 0 to
+/// 18446744073709551615, got '-1'".
 inline CLI::Validator whole_number(std::uint64_t min,
                                    std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
   const bool unbounded = max == std::numeric_limits<std::uint64_t>::max();
   const std::string full = "from " + std::to_string(min) + " to " + std::to_string(max);
-  const std::string low = unbounded && min == 0 ? full : ">= " + std::to_string(min);
+  const std::string low = unbounded && min > 0 ? ">= " + std::to_string(min) : full;
   return CLI::Validator(
       [min, max, full, low](std::string& text) -> std::string {
         std::uint64_t x = 0;
@@ -197,13 +198,22 @@ inline std::vector<std::string> subcommand_names(const CLI::App* app) {
 }
 
 /// CLI11's own failure message, but "--cases must be ..." for the
-/// validators above (CLI11 writes "--cases: must be ..."), and "did you
-/// mean --seed?" after an option that is not one (CLI11 2.1 has no
-/// suggestions of its own).
+/// validators above (CLI11 writes "--cases: must be ..."), "--size given
+/// twice (give it once)" for an option given more than once (CLI11 writes
+/// "--size: At Most 1 required but received 2"), and "did you mean
+/// --seed?" after an option that is not one (CLI11 2.1 has no suggestions
+/// of its own).
 inline std::string failure_message(const CLI::App* app, const CLI::Error& e) {
   std::string text = CLI::FailureMessage::simple(app, e);
   if (const auto at = text.find(": must be "); at != std::string::npos && at < text.find('\n'))
     text.erase(at, 1);
+  const std::string at_most = ": At Most 1 required but received ";
+  if (const auto at = text.find(at_most); at != std::string::npos && at < text.find('\n')) {
+    const auto digits = at + at_most.size();
+    const auto end = text.find_first_not_of("0123456789", digits);
+    const std::string n = text.substr(digits, end - digits);
+    text.replace(at, end - at, std::string(" given ") + (n == "2" ? "twice" : n + " times") + " (give it once)");
+  }
   if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
     const CLI::App* root = app;
     while (root->get_parent()) root = root->get_parent();
