@@ -165,6 +165,13 @@ struct BatchOptions {
 /// graded (usage or infrastructure error, a crashed child) or DIR cannot be
 /// used or written (read-only, full, another grader writing to it: said on
 /// `progress`, and the gradebook left as it was before that write).
+/// A run that would keep rows of DIR's gradebook (students not graded now)
+/// is refused with 2 before anything is written, said on std::cerr with
+/// what differs and how to proceed, when a kept row was graded with other
+/// settings (its settings_hash: seed, cases, exercise, limits,
+/// configuration) or DIR holds a summary-anonymous.csv whose ids are not
+/// this run's anonymise_salt's (or no salt is given): the kept rows, and
+/// the exports' columns and maxima over them, stay byte-identical.
 int grade_batch(const BatchOptions& options, std::ostream& progress);
 
 }  // namespace attn::grader

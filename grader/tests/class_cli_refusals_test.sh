@@ -1,0 +1,78 @@
+#!/bin/sh
+# class_cli_refusals_test.sh ATTNLAB SOURCE_DIR
+# `attnlab grade CLASS --out OUT` refuses what would silently grade wrong
+# (docs/MANUAL.md, "Grading a class"), on a class of three F1 solutions:
+# 1. a regrade of some students (--students) into a gradebook graded with
+#    other settings (another --config, --seed or --cases; without the
+#    configuration) is refused with exit 2, naming what differs, and leaves
+#    every file of the gradebook byte-identical; so is one that would drop
+#    summary-anonymous.csv (no salt) or mix two salts in it. The same
+#    settings regrade; a full regrade with other settings replaces every row.
+set -u
+attnlab=$1
+src=$2
+tmp=$(mktemp -d /tmp/attnlab-class-refusals-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "class_cli_refusals_test: $*" >&2; exit 1; }
+
+class="$tmp/class"
+for who in ann bob cid; do
+  mkdir -p "$class/$who"
+  cp "$src/solutions/F1/softmax_rows.py" "$class/$who/softmax.py"
+done
+salt="a teacher's secret salt"
+printf '{"cases": 5, "anonymise_salt": "%s"}\n' "$salt" > "$tmp/a.json"
+printf '{"cases": 6, "anonymise_salt": "%s"}\n' "$salt" > "$tmp/b.json"
+printf '{"cases": 5}\n' > "$tmp/nosalt.json"
+
+# --- 1. a regrade of some students keeps only rows of its own settings ---
+out="$tmp/out"
+"$attnlab" grade "$class" --config "$tmp/a.json" --jobs 2 --out "$out" > "$tmp/run.txt" 2>&1 ||
+  { cat "$tmp/run.txt"; fail "the first run did not grade the class"; }
+[ -f "$out/summary-anonymous.csv" ] || fail "no summary-anonymous.csv with a salt"
+snapshot() { (cd "$out" && cat summary.json summary.csv summary.txt gradebook-canvas.csv \
+  gradebook-moodle.csv summary-anonymous.csv) > "$tmp/$1"; }
+snapshot before
+refused() {  # refused WHAT... -- ARGS: exit 2, stderr has each WHAT, nothing changed
+  expect=""
+  while [ "$1" != "--" ]; do expect="$expect
+$1"; shift; done
+  shift
+  "$attnlab" grade "$class" --jobs 2 --out "$out" --students ann "$@" > "$tmp/o.txt" 2> "$tmp/e.txt"
+  rc=$?
+  [ $rc = 2 ] || { cat "$tmp/o.txt" "$tmp/e.txt"; fail "$*: exit $rc, expected 2 (refused)"; }
+  echo "$expect" | while IFS= read -r w; do
+    [ -z "$w" ] || grep -qF -- "$w" "$tmp/e.txt" ||
+      { cat "$tmp/e.txt"; fail "$*: the refusal does not say '$w'"; }
+  done || exit 1
+  grep -qF -- "--out" "$tmp/e.txt" || { cat "$tmp/e.txt"; fail "$*: the refusal does not say how to proceed"; }
+  snapshot after
+  cmp -s "$tmp/before" "$tmp/after" || fail "$*: a refused regrade changed the gradebook"
+}
+refused "cases 6 vs 5" "configuration differs" "bob" -- --config "$tmp/b.json"
+refused "seed 99 vs" -- --config "$tmp/a.json" --seed 99
+refused "configuration differs" -- --cases 5
+refused "summary-anonymous.csv" "--anonymise-salt" -- --config "$tmp/nosalt.json"
+refused "another anonymisation salt" -- --config "$tmp/nosalt.json" --anonymise-salt "another salt!"
+
+# The same settings: ann's row replaced, bob's and cid's lines the same bytes.
+"$attnlab" grade "$class" --config "$tmp/a.json" --jobs 2 --out "$out" --students ann > "$tmp/run2.txt" 2>&1 ||
+  { cat "$tmp/run2.txt"; fail "a regrade with the gradebook's settings was refused"; }
+for f in summary.csv summary-anonymous.csv gradebook-canvas.csv; do
+  [ -f "$out/$f" ] || fail "a regrade with the same settings removed $f"
+done
+grep -E '^(bob|cid),' "$tmp/before" > "$tmp/kept-before"
+grep -E '^(bob|cid),' "$out/summary.csv" > "$tmp/kept-after"
+cmp -s "$tmp/kept-before" "$tmp/kept-after" || fail "the kept rows of summary.csv changed"
+# A full regrade with other settings replaces every row.
+"$attnlab" grade "$class" --config "$tmp/b.json" --jobs 2 --out "$out" > "$tmp/run3.txt" 2>&1 ||
+  { cat "$tmp/run3.txt"; fail "a full regrade with other settings was refused"; }
+/usr/bin/python3 - "$out" <<'PY' || fail "the full regrade left rows of the old settings"
+import json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+assert s["cases"] == 6, s["cases"]
+hashes = {r["settings_hash"] for r in s["submissions"]}
+assert len(hashes) == 1 and len(s["submissions"]) == 3, hashes
+PY
+
+echo "class_cli_refusals_test: ok"
