@@ -8,6 +8,9 @@
 #    every file of the gradebook byte-identical; so is one that would drop
 #    summary-anonymous.csv (no salt) or mix two salts in it. The same
 #    settings regrade; a full regrade with other settings replaces every row.
+# 2. --exercise F9 on a class is exit 2 naming F9 (not everyone 0/0);
+#    --exercise F2,F3 grades a class as F2 and F3 (as gradescope-zip's
+#    F2,F3), and on one file is exit 2 saying several go with a class.
 set -u
 attnlab=$1
 src=$2
@@ -73,6 +76,39 @@ s = json.load(open(sys.argv[1] + "/summary.json"))
 assert s["cases"] == 6, s["cases"]
 hashes = {r["settings_hash"] for r in s["submissions"]}
 assert len(hashes) == 1 and len(s["submissions"]) == 3, hashes
+PY
+
+# --- 2. --exercise on a class folder: an unknown id is a usage error; several
+# (F2,F3) mean what gradescope-zip's do: each file graded as the one of them
+# it is, every student out of each one's maximum ---
+"$attnlab" grade "$class" --exercise F9 --cases 5 --out "$tmp/out-f9" > "$tmp/o.txt" 2> "$tmp/e.txt"
+rc=$?
+[ $rc = 2 ] && grep -q "F9" "$tmp/e.txt" ||
+  { cat "$tmp/o.txt" "$tmp/e.txt"; fail "--exercise F9 on a class: exit $rc, expected 2 naming F9"; }
+[ -e "$tmp/out-f9/summary.json" ] && fail "--exercise F9 wrote a gradebook"
+"$attnlab" grade "$src/solutions/F1/softmax_rows.py" --exercise F2,F3 --cases 5 > "$tmp/o.txt" 2> "$tmp/e.txt"
+rc=$?
+[ $rc = 2 ] && grep -q "several" "$tmp/e.txt" ||
+  { cat "$tmp/o.txt" "$tmp/e.txt"; fail "--exercise F2,F3 on one file: exit $rc, expected 2 saying how"; }
+class2="$tmp/class2"
+mkdir -p "$class2/ann" "$class2/bob"
+cp "$src/solutions/F2/masked_softmax.py" "$class2/ann/masked.py"
+cp "$src/solutions/F2/answers.json" "$class2/ann/answers.json"
+cp "$src/solutions/F3/attention.py" "$class2/bob/attention.py"
+"$attnlab" grade "$class2" --exercise f2,F3 --cases 5 --jobs 2 --out "$tmp/out-f2f3" > "$tmp/o.txt" 2>&1
+rc=$?
+[ $rc = 0 ] || { cat "$tmp/o.txt"; fail "--exercise f2,F3 on a class: exit $rc, expected 0"; }
+/usr/bin/python3 - "$tmp/out-f2f3" "$src" <<'PY' || { cat "$tmp/o.txt"; fail "--exercise F2,F3: the gradebook is not F2's and F3's"; }
+import json, os, sys
+out, src = sys.argv[1], sys.argv[2]
+m = lambda ex: sum(json.load(open(os.path.join(src, "exercises", ex, "points.json")))["points"].values())
+s = json.load(open(os.path.join(out, "summary.json")))
+assert [c["exercise"] for c in s["columns"]] == ["F2", "F3"], s["columns"]
+rows = {r["student"]: r for r in s["students"]}
+assert rows["ann"]["exercise_scores"]["F2"]["score"] == m("F2"), rows["ann"]
+assert rows["bob"]["exercise_scores"]["F3"]["score"] == m("F3"), rows["bob"]
+assert rows["ann"]["max_score"] == m("F2") + m("F3"), rows["ann"]
+assert s["settings"]["exercises"] == ["F2", "F3"], s["settings"]
 PY
 
 echo "class_cli_refusals_test: ok"
