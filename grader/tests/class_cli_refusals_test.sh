@@ -11,6 +11,9 @@
 # 2. --exercise F9 on a class is exit 2 naming F9 (not everyone 0/0);
 #    --exercise F2,F3 grades a class as F2 and F3 (as gradescope-zip's
 #    F2,F3), and on one file is exit 2 saying several go with a class.
+# 3. a student folder or file the grader may not read (mode 000, as nobody)
+#    is "not gradable" naming the path and "permission denied" (a blank
+#    Canvas cell), not "no submission: the folder is empty" (0 points).
 set -u
 attnlab=$1
 src=$2
@@ -36,6 +39,7 @@ out="$tmp/out"
 snapshot() { (cd "$out" && cat summary.json summary.csv summary.txt gradebook-canvas.csv \
   gradebook-moodle.csv summary-anonymous.csv) > "$tmp/$1"; }
 snapshot before
+cp "$out/summary.csv" "$tmp/summary-before.csv"
 refused() {  # refused WHAT... -- ARGS: exit 2, stderr has each WHAT, nothing changed
   expect=""
   while [ "$1" != "--" ]; do expect="$expect
@@ -64,7 +68,7 @@ refused "another anonymisation salt" -- --config "$tmp/nosalt.json" --anonymise-
 for f in summary.csv summary-anonymous.csv gradebook-canvas.csv; do
   [ -f "$out/$f" ] || fail "a regrade with the same settings removed $f"
 done
-grep -E '^(bob|cid),' "$tmp/before" > "$tmp/kept-before"
+grep -E '^(bob|cid),' "$tmp/summary-before.csv" > "$tmp/kept-before"
 grep -E '^(bob|cid),' "$out/summary.csv" > "$tmp/kept-after"
 cmp -s "$tmp/kept-before" "$tmp/kept-after" || fail "the kept rows of summary.csv changed"
 # A full regrade with other settings replaces every row.
@@ -110,5 +114,53 @@ assert rows["bob"]["exercise_scores"]["F3"]["score"] == m("F3"), rows["bob"]
 assert rows["ann"]["max_score"] == m("F2") + m("F3"), rows["ann"]
 assert s["settings"]["exercises"] == ["F2", "F3"], s["settings"]
 PY
+
+# --- 3. work the grader may not read is "not gradable: permission denied",
+# naming the path (a blank LMS cell), not "no submission" (0 points). As
+# root nothing is denied, so the grader runs as nobody (setpriv). ---
+if [ "$(id -u)" != 0 ]; then
+  as_user() { "$@"; }
+elif command -v setpriv > /dev/null 2>&1 && id nobody > /dev/null 2>&1; then
+  as_user() { setpriv --reuid nobody --regid "$(id -g nobody)" --clear-groups env HOME="$perm" "$@"; }
+else
+  as_user=""
+fi
+perm="$tmp/perm"
+if command -v as_user > /dev/null 2>&1; then
+  mkdir -p "$perm/class/ann" "$perm/class/bob" "$perm/class/cid" "$perm/out"
+  cp "$src/solutions/F1/softmax_rows.py" "$perm/class/ann/softmax.py"
+  cp "$src/solutions/F1/softmax_rows.py" "$perm/class/bob/softmax.py"
+  cp "$src/solutions/F1/softmax_rows.py" "$perm/class/cid/softmax.py"
+  chmod 755 "$tmp" "$perm" "$perm/class" "$perm/class/ann" "$perm/class/cid"
+  chmod 644 "$perm/class/ann/softmax.py"
+  [ "$(id -u)" = 0 ] && chown nobody "$perm/out"
+  chmod 000 "$perm/class/bob" "$perm/class/cid/softmax.py"
+  as_user "$attnlab" grade "$perm/class" --exercise F1 --cases 5 --no-sandbox --jobs 2 \
+    --out "$perm/out" > "$tmp/o.txt" 2>&1
+  rc=$?
+  chmod 755 "$perm/class/bob"
+  [ $rc = 1 ] || { cat "$tmp/o.txt"; fail "unreadable work: exit $rc, expected 1 (not gradable)"; }
+  /usr/bin/python3 - "$perm/out" "$perm/class" <<'PY' || { cat "$tmp/o.txt"; fail "unreadable work is not 'not gradable: permission denied'"; }
+import csv, json, os, sys
+out, klass = sys.argv[1], sys.argv[2]
+s = json.load(open(os.path.join(out, "summary.json")))
+rows = {r["student"]: r for r in s["submissions"]}
+assert rows["ann"]["status"] == "graded", rows["ann"]
+for who, path in (("bob", os.path.join(klass, "bob")), ("cid", os.path.join(klass, "cid", "softmax.py"))):
+    r = rows[who]
+    assert r["status"] == "not gradable", r
+    assert "permission denied" in r["note"] and path in r["note"], (path, r)
+    report = open(os.path.join(out, r["report"])).read()
+    assert "permission denied" in report and "0 points" not in report, report
+with open(os.path.join(out, "gradebook-canvas.csv"), newline="") as f:
+    table = list(csv.reader(f))
+header = table[0]
+col = next(k for k, h in enumerate(header) if h.startswith("attnlab F1"))
+cells = {r[0]: r[col] for r in table[2:]}
+assert cells["bob"] == "" and cells["cid"] == "", cells
+PY
+else
+  echo "class_cli_refusals_test: part 3 skipped: running as root without setpriv or the user nobody"
+fi
 
 echo "class_cli_refusals_test: ok"

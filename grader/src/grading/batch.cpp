@@ -186,7 +186,7 @@ SummaryRow no_submission_row(const BatchOptions& options, const BatchInput& in) 
   row.file = in.name;
   row.student = report_name(in);
   row.exercise = in.exercise;
-  row.status = "no submission";
+  row.status = in.unreadable ? "not gradable" : "no submission";
   row.note = in.no_submission;
   row.exit_code = 1;
   row.report = report_path(row.student);
@@ -200,8 +200,10 @@ SummaryRow no_submission_row(const BatchOptions& options, const BatchInput& in) 
     } catch (const std::exception&) {
     }
   }
-  const std::string text = "attnlab: " + row.student + ": no submission: " + in.no_submission +
-                           "; it counts 0 points\n";
+  const std::string details =
+      (in.unreadable ? "not gradable: " : "no submission: ") + in.no_submission +
+      (in.unreadable ? "; no grade until it is readable\n" : "; it counts 0 points\n");
+  const std::string text = "attnlab: " + row.student + ": " + details;
   // Its results.json and JUnit say why too (a refused link, FIFO, device:
   // class_folder.cpp top_level_refusal, walk_student), as a submission not gradable.
   GradeResult r;
@@ -209,8 +211,9 @@ SummaryRow no_submission_row(const BatchOptions& options, const BatchInput& in) 
   r.exercise = row.exercise;
   r.header.submission = row.student;
   r.max_score = row.max_score;
-  r.not_gradable_headline = "was not found (nothing attnlab grades was handed in)";
-  r.details = "no submission: " + in.no_submission + "; it counts 0 points\n";
+  r.not_gradable_headline = in.unreadable ? "cannot be read (permission denied)"
+                                           : "was not found (nothing attnlab grades was handed in)";
+  r.details = details;
   if (const std::string why = write_reports(options.out_dir, row.student, text, &r);
       !why.empty()) {
     row.note += "; its report is not written: " + why;
@@ -265,7 +268,7 @@ void announce(const BatchOptions& options, std::ostream& progress) {
   std::string nothing;
   std::size_t nothing_count = 0;
   for (const auto& in : options.inputs)
-    if (!in.no_submission.empty() && ++nothing_count <= 5)
+    if (!in.no_submission.empty() && !in.unreadable && ++nothing_count <= 5)
       nothing += (nothing.empty() ? "" : ", ") + in.student;
   if (nothing_count > 5) nothing += ", ...";
   progress << "attnlab: grading " << n - nothing_count << " submission"

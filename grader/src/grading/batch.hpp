@@ -63,6 +63,10 @@ struct BatchInput {
   /// its students/<student>.txt, .results.json and .junit.xml (a submission
   /// not gradable, in the merged --junit too) say why.
   std::string no_submission;
+  /// With no_submission: what was handed in cannot be read by the grader
+  /// (permission denied, class_folder.cpp Walk::unreadable), so the row is
+  /// "not gradable" (a blank LMS cell), not "no submission" (0 points).
+  bool unreadable = false;
   /// The student's folder (canonical) the file and its helpers were found
   /// in: they are read below it without following links
   /// (GradeOptions::confine_to). Empty: a file the user named.

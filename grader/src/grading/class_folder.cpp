@@ -11,8 +11,11 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
+#include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "exercises/registry.hpp"
 #include "exercises/answers.hpp"
@@ -65,7 +68,25 @@ struct Walk {
   /// Files read that are also another student's (hard links inside the class
   /// folder): "attention.py is the same file as bob/attention.py".
   std::vector<std::string> shared;
+  /// What the grader may not read (EACCES: a folder it cannot list, a file
+  /// it cannot open), by path below the student's folder ("." the folder
+  /// itself); neither walked nor graded.
+  std::vector<std::string> unreadable;
 };
+
+/// Whether the grader is denied reading `p` (a folder: listing it;
+/// access(2) with the grader's ids; root is denied nothing).
+bool permission_denied(const fs::path& p, bool folder) {
+  if (folder) {
+    DIR* d = ::opendir(p.c_str());
+    if (d) {
+      ::closedir(d);
+      return false;
+    }
+    return errno == EACCES;
+  }
+  return ::access(p.c_str(), R_OK) != 0 && errno == EACCES;
+}
 
 /// A name attnlab would grade as code (.py, C++, .ipynb), read from the name alone.
 bool is_code_name(const fs::path& p) {
@@ -192,11 +213,15 @@ Walk walk_student(const fs::path& root, const std::optional<fs::path>& excluded,
   std::vector<fs::path> links;
   std::map<std::pair<dev_t, ino_t>, nlink_t> names;  // every name of a file found (hidden ones too)
   std::error_code ec;
+  if (permission_denied(root, true)) w.unreadable.push_back(".");
   auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
   for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const fs::path& e = it->path();
     struct stat st {};
     const bool hidden = hidden_name(e);
+    const auto denied = [&] {
+      w.unreadable.push_back(student_id(e.lexically_relative(root).generic_string()));
+    };
     if (::lstat(e.c_str(), &st) != 0) {
       // Past PATH_MAX a path cannot be opened: said (as an archive's is),
       // and not recursed into (which would end the walk).
@@ -208,10 +233,18 @@ Walk walk_student(const fs::path& root, const std::optional<fs::path>& excluded,
     }
     if (S_ISDIR(st.st_mode)) {
       std::error_code ec2;
-      if (hidden || (excluded && fs::weakly_canonical(e, ec2) == *excluded)) it.disable_recursion_pending();
+      if (hidden || (excluded && fs::weakly_canonical(e, ec2) == *excluded)) {
+        it.disable_recursion_pending();
+      } else if (permission_denied(e, true)) {
+        denied();
+        it.disable_recursion_pending();
+      }
     } else if (S_ISREG(st.st_mode)) {
       ++names[{st.st_dev, st.st_ino}];
-      if (!hidden) regular.push_back({e, st});
+      if (!hidden && permission_denied(e, false))
+        denied();
+      else if (!hidden)
+        regular.push_back({e, st});
     } else if (!hidden && S_ISLNK(st.st_mode)) {
       links.push_back(e);
     } else if (!hidden) {
@@ -479,9 +512,22 @@ class Collector {
     ClassNames none({}, std::nullopt);  // an archive's or an upload's files: no class around them
     Walk walk = walk_student(root, excluded, klass_ && !in_archive_ ? *klass_ : none);
     refused.insert(refused.end(), walk.refused.begin(), walk.refused.end());
+    for (const auto& u : walk.unreadable) refused.push_back(u + ": permission denied");
     std::sort(refused.begin(), refused.end());
     for (const auto& [f, src] : walk.files) sort_file(f, src, root, student, files);
     if (files.code.empty() && files.answers.empty()) {
+      if (!walk.unreadable.empty()) {
+        // Work the grader may not read is not gradable (a blank LMS cell), not "nothing".
+        unreadable_ = true;
+        std::string paths;
+        for (std::size_t k = 0; k < walk.unreadable.size() && k < 3; ++k)
+          paths += (k ? "; " : "") +
+                   (walk.unreadable[k] == "." ? dir.string() : shown_path(dir, walk.unreadable[k])) +
+                   ": permission denied";
+        if (walk.unreadable.size() > 3) paths += "; and " + std::to_string(walk.unreadable.size() - 3) + " more";
+        if (why) *why = "it cannot be read: " + paths + " (make it readable to the grader and regrade)";
+        return false;
+      }
       if (why) *why = nothing_clause(files.others, refused);
       for (const auto& o : files.others) out_.ignored.push_back(shown_path(dir, o));
       return false;
@@ -540,6 +586,7 @@ class Collector {
     in.student = student;
     in.exercise = exercise_;
     in.no_submission = why;
+    in.unreadable = std::exchange(unreadable_, false);
     out_.inputs.push_back(std::move(in));
   }
 
@@ -828,6 +875,9 @@ class Collector {
   fs::path scratch_;  ///< the scratch folder of the archive's student being collected
   ClassNames* klass_ = nullptr;
   bool in_archive_ = false;  ///< collecting an archive's student (its files are no class folder's)
+  /// The last student() refused found only what the grader may not read
+  /// (Walk::unreadable): nothing() makes its row "not gradable".
+  bool unreadable_ = false;
   std::string archive_shown_;  ///< while in_archive_: the archive as the teacher names it
   fs::path archive_dir_;       ///< while in_archive_: the folder it was unpacked into
 };
