@@ -14,6 +14,9 @@
 # 3. a student folder or file the grader may not read (mode 000, as nobody)
 #    is "not gradable" naming the path and "permission denied" (a blank
 #    Canvas cell), not "no submission: the folder is empty" (0 points).
+# 4. a malformed answers.json (truncated, NaN, 1e400, "exercise" given
+#    twice) is graded as the student's answers: the report says it is not
+#    valid JSON and where, and the answers points are lost for that.
 set -u
 attnlab=$1
 src=$2
@@ -162,5 +165,45 @@ PY
 else
   echo "class_cli_refusals_test: part 3 skipped: running as root without setpriv or the user nobody"
 fi
+
+# --- 4. a malformed answers.json beside F2 code is the student's answers file:
+# its report says it is not valid JSON (where: line and column), and the
+# answers points are lost for that reason (not "no answers file was given") ---
+class4="$tmp/class4"
+for who in ann bob cid dan; do
+  mkdir -p "$class4/$who"
+  cp "$src/solutions/F2/masked_softmax.py" "$class4/$who/masked.py"
+done
+head -c 40 "$src/solutions/F2/answers.json" > "$class4/ann/answers.json"
+/usr/bin/python3 - "$src/solutions/F2/answers.json" "$class4" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+a = json.loads(text)
+first = next(k for k in a if k != "exercise")
+def put(who, t): open(sys.argv[2] + "/" + who + "/answers.json", "w").write(t)
+b = dict(a); b[first] = float("nan")
+put("bob", json.dumps(b))                           # NaN: not JSON
+c = json.dumps(a).replace('"exercise": "F2"', '"exercise": "F2", "scale": 1e400')
+assert c != json.dumps(a)
+put("cid", c)                                       # a number past double
+put("dan", '{"exercise": "F4", ' + json.dumps(a)[1:])  # "exercise" given twice
+PY
+"$attnlab" grade "$class4" --cases 5 --jobs 2 --out "$tmp/out4" > "$tmp/o.txt" 2>&1
+/usr/bin/python3 - "$tmp/out4" "$src" <<'PY' || { cat "$tmp/o.txt"; fail "a malformed answers file is not reported as such"; }
+import json, os, sys
+out, src = sys.argv[1], sys.argv[2]
+pts = json.load(open(os.path.join(src, "exercises/F2/points.json")))["points"]
+s = json.load(open(os.path.join(out, "summary.json")))
+rows = {r["student"]: r for r in s["submissions"]}
+for who, says in (("ann", " column "), ("bob", "line 1 column"), ("cid", "1e400"),
+                  ("dan", 'the member "exercise" is given twice')):
+    r = rows[who]
+    assert r["status"] == "graded" and r["exercise"] == "F2", r
+    assert r["score"] == sum(pts.values()) - pts["answers"], r
+    report = open(os.path.join(out, r["report"])).read()
+    assert "not valid JSON" in report and says in report, (who, report)
+    assert "no answers file was given" not in report, (who, report)
+PY
+grep -q "ignored .*answers.json" "$tmp/o.txt" && { cat "$tmp/o.txt"; fail "a malformed answers file was ignored"; }
 
 echo "class_cli_refusals_test: ok"

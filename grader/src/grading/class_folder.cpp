@@ -563,6 +563,8 @@ class Collector {
       out_.inputs.push_back(std::move(in));
     }
     for (const auto& o : files.others) out_.ignored.push_back(shown_path(dir, o));
+    for (const auto& b : files.broken_answers)
+      if (!used_answers.count(&b)) out_.ignored.push_back(shown_path(dir, b.rel));
     if (out_.inputs.size() == inputs_before) {  // only other exercises' work
       if (why) *why = "it holds no work of " + exercise_ + " (" + other_work(files.code, files.answers) + ")";
       return false;
@@ -685,6 +687,11 @@ class Collector {
     /// Data files (non-code, at most kDataFileBytes each): staged beside the entry.
     std::vector<Candidate> data;
     std::vector<std::string> others;  ///< below the student's folder
+    /// .json files that are not valid JSON (truncated, NaN, 1e400, a member
+    /// given twice: answers.cpp parse_file): a broken answers file, paired
+    /// with an entry whose exercise takes answers and has none, so its
+    /// report says why the answers points are lost.
+    std::vector<Candidate> broken_answers;
   };
 
   /// The student being collected.
@@ -710,10 +717,16 @@ class Collector {
     const std::string rel = student_id(f.lexically_relative(root).generic_string());
     if (is_answers_file(f)) {
       const Recognition r = recognise_exercise(src);
-      if (r.status == Recognition::Status::recognised)
+      if (r.status == Recognition::Status::recognised) {
         files.answers.push_back({f, src, src, rel, r.exercise, false, "", {}, {}});
-      else
-        add_data(f, src, rel, files);  // a .json that is not an answers file: a data file
+        return;
+      }
+      if (const AnswersExercise a = read_answers_exercise(src);
+          a.refused.empty() && a.problem.rfind("it is not valid JSON", 0) == 0) {
+        files.broken_answers.push_back({f, src, src, rel, "", false, "", {}, {}});
+        return;
+      }
+      add_data(f, src, rel, files);  // a .json that is not an answers file: a data file
       return;
     }
     if (is_cpp_header(f)) {  // never an entry; staged beside the entry for #include "..."
@@ -783,6 +796,21 @@ class Collector {
     return nullptr;
   }
 
+  /// A broken answers file (Sorted::broken_answers, unused yet) for an entry
+  /// graded as `exercise` when that exercise takes an answers file.
+  static const Candidate* broken_answers_for(const std::string& exercise, const Sorted& files,
+                                             const std::set<const Candidate*>& used) {
+    if (exercise.empty()) return nullptr;
+    try {
+      if (!load_exercise(exercise).has_answers()) return nullptr;
+    } catch (const std::exception&) {
+      return nullptr;
+    }
+    for (const auto& a : files.broken_answers)
+      if (!used.count(&a)) return &a;
+    return nullptr;
+  }
+
   /// The input of entry `e` with its answers file and helpers, and its choice.
   void add_entry(const Entry& e, const Sorted& files, const Student& s, const std::string& note,
                  std::set<const Candidate*>& used_answers) {
@@ -796,6 +824,11 @@ class Collector {
       in.answers = paired->source;
       // An F3-looking file with F4 answers is an F4 attempt.
       if (!c.explicit_line) in.exercise = paired->exercise;
+    } else if (const Candidate* broken = broken_answers_for(graded, files, used_answers)) {
+      // Graded as its answers: check_answers says it is not valid JSON, and where.
+      paired = broken;
+      used_answers.insert(broken);
+      in.answers = broken->source;
     }
     in.name = s.prefix + c.rel + (e.several ? " (" + in.exercise + ")" : "");
     std::string helpers;
