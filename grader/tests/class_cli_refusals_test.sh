@@ -17,6 +17,7 @@
 # 4. a malformed answers.json (truncated, NaN, 1e400, "exercise" given
 #    twice) is graded as the student's answers: the report says it is not
 #    valid JSON and where, and the answers points are lost for that.
+# 5. --anonymise-salt abc is refused (exit 2), as the configuration's is.
 set -u
 attnlab=$1
 src=$2
@@ -206,4 +207,10 @@ for who, says in (("ann", " column "), ("bob", "line 1 column"), ("cid", "1e400"
 PY
 grep -q "ignored .*answers.json" "$tmp/o.txt" && { cat "$tmp/o.txt"; fail "a malformed answers file was ignored"; }
 
+# --- 5. --anonymise-salt has the configuration's rule: at least 8 characters ---
+"$attnlab" grade "$class" --anonymise-salt abc --cases 5 --out "$tmp/out-salt" > "$tmp/o.txt" 2> "$tmp/e.txt"
+rc=$?
+[ $rc = 2 ] && grep -q "at least 8 characters" "$tmp/e.txt" ||
+  { cat "$tmp/o.txt" "$tmp/e.txt"; fail "--anonymise-salt abc: exit $rc, expected 2 saying at least 8 characters"; }
+[ -e "$tmp/out-salt" ] && fail "--anonymise-salt abc wrote an output folder"
 echo "class_cli_refusals_test: ok"

@@ -301,8 +301,19 @@ void GradeCommand::add_output_options() {
                     "it finished keep their rows, the others are graded");
   grade->add_option("--anonymise-salt", anonymise_salt,
                     "with --out: also write summary-anonymous.csv, each student under an id keyed "
-                    "by this secret (default: the configuration's anonymise_salt); attnlab reveal "
-                    "gives the students back");
+                    "by this secret of at least " + std::to_string(bounds::kMinSaltChars) +
+                    " characters (default: the configuration's anonymise_salt); attnlab reveal "
+                    "gives the students back")
+      ->check(CLI::Validator(
+          [](std::string& salt) {
+            // The configuration's rule (teacher_config.cpp): one rule for both.
+            return salt.size() < bounds::kMinSaltChars
+                       ? "must be at least " + std::to_string(bounds::kMinSaltChars) +
+                             " characters, as the configuration's anonymise_salt (a secret of "
+                             "your own; it keys summary-anonymous.csv's ids)"
+                       : std::string();
+          },
+          "SALT"));
   grade->add_flag("--restart", restart,
                   "with --out: grade every student given even if the folder holds an "
                   "interrupted run with the same settings (which is otherwise resumed)");

@@ -163,9 +163,11 @@ TeacherConfig parse_teacher_config(const std::string& text, const std::string& o
     c.signing_key = j["signing_key"].get<std::string>();
   }
   if (j.contains("anonymise_salt")) {
-    if (!j["anonymise_salt"].is_string() || j["anonymise_salt"].get<std::string>().size() < 8)
-      throw ConfigError(origin + ": anonymise_salt must be a string of at least 8 characters "
-                                 "(a secret of your own; it keys summary-anonymous.csv's ids)");
+    if (!j["anonymise_salt"].is_string() ||
+        j["anonymise_salt"].get<std::string>().size() < bounds::kMinSaltChars)
+      throw ConfigError(origin + ": anonymise_salt must be a string of at least " +
+                        std::to_string(bounds::kMinSaltChars) +
+                        " characters (a secret of your own; it keys summary-anonymous.csv's ids)");
     c.anonymise_salt = j["anonymise_salt"].get<std::string>();
   }
   read_attempts(j, origin, c);
