@@ -18,6 +18,8 @@
 #    twice) is graded as the student's answers: the report says it is not
 #    valid JSON and where, and the answers points are lost for that.
 # 5. --anonymise-salt abc is refused (exit 2), as the configuration's is.
+# 6. an --out inside the class folder (this run's or an earlier one's) is
+#    skipped with a note, never graded as a student.
 set -u
 attnlab=$1
 src=$2
@@ -213,4 +215,19 @@ rc=$?
 [ $rc = 2 ] && grep -q "at least 8 characters" "$tmp/e.txt" ||
   { cat "$tmp/o.txt" "$tmp/e.txt"; fail "--anonymise-salt abc: exit $rc, expected 2 saying at least 8 characters"; }
 [ -e "$tmp/out-salt" ] && fail "--anonymise-salt abc wrote an output folder"
+# --- 6. an --out inside the class folder is never a student, in this run or a later one ---
+class6="$tmp/class6"
+mkdir -p "$class6/ann"
+cp "$src/solutions/F1/softmax_rows.py" "$class6/ann/softmax.py"
+"$attnlab" grade "$class6" --cases 5 --out "$class6/reports" > "$tmp/o.txt" 2>&1 ||
+  { cat "$tmp/o.txt"; fail "--out inside the class folder: the first run failed"; }
+"$attnlab" grade "$class6" --cases 5 --out "$tmp/out6" > "$tmp/o.txt" 2>&1
+rc=$?
+[ $rc = 0 ] || { cat "$tmp/o.txt"; fail "the second run (another --out): exit $rc, expected 0"; }
+grep -q "skipped $class6/reports" "$tmp/o.txt" || { cat "$tmp/o.txt"; fail "the earlier --out is not said to be skipped"; }
+/usr/bin/python3 - "$tmp/out6" <<'PY' || { cat "$tmp/o.txt"; fail "an earlier --out inside the class folder was graded as a student"; }
+import json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+assert [r["student"] for r in s["students"]] == ["ann"], s["students"]
+PY
 echo "class_cli_refusals_test: ok"

@@ -568,6 +568,10 @@ int GradeCommand::grade_class(const GradePlan& plan) const {
     return 2;
   }
   ignored = inputs.ignored;
+  for (const auto& o : inputs.outputs)
+    std::cout << "attnlab: note: skipped " << o
+              << ": an output folder attnlab wrote (its lock or summary.json and students/), "
+                 "not a student\n";
   b.inputs = std::move(inputs.inputs);
   if (!only_students.empty()) {
     // A student is named by its id (summary.csv, class_folder.hpp student_id)

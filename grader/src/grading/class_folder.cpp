@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "exercises/registry.hpp"
+#include "grading/out_folder.hpp"
 #include "exercises/answers.hpp"
 #include "sandbox/escaped_name.hpp"
 #include "sandbox/file_problem.hpp"
@@ -928,6 +929,14 @@ bool in_shard(const std::string& name, int k, int n) {
   return n <= 1 || static_cast<int>(h % static_cast<std::uint64_t>(n)) == k - 1;
 }
 
+bool is_attnlab_output(const fs::path& dir) {
+  struct stat st {};
+  if (::lstat((dir / kLockFile).c_str(), &st) == 0 && S_ISREG(st.st_mode)) return true;
+  struct stat reports {};
+  return ::lstat((dir / "summary.json").c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+         ::lstat((dir / kReportsFolder).c_str(), &reports) == 0 && S_ISDIR(reports.st_mode);
+}
+
 CollectRules collect_rules(const std::string& exercise, const TeacherConfig* config) {
   CollectRules r;
   r.exercise = exercise;
@@ -981,6 +990,10 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
       const auto stem = archive_stem(e);
       if (S_ISDIR(st.st_mode)) {
         if (excluded && fs::weakly_canonical(e, ec) == *excluded) continue;
+        if (is_attnlab_output(e)) {  // an earlier run's --out: never a student
+          out.outputs.push_back(e.string());
+          continue;
+        }
         const std::string name = unique(student_id(e.filename().string()));
         if (skipped(name)) continue;
         std::string why;
