@@ -20,6 +20,9 @@
 # 5. --anonymise-salt abc is refused (exit 2), as the configuration's is.
 # 6. an --out inside the class folder (this run's or an earlier one's) is
 #    skipped with a note, never graded as a student.
+# 7. gradescope-zip leaves anonymise_salt and signing_key out of the zip; a
+#    configuration that is not JSON is "FILE is not valid JSON: line L
+#    column C: ..."; error messages go to stderr.
 set -u
 attnlab=$1
 src=$2
@@ -230,4 +233,30 @@ import json, sys
 s = json.load(open(sys.argv[1] + "/summary.json"))
 assert [r["student"] for r in s["students"]] == ["ann"], s["students"]
 PY
+# --- 7. gradescope-zip uploads no secret the autograder does not need; a
+# configuration that is not JSON says where, plainly; errors go to stderr ---
+printf '{"cases": 5, "anonymise_salt": "%s", "signing_key": "a signing key of my own"}\n' "$salt" > "$tmp/secrets.json"
+"$attnlab" gradescope-zip --config "$tmp/secrets.json" --exercise F1 -o "$tmp/zip/autograder.zip" > "$tmp/o.txt" 2>&1 ||
+  { cat "$tmp/o.txt"; fail "gradescope-zip failed"; }
+unzip -p "$tmp/zip/autograder.zip" attnlab-config.json > "$tmp/zipped.json" || fail "no attnlab-config.json in the zip"
+/usr/bin/python3 - "$tmp/zipped.json" <<'PY' || { cat "$tmp/zipped.json"; fail "the zip's configuration is not the teacher's minus the secrets"; }
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert "anonymise_salt" not in c and "signing_key" not in c, c
+assert c["cases"] == 5 and c["exercise"] == "F1", c
+PY
+printf '{"cases": 5,\n "seed": NaN}\n' > "$tmp/notjson.json"
+"$attnlab" grade "$class" --config "$tmp/notjson.json" --out "$tmp/out7" > "$tmp/o.txt" 2> "$tmp/e.txt"
+rc=$?
+[ $rc = 2 ] && grep -q "$tmp/notjson.json is not valid JSON: line 2 column [0-9]*: " "$tmp/e.txt" &&
+  ! grep -q "json.exception" "$tmp/e.txt" ||
+  { cat "$tmp/o.txt" "$tmp/e.txt"; fail "a configuration that is not JSON: not said as FILE is not valid JSON: line L column C"; }
+[ -s "$tmp/o.txt" ] && { cat "$tmp/o.txt"; fail "the configuration error went to stdout"; }
+# A gradebook that cannot be read (an error, not progress): on stderr, not stdout.
+mkdir -p "$tmp/out7b" && echo '{' > "$tmp/out7b/summary.json"
+"$attnlab" grade "$class" --cases 5 --out "$tmp/out7b" > "$tmp/o.txt" 2> "$tmp/e.txt"
+rc=$?
+[ $rc = 2 ] && grep -q "cannot read the gradebook" "$tmp/e.txt" && ! grep -q "cannot read the gradebook" "$tmp/o.txt" ||
+  { cat "$tmp/o.txt" "$tmp/e.txt"; fail "an unreadable gradebook: exit $rc, its error not on stderr"; }
+
 echo "class_cli_refusals_test: ok"

@@ -31,15 +31,16 @@ until [ "$(cat "$out/.attnlab-lock" 2>/dev/null)" = "$first" ]; do
   kill -0 $first 2>/dev/null || { cat "$tmp/first.txt"; fail "the first grader ended early"; }
   sleep 0.1
 done
-timeout 120 "$attnlab" grade "$class" --students ana --no-sandbox --cases 5 --out "$out" > "$tmp/second.txt" 2>&1
+timeout 120 "$attnlab" grade "$class" --students ana --no-sandbox --cases 5 --out "$out" > "$tmp/second.out" 2> "$tmp/second.txt"
 code=$?
 rm -f "$tmp/hold"
 wait $first
 first_code=$?
 [ "$code" = 2 ] || { cat "$tmp/second.txt"; fail "the second grader: expected exit status 2, got $code"; }
+# The refusal is an error: on stderr, not among stdout's progress lines.
 grep -q "another attnlab grade (or merge) is writing to $out" "$tmp/second.txt" ||
-  { cat "$tmp/second.txt"; fail "the second grader does not say that another attnlab grade writes to $out"; }
-grep -q "^\[1/" "$tmp/second.txt" && fail "the second grader graded someone"
+  { cat "$tmp/second.out" "$tmp/second.txt"; fail "the second grader does not say on stderr that another attnlab grade writes to $out"; }
+grep -q "^\[1/" "$tmp/second.out" "$tmp/second.txt" && fail "the second grader graded someone"
 [ "$first_code" = 0 ] || { cat "$tmp/first.txt"; fail "the first grader: expected exit status 0, got $first_code"; }
 /usr/bin/python3 - "$out" <<'PY' || fail "the gradebook after the two graders is not whole"
 import json, os, sys

@@ -758,7 +758,7 @@ int grade_batch(const BatchOptions& given, std::ostream& progress) {
     lock.emplace(given.out_dir, "attnlab grade");
     base = read_gradebook(given.out_dir);
   } catch (const std::exception& e) {
-    progress << "attnlab: " << e.what() << "\n";
+    std::cerr << "attnlab: " << e.what() << "\n";
     return 2;
   }
   if (const std::string why = kept_rows_refusal(base, given); !why.empty()) {
@@ -780,7 +780,7 @@ int grade_batch(const BatchOptions& given, std::ostream& progress) {
         record.save(false);
       } catch (const std::exception& e) {
         graders.stop();
-        progress << "attnlab: " << e.what() << "; stopped: the gradebook is as it was before "
+        std::cerr << "attnlab: " << e.what() << "; stopped: the gradebook is as it was before "
                  << "this write (rerun to resume once it can be written)\n";
         return 2;
       }
@@ -802,7 +802,7 @@ int grade_batch(const BatchOptions& given, std::ostream& progress) {
       merge_junit_files(parts, *options.junit);
     }
   } catch (const std::exception& e) {
-    progress << "attnlab: " << e.what() << "\n";
+    std::cerr << "attnlab: " << e.what() << "\n";
     return 2;
   }
   print_table(record.rows(), book, options, progress);

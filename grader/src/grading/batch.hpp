@@ -168,7 +168,7 @@ struct BatchOptions {
 /// everything, 1 if one failed or was not gradable, 2 if one could not be
 /// graded (usage or infrastructure error, a crashed child) or DIR cannot be
 /// used or written (read-only, full, another grader writing to it: said on
-/// `progress`, and the gradebook left as it was before that write).
+/// std::cerr, and the gradebook left as it was before that write).
 /// A run that would keep rows of DIR's gradebook (students not graded now)
 /// is refused with 2 before anything is written, said on std::cerr with
 /// what differs and how to proceed, when a kept row was graded with other

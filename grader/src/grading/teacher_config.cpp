@@ -125,7 +125,7 @@ json parse_unique_members(const std::string& text, const std::string& origin) {
   } catch (const DuplicateMember& e) {
     throw ConfigError(origin + ": " + e.what());
   } catch (const json::exception& e) {  // also a number too large (out_of_range)
-    throw ConfigError(origin + ": not valid JSON: " + e.what());
+    throw ConfigError(origin + " is not valid JSON: " + json_error_text(e));
   }
 }
 
