@@ -11,7 +11,8 @@
 # 2. --exercise F9 on a class is exit 2 naming F9 (not everyone 0/0);
 #    --exercise F2,F3 grades a class as F2 and F3 (as gradescope-zip's
 #    F2,F3), and on one file is exit 2 saying several go with a class.
-# 3. a student folder or file the grader may not read (mode 000, as nobody)
+# 3. a student folder or file, or a file directly in the class folder, the
+#    grader may not read (mode 000, as nobody)
 #    is "not gradable" naming the path and "permission denied" (a blank
 #    Canvas cell), not "no submission: the folder is empty" (0 points).
 # 4. a malformed answers.json (truncated, NaN, 1e400, "exercise" given
@@ -140,10 +141,11 @@ if command -v as_user > /dev/null 2>&1; then
   cp "$src/solutions/F1/softmax_rows.py" "$perm/class/ann/softmax.py"
   cp "$src/solutions/F1/softmax_rows.py" "$perm/class/bob/softmax.py"
   cp "$src/solutions/F1/softmax_rows.py" "$perm/class/cid/softmax.py"
+  cp "$src/solutions/F1/softmax_rows.py" "$perm/class/dee.py"
   chmod 755 "$tmp" "$perm" "$perm/class" "$perm/class/ann" "$perm/class/cid"
   chmod 644 "$perm/class/ann/softmax.py"
   [ "$(id -u)" = 0 ] && chown nobody "$perm/out"
-  chmod 000 "$perm/class/bob" "$perm/class/cid/softmax.py"
+  chmod 000 "$perm/class/bob" "$perm/class/cid/softmax.py" "$perm/class/dee.py"
   as_user "$attnlab" grade "$perm/class" --exercise F1 --cases 5 --no-sandbox --jobs 2 \
     --out "$perm/out" > "$tmp/o.txt" 2>&1
   rc=$?
@@ -155,7 +157,8 @@ out, klass = sys.argv[1], sys.argv[2]
 s = json.load(open(os.path.join(out, "summary.json")))
 rows = {r["student"]: r for r in s["submissions"]}
 assert rows["ann"]["status"] == "graded", rows["ann"]
-for who, path in (("bob", os.path.join(klass, "bob")), ("cid", os.path.join(klass, "cid", "softmax.py"))):
+for who, path in (("bob", os.path.join(klass, "bob")), ("cid", os.path.join(klass, "cid", "softmax.py")),
+                  ("dee.py", os.path.join(klass, "dee.py"))):
     r = rows[who]
     assert r["status"] == "not gradable", r
     assert "permission denied" in r["note"] and path in r["note"], (path, r)
@@ -166,7 +169,7 @@ with open(os.path.join(out, "gradebook-canvas.csv"), newline="") as f:
 header = table[0]
 col = next(k for k, h in enumerate(header) if h.startswith("attnlab F1"))
 cells = {r[0]: r[col] for r in table[2:]}
-assert cells["bob"] == "" and cells["cid"] == "", cells
+assert cells["bob"] == "" and cells["cid"] == "" and cells["dee.py"] == "", cells
 PY
 else
   echo "class_cli_refusals_test: part 3 skipped: running as root without setpriv or the user nobody"

@@ -503,6 +503,7 @@ class Collector {
                const std::optional<fs::path>& excluded, std::string* why,
                std::vector<std::string> refused = {}) {
     std::error_code ec;
+    unreadable_ = false;
     const fs::path root = fs::canonical(dir, ec);
     if (ec) {
       if (why) *why = "its folder cannot be read: " + ec.message();
@@ -563,9 +564,10 @@ class Collector {
       if (!in.refused.empty()) in.choice += "; " + in.refused;
       out_.inputs.push_back(std::move(in));
     }
-    for (const auto& o : files.others) out_.ignored.push_back(shown_path(dir, o));
-    for (const auto& b : files.broken_answers)
-      if (!used_answers.count(&b)) out_.ignored.push_back(shown_path(dir, b.rel));
+    for (const auto& o : files.others)
+      if (std::none_of(files.broken_answers.begin(), files.broken_answers.end(),
+                       [&](const Candidate& b) { return used_answers.count(&b) && b.rel == o; }))
+        out_.ignored.push_back(shown_path(dir, o));
     if (out_.inputs.size() == inputs_before) {  // only other exercises' work
       if (why) *why = "it holds no work of " + exercise_ + " (" + other_work(files.code, files.answers) + ")";
       return false;
@@ -583,13 +585,13 @@ class Collector {
   }
 
  /// A student who handed in nothing attnlab grades: a row of its own (batch.hpp).
-  void nothing(const std::string& student, const std::string& why) {
+  void nothing(const std::string& student, const std::string& why, bool unreadable = false) {
     BatchInput in;
     in.name = student + "/";
     in.student = student;
     in.exercise = exercise_;
     in.no_submission = why;
-    in.unreadable = std::exchange(unreadable_, false);
+    in.unreadable = std::exchange(unreadable_, false) || unreadable;
     out_.inputs.push_back(std::move(in));
   }
 
@@ -691,7 +693,8 @@ class Collector {
     /// .json files that are not valid JSON (truncated, NaN, 1e400, a member
     /// given twice: answers.cpp parse_file): a broken answers file, paired
     /// with an entry whose exercise takes answers and has none, so its
-    /// report says why the answers points are lost.
+    /// report says why the answers points are lost (also among the data
+    /// files, which it stays when nothing pairs with it).
     std::vector<Candidate> broken_answers;
   };
 
@@ -722,11 +725,10 @@ class Collector {
         files.answers.push_back({f, src, src, rel, r.exercise, false, "", {}, {}});
         return;
       }
+      // Not paired (no entry of an exercise with answers): a data file, as before.
       if (const AnswersExercise a = read_answers_exercise(src);
-          a.refused.empty() && a.problem.rfind("it is not valid JSON", 0) == 0) {
+          a.refused.empty() && a.problem.rfind("it is not valid JSON", 0) == 0)
         files.broken_answers.push_back({f, src, src, rel, "", false, "", {}, {}});
-        return;
-      }
       add_data(f, src, rel, files);  // a .json that is not an answers file: a data file
       return;
     }
@@ -1014,6 +1016,10 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
         if (!collect.archive(e, name, excluded, &why2)) collect.nothing(name, why2);
         for (std::size_t k = first; !same.empty() && k < out.inputs.size(); ++k)
           out.inputs[k].refused += (out.inputs[k].refused.empty() ? "" : "; ") + same;
+      } else if ((is_answers_file(e) || is_code_name(e)) && permission_denied(e, false)) {
+        // A student's file the grader may not read: not gradable, named (Walk::unreadable).
+        const std::string name = unique(student_id(e.filename().string()));
+        if (!skipped(name)) collect.nothing(name, "it cannot be read: " + e.string() + ": permission denied", true);
       } else if (is_answers_file(e) && !read_answers_exercise(class_root / e.filename(), class_root).exercise) {
         // As in a student's folder: a .json that names no exercise is a data
         // file, not an answers file; directly in the class folder it is
