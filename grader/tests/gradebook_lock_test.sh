@@ -52,7 +52,8 @@ left = [f for f in os.listdir(out) if f.startswith(".") and f != ".attnlab-lock"
 left += [f for f in os.listdir(os.path.join(out, "students")) if f.startswith(".")]
 assert not left, left  # no temporary file left behind
 PY
-# The lock is released with its process: a third grader into the folder works.
-"$attnlab" grade "$class" --students ana --no-sandbox --cases 5 --out "$out" > "$tmp/third.txt" 2>&1 ||
+# The lock is released with its process: a third grader into the folder works
+# (with the first one's settings: a regrade keeping rows of others is refused).
+"$attnlab" grade "$class" --students ana --no-sandbox --cases 5 --timeout 300 --out "$out" > "$tmp/third.txt" 2>&1 ||
   { cat "$tmp/third.txt"; fail "a grader after the first one finished could not write to $out"; }
 echo "gradebook_lock_test: ok"
