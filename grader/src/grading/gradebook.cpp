@@ -164,6 +164,20 @@ std::string settings_hash(const ojson& settings) {
   return sha256_hex(nlohmann::json::parse(settings.dump()).dump()).substr(0, 16);
 }
 
+std::string settings_differences(const ojson& a, const ojson& b) {
+  std::set<std::string> keys;
+  for (const auto& [k, v] : a.items()) keys.insert(k);
+  for (const auto& [k, v] : b.items()) keys.insert(k);
+  std::string out;
+  for (const auto& k : keys) {
+    const ojson va = a.contains(k) ? a[k] : ojson(), vb = b.contains(k) ? b[k] : ojson();
+    if (va == vb) continue;
+    out += (out.empty() ? "" : "; ") + k;
+    out += va.is_structured() || vb.is_structured() ? " differs" : " " + vb.dump() + " vs " + va.dump();
+  }
+  return out.empty() ? "settings recorded differently" : out;
+}
+
 std::string utc_now() {
   const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};

@@ -188,6 +188,12 @@ std::string anonymous_id(const std::string& salt, const std::string& student);
 /// their JSON text (settings as summary.json's "settings").
 std::string settings_hash(const nlohmann::ordered_json& settings);
 
+/// How settings `b` differ from settings `a` (both as summary.json's
+/// "settings"): "seed 7 vs 1; configuration differs", each key that differs
+/// with b's value first; a structured value (the configuration) only
+/// "differs". "settings recorded differently" when no key differs.
+std::string settings_differences(const nlohmann::ordered_json& a, const nlohmann::ordered_json& b);
+
 /// A text cell of summary.csv: quoted as RFC 4180 asks, and with a leading
 /// "'" when it starts with '=', '+', '-', '@', tab or CR (OWASP's rule
 /// against formulas run by a spreadsheet).
