@@ -76,8 +76,9 @@ bool bw_separated(const Prediction& a, const Prediction& b) {
   if (!a.has_answer) return false;
   const DMatrix* am[] = {&a.answer.dQ, &a.answer.dK, &a.answer.dV};
   const DMatrix* bm[] = {&b.answer.dQ, &b.answer.dK, &b.answer.dV};
-  const DMatrix* at[] = {&a.tol_dQ, &a.tol_dK, &a.tol_dV};
-  const DMatrix* bt[] = {&b.tol_dQ, &b.tol_dK, &b.tol_dV};
+  // A narrower accumulation is told apart at the declared precision's tolerance.
+  const DMatrix* at[] = {&a.tol_dQ, &a.tol_dK, a.separation_tol_dV.size() ? &a.separation_tol_dV : &a.tol_dV};
+  const DMatrix* bt[] = {&b.tol_dQ, &b.tol_dK, b.separation_tol_dV.size() ? &b.separation_tol_dV : &b.tol_dV};
   for (int g = 0; g < 3; ++g)
     for (Index i = 0; i < am[g]->size(); ++i) {
       const double x = am[g]->data()[i], y = bm[g]->data()[i];

@@ -225,11 +225,16 @@ Prediction bw_predict_backward(const Case& c, const Precision& declared, const B
   p.tol_dK = bw_tolerance(g->dK, e->dK, e->bK, correct, n_u);
   p.tol_dV = bw_tolerance(g->dV, e->dV, e->bV, correct, n_u);
   if (k.dv_narrow) {
-    // One unit of the narrow format per entry: the subject's P differs from
-    // the model's double P by its own rounding, which may move a rounding.
+    // Two units of the narrow format on |P|^T |dO|: the subject's P differs
+    // from the model's double P by its own rounding, which may move a
+    // rounding of the narrow sum.
+    // Separation is judged with the declared precision's tolerance.
+    p.separation_tol_dV = p.tol_dV;
+    Case a = c;
+    a.dO = c.dO.cwiseAbs();
+    const DMatrix sum_abs = bw_compute(a, BackwardKnobs{})->dV;  // |P|^T |dO|
     const double u = ref::format_info(k.dv_format).unit_roundoff;
-    for (Index i = 0; i < p.tol_dV.size(); ++i)
-      p.tol_dV.data()[i] += 2.0 * u * std::abs(g->dV.data()[i]);
+    p.tol_dV += 2.0 * u * sum_abs;
   }
   return p;
 }
