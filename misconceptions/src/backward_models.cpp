@@ -219,8 +219,11 @@ Prediction bw_predict_backward(const Case& c, const Precision& declared, const B
   }
   p.has_answer = true;
   p.answer = Outcome::make_gradients(g->dQ, g->dK, g->dV);
+  // n u (1 + W): sums of n terms, and the argument error u W of an
+  // exponential of logits up to W in magnitude (TOLERANCE.md's u (W + E)).
   const double n = double(c.Q.rows() + c.K.rows() + c.Q.cols() + c.V.cols());
-  const double n_u = n * ref::format_info(declared.accumulate).unit_roundoff;
+  const double W = (c.Q * c.K.transpose()).cwiseAbs().maxCoeff() / std::sqrt(double(c.Q.cols()));
+  const double n_u = n * ref::format_info(declared.accumulate).unit_roundoff * (1.0 + W);
   p.tol_dQ = bw_tolerance(g->dQ, e->dQ, e->bQ, correct, n_u);
   p.tol_dK = bw_tolerance(g->dK, e->dK, e->bK, correct, n_u);
   p.tol_dV = bw_tolerance(g->dV, e->dV, e->bV, correct, n_u);

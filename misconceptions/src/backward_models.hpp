@@ -56,7 +56,8 @@ struct BackwardKnobs {
 /// gradients (answer.dQ, dK, dV) and per-entry tolerances (tol_dQ, tol_dK,
 /// tol_dV): the declared precision's a-priori bound of the definition
 /// (attention_backward_error_bound), scaled by how much larger the model's
-/// gradient is, plus 4 n u of its largest entry (n = T_q + T_v + d_k + d_v);
+/// gradient is, plus 4 n u (1 + W) of its largest entry (n = T_q + T_v +
+/// d_k + d_v, W the largest |logit|: an exponential's argument error);
 /// a non-finite value asks for a non-finite answer there. A case with a
 /// fully forbidden row is no claim; a product whose shapes do not fit is
 /// `may_refuse` (a refusal or a crash agrees).
