@@ -29,6 +29,7 @@ std::string case_key(const attn::prop::Case& c) {
   put_matrix(key, c.K);
   put_matrix(key, c.V);
   put_matrix(key, c.S);
+  put_matrix(key, c.dO);
   if (c.mask) {
     key += "mask" + std::to_string(c.mask->rows()) + "x" + std::to_string(c.mask->cols()) + ":";
     for (attn::Index i = 0; i < c.mask->size(); ++i) key += c.mask->data()[i] ? '1' : '0';
@@ -122,9 +123,8 @@ FailureDiagnosis DiagnosisStage::diagnose_engine(const attn::prop::Verdict& v) {
     }
   }
   const attn::prop::Case& c = *v.counterexample;
-  if (c.op == attn::prop::Operation::batched_attention ||
-      c.op == attn::prop::Operation::attention_backward) {
-    // misconceptions/ models no batched operation and no backward pass: a plain verdict, no name.
+  if (c.op == attn::prop::Operation::batched_attention) {
+    // misconceptions/ models no batched operation: a plain verdict, no name.
     out.status = FailureDiagnosis::Status::not_applicable;
     out.why_not = std::string("the diagnosis models no misconception of ") +
                   attn::prop::operation_name(c.op);
