@@ -370,7 +370,7 @@ std::string check_report(const CheckCommand& c, const GradeOptions& options, Ope
   report << "\nprecision: " << precision_said(c, result)
          << "; fully forbidden row: " << c.fully_forbidden
          << "; seed " << c.run.seed << ", " << c.run.cases << " cases per property\n"
-         << "shapes: " << options.run.shapes.describe() << "\n";
+         << "shapes: " << options.run.shapes.describe(op) << "\n";
   if (!result.header.runtime.empty()) report << "runtime: " << result.header.runtime << "\n";
   report << "\n";
   if (result.status == GradeResult::Status::graded) {
