@@ -62,3 +62,8 @@ def numpy_backward(Q, K, V, dO, mask=None, scale=None, causal=False):
     dP = dO @ V.T
     dS = P * (dP - (dP * P).sum(axis=1, keepdims=True))
     return c * dS @ K, c * dS.T @ Q, dV
+
+
+def two_gradients(Q, K, V, dO, mask=None, scale=None, causal=False):
+    """The mistake: dQ and dK returned, dV left out."""
+    return numpy_backward(Q, K, V, dO, mask, scale, causal)[:2]

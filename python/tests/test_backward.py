@@ -96,3 +96,11 @@ def test_torch_forward_without_q_and_k_is_judged_by_the_numbers():
     report = failure.value.report
     assert "FAIL  backward_oracle_agreement" in report
     assert "refused valid input" not in report and "allow_unused" not in report, report
+
+
+def test_two_arrays_returned_are_counted():
+    with pytest.raises(attnlab_check.PropertyFailure) as failure:
+        attnlab_check.check(backward_kernels.two_gradients, op="attention_backward", cases=5,
+                            prop="backward_oracle_agreement")
+    assert "returned a tuple of 2 values, expected the triple (dQ, dK, dV)" in failure.value.report, \
+        failure.value.report
