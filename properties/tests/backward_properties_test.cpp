@@ -266,3 +266,23 @@ TEST_CASE("compare_related: an exact 0 with bound 0 allows 0 and never a NaN tol
   REQUIRE(f->worst);
   CHECK(f->worst->bound == 0);
 }
+
+TEST_CASE("a worst entry without a row or column prints no -1 index", "[properties][backward]") {
+  // (B7)'s column sum has no row, the finite difference's <dQ, E> neither.
+  for (const auto& [w, want] :
+       {std::pair<WorstEntry, std::string>{{"sum over keys of dK", -1, 0, 0.0, 0.5, 0.5, 1e-12},
+                                           "worst entry: sum over keys of dK[column 0]: expected"},
+        {{"<dQ, E>", -1, -1, 1.0, 1.5, 0.5, 1e-12}, "worst entry: <dQ, E>: expected"}}) {
+    Verdict v;
+    v.property_id = "p";
+    v.status = VerdictStatus::failed;
+    Failure f;
+    f.summary = "wrong";
+    f.worst = w;
+    v.failure = f;
+    std::ostringstream os;
+    print_verdict(os, v);
+    CHECK(os.str().find(want) != std::string::npos);
+    CHECK(os.str().find("[-1") == std::string::npos);
+  }
+}
