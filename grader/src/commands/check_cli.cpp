@@ -150,15 +150,17 @@ void print_check_report(std::ostream& os, const GradeResult& r) {
 }
 
 /// The margin (reference/TOLERANCE.md, "Two-sided evidence"): after a
-/// passing oracle_agreement, the largest error/bound ratio of any output it
+/// passing oracle_agreement (backward_oracle_agreement for
+/// attention_backward), the largest error/bound ratio of any output it
 /// compared with the oracle (bound_stats.hpp, collected on this thread while
 /// grade_file ran the properties) and the case it came from. Empty (no
-/// entries) when oracle_agreement failed (its failure shows its own ratio)
+/// entries) when that property failed (its failure shows its own ratio)
 /// or did not run.
 attn::prop::BoundStats passing_margin(const GradeResult& r, const attn::prop::BoundStats& stats) {
   const auto& items = r.items;
   const bool passed = std::any_of(items.begin(), items.end(), [](const ScoredItem& item) {
-    return item.id == "oracle_agreement" && item.status == "passed";
+    return (item.id == "oracle_agreement" || item.id == "backward_oracle_agreement") &&
+           item.status == "passed";
   });
   return passed ? stats : attn::prop::BoundStats{};
 }
@@ -373,7 +375,7 @@ std::string check_report(const CheckCommand& c, const GradeOptions& options, Ope
   report << "\nprecision: " << precision_said(c, result)
          << "; fully forbidden row: " << c.fully_forbidden
          << "; seed " << c.run.seed << ", " << c.run.cases << " cases per property\n"
-         << "shapes: " << options.run.shapes.describe() << "\n";
+         << "shapes: " << options.run.shapes.describe(op) << "\n";
   if (!result.header.runtime.empty()) report << "runtime: " << result.header.runtime << "\n";
   report << "\n";
   if (result.status == GradeResult::Status::graded) {

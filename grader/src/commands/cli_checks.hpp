@@ -166,10 +166,12 @@ inline std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 /// The candidate closest to `word` if it is close enough to be a typo
 /// (distance at most 2, and less than half of the word); empty otherwise.
+/// Never `word` itself (a suggestion of the word given helps nobody).
 inline std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
   std::string best;
   std::size_t best_d = std::numeric_limits<std::size_t>::max();
   for (const auto& c : candidates) {
+    if (c == word) continue;
     const std::size_t d = edit_distance(word, c);
     if (d < best_d) {
       best_d = d;
@@ -201,8 +203,9 @@ inline std::vector<std::string> subcommand_names(const CLI::App* app) {
 /// validators above (CLI11 writes "--cases: must be ..."), "--size given
 /// twice (give it once)" for an option given more than once (CLI11 writes
 /// "--size: At Most 1 required but received 2"), and "did you mean
-/// --seed?" after an option that is not one (CLI11 2.1 has no suggestions
-/// of its own).
+/// --seed?" after an option that is not one of the command given (CLI11 2.1
+/// has no suggestions of its own), or, for another command's option, that
+/// it belongs to another command.
 inline std::string failure_message(const CLI::App* app, const CLI::Error& e) {
   std::string text = CLI::FailureMessage::simple(app, e);
   if (const auto at = text.find(": must be "); at != std::string::npos && at < text.find('\n'))
@@ -217,6 +220,15 @@ inline std::string failure_message(const CLI::App* app, const CLI::Error& e) {
   if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
     const CLI::App* root = app;
     while (root->get_parent()) root = root->get_parent();
+    // The command given (the deepest one parsed): its options, and the root's.
+    const CLI::App* command = root;
+    while (!command->get_subcommands().empty()) command = command->get_subcommands().front();
+    std::vector<std::string> own = long_options(command);
+    if (command != root)
+      for (const CLI::Option* o : root->get_options())
+        for (const auto& n : o->get_lnames()) own.push_back("--" + n);
+    const std::vector<std::string> every = long_options(root);
+    const std::string command_name = command == root ? "attnlab" : "attnlab " + command->get_name();
     const auto words_at = text.find(": ");
     std::string words = words_at == std::string::npos ? "" : text.substr(words_at + 2);
     words = words.substr(0, words.find('\n'));
@@ -229,8 +241,11 @@ inline std::string failure_message(const CLI::App* app, const CLI::Error& e) {
       const std::string name = word.substr(0, word.find('='));
       word.clear();
       if (name.rfind("--", 0) != 0) continue;
-      if (const std::string c = closest(name, long_options(root)); !c.empty())
+      if (const std::string c = closest(name, own); !c.empty())
         suggestions += "attnlab: did you mean " + c + " (instead of " + name + ")?\n";
+      else if (std::find(every.begin(), every.end(), name) != every.end())
+        suggestions += "attnlab: " + name + " is an option of another command, not of " +
+                       command_name + " (" + command_name + " --help lists its options)\n";
     }
     text.insert(text.find('\n') == std::string::npos ? text.size() : text.find('\n') + 1, suggestions);
   }
