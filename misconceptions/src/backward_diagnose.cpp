@@ -242,16 +242,7 @@ Diagnosis diagnose_backward(attn::prop::Subject& subject, const Case& counterexa
     else
       d.fits.push_back(Fit{models[m].key, models[m].params, {}});
   }
-  if (d.fits.empty()) {
-    d.verdict = Diagnosis::Verdict::no_known_mistake;
-  } else if (d.fits.size() == 1) {
-    d.verdict = Diagnosis::Verdict::misconception;
-  } else {
-    d.verdict = Diagnosis::Verdict::several;
-    for (const Fit& f : d.fits)
-      if (const Family* fam = find_family(f.key))
-        d.tell_apart += (d.tell_apart.empty() ? "" : "; ") + f.key + ": " + fam->told_apart_by;
-  }
+  set_verdict_from_fits(d);
   return finish();
 }
 

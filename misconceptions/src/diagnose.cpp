@@ -583,16 +583,7 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     combined_fits(x, op, singles, d);
     if (d.verdict == Diagnosis::Verdict::combined) return finish();
   }
-  if (d.fits.empty()) {
-    d.verdict = Diagnosis::Verdict::no_known_mistake;
-  } else if (d.fits.size() == 1) {
-    d.verdict = Diagnosis::Verdict::misconception;
-  } else {
-    d.verdict = Diagnosis::Verdict::several;
-    for (const Fit& f : d.fits)
-      if (const Family* fam = find_family(f.key))
-        d.tell_apart += (d.tell_apart.empty() ? "" : "; ") + f.key + ": " + fam->told_apart_by;
-  }
+  detail::set_verdict_from_fits(d);
   return finish();
 }
 

@@ -370,6 +370,19 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
   return s;
 }
 
+void set_verdict_from_fits(Diagnosis& d) {
+  if (d.fits.empty()) {
+    d.verdict = Diagnosis::Verdict::no_known_mistake;
+  } else if (d.fits.size() == 1) {
+    d.verdict = Diagnosis::Verdict::misconception;
+  } else {
+    d.verdict = Diagnosis::Verdict::several;
+    for (const Fit& f : d.fits)
+      if (const Family* fam = find_family(f.key))
+        d.tell_apart += (d.tell_apart.empty() ? "" : "; ") + f.key + ": " + fam->told_apart_by;
+  }
+}
+
 }  // namespace attn::mis::detail
 
 namespace attn::mis {
