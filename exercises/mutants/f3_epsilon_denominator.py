@@ -1,8 +1,8 @@
 # mutant: epsilon_denominator
 # exercise: F3
 # misconception: an epsilon is added to the softmax denominator "for safety"; the rows no longer sum to 1.
-# violates: F1 (every row sums to 1); each row is the softmax divided by a sum 1e-12 too large, a fault of the normaliser alone, row_stochastic's (properties/README.md, one fault, one charge)
-# caught by: row_stochastic
+# violates: F1 and the error bound (reference/TOLERANCE.md); the denominator is >= 1 after the shift
+# caught by: oracle_agreement
 # key: epsilon_denominator
 # key parameter: epsilon (fitted)
 import numpy as np

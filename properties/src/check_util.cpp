@@ -262,13 +262,12 @@ Expected expected_for(const Case& c, const Precision& p) {
 
 std::optional<Failure> compare_with_bound(const std::string& name, const DMatrix& actual,
                                           const ref::RealMatrix& exact, const DMatrix& bound,
-                                          double* max_ratio, const std::vector<bool>* skip_rows) {
+                                          double* max_ratio) {
   std::optional<WorstEntry> worst;
   double worst_ratio = -1;
   bool failed = false;
   for (Index i = 0; i < actual.rows(); ++i)
     for (Index j = 0; j < actual.cols(); ++j) {
-      if (skip_rows && (*skip_rows)[std::size_t(i)]) continue;
       const double a = actual(i, j);
       const double x = static_cast<double>(exact(i, j));
       double err, ratio;
@@ -535,77 +534,6 @@ std::optional<Failure> require_specific_refusal(Subject& s, const Case& faulty, 
   return f;
 }
 
-namespace {
-
-/// The exact sum of row i of A.
-ref::Real row_sum(const DMatrix& A, Index i) {
-  ref::Real sum = 0;
-  for (Index j = 0; j < A.cols(); ++j) sum += ref::Real(A(i, j));
-  return sum;
-}
-
-}  // namespace
-
-std::vector<bool> normaliser_only_rows(const Case& c, const Outcome& o, const Expected& e,
-                                       const Parts& parts, const Precision& p) {
-  std::vector<bool> left(std::size_t(o.A.rows()), false);
-  const bool with_O = parts.O && takes_qkv(c.op);
-  // A correct kernel never gets here with a row: its every row sums to 1
-  // within bound_row_sum (row_stochastic passes it), so the first test
-  // below rejects the row and this function changes none of its verdicts.
-  for (Index i = 0; i < o.A.rows(); ++i) {
-    // A row row_stochastic judges (no NaN or Inf, no nonzero forbidden
-    // weight, no negative weight) and fails on its sum.
-    bool judged_there = true;
-    for (Index j = 0; j < o.A.cols() && judged_there; ++j) {
-      const double a = o.A(i, j);
-      judged_there = std::isfinite(a) && a >= 0 && !(forbidden(c, i, j) && a != 0.0);
-    }
-    if (!judged_there) continue;
-    const ref::Real sum = row_sum(o.A, i);
-    if (static_cast<double>(abs(sum - 1)) <= e.bound_row_sum.at(std::size_t(i))) continue;
-    if (sum == 0) {
-      // Every weight 0 (the allowed ones underflowed under a wrong sum, as
-      // when a forbidden key held the row's maximum): a row 0 everywhere is
-      // row_stochastic's (as in exact_zeros), with O's row 0 as A V gives.
-      bool zero = true;
-      for (Index l = 0; with_O && l < o.O.cols(); ++l) zero = zero && o.O(i, l) == 0.0;
-      left[std::size_t(i)] = zero;
-      continue;
-    }
-    // Divided by that sum (exactly: no rounding of ours), the row is the
-    // oracle's within the same bounds, and so is O's row, within O's bound
-    // plus the rounding of the subject's own product of its weights and V,
-    // gamma_{T_v + 1} sum_j |A_ij / sum| |V_jl| (Higham, Accuracy and
-    // Stability, section 3.1): weights the oracle has exact (a single
-    // allowed key's 1, whose product with V the bound allows no error) are
-    // not exact here, and their products round.
-    // A weight stored at the subject's scale (a sum of 1e-227) underflows
-    // to a subnormal: its absolute error u realmin (TOLERANCE.md's
-    // underflow term) becomes u realmin / sum once divided by the sum.
-    const ref::PrecisionModel m = p.model();
-    const double u = std::max(m.unit_roundoff, m.storage_roundoff);
-    const double n = double(o.A.cols() + 1);
-    const double gamma = n * u / (1 - n * u);
-    const double underflow =
-        static_cast<double>(ref::Real(u) * ref::Real(m.smallest_normal) / sum) * (1 + 0x1p-50);
-    bool agrees = true;
-    for (Index j = 0; j < o.A.cols() && agrees; ++j)
-      agrees = static_cast<double>(abs(ref::Real(o.A(i, j)) / sum - e.A(i, j))) <=
-               e.bound_A(i, j) + underflow;
-    for (Index l = 0; with_O && l < o.O.cols() && agrees; ++l) {
-      ref::Real products = 0;
-      for (Index j = 0; j < o.A.cols(); ++j) products += abs(ref::Real(o.A(i, j)) * ref::Real(c.V(j, l)));
-      const double own = static_cast<double>(products / sum) * gamma * (1 + 0x1p-50);
-      agrees = std::isfinite(o.O(i, l)) &&
-               static_cast<double>(abs(ref::Real(o.O(i, l)) / sum - e.O(i, l))) <=
-                   e.bound_O(i, l) + own + n * underflow;
-    }
-    left[std::size_t(i)] = agrees;
-  }
-  return left;
-}
-
 std::optional<Failure> check_answer(const Subject& s, const Case& c, const Outcome& o,
                                     const RatioRecorder& record, const std::string& property) {
   if (builds_mask(c.op) && o.kind == Outcome::Kind::result) return std::nullopt;
@@ -613,18 +541,10 @@ std::optional<Failure> check_answer(const Subject& s, const Case& c, const Outco
   if (judged.stop()) return judged.failure;
   const Parts& parts = judged.parts;
   const Expected e = expected_for(c, s.precision());
-  // Rows whose departure is their normaliser alone: row_stochastic's
-  // (normaliser_only_rows); only for oracle_agreement itself.
-  const std::vector<bool> left_rows =
-      property == "oracle_agreement" && parts.A ? normaliser_only_rows(c, o, e, parts, s.precision())
-                                                : std::vector<bool>{};
-  const std::vector<bool>* skip = left_rows.empty() ? nullptr : &left_rows;
   auto compare = [&](const char* name, const DMatrix& actual, const ref::RealMatrix& exact,
                      const DMatrix& bound) {
     double ratio = 0;
-    // logsumexp is not rescaled by a wrong normaliser: every row compared.
-    auto f = compare_with_bound(name, actual, exact, bound, &ratio,
-                                std::string(name) == "logsumexp" ? nullptr : skip);
+    auto f = compare_with_bound(name, actual, exact, bound, &ratio);
     if (record) record(name, ratio, actual.size());
     return with_outcome(f, o);
   };
@@ -657,24 +577,6 @@ std::optional<Failure> check_answer(const Subject& s, const Case& c, const Outco
     if (auto f = compare("O", o.O, e.O, bound_O)) return f;
   if (parts.logsumexp)
     if (auto f = compare("logsumexp", o.logsumexp, e.logsumexp, e.bound_logsumexp)) return f;
-  if (skip) {
-    // Every other row agrees: the case's only departures are the rows'
-    // sums, row_stochastic's to charge (said in the verdict's block).
-    Index n = 0, first = -1;
-    for (std::size_t i = 0; i < left_rows.size(); ++i)
-      if (left_rows[i]) {
-        if (first < 0) first = Index(i);
-        ++n;
-      }
-    if (n > 0) {
-      std::ostringstream os;
-      os << "row " << first << " of A sums to " << static_cast<double>(row_sum(o.A, first))
-         << "; divided by that sum, its weights"
-         << (parts.O && takes_qkv(c.op) ? " and O's row" : "") << " agree with the oracle";
-      if (n > 1) os << " (and " << n - 1 << (n == 2 ? " other row)" : " other rows)");
-      leave_to("row_stochastic", "a row whose only fault is its sum", os.str());
-    }
-  }
   return std::nullopt;
 }
 

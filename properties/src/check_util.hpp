@@ -4,7 +4,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "attn/prop/case.hpp"
 #include "attn/prop/outcome.hpp"
@@ -127,26 +126,9 @@ ref::PrecisionModel precision_model(const Precision& p);
 /// A failure at the worst entry if any |actual - exact| exceeds its bound, or
 /// an entry is NaN or Inf. `name` is "A" or "O".
 /// When `max_ratio` is given it receives the largest error/bound ratio.
-/// `skip_rows` (one flag per row of `actual`), when given, names rows not compared.
 std::optional<Failure> compare_with_bound(const std::string& name, const DMatrix& actual,
                                           const ref::RealMatrix& exact, const DMatrix& bound,
-                                          double* max_ratio = nullptr,
-                                          const std::vector<bool>* skip_rows = nullptr);
-
-/// One fault, one charge (properties/README.md): per row of the answer o's
-/// A (T_q x T_v, parts.A), true when the row's only departure is its
-/// normaliser, so that it is row_stochastic's to charge and not
-/// oracle_agreement's: row_stochastic judges the row (no NaN or Inf, no
-/// negative or nonzero forbidden weight) and fails its sum (|sum - 1| >
-/// e.bound_row_sum[i], the sum exact), and the row divided exactly by its
-/// sum agrees with the oracle's e.A within e.bound_A, as does O's row
-/// divided by it with e.O within e.bound_O plus the rounding of the
-/// subject's own O = A V at precision p, gamma_{T_v+1} sum_j |A_ij / sum|
-/// |V_jl| (when parts.O, attention); or a row 0 everywhere (its sum 0: the
-/// weights underflowed), with O's row 0. A kernel that masks after the
-/// softmax (A = [0.5, 0]) has such rows.
-std::vector<bool> normaliser_only_rows(const Case& c, const Outcome& o, const Expected& e,
-                                       const Parts& parts, const Precision& p);
+                                          double* max_ratio = nullptr);
 
 /// compare_with_bound for a batched_attention answer (O stacked, Case::Batched):
 /// the failure names the head, "O[n=0, h=2](1, 0) differs ... (batch n = 0,
@@ -211,9 +193,6 @@ std::optional<Failure> check_related(Subject& s, const Case& original, const Cas
                                      const EntryMap& map_A, const EntryMap& map_O,
                                      const std::string& relation);
 
-/// For `property` oracle_agreement, the rows of A whose only departure is
-/// their sum (normaliser_only_rows) are not compared, in A nor in O: when
-/// nothing else fails, the case is left to row_stochastic (leave_to).
 /// nullopt if o answers c usably and correctly: the well-shaped parts
 /// (judge_parts, as `property`: a refusal or a wrong shape fails only the
 /// owner, answering_owner) of A, O and logsumexp, as the operation returns
