@@ -41,7 +41,8 @@ With --keys, every run is also held to its diagnosis (check's
 mutant's run must have at least one, and each must name the misconception
 of its header's `key:` alone (with its `key parameter:`, e.g.
 gradient=dQ,dK, when the header gives one); a correct file's run names no
-misconception. --only FILE (repeatable) keeps the runs of those files (by
+misconception; --keys-seeds S,... holds only the runs of those seeds to it.
+--only FILE (repeatable) keeps the runs of those files (by
 name) while iterating. One line per run:
 
     file  entry  precision  seed  verdict  failing-properties  ratio  time
@@ -161,10 +162,13 @@ def main():
                     help="smallest error/bound of a mutant's expected failure")
     ap.add_argument("--keys", action="store_true",
                     help="also require each mutant's diagnosis to name its header's key")
+    ap.add_argument("--keys-seeds", default="",
+                    help="with --keys: hold only these seeds' runs to their key (default: every seed)")
     ap.add_argument("--only", action="append", default=[],
                     help="run only this file (by name; repeatable)")
     args = ap.parse_args()
     seeds = [int(s) for s in args.seeds.split(",") if s]
+    keys_seeds = {int(s) for s in args.keys_seeds.split(",") if s} or set(seeds)
     try:
         runs = [r + (seed,) for r in runs_of(args.dir, args.lang, args.correct) for seed in seeds
                 if not args.only or r[0] in args.only]
@@ -193,7 +197,7 @@ def main():
                     ratio == "inf" or float(ratio) >= args.min_ratio)
             else:
                 ok = verdict == "pass"
-            why = diagnosis_problem(text, key, parameter) if args.keys else None
+            why = diagnosis_problem(text, key, parameter) if args.keys and seed in keys_seeds else None
             if why:
                 ok = False
                 ratio = str(ratio) + "  " + why

@@ -353,20 +353,37 @@ std::vector<Case> backward_candidate_cases(const Precision& declared) {
   return out;
 }
 
-void add_backward_families(std::vector<Family>& out) {
-  using K = BackwardKnobs;
-  const std::vector<Operation> ops = {Operation::attention_backward};
+namespace {
+
+using K = BackwardKnobs;
+
+constexpr const char* alg2 = "FlashAttention-2 (Dao 2023), section 2.2 and Algorithm 2";
+
+/// The backward families' one operation.
+const std::vector<Operation>& backward_ops() {
+  static const std::vector<Operation> ops = {Operation::attention_backward};
+  return ops;
+}
+
+/// A family of one model: the definition with the knobs `k` turned.
+void add_one(std::vector<Family>& out, const char* key, const char* what, const std::string& source,
+             const char* apart, K k) {
+  out.push_back(family(key, what, source, apart, backward_ops(), [key, k](Operation) {
+    return std::vector<Model>{backward_model(key, {}, k)};
+  }));
+}
+
+/// D_i's mistakes and the Jacobian's: the softmax's gradient dS.
+void add_softmax_gradient_families(std::vector<Family>& out) {
+  const std::vector<Operation>& ops = backward_ops();
   auto one = [&](const char* key, const char* what, const std::string& source, const char* apart, K k) {
-    out.push_back(family(key, what, source, apart, ops, [key, k](Operation) {
-      return std::vector<Model>{backward_model(key, {}, k)};
-    }));
+    add_one(out, key, what, source, apart, k);
   };
   auto with_d = [](K::D d) {
     K k;
     k.d = d;
     return k;
   };
-  const char* alg2 = "FlashAttention-2 (Dao 2023), section 2.2 and Algorithm 2";
   const std::string soft = std::string("the softmax's gradient dS = P o (dP - D 1^T), D = rowsum(dO o O); ") + alg2;
   one("backward_d_term_dropped",
       "The softmax's Jacobian loses its rank-one part: dS = P o dP, D_i = rowsum(dO o O)_i not subtracted.",
@@ -406,6 +423,15 @@ void add_backward_families(std::vector<Family>& out) {
         "the softmax's Jacobian diag(p) - p p^T (Dao et al. 2022, Appendix B.2)",
         "the D mistakes; rows with more than one weighted key", k);
   }
+}
+
+/// The products' mistakes: the scale in dQ and dK, dV's and dK's
+/// products, dO's layout, dV's accumulation type.
+void add_product_families(std::vector<Family>& out) {
+  const std::vector<Operation>& ops = backward_ops();
+  auto one = [&](const char* key, const char* what, const std::string& source, const char* apart, K k) {
+    add_one(out, key, what, source, apart, k);
+  };
   auto scale_family = [&](const char* key, const char* what, int power) {
     out.push_back(family(
         key, what, std::string("the chain rule through S = c Q K^T: dQ = c dS K, dK = c dS^T Q (") + alg2 + ")",
@@ -472,6 +498,15 @@ void add_backward_families(std::vector<Family>& out) {
         }
         return v;
       }));
+}
+
+/// The recomputed weights' mistakes: the mask, the maximum, the logsumexp,
+/// the tiles.
+void add_recompute_families(std::vector<Family>& out) {
+  const std::vector<Operation>& ops = backward_ops();
+  auto one = [&](const char* key, const char* what, const std::string& source, const char* apart, K k) {
+    add_one(out, key, what, source, apart, k);
+  };
   out.push_back(family(
       "backward_finite_mask_value",
       "Forbidden logits are filled with a finite stand-in for -inf (-1e4, -1e9) in the backward's P as in the forward.",
@@ -550,6 +585,14 @@ void add_backward_families(std::vector<Family>& out) {
         }
         return v;
       }));
+}
+
+}  // namespace
+
+void add_backward_families(std::vector<Family>& out) {
+  add_softmax_gradient_families(out);
+  add_product_families(out);
+  add_recompute_families(out);
 }
 
 }  // namespace attn::mis::detail
