@@ -376,28 +376,25 @@ void add_one(std::vector<Family>& out, const char* key, const char* what, const 
 /// D_i's mistakes and the Jacobian's: the softmax's gradient dS.
 void add_softmax_gradient_families(std::vector<Family>& out) {
   const std::vector<Operation>& ops = backward_ops();
-  auto one = [&](const char* key, const char* what, const std::string& source, const char* apart, K k) {
-    add_one(out, key, what, source, apart, k);
-  };
   auto with_d = [](K::D d) {
     K k;
     k.d = d;
     return k;
   };
   const std::string soft = std::string("the softmax's gradient dS = P o (dP - D 1^T), D = rowsum(dO o O); ") + alg2;
-  one("backward_d_term_dropped",
+  add_one(out, "backward_d_term_dropped",
       "The softmax's Jacobian loses its rank-one part: dS = P o dP, D_i = rowsum(dO o O)_i not subtracted.",
       soft, "every D mistake: a generic case (T_q != T_v, d_k != d_v)", with_d(K::D::zero));
-  one("backward_d_from_p", "D_i is taken as rowsum(P)_i (which is 1) instead of rowsum(dO o O)_i.",
+  add_one(out, "backward_d_from_p", "D_i is taken as rowsum(P)_i (which is 1) instead of rowsum(dO o O)_i.",
       soft, "backward_d_term_dropped (D = 0); rows whose rowsum(dO o O) is not 1",
       with_d(K::D::rowsum_p));
-  one("backward_d_unweighted",
+  add_one(out, "backward_d_unweighted",
       "D_i is the plain row sum of dP = dO V^T (over every key) instead of sum_j P_ij dP_ij.",
       soft, "backward_d_without_o; rows whose dP entries differ", with_d(K::D::rowsum_dp));
-  one("backward_d_without_o", "D_i is rowsum(dO)_i: the output O left out of D = rowsum(dO o O).",
+  add_one(out, "backward_d_without_o", "D_i is rowsum(dO)_i: the output O left out of D = rowsum(dO o O).",
       soft, "backward_d_unweighted; V with rows that do not sum to 1",
       with_d(K::D::rowsum_do));
-  one("backward_d_wrong_axis",
+  add_one(out, "backward_d_wrong_axis",
       "D is summed over the queries (one value per key, sum_i P_ij dP_ij) instead of over each query's keys.",
       soft, "needs T_q > 1; a generic case", with_d(K::D::per_column));
   out.push_back(family(
@@ -418,7 +415,7 @@ void add_softmax_gradient_families(std::vector<Family>& out) {
   {
     K k;
     k.jacobian_diagonal = true;
-    one("backward_jacobian_diagonal",
+    add_one(out, "backward_jacobian_diagonal",
         "The softmax is differentiated entry by entry like a sigmoid: dS_ij = P_ij (1 - P_ij) dP_ij.",
         "the softmax's Jacobian diag(p) - p p^T (Dao et al. 2022, Appendix B.2)",
         "the D mistakes; rows with more than one weighted key", k);
@@ -429,9 +426,6 @@ void add_softmax_gradient_families(std::vector<Family>& out) {
 /// products, dO's layout, dV's accumulation type.
 void add_product_families(std::vector<Family>& out) {
   const std::vector<Operation>& ops = backward_ops();
-  auto one = [&](const char* key, const char* what, const std::string& source, const char* apart, K k) {
-    add_one(out, key, what, source, apart, k);
-  };
   auto scale_family = [&](const char* key, const char* what, int power) {
     out.push_back(family(
         key, what, std::string("the chain rule through S = c Q K^T: dQ = c dS K, dK = c dS^T Q (") + alg2 + ")",
@@ -454,7 +448,7 @@ void add_product_families(std::vector<Family>& out) {
   {
     K k;
     k.dv_unnormalised = true;
-    one("backward_dv_unnormalised",
+    add_one(out, "backward_dv_unnormalised",
         "dV is accumulated from the exponentials E = exp(S - m) before their division by the row sum: dV = E^T dO.",
         "O = P V with P = softmax(S) row by row (section 32.2.3), so dV = P^T dO",
         "rows with more than one weighted key (row sum l_i > 1)", k);
@@ -462,7 +456,7 @@ void add_product_families(std::vector<Family>& out) {
   {
     K k;
     k.dv_untransposed = true;
-    one("backward_dv_untransposed",
+    add_one(out, "backward_dv_untransposed",
         "dV is computed as P dO instead of P^T dO (written for T_q = T_v; the shapes do not fit otherwise).",
         std::string("dV = P^T dO (") + alg2 + ")",
         "a square case (T_q = T_v) with a non-symmetric P; elsewhere a refusal or a crash", k);
@@ -470,7 +464,7 @@ void add_product_families(std::vector<Family>& out) {
   {
     K k;
     k.dk_untransposed = true;
-    one("backward_dk_untransposed",
+    add_one(out, "backward_dk_untransposed",
         "dK is computed as c dS Q instead of c dS^T Q (written for T_q = T_v; the shapes do not fit otherwise).",
         std::string("dK = c dS^T Q (") + alg2 + ")",
         "a square case (T_q = T_v) with a non-symmetric dS; elsewhere a refusal or a crash", k);
@@ -478,7 +472,7 @@ void add_product_families(std::vector<Family>& out) {
   {
     K k;
     k.do_transposed = true;
-    one("backward_do_transposed",
+    add_one(out, "backward_do_transposed",
         "dO's row-major buffer is read column-major (Eigen's default Map): the gradient used is another dO.",
         "the upstream gradient is dO as given (exercises/B1/attention_backward.hpp: row-major, row i is token i)",
         "needs T_q > 1 and d_v > 1", k);
@@ -504,9 +498,6 @@ void add_product_families(std::vector<Family>& out) {
 /// the tiles.
 void add_recompute_families(std::vector<Family>& out) {
   const std::vector<Operation>& ops = backward_ops();
-  auto one = [&](const char* key, const char* what, const std::string& source, const char* apart, K k) {
-    add_one(out, key, what, source, apart, k);
-  };
   out.push_back(family(
       "backward_finite_mask_value",
       "Forbidden logits are filled with a finite stand-in for -inf (-1e4, -1e9) in the backward's P as in the forward.",
@@ -525,7 +516,7 @@ void add_recompute_families(std::vector<Family>& out) {
   {
     K k;
     k.fill = K::Fill::times_keep;
-    one("backward_mask_by_multiplication",
+    add_one(out, "backward_mask_by_multiplication",
         "The mask is applied by multiplying the logits by the keep indicator, so a forbidden logit is 0, not -inf.",
         "Lemma 2, section 32.2.4 (a forbidden key has weight exactly 0)",
         "backward_mask_not_in_recompute (the forward's O is masked there); any mask", k);
@@ -533,7 +524,7 @@ void add_recompute_families(std::vector<Family>& out) {
   {
     K k;
     k.recompute = K::Recompute::mask_ignored;
-    one("backward_mask_not_in_recompute",
+    add_one(out, "backward_mask_not_in_recompute",
         "The forward masks, but the backward's recomputed P = exp(S - L) leaves the mask out.",
         std::string("the recomputed weights are the forward's (") + alg2 + "; Lemma 2, section 32.2.4)",
         "backward_mask_by_multiplication; any mask", k);
@@ -556,7 +547,7 @@ void add_recompute_families(std::vector<Family>& out) {
   {
     K k;
     k.recompute = K::Recompute::lse_unscaled;
-    one("backward_lse_unscaled",
+    add_one(out, "backward_lse_unscaled",
         "The saved logsumexp is that of the unscaled logits Q K^T, and the backward recomputes P = exp(c Q K^T - L).",
         std::string("the recomputed weights are the forward's: L_i = log sum_j exp(c Q_i . K_j) (") + alg2 + ")",
         "backward_recompute_unscaled; needs d_k > 1", k);
@@ -564,7 +555,7 @@ void add_recompute_families(std::vector<Family>& out) {
   {
     K k;
     k.recompute = K::Recompute::logits_unscaled;
-    one("backward_recompute_unscaled",
+    add_one(out, "backward_recompute_unscaled",
         "The backward recomputes P = exp(Q K^T - L) without the scale c, while L is the logsumexp of the scaled logits.",
         std::string("the recomputed weights are the forward's: P_ij = exp(c Q_i . K_j - L_i) (") + alg2 + ")",
         "backward_lse_unscaled; needs d_k > 1", k);
