@@ -21,6 +21,11 @@ constexpr double bw_kInf = std::numeric_limits<double>::infinity();
 
 struct bw_Grads {
   DMatrix dQ, dK, dV;
+  /// The same products on absolute values (|P| o (|dO| |V|^T + |D|) for dS,
+  /// then |dS| |K|, |dS|^T |Q|, |P|^T |dO|): the scale of the rounding of
+  /// the model's own steps, which exceeds |dQ|, |dK| when dS = P o (dP - D)
+  /// cancels under weights P far above 1 (a recomputation without the scale).
+  DMatrix aQ, aK, aV;
 };
 
 bool bw_forbidden(const Case& c, Index i, Index j) { return c.mask && (*c.mask)(i, j); }
@@ -30,6 +35,68 @@ bool bw_has_fully_forbidden_row(const Case& c) {
   for (Index i = 0; i < c.mask->rows(); ++i)
     if (c.mask->cols() > 0 && c.mask->row(i).all()) return true;
   return false;
+}
+
+/// D, one value per (i, j) as the mistake `k.d` reads it, from the
+/// backward's weights Pb, dP = dO V^T, dO and O (T_q x T_v).
+DMatrix bw_d(const BackwardKnobs& k, const DMatrix& Pb, const DMatrix& dP, const DMatrix& dO,
+             const DMatrix& O) {
+  const Index T_q = Pb.rows(), T_v = Pb.cols();
+  DMatrix D(T_q, T_v);
+  using DK = BackwardKnobs::D;
+  for (Index i = 0; i < T_q; ++i) {
+    double row = 0;
+    switch (k.d) {
+      case DK::definition: row = dO.row(i).dot(O.row(i)); break;
+      case DK::zero: row = 0; break;
+      case DK::rowsum_p: row = Pb.row(i).sum(); break;
+      case DK::rowsum_dp: row = dP.row(i).sum(); break;
+      case DK::rowsum_do: row = dO.row(i).sum(); break;
+      case DK::per_column:
+      case DK::per_tile: break;
+    }
+    for (Index j = 0; j < T_v; ++j) D(i, j) = row;
+  }
+  if (k.d == DK::per_column)
+    for (Index j = 0; j < T_v; ++j) D.col(j).setConstant(Pb.col(j).dot(dP.col(j)));
+  if (k.d == DK::per_tile)
+    for (Index i = 0; i < T_q; ++i)
+      for (Index j0 = 0; j0 < T_v; j0 += k.tile) {
+        const Index j1 = std::min(j0 + k.tile, T_v);
+        double t = 0;
+        for (Index j = j0; j < j1; ++j) t += Pb(i, j) * dP(i, j);
+        for (Index j = j0; j < j1; ++j) D(i, j) = t;
+      }
+  return D;
+}
+
+/// dS from the backward's weights Pb, dP and D (T_q x T_v).
+DMatrix bw_ds(const BackwardKnobs& k, const DMatrix& Pb, const DMatrix& dP, const DMatrix& D) {
+  if (k.jacobian_diagonal) return (Pb.array() * (1.0 - Pb.array()) * dP.array()).matrix();
+  return (Pb.array() * (dP.array() - D.array())).matrix();
+}
+
+/// dQ, dK, dV from dS, the weights (Pb, and E for dv_unnormalised) and dO;
+/// `sc` the logits' scale. Also serves the absolute values (bw_Grads::aQ...).
+void bw_products(const Case& c, const BackwardKnobs& k, double sc, const DMatrix& Pb, const DMatrix& E,
+                 const DMatrix& dO, const DMatrix& dS, const DMatrix& Q, const DMatrix& K,
+                 DMatrix& dQ, DMatrix& dK, DMatrix& dV) {
+  if (k.dv_untransposed) {
+    dV = Pb * dO;
+  } else if (k.dv_unnormalised) {
+    dV = E.transpose() * dO;
+  } else if (k.dv_narrow) {
+    dV = DMatrix::Zero(c.K.rows(), dO.cols());
+    for (Index i = 0; i < Pb.rows(); ++i)
+      for (Index j = 0; j < Pb.cols(); ++j)
+        for (Index l = 0; l < dO.cols(); ++l)
+          dV(j, l) = ref::round_to_format(
+              k.dv_format, dV(j, l) + ref::round_to_format(k.dv_format, Pb(i, j) * dO(i, l)));
+  } else {
+    dV = Pb.transpose() * dO;
+  }
+  dQ = std::pow(sc, k.dq_scale_power) * (dS * K);
+  dK = std::pow(sc, k.dk_scale_power) * (k.dk_untransposed ? DMatrix(dS * Q) : DMatrix(dS.transpose() * Q));
 }
 
 /// The gradients with knobs k, in double; nullopt when a product's shapes
@@ -88,54 +155,18 @@ std::optional<bw_Grads> bw_compute(const Case& c, const BackwardKnobs& k) {
     for (Index j = 0; j < T_v; ++j)
       if (j % k.tile == k.tile - 1 || j == T_v - 1) Pb.col(j).setZero();
   const DMatrix dP = dO * c.V.transpose();
-  // D, one value per (i, j) as the mistake reads it.
-  DMatrix D(T_q, T_v);
-  using DK = BackwardKnobs::D;
-  for (Index i = 0; i < T_q; ++i) {
-    double row = 0;
-    switch (k.d) {
-      case DK::definition: row = dO.row(i).dot(O.row(i)); break;
-      case DK::zero: row = 0; break;
-      case DK::rowsum_p: row = Pb.row(i).sum(); break;
-      case DK::rowsum_dp: row = dP.row(i).sum(); break;
-      case DK::rowsum_do: row = dO.row(i).sum(); break;
-      case DK::per_column:
-      case DK::per_tile: break;
-    }
-    for (Index j = 0; j < T_v; ++j) D(i, j) = row;
-  }
-  if (k.d == DK::per_column)
-    for (Index j = 0; j < T_v; ++j) D.col(j).setConstant(Pb.col(j).dot(dP.col(j)));
-  if (k.d == DK::per_tile)
-    for (Index i = 0; i < T_q; ++i)
-      for (Index j0 = 0; j0 < T_v; j0 += k.tile) {
-        const Index j1 = std::min(j0 + k.tile, T_v);
-        double t = 0;
-        for (Index j = j0; j < j1; ++j) t += Pb(i, j) * dP(i, j);
-        for (Index j = j0; j < j1; ++j) D(i, j) = t;
-      }
-  DMatrix dS(T_q, T_v);
-  for (Index i = 0; i < T_q; ++i)
-    for (Index j = 0; j < T_v; ++j)
-      dS(i, j) = k.jacobian_diagonal ? Pb(i, j) * (1.0 - Pb(i, j)) * dP(i, j)
-                                     : Pb(i, j) * (dP(i, j) - D(i, j));
   bw_Grads g;
-  if (k.dv_untransposed) {
-    g.dV = Pb * dO;
-  } else if (k.dv_unnormalised) {
-    g.dV = E.transpose() * dO;
-  } else if (k.dv_narrow) {
-    g.dV = DMatrix::Zero(T_v, d_v);
-    for (Index i = 0; i < T_q; ++i)
-      for (Index j = 0; j < T_v; ++j)
-        for (Index l = 0; l < d_v; ++l)
-          g.dV(j, l) = ref::round_to_format(
-              k.dv_format, g.dV(j, l) + ref::round_to_format(k.dv_format, Pb(i, j) * dO(i, l)));
-  } else {
-    g.dV = Pb.transpose() * dO;
-  }
-  g.dQ = std::pow(sc, k.dq_scale_power) * (dS * c.K);
-  g.dK = std::pow(sc, k.dk_scale_power) * (k.dk_untransposed ? DMatrix(dS * c.Q) : DMatrix(dS.transpose() * c.Q));
+  bw_products(c, k, sc, Pb, E, dO, bw_ds(k, Pb, dP, bw_d(k, Pb, dP, dO, O)), c.Q, c.K, g.dQ, g.dK, g.dV);
+  // The same steps on absolute values: |D| of |Pb|, |dO| |V|^T, |dO| and
+  // |P| |V| (O's own rounding), and dS's two terms added, not subtracted.
+  const DMatrix aPb = Pb.cwiseAbs(), adO = dO.cwiseAbs(), adP = adO * c.V.cwiseAbs().transpose();
+  const DMatrix aD = bw_d(k, aPb, adP, adO, P.cwiseAbs() * c.V.cwiseAbs()).cwiseAbs();
+  const DMatrix adS = k.jacobian_diagonal
+                          ? DMatrix(aPb.array() * (1.0 + aPb.array()) * adP.array())
+                          : DMatrix(aPb.array() * (adP.array() + aD.array()));
+  BackwardKnobs ka = k;
+  ka.dv_narrow = false;  // its own rounding is added apart (bw_predict_backward)
+  bw_products(c, ka, sc, aPb, E.cwiseAbs(), adO, adS, c.Q.cwiseAbs(), c.K.cwiseAbs(), g.aQ, g.aK, g.aV);
   return g;
 }
 
@@ -187,13 +218,17 @@ double bw_max_finite(const DMatrix& M) {
   return m;
 }
 
-/// The model's tolerance for one gradient (backward_models.hpp, backward_model).
+/// The model's tolerance for one gradient (backward_models.hpp, backward_model):
+/// `abs` is the gradient's products on absolute values (bw_Grads::aQ...),
+/// whose rounding `n_u_arg` (n u (1 + W) with W the largest argument of the
+/// model's exponentials) adds where finite.
 DMatrix bw_tolerance(const DMatrix& model, const DMatrix& exact, const DMatrix& bound, bool correct,
-                  double n_u) {
+                     double n_u, const DMatrix& abs, double n_u_arg) {
   if (correct) return bound;
   const double mm = bw_max_finite(model), me = bw_max_finite(exact);
   const double r = me > 0 ? std::max(1.0, mm / me) : 1.0;
-  return (r * bound).array() + 4.0 * n_u * mm;
+  const DMatrix own = abs.unaryExpr([](double x) { return std::isfinite(x) ? x : 0.0; });
+  return (r * bound).array() + 4.0 * n_u * mm + 4.0 * n_u_arg * own.array();
 }
 
 Prediction bw_predict_backward(const Case& c, const Precision& declared, const BackwardKnobs& k,
@@ -224,9 +259,13 @@ Prediction bw_predict_backward(const Case& c, const Precision& declared, const B
   const double n = double(c.Q.rows() + c.K.rows() + c.Q.cols() + c.V.cols());
   const double W = (c.Q * c.K.transpose()).cwiseAbs().maxCoeff() / std::sqrt(double(c.Q.cols()));
   const double n_u = n * ref::format_info(declared.accumulate).unit_roundoff * (1.0 + W);
-  p.tol_dQ = bw_tolerance(g->dQ, e->dQ, e->bQ, correct, n_u);
-  p.tol_dK = bw_tolerance(g->dK, e->dK, e->bK, correct, n_u);
-  p.tol_dV = bw_tolerance(g->dV, e->dV, e->bV, correct, n_u);
+  // A recomputation from the unscaled logits exponentiates arguments up to W / c.
+  using R = BackwardKnobs::Recompute;
+  const bool unscaled = k.recompute == R::logits_unscaled || k.recompute == R::lse_unscaled;
+  const double n_u_arg = unscaled ? n_u * (1.0 + W * std::sqrt(double(c.Q.cols()))) / (1.0 + W) : n_u;
+  p.tol_dQ = bw_tolerance(g->dQ, e->dQ, e->bQ, correct, n_u, g->aQ, n_u_arg);
+  p.tol_dK = bw_tolerance(g->dK, e->dK, e->bK, correct, n_u, g->aK, n_u_arg);
+  p.tol_dV = bw_tolerance(g->dV, e->dV, e->bV, correct, n_u, g->aV, n_u_arg);
   if (k.dv_narrow) {
     // Two units of the narrow format on |P|^T |dO|: the subject's P differs
     // from the model's double P by its own rounding, which may move a
