@@ -220,15 +220,14 @@ double bw_max_finite(const DMatrix& M) {
 
 /// The model's tolerance for one gradient (backward_models.hpp, backward_model):
 /// `abs` is the gradient's products on absolute values (bw_Grads::aQ...),
-/// whose rounding `n_u_arg` (n u (1 + W) with W the largest argument of the
-/// model's exponentials) adds where finite.
+/// whose sums' rounding (n u: `n_u_sums`) adds where finite.
 DMatrix bw_tolerance(const DMatrix& model, const DMatrix& exact, const DMatrix& bound, bool correct,
-                     double n_u, const DMatrix& abs, double n_u_arg) {
+                     double n_u, const DMatrix& abs, double n_u_sums) {
   if (correct) return bound;
   const double mm = bw_max_finite(model), me = bw_max_finite(exact);
   const double r = me > 0 ? std::max(1.0, mm / me) : 1.0;
   const DMatrix own = abs.unaryExpr([](double x) { return std::isfinite(x) ? x : 0.0; });
-  return (r * bound).array() + 4.0 * n_u * mm + 4.0 * n_u_arg * own.array();
+  return (r * bound).array() + 4.0 * n_u * mm + 4.0 * n_u_sums * own.array();
 }
 
 Prediction bw_predict_backward(const Case& c, const Precision& declared, const BackwardKnobs& k,
@@ -259,13 +258,12 @@ Prediction bw_predict_backward(const Case& c, const Precision& declared, const B
   const double n = double(c.Q.rows() + c.K.rows() + c.Q.cols() + c.V.cols());
   const double W = (c.Q * c.K.transpose()).cwiseAbs().maxCoeff() / std::sqrt(double(c.Q.cols()));
   const double n_u = n * ref::format_info(declared.accumulate).unit_roundoff * (1.0 + W);
-  // A recomputation from the unscaled logits exponentiates arguments up to W / c.
-  using R = BackwardKnobs::Recompute;
-  const bool unscaled = k.recompute == R::logits_unscaled || k.recompute == R::lse_unscaled;
-  const double n_u_arg = unscaled ? n_u * (1.0 + W * std::sqrt(double(c.Q.cols()))) / (1.0 + W) : n_u;
-  p.tol_dQ = bw_tolerance(g->dQ, e->dQ, e->bQ, correct, n_u, g->aQ, n_u_arg);
-  p.tol_dK = bw_tolerance(g->dK, e->dK, e->bK, correct, n_u, g->aK, n_u_arg);
-  p.tol_dV = bw_tolerance(g->dV, e->dV, e->bV, correct, n_u, g->aV, n_u_arg);
+  // n u alone on the absolute values: the sums' rounding (the exponentials'
+  // argument error is relative to the weights, in the term above).
+  const double n_u_sums = n * ref::format_info(declared.accumulate).unit_roundoff;
+  p.tol_dQ = bw_tolerance(g->dQ, e->dQ, e->bQ, correct, n_u, g->aQ, n_u_sums);
+  p.tol_dK = bw_tolerance(g->dK, e->dK, e->bK, correct, n_u, g->aK, n_u_sums);
+  p.tol_dV = bw_tolerance(g->dV, e->dV, e->bV, correct, n_u, g->aV, n_u_sums);
   if (k.dv_narrow) {
     // Two units of the narrow format on |P|^T |dO|: the subject's P differs
     // from the model's double P by its own rounding, which may move a
