@@ -138,6 +138,10 @@ TEST_CASE("a generated case of each operation round-trips through the protocol",
         else CHECK(request["mask"].is_null());
       }
       if (spec.inputs & input::mask_shape) CHECK(request["T_q"] == c.mask_shape.T_q);
+      if (spec.op == Operation::attention_tiled) {  // its tiles (the backward's are not sent)
+        CHECK(request.value("tile_q", Eigen::Index(-1)) == c.tile_q);
+        CHECK(request.value("tile_k", Eigen::Index(-1)) == c.tile_k);
+      }
 
       const Outcome expected = library.run(c);
       if (expected.kind != Outcome::Kind::result) continue;  // a refusal has no answer to carry
