@@ -103,16 +103,21 @@ TEST_CASE("two mistakes in different steps are named together", "[combined]") {
     Flaws flaws;
     std::set<std::string> keys;
   };
-  Flaws sqrt_dv_fill, none_zeros, float_none;
+  Flaws sqrt_dv_fill, none_zeros, none_nan, float_none;
   sqrt_dv_fill.scale = Flaws::Scale::sqrt_dv;
   sqrt_dv_fill.fill = -1e9;
   none_zeros.scale = Flaws::Scale::none;
   none_zeros.empty_row = Flaws::EmptyRow::zeros;
+  none_nan.scale = Flaws::Scale::none;
+  none_nan.empty_row = Flaws::EmptyRow::nan;
   float_none.scale = Flaws::Scale::none;
   float_none.in_float = true;
   const Pair pairs[] = {
       {"scale 1/sqrt(d_v), masked_fill(-1e9)", sqrt_dv_fill, {"wrong_scale", "finite_fill"}},
       {"no scale, zeros for a fully forbidden row", none_zeros, {"wrong_scale", "fully_forbidden_answered"}},
+      // float64: wrong_scale fits every row but the fully forbidden one,
+      // whose NaN is the convention's, not the scale's.
+      {"no scale, NaN for a fully forbidden row", none_nan, {"wrong_scale", "fully_forbidden_answered"}},
       {"no scale, float32 throughout", float_none, {"wrong_scale", "low_precision"}},
   };
   for (const Pair& p : pairs) {
