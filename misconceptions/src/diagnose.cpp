@@ -546,14 +546,19 @@ void combined_fits(const Answered& x, Operation op, const std::vector<Model>& si
   const std::string first = kept.front()->a->key, second = kept.front()->b->key;
   for (const Pair* p : kept)
     if (p->a->key != first || p->b->key != second) return;  // pairs of different mistakes: name none
-  for (const Model& single : singles)
-    if (!wider(x, single, kept.front()->both) && !more_definite(x, kept.front()->both, single)) return;
+  std::vector<Diagnosis::AloneFit> alone;
+  for (const Model& single : singles) {
+    const bool is_wider = wider(x, single, kept.front()->both);
+    if (!is_wider && !more_definite(x, kept.front()->both, single)) return;
+    alone.push_back({single.key, is_wider});
+  }
   Fit fa{first, kept.front()->a->params, {}}, fb{second, kept.front()->b->params, {}};
   for (const Pair* p : kept) {
     add_also_fits(fa, *kept.front()->a, *p->a);
     add_also_fits(fb, *kept.front()->b, *p->b);
   }
   d.fits = {fa, fb};
+  d.alone_fits = alone;
   d.tell_apart.clear();
   d.verdict = Diagnosis::Verdict::combined;
 }

@@ -126,9 +126,33 @@ TEST_CASE("two mistakes in different steps are named together", "[combined]") {
       INFO(attn::mis::to_json(d));
       CHECK(d.verdict == Diagnosis::Verdict::combined);
       CHECK(keys(d) == p.keys);
-      CHECK(d.explanation.find("these two together") != std::string::npos);
+      CHECK(d.explanation.find("together") != std::string::npos);
     }
   }
+}
+
+// The pair's text is true of the single it was preferred to: wrong_scale
+// alone fits the NaN row only by leaving it open (refuse or answer), so the
+// text says that, never "no one known mistake" or "neither alone does".
+TEST_CASE("a pair preferred to a single that alone fits says so", "[combined]") {
+  Flaws f;
+  f.scale = Flaws::Scale::none;
+  f.empty_row = Flaws::EmptyRow::nan;
+  const Diagnosis d = diagnosed(f);
+  INFO(attn::mis::to_json(d));
+  CHECK(d.verdict == Diagnosis::Verdict::combined);
+  CHECK(d.explanation.find("neither alone") == std::string::npos);
+  CHECK(d.explanation.find("No one known mistake") == std::string::npos);
+  CHECK(d.explanation.find("[wrong_scale] alone leaves the fully forbidden rows unexplained") !=
+        std::string::npos);
+  // Two mistakes of which neither alone fits keep the old words.
+  Flaws g;
+  g.scale = Flaws::Scale::none;
+  g.empty_row = Flaws::EmptyRow::zeros;
+  const Diagnosis e = diagnosed(g);
+  INFO(attn::mis::to_json(e));
+  CHECK(e.verdict == Diagnosis::Verdict::combined);
+  CHECK(e.explanation.find("neither alone does") != std::string::npos);
 }
 
 TEST_CASE("one mistake alone is still named alone, and the definition not at all", "[combined]") {
@@ -163,6 +187,12 @@ void check_convention(Flaws::EmptyRow row, const char* answer, bool in_float) {
     REQUIRE(lp);
     REQUIRE(lp->params.size() == 1);
     CHECK(lp->params[0].text == "float32");
+    // low_precision alone fits a NaN row too, as the less definite claim.
+    if (row == Flaws::EmptyRow::nan) {
+      CHECK(d.explanation.find("neither alone") == std::string::npos);
+      CHECK(d.explanation.find("[low_precision] alone leaves the fully forbidden rows unexplained") !=
+            std::string::npos);
+    }
   } else {
     CHECK(d.verdict == Diagnosis::Verdict::misconception);
     CHECK(keys(d) == std::set<std::string>{"fully_forbidden_answered"});
