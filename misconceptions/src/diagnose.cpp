@@ -442,6 +442,10 @@ bool more_definite(const Answered& x, const Model& m_p, const Model& m_q) {
 /// exp(-inf - (-inf)), which the definition computed in any precision gives
 /// too, so it is never a value mistake's doing (a finite fill's uniform row
 /// or a floor's zeros are that mistake's own) but the empty-row convention.
+/// Only a case whose NaN is confined to the empty rows counts (some row with
+/// an allowed key answered without NaN): a mistake whose NaN is in every
+/// masked row (a mask multiplied by inf: S + 0 * -inf) explains the empty
+/// row with the others.
 bool answers_nan_empty_row(const Answered& x) {
   for (std::size_t k = 0; k < x.answers.size(); ++k) {
     const Outcome& o = x.answers[k];
@@ -449,6 +453,15 @@ bool answers_nan_empty_row(const Answered& x) {
     if (o.kind != Outcome::Kind::result || !c.mask) continue;
     const Prediction d = x.predicted(x.def, k);
     if (!d.may_refuse || d.has_answer) continue;
+    bool confined = false;
+    for (Index i = 0; i < c.mask->rows() && !confined; ++i) {
+      if (c.mask->cols() == 0 || c.mask->row(i).all()) continue;
+      bool finite_row = true;
+      for (const DMatrix* M : {&o.O, &o.A})
+        if (i < M->rows() && M->cols() > 0 && M->row(i).array().isNaN().any()) finite_row = false;
+      confined = finite_row;
+    }
+    if (!confined) continue;
     for (Index i = 0; i < c.mask->rows(); ++i) {
       if (c.mask->cols() == 0 || !c.mask->row(i).all()) continue;
       for (const DMatrix* M : {&o.O, &o.A})
