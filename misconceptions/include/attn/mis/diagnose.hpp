@@ -67,6 +67,24 @@ struct Diagnosis {
   };
   Verdict verdict = Verdict::no_known_mistake;
   std::vector<Fit> fits;
+  /// For `combined`: a single mistake that alone also reproduces the
+  /// answers but was passed over for the pair (the pair's explanation says
+  /// so, never "neither alone does"). `wider`: its tolerance admits the
+  /// pair's answers and others (a narrower precision that may hide a second
+  /// mistake); otherwise it leaves the fully forbidden rows to the
+  /// arithmetic (it may refuse them or answer them) where the pair answers
+  /// them as the subject did (more_definite in diagnose.cpp).
+  struct AloneFit {
+    std::string key;
+    bool wider = false;
+  };
+  std::vector<AloneFit> alone_fits;
+  /// For `several` from the pair step: the pairs of families (keys) that
+  /// each reproduce the answers together and give the same answers on every
+  /// battery case (float32 with a uniform row written out for a fully
+  /// forbidden row, and an additive -1e9 mask in float32, which absorbs
+  /// small logits); `fits` holds their members. Empty otherwise.
+  std::vector<std::pair<std::string, std::string>> candidate_pairs;
   /// For `several`: what would tell the fitting families apart.
   std::string tell_apart;
   /// The explanation for the submission's language (Options::language).
