@@ -74,8 +74,9 @@ TEST_CASE("post-softmax masking (F4) fails row_stochastic with a small counterex
       REQUIRE(o.failure);
       REQUIRE(o.failure->worst);
       const Index i = o.failure->worst->row;
-      REQUIRE(o.failure->outcome.A.rows() > i);
-      CHECK(o.failure->outcome.A.row(i).isZero(0.0));
+      REQUIRE(o.failure->outcome);
+      REQUIRE(o.failure->outcome->A.rows() > i);
+      CHECK(o.failure->outcome->A.row(i).isZero(0.0));
     }
   }
   // Post-softmax zeroing does produce exact zeros: that property alone cannot see it.
