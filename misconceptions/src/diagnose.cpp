@@ -557,33 +557,8 @@ void combined_fits(const Answered& x, Operation op, const std::vector<Model>& si
     for (const Pair* p : kept) std::cerr << "pair fits: " << p->both.label() << "\n";
   if (kept.empty()) return;
   const std::string first = kept.front()->a->key, second = kept.front()->b->key;
-  if (std::any_of(kept.begin(), kept.end(),
-                  [&](const Pair* p) { return p->a->key != first || p->b->key != second; })) {
-    // Pairs of different mistakes: named as a set only when nothing fits
-    // alone and every pair gives the others' answers on every battery case
-    // (no answer tells them apart); else none (a wrong name is worse).
-    if (!singles.empty()) return;
-    for (const Pair* p : kept)
-      for (const Pair* q : kept)
-        if (!answers_within(x, p->both, q->both)) return;
-    d.fits.clear();
-    d.candidate_pairs.clear();
-    auto add_fit = [&](const Model& m) {
-      for (const Fit& f : d.fits)
-        if (f.key == m.key) return;
-      d.fits.push_back({m.key, m.params, {}});
-    };
-    for (const Pair* p : kept) {
-      const std::pair<std::string, std::string> keys{p->a->key, p->b->key};
-      if (std::find(d.candidate_pairs.begin(), d.candidate_pairs.end(), keys) == d.candidate_pairs.end())
-        d.candidate_pairs.push_back(keys);
-      add_fit(*p->a);
-      add_fit(*p->b);
-    }
-    d.tell_apart = "no case of the diagnosis battery; the pairs give the same answers on all of them";
-    d.verdict = Diagnosis::Verdict::several;
-    return;
-  }
+  for (const Pair* p : kept)
+    if (p->a->key != first || p->b->key != second) return;  // pairs of different mistakes: name none
   std::vector<Diagnosis::AloneFit> alone;
   for (const Model& single : singles) {
     const bool is_wider = wider(x, single, kept.front()->both);
@@ -642,7 +617,7 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
   if (d.fits.empty()) {
     d.verdict = Diagnosis::Verdict::no_known_mistake;
     combined_fits(x, op, singles, d);
-    if (d.verdict == Diagnosis::Verdict::combined || !d.candidate_pairs.empty()) return finish();
+    if (d.verdict == Diagnosis::Verdict::combined) return finish();
   } else if (precision_only || answers_nan_empty_row(x)) {
     // A single value mistake fits a NaN fully forbidden row only by leaving
     // it to the arithmetic (refuse or answer): the NaN is the empty-row

@@ -338,14 +338,7 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
   }
   std::string s;
   const bool combined = d.verdict == Diagnosis::Verdict::combined;
-  if (d.verdict == Diagnosis::Verdict::several && !d.candidate_pairs.empty()) {
-    s = "No one known mistake reproduces the " + n + " answers, but each of these pairs of mistakes "
-        "does, and they cannot be told apart by the answers:";
-    for (std::size_t i = 0; i < d.candidate_pairs.size(); ++i)
-      s += std::string(i ? "; or" : "") + " [" + d.candidate_pairs[i].first + "] with [" +
-           d.candidate_pairs[i].second + "]";
-    s += ". The mistakes: ";
-  } else if (d.verdict == Diagnosis::Verdict::several)
+  if (d.verdict == Diagnosis::Verdict::several)
     s = "Several known mistakes reproduce all " + n + " answers; they cannot be told apart here: ";
   if (combined && d.alone_fits.empty())
     s = "No one known mistake reproduces the " + n + " answers, but these two together do, each in "
@@ -356,7 +349,7 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
   for (std::size_t i = 0; i < d.fits.size(); ++i) {
     const Fit& f = d.fits[i];
     const Family* fam = find_family(f.key);
-    s += (i ? (combined ? " And: " : d.candidate_pairs.empty() ? " Or: " : " ") : "") + std::string("[") + f.key + "] " +
+    s += (i ? (combined ? " And: " : " Or: ") : "") + std::string("[") + f.key + "] " +
          (fam ? fam->misconception : std::string()) + params_text(f);
     auto it = advice().find(f.key);
     const auto built = builder_advice().find(f.key);

@@ -248,25 +248,3 @@ TEST_CASE("a finite fill under float32 is found at its value", "[combined]") {
     }
   }
 }
-
-// float32 with -inf and a uniform row written out for a fully forbidden row:
-// an additive -1e9 mask in float32 gives the same row on every battery case
-// (S - 1e9 rounds to -1e9 for the battery's logits), so both pairs are named,
-// as a set that the answers cannot tell apart, rather than nothing.
-TEST_CASE("a uniform empty row under float32 is named with the pair it cannot be told from", "[combined]") {
-  Flaws f;
-  f.empty_row = Flaws::EmptyRow::uniform;
-  f.in_float = true;
-  const Diagnosis d = diagnosed(f);
-  INFO(attn::mis::to_json(d));
-  CHECK(d.verdict == Diagnosis::Verdict::several);
-  CHECK(keys(d) == std::set<std::string>{"low_precision", "fully_forbidden_answered", "finite_fill"});
-  const std::set<std::pair<std::string, std::string>> pairs(d.candidate_pairs.begin(),
-                                                           d.candidate_pairs.end());
-  CHECK(pairs == std::set<std::pair<std::string, std::string>>{
-                     {"low_precision", "fully_forbidden_answered"}, {"finite_fill", "low_precision"}});
-  CHECK(d.explanation.find("cannot be told apart by the answers") != std::string::npos);
-  const attn::mis::Fit* ff = fit_of(d, "finite_fill");
-  REQUIRE(ff);
-  CHECK(ff->params.size() == 2);  // the added -1e9 mask, not masked_fill
-}

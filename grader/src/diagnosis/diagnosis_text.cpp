@@ -55,12 +55,6 @@ std::string diagnosis_summary(const FailureDiagnosis& d) {
     case Diagnosis::Verdict::misconception:
       return "misconception " + e.fits.front().key + params_text(e.fits.front());
     case Diagnosis::Verdict::several: {
-      if (!e.candidate_pairs.empty()) {
-        std::string s = "pairs of mistakes fit, not told apart by the answers:";
-        for (std::size_t i = 0; i < e.candidate_pairs.size(); ++i)
-          s += (i ? "; or " : " ") + e.candidate_pairs[i].first + " and " + e.candidate_pairs[i].second;
-        return s;
-      }
       std::string s = "several known mistakes fit:";
       for (std::size_t i = 0; i < e.fits.size(); ++i)
         s += (i ? ", " : " ") + e.fits[i].key + params_text(e.fits[i]);

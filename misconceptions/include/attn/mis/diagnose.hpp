@@ -79,12 +79,6 @@ struct Diagnosis {
     bool wider = false;
   };
   std::vector<AloneFit> alone_fits;
-  /// For `several` from the pair step: the pairs of families (keys) that
-  /// each reproduce the answers together and give the same answers on every
-  /// battery case (float32 with a uniform row written out for a fully
-  /// forbidden row, and an additive -1e9 mask in float32, which absorbs
-  /// small logits); `fits` holds their members. Empty otherwise.
-  std::vector<std::pair<std::string, std::string>> candidate_pairs;
   /// For `several`: what would tell the fitting families apart.
   std::string tell_apart;
   /// The explanation for the submission's language (Options::language).
