@@ -91,8 +91,12 @@ class Sandbox {
   /// names (absolute paths in argv, "-I"/"-L" folders, an interpreter's
   /// installation outside /usr) and, if cmd.cwd is set, that folder writable
   /// (the compiler's build folder; chowned to the sandbox uid as root).
-  /// Paths below a never-bound root (the repository) appear inside below
-  /// /attnlab, and cmd.argv is rewritten to match; others keep their paths.
+  /// Paths below a folder of cmd.moved appear at its inside path, paths
+  /// below a never-bound root (the repository) below /attnlab, and
+  /// cmd.argv and the paths in cmd.env are rewritten to match; others keep
+  /// their paths. cmd.compiler_cache (ccache's folder) is bound writable
+  /// (cache_folder) and its variables set for ccache, or, when it cannot be
+  /// hidden from the compiler, CCACHE_DISABLE=1.
   void apply(Command& cmd, int slot) const;
 
   /// The bwrap arguments apply() would put in front of `cmd` (for tests and reports).
@@ -102,14 +106,25 @@ class Sandbox {
   struct Plan {
     std::vector<std::string> prefix;  ///< bwrap and its arguments
     std::vector<std::string> argv;    ///< the command's, paths as they appear inside
+    /// The command's environment, paths as they appear inside, and its
+    /// compiler cache's variables (CCACHE_DIR, ATTNLAB_CCACHE_HIDE, or CCACHE_DISABLE).
+    std::vector<std::pair<std::string, std::string>> env;
   };
   Plan plan(const Command& cmd, int slot) const;
+  /// The folder cmd.compiler_cache is used as in job slot `slot`: itself,
+  /// or as root with setpriv its subfolder uid-N owned by that uid (made
+  /// here); empty when the cache cannot be hidden from the compiler
+  /// (hides_cache_ false) or the subfolder cannot be made.
+  std::filesystem::path cache_folder(const Command& cmd, int slot) const;
   uid_t uid_for(int slot) const;
 
   SandboxOptions options_;
   bool active_ = false;
   bool is_root_ = false;
   bool have_setpriv_ = false;
+  /// bwrap (a system path) runs inside the sandbox: ccache's compiler can be
+  /// given a view without the cache (the self-test's second run).
+  bool hides_cache_ = false;
   std::string bwrap_path_;
   std::string status_;
 };
