@@ -148,6 +148,13 @@ std::string trim_diagnostics(const std::string& text, std::size_t max_lines,
 
 namespace {
 
+/// `text` with every `from` replaced by `to`.
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
 /// A build that stopped before compiling: the compiler or harness missing.
 CppBuild missing(std::string diagnostics, std::string command = "") {
   CppBuild build;
@@ -346,13 +353,18 @@ bool run_steps(BuildSteps& steps, const CppToolchain& toolchain, CppBuild& build
     if (r.succeeded()) continue;
     build.status = CppBuild::Status::not_gradable;
     // The compiler's words (which quote the submission) fenced; the grader's own hint not.
-    build.diagnostics = fenced(trim_diagnostics(r.output));
+    // The folders the sandbox showed elsewhere (/submission, /build) named as
+    // outside, so the messages read as without the cache.
+    std::string output = r.output;
+    for (const auto& [host, inside] : steps.run[k].moved)
+      output = replace_all(std::move(output), inside + "/", host + "/");
+    build.diagnostics = fenced(trim_diagnostics(output));
     if (r.timed_out) {
       build.diagnostics += "the compiler did not finish within " + describe_duration(toolchain.timeout) + "\n";
       return false;
     }
     if (k + 1 == steps.run.size())  // the link
-      if (const std::string hint = link_error_hint(r.output, toolchain); !hint.empty())
+      if (const std::string hint = link_error_hint(output, toolchain); !hint.empty())
         build.diagnostics = hint + "\n" + build.diagnostics;
     if (build.diagnostics.empty()) build.diagnostics = "the compiler " + describe_exit(r.wait_status) + "\n";
     return false;
