@@ -46,10 +46,10 @@ ATTNLAB_CCACHE=/nonexistent/ccache grade missing "$tmp/subs/attention.cpp"
 says missing "compiler cache: off: /nonexistent/ccache is not installed"
 says missing "^score: 12 / 12"
 
-# A header in the folder the sandboxed ccache uses (as root: the slot's uid's
-# own, uid-64100), included by absolute path: the compiler must not find it.
+# A header in the folder the sandboxed ccache uses (as root: the compile's uid's
+# own, uid-64099), included by absolute path: the compiler must not find it.
 cache_used="$ATTNLAB_CACHE_DIR"
-[ "$(id -u)" = 0 ] && cache_used="$ATTNLAB_CACHE_DIR/uid-64100"
+[ "$(id -u)" = 0 ] && cache_used="$ATTNLAB_CACHE_DIR/uid-64099"
 [ -d "$cache_used" ] || fail "the sandboxed grades did not use $cache_used"
 echo '#define ATTNLAB_CACHE_SEEN 1' > "$cache_used/probe.h"
 { echo "#include \"$cache_used/probe.h\""; cat "$src/solutions/F3/attention.cpp"; } > "$tmp/subs/reads_cache.cpp"

@@ -81,13 +81,13 @@ else
   grep -q "$secret" "$out" || fail "control: without the sandbox the fixture should see the secret"
 fi
 # Built where the solution is visible, into the folder the sandboxed compiler
-# uses (as root the slot's uid's own, uid-64100, handed back to that uid).
+# uses (as root the compile's uid's own, uid-64099, handed back to that uid).
 cache_used="$ATTNLAB_CACHE_DIR"
-[ "$(id -u)" = 0 ] && cache_used="$ATTNLAB_CACHE_DIR/uid-64100"
+[ "$(id -u)" = 0 ] && cache_used="$ATTNLAB_CACHE_DIR/uid-64099"
 ATTNLAB_CACHE_DIR="$cache_used" ATTNLAB_NO_SANDBOX=1 "$attnlab" grade "$tmp/subs/includes_solution_abs.cpp" --cases 5 --verbose > "$out" 2>&1 ||
   { cat "$out"; fail "control: without the sandbox the included solution should compile and pass"; }
 grep -q "compiler cache: miss" "$out" || { cat "$out"; fail "control: the unsandboxed build did not go through the compiler cache"; }
-[ "$(id -u)" = 0 ] && chown -R 64100:64100 "$cache_used"
+[ "$(id -u)" = 0 ] && chown -R 64099:64099 "$cache_used"
 not_gradable includes_solution_abs.cpp "after an unsandboxed build with the solution visible"
 grep -q "^score: 12 / 12" "$out" && fail "the sandboxed grade was served the unsandboxed build"
 echo "sandbox_secrets_test: ok"

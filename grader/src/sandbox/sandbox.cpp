@@ -409,6 +409,12 @@ Sandbox Sandbox::detect(SandboxOptions options) {
 
 bool Sandbox::drops_to_own_uid() const { return is_root_ && have_setpriv_; }
 
+uid_t Sandbox::runs_as(const Command& cmd, int slot) const {
+  if (!cmd.compiler_cache.empty() && hides_cache_)
+    return static_cast<uid_t>(options_.base_uid - 1);
+  return uid_for(slot);
+}
+
 uid_t Sandbox::uid_for(int slot) const {
   return static_cast<uid_t>(options_.base_uid + static_cast<std::uint32_t>(std::max(slot, 0)));
 }
@@ -445,7 +451,7 @@ Sandbox::Plan Sandbox::plan(const Command& cmd, int slot) const {
   add_namespaces_and_system(a, is_root_, drop, options_.tmp_bytes);
   const fs::path cache = cache_folder(cmd, slot);
   const std::vector<Mount> kept = mounts_for(cmd, options_, cache);
-  add_binds(a, kept, options_, cmd.moved, drop, uid_for(slot));
+  add_binds(a, kept, options_, cmd.moved, drop, runs_as(cmd, slot));
   add_hidden_masks(a, kept, options_, cmd.moved);
 
   // The command's arguments and environment, with the paths as they appear inside.
@@ -486,7 +492,7 @@ Sandbox::Plan Sandbox::plan(const Command& cmd, int slot) const {
   add(a, {"--chdir", cwd});
   add(a, {"--"});
   if (drop) {
-    const std::string id = std::to_string(uid_for(slot));
+    const std::string id = std::to_string(runs_as(cmd, slot));
     add(a, {options_.setpriv, "--reuid", id, "--regid", id, "--clear-groups", "--inh-caps=-all",
             "--bounding-set=-all", "--"});
   }
@@ -497,9 +503,9 @@ fs::path Sandbox::cache_folder(const Command& cmd, int slot) const {
   if (cmd.compiler_cache.empty() || !hides_cache_) return {};
   fs::path cache = clean(cmd.compiler_cache);
   if (!drops_to_own_uid()) return cache;
-  // As root the compiler runs as the slot's uid: a folder of that uid's own,
-  // so no uid writes entries another reads.
-  const uid_t uid = uid_for(slot);
+  // As root a compile through the cache runs as the cache's uid (runs_as),
+  // which no submission runs as: the folder is that uid's own.
+  const uid_t uid = runs_as(cmd, slot);
   cache /= "uid-" + std::to_string(uid);
   if (mkdir(cache.c_str(), 0700) != 0 && errno != EEXIST) return {};
   struct stat st {};

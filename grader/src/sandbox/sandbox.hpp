@@ -112,11 +112,15 @@ class Sandbox {
   };
   Plan plan(const Command& cmd, int slot) const;
   /// The folder cmd.compiler_cache is used as in job slot `slot`: itself,
-  /// or as root with setpriv its subfolder uid-N owned by that uid (made
-  /// here); empty when the cache cannot be hidden from the compiler
+  /// or as root with setpriv its subfolder uid-N owned by runs_as's uid
+  /// (made here); empty when the cache cannot be hidden from the compiler
   /// (hides_cache_ false) or the subfolder cannot be made.
   std::filesystem::path cache_folder(const Command& cmd, int slot) const;
   uid_t uid_for(int slot) const;
+  /// The uid `cmd` runs as when drops_to_own_uid(): uid_for(slot), but
+  /// base_uid - 1 for a compile through the compiler cache, one uid for
+  /// every job slot so they share the cache, and one no submission runs as.
+  uid_t runs_as(const Command& cmd, int slot) const;
 
   SandboxOptions options_;
   bool active_ = false;
