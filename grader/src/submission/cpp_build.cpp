@@ -235,7 +235,8 @@ Command compile_command(const CppToolchain& toolchain, const std::filesystem::pa
   return c;
 }
 
-/// The build's steps, each as it runs and as the student would type it
+/// The build's steps, each as it runs (before the sandbox's wrap, applied as
+/// it starts: run_steps) and as the student would type it
 /// (the checkout's headers, no sandbox: what reports show).
 struct BuildSteps {
   std::vector<Command> run;
@@ -333,7 +334,6 @@ BuildSteps build_steps(const CppToolchain& toolchain, const std::filesystem::pat
     step.cwd = workdir.string();
     step.limits.cpu_seconds = 0;  // the wall-clock timeout bounds it
     step.limits.file_size_bytes = std::uint64_t{512} << 20;
-    if (toolchain.wrap) toolchain.wrap(step);
   }
   return steps;
 }
@@ -344,7 +344,12 @@ BuildSteps build_steps(const CppToolchain& toolchain, const std::filesystem::pat
 bool run_steps(BuildSteps& steps, const CppToolchain& toolchain, CppBuild& build) {
   for (std::size_t k = 0; k < steps.run.size(); ++k) {
     build.command = steps.shown[k];
-    const CommandResult r = run_command(steps.run[k], toolchain.timeout);
+    // Wrapped (the sandbox) as it runs, not before: a compile through the
+    // compiler cache and the link run as different uids as root, and each
+    // is given the build folder as it starts (Sandbox::apply).
+    Command step = steps.run[k];
+    if (toolchain.wrap) toolchain.wrap(step);
+    const CommandResult r = run_command(step, toolchain.timeout);
     if (!r.started) {
       build.status = CppBuild::Status::compiler_missing;
       build.diagnostics = r.output;
