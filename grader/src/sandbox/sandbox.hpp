@@ -8,7 +8,8 @@
 //   - of the rest of the file system only what the command names: the
 //     submission (a private copy), the harness, the compiler's include
 //     folders and harness library, read-only; the build folder writable for
-//     the compiler only; never the repository, the solutions, the teacher
+//     the compiler only, and the compiler cache's folder for ccache alone
+//     (Command::compiler_cache; the compiler runs where it is empty); never the repository, the solutions, the teacher
 //     configuration, the reports or other submissions (`hidden`);
 //   - an empty environment but for PATH, HOME, TMPDIR, LANG and the command's own;
 //   - when the grader runs as root: the process runs as an unprivileged uid
