@@ -458,8 +458,9 @@ def answer_backward(fn, req):
     if refused:
         return refused
     if not isinstance(result, (tuple, list)) or len(result) != 3:
-        raise Fault("the function returned %s, expected the triple (dQ, dK, dV)"
-                    % type(result).__name__)
+        what = ("a %s of %d value%s" % (type(result).__name__, len(result), "" if len(result) == 1 else "s")
+                if isinstance(result, (tuple, list)) else type(result).__name__)
+        raise Fault("the function returned %s, expected the triple (dQ, dK, dV)" % what)
     dQ = as_matrix(result[0], "dQ", Q.shape)
     dK = as_matrix(result[1], "dK", K.shape)
     dV = as_matrix(result[2], "dV", V.shape)

@@ -4,8 +4,8 @@ mutants (exercises/mutants/backward/) and on the correct backward beside
 them, at several seeds, and says whether each run ended as required.
 
 Usage: backward_mutants_run.py ATTNLAB DIR [--lang py|cpp] [--seeds 1,2,3,4,5]
-                               [--cases N] [--jobs 2] [--min-ratio 10]
-                               [--correct FILE:PRECISION ...]
+                               [--cases N] [--jobs 2] [--min-ratio 10] [--keys]
+                               [--only FILE ...] [--correct FILE:PRECISION ...]
 
 Every bw_*.py (--lang cpp: bw_*.cpp, B1 submissions) of DIR is a mutant
 (DIR/../README.md, "The backward pass"): its header ('#' or '//' lines)
@@ -34,7 +34,16 @@ is one more, its entry attention_backward),
 
     # entries: backward_float64:float64 backward_float32:float32
 
-and each must pass every property at every seed. One line per run:
+and each must pass every property at every seed.
+
+With --keys, every run is also held to its diagnosis (check's
+"diagnosis: ..." lines, misconceptions/README.md, "The backward pass"): a
+mutant's run must have at least one, and each must name the misconception
+of its header's `key:` alone (with its `key parameter:`, e.g.
+gradient=dQ,dK, when the header gives one); a correct file's run names no
+misconception; --keys-seeds S,... holds only the runs of those seeds to it.
+--only FILE (repeatable) keeps the runs of those files (by
+name) while iterating. One line per run:
 
     file  entry  precision  seed  verdict  failing-properties  ratio  time
 
@@ -65,6 +74,29 @@ def read_header(path):
     return fields
 
 
+SUMMARY = re.compile(r"diagnosis: (.*?)(?:\. |\.$|, the same as under)")
+NAMED = re.compile(r"^misconception (\S+?)(?: \((.*)\))?$")
+
+
+def diagnosis_problem(text, key, parameter):
+    """None when check's diagnoses agree with `key` (None: name nothing), else why not."""
+    flat = re.sub(r"\s+", " ", text)
+    summaries = SUMMARY.findall(flat)
+    if key is None:
+        named = [x for x in summaries if x.startswith(("misconception", "several", "two mistakes"))]
+        return ("names %s" % named[0]) if named else None
+    if not summaries:
+        return "no diagnosis"
+    want = parameter.replace(" ", "") if parameter else None
+    for summary in summaries:
+        m = NAMED.match(summary)
+        if not m or m.group(1) != key:
+            return "diagnosis: %s (want %s)" % (summary, key)
+        if want and want not in (m.group(2) or "").replace(" ", "").split(";"):
+            return "diagnosis: %s (want %s)" % (summary, want)
+    return None
+
+
 def run_check(attnlab, path, entry, precision, seed, cases):
     cmd = [attnlab, "check", path, "--op", "attention_backward", "--precision", precision,
            "--seed", str(seed)]
@@ -79,13 +111,15 @@ def run_check(attnlab, path, entry, precision, seed, cases):
 
 
 def runs_of(directory, lang, extra_correct=()):
-    """[(file, path, entry, precision, expected failing property or None, seen as)]."""
+    """[(file, path, entry, precision, expected failing property or None, seen as,
+    key, key parameter)]."""
     runs = []
     for token in extra_correct:
         path, _, precision = token.rpartition(":")
         if not path.endswith("." + lang) or not os.path.isfile(path):
             raise ValueError("--correct %s: not a .%s file with :PRECISION" % (token, lang))
-        runs.append((os.path.basename(path), path, "attention_backward", precision, None, None))
+        runs.append((os.path.basename(path), path, "attention_backward", precision, None, None,
+                     None, None))
     for name in sorted(os.listdir(directory)):
         path = os.path.join(directory, name)
         if not name.endswith("." + lang):
@@ -101,11 +135,12 @@ def runs_of(directory, lang, extra_correct=()):
             if seen not in ("numbers", "crash"):
                 raise ValueError("%s: seen as %s, not numbers or crash" % (name, seen))
             runs.append((name, path, "attention_backward", header["precision"],
-                         header["caught by"], seen))
+                         header["caught by"], seen, header["key"],
+                         header.get("key parameter")))
         elif "entries" in header:
             for token in header["entries"].split():
                 entry, _, precision = token.partition(":")
-                runs.append((name, path, entry, precision, None, None))
+                runs.append((name, path, entry, precision, None, None, None, None))
     return runs
 
 
@@ -125,25 +160,33 @@ def main():
     ap.add_argument("--jobs", type=int, default=2, choices=(1, 2))
     ap.add_argument("--min-ratio", type=float, default=10,
                     help="smallest error/bound of a mutant's expected failure")
+    ap.add_argument("--keys", action="store_true",
+                    help="also require each mutant's diagnosis to name its header's key")
+    ap.add_argument("--keys-seeds", default="",
+                    help="with --keys: hold only these seeds' runs to their key (default: every seed)")
+    ap.add_argument("--only", action="append", default=[],
+                    help="run only this file (by name; repeatable)")
     args = ap.parse_args()
     seeds = [int(s) for s in args.seeds.split(",") if s]
+    keys_seeds = {int(s) for s in args.keys_seeds.split(",") if s} or set(seeds)
     try:
-        runs = [r + (seed,) for r in runs_of(args.dir, args.lang, args.correct) for seed in seeds]
+        runs = [r + (seed,) for r in runs_of(args.dir, args.lang, args.correct) for seed in seeds
+                if not args.only or r[0] in args.only]
     except ValueError as e:
         print("backward_mutants_run: %s" % e, file=sys.stderr)
         return 2
     mutants = {r[0] for r in runs if r[4] and r[5] == "numbers"}
-    if len(mutants) < 10 or not any(r[4] is None for r in runs):
+    if (len(mutants) < 10 and not args.only) or not any(r[4] is None for r in runs) and not args.only:
         print("backward_mutants_run: %s holds %d mutants and %s correct entry" % (
             args.dir, len(mutants), "a" if any(r[4] is None for r in runs) else "no"), file=sys.stderr)
         return 2
     violations = 0
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(run_check, args.attnlab, path, entry, precision, seed, args.cases)
-                   for (_, path, entry, precision, _, _, seed) in runs]
+                   for (_, path, entry, precision, _, _, _, _, seed) in runs]
         print("%-32s %-20s %-8s %4s %-7s %-70s %-9s %6s" % (
             "file", "entry", "precision", "seed", "verdict", "failing", "ratio", "time"))
-        for (name, _, entry, precision, expect, seen, seed), fut in zip(runs, futures):
+        for (name, _, entry, precision, expect, seen, key, parameter, seed), fut in zip(runs, futures):
             text, seconds = fut.result()
             verdict, failing, ratio, _ = parse_report(text, expect)
             if expect and seen == "crash":
@@ -154,6 +197,10 @@ def main():
                     ratio == "inf" or float(ratio) >= args.min_ratio)
             else:
                 ok = verdict == "pass"
+            why = diagnosis_problem(text, key, parameter) if args.keys and seed in keys_seeds else None
+            if why:
+                ok = False
+                ratio = str(ratio) + "  " + why
             violations += not ok
             print("%-32s %-20s %-8s %4d %-7s %-70s %-9s %5.1fs%s" % (
                 name, entry, precision, seed, verdict, ",".join(failing) or "-", ratio, seconds,

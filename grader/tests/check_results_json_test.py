@@ -12,6 +12,9 @@ CASE is one of:
            where there is a bound, and the seed asked for
   budget   a correct kernel taking 1 s per call under --time-budget 2: exit 3,
            the properties not run named in the report and the results, none failed
+  backward a correct backward pass (--op attention_backward): exit 0, the
+           margin of backward_oracle_agreement in the results (ratio in
+           (0, 1)) and the text report's "largest error/bound" line
   entry    --entry naming a function the file does not define: exit 2, a
            "did you mean", and results with status usage_error
 Exits 0 when every expectation holds, else 1 with what differed.
@@ -96,6 +99,16 @@ def case_wrong(attnlab, src, folder):
             expect(p["ratio"] > 1 and abs(p["ratio"] - p["worst"]["error"] / p["worst"]["bound"])
                    <= 1e-9 * p["ratio"], "%s: ratio %r" % (p["name"], p["ratio"]), out)
     expect("oracle_agreement" in failed and bounded > 0, "oracle_agreement's bound", out)
+
+
+def case_backward(attnlab, src, folder):
+    kernel = os.path.join(src, "exercises", "mutants", "backward", "correct_backward.py")
+    code, out, res = run(attnlab, [kernel, "--op", "attention_backward", "--entry", "backward_float64",
+                                   "--cases", "20", "--seed", str(SEED)], folder)
+    expect(code == 0 and res["status"] == "passed", "exit status %d, not 0" % code, out)
+    expect(res["margin"] is not None and 0 < res["margin"]["ratio"] < 1, "margin", out)
+    expect(re.search(r"^largest error/bound over passing comparisons: ", out, re.M),
+           "the text report's margin line", out)
 
 
 def case_budget(attnlab, src, folder):

@@ -151,24 +151,32 @@ for m in matplotlib seaborn plotly tqdm bokeh altair; do
   $py -c "import $m" 2>/dev/null || { missing=$m; break; }
 done
 [ -n "$missing" ] || fail "every listed display module is installed here: cannot test skipping"
-mkdir -p "$tmp/c3/carol" "$tmp/c3/dave"
-$py - "$src/solutions/F1/softmax_rows.py" "$tmp/c3/carol/softmax.ipynb" "$tmp/c3/dave/softmax.ipynb" "$missing" <<'PY'
+# A later cell that uses the name the skipped import would have bound
+# (plt.imshow after `import matplotlib.pyplot as plt`) is skipped too, and
+# named; a later cell failing for another reason is still an error.
+mkdir -p "$tmp/c3/carol" "$tmp/c3/dave" "$tmp/c3/hana" "$tmp/c3/juno"
+$py - "$src/solutions/F1/softmax_rows.py" "$tmp/c3" "$missing" <<'PY'
 import json, sys
 code = open(sys.argv[1]).read()
-def notebook(path, first):
+def notebook(path, *later):
     cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
-              "source": code.splitlines(keepends=True)},
-             {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
-              "source": first}]
+              "source": source} for source in (code.splitlines(keepends=True),) + later]
     json.dump({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}, open(path, "w"))
-m = sys.argv[4]
-notebook(sys.argv[2], "import numpy as np\nimport %s as shown\nx = '''\n  text\n'''\nshown.show(np.ones(2))\n" % m)
-notebook(sys.argv[3], "import not_a_display_module_attnlab\n")
+d, m = sys.argv[2], sys.argv[3]
+notebook(d + "/carol/softmax.ipynb", "import numpy as np\nimport %s as shown\nx = '''\n  text\n'''\nshown.show(np.ones(2))\n" % m)
+notebook(d + "/dave/softmax.ipynb", "import not_a_display_module_attnlab\n")
+notebook(d + "/hana/softmax.ipynb", "import numpy as np\nimport %s as shown\n" % m,
+         "A = softmax_rows(np.ones((2, 2)))\nshown.imshow(A)\n")
+notebook(d + "/juno/softmax.ipynb", "import numpy as np\nimport %s as shown\n" % m,
+         "not_defined_attnlab(1)\nshown.imshow(np.ones(2))\n")
 PY
 grade "$tmp/o10" "$tmp/c3"
 expect "$tmp/o10.rows" '^carol/softmax\.ipynb\|F1\|graded\|([0-9.]+)\|\1\|' "a plotting cell made the notebook fail"
 expect "$tmp/o10/students/carol%2Fsoftmax.ipynb.txt" "cell 2 \\($missing\\) imports a display or plotting module" "no note of the skipped cell"
 expect "$tmp/o10.rows" '^dave/softmax\.ipynb\|F1\|not gradable\|' "a cell importing another missing module is not fatal"
+expect "$tmp/o10.rows" '^hana/softmax\.ipynb\|F1\|graded\|([0-9.]+)\|\1\|' "a cell using plt after a skipped plt import made the notebook fail"
+expect "$tmp/o10/students/hana%2Fsoftmax.ipynb.txt" "cell 3 \\(shown\\) uses a name" "no note of the cell using the skipped import's name"
+expect "$tmp/o10.rows" '^juno/softmax\.ipynb\|F1\|not gradable\|' "a cell failing for another reason was skipped"
 
 # 4. Under --exercise F2: another exercise's work is no submission of F2; a
 # file that defines no exercise's function is the fallback, and says so.

@@ -7,7 +7,8 @@
 # attempt with its answers file (one row, 15 / 15). Grades it into OUT, then
 # regrades two students (whose files changed) into the same OUT and checks:
 # one row per student, the two rows updated, every other row untouched
-# (its graded_at too, its line of summary.csv the same bytes), the other
+# (its graded_at too, its lines of summary.csv and of the Canvas and Moodle
+# exports the same bytes), the other
 # students' archives not unpacked again (rosa's notes.txt is not met), the
 # gradebook's fixed columns (every row out of F1+F2+F3+F4's maximum, summed
 # here from exercises/*/points.json; "EX (max)", "EX status",
@@ -121,6 +122,8 @@ grep -q "entry attention.cpp (defines F3); helpers: row_softmax.cpp, test_row_so
 grep -q "class overview: $students students" "$tmp/first.txt" || { cat "$tmp/first.txt"; fail "no overview"; }
 cp "$out/summary.json" "$tmp/first.json"
 cp "$out/summary.csv" "$tmp/first.csv"
+cp "$out/gradebook-canvas.csv" "$tmp/first-canvas.csv"
+cp "$out/gradebook-moodle.csv" "$tmp/first-moodle.csv"
 grep -q "ignored .*notes.txt" "$tmp/first.txt" || { cat "$tmp/first.txt"; fail "rosa's archive was not unpacked (notes.txt not ignored)"; }
 
 SRC="$src" /usr/bin/python3 - "$out" "$students" <<'PY' || { cat "$tmp/first.txt"; fail "the first gradebook is not as expected"; }
@@ -241,6 +244,23 @@ for name, line in lines_a.items():
     if name not in ("ivan", "skel_F1"):
         assert lines_b[name] == line, (line, lines_b[name])
 assert lines_b["ivan"] != lines_a["ivan"]
+# So are their lines of the LMS exports (Canvas: two header rows, the student
+# in the first column; Moodle: one, the username first, and no line for a
+# student with a not gradable exercise), and the headers.
+for lms, heads in (("canvas", 2), ("moodle", 1)):
+    def rows_of(path):
+        with open(path, newline="") as f:
+            raw = f.read().split("\n")
+        return raw[:heads], {next(csv.reader([l]))[0]: l for l in raw[heads:] if l}
+    ha, la = rows_of(os.path.join(os.path.dirname(sys.argv[4]), "first-" + lms + ".csv"))
+    hb, lb = rows_of(os.path.join(out, "gradebook-" + lms + ".csv"))
+    regraded = {"ivan", "skel_F1"}
+    assert ha == hb and set(la) - regraded == set(lb) - regraded, (lms, ha, hb, sorted(la), sorted(lb))
+    assert lms == "moodle" or len(lb) == students, (lms, sorted(lb))
+    for name, line in la.items():
+        if name not in regraded:
+            assert lb[name] == line, (lms, line, lb[name])
+    assert "ivan" in lb and lb["ivan"] != la.get("ivan"), (lms, la.get("ivan"), lb.get("ivan"))
 for name in a:
     if name in ("ivan", "skel_F1"):
         ex = b[name]["exercises"][0]

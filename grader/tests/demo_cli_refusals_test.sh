@@ -1,10 +1,12 @@
 #!/bin/sh
 # attnlab demo: every option it would ignore is refused on stderr with exit
 # status 2, naming the option, and an unknown demonstration is said as such
-# (before any complaint about its inputs). The list alone goes to stdout.
+# (before any complaint about its inputs). The list alone goes to stdout;
+# stdout that cannot be written is an error (exit 2), for every command.
 #   demo_cli_refusals_test.sh ATTNLAB
 set -u
 attnlab=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -46,6 +48,29 @@ expect 2 "does not read --mask" yes demo scaling --mask causal
 : > "$tmp/afile"
 expect 2 "--html .*afile: not a folder" yes demo --html "$tmp/afile"
 expect 2 "--svg .*: cannot write" yes demo masking --svg "$tmp/no/such/dir/x.svg"
+expect 2 "--html needs a folder" yes demo --html ""
+expect 2 "--html .*afile/sub: cannot make the folder" yes demo --html "$tmp/afile/sub"
+# An empty NAME is an unknown one, not the list.
+expect 2 "unknown demonstration ''" yes demo ""
+grep -q "masking" "$tmp/err" || { echo "FAIL: demo '': the refusal does not list the demonstrations"; fail=1; }
+# Values: the range said, and an option given twice said as such.
+expect 2 "--size must be a whole number from 1 to 64, got '-3'" yes demo masking --size -3
+expect 2 "--size given twice \\(give it once\\)" yes demo masking --size 4 --size 5
+expect 2 "--size given 3 times" yes demo masking --size 4 --size 5 --size 6
+# A failed write to standard output is a failure, said (as --svg /dev/full is).
+if [ -w /dev/full ]; then
+  for args in "demo masking --format csv" "demo masking" "demo scaling-sweep --format json --seeds 1" \
+              "demo scaling-sweep --seeds 1" "demo" "check $src/solutions/F3/attention.py --list-properties"; do
+    # shellcheck disable=SC2086
+    "$attnlab" $args > /dev/full 2> "$tmp/err"
+    got=$?
+    if [ "$got" != 2 ] || ! grep -q "cannot write standard output" "$tmp/err"; then
+      echo "FAIL: attnlab $args > /dev/full: exit $got"; cat "$tmp/err"; fail=1
+    else
+      echo "ok: attnlab $args > /dev/full -> 2"
+    fi
+  done
+fi
 # The valid forms still run.
 expect 0 "" no demo masking --size 3
 expect 0 "" no demo weights

@@ -29,6 +29,11 @@ for demo in masking scaling shift weights; do
     fail "$demo text svg failed"
   "$attnlab" demo $demo > "$tmp/$demo-plain.txt" || fail "attnlab demo $demo failed"
 done
+for demo in masking shift weights; do
+  "$attnlab" demo $demo --size 6 --mask padding --seed 4 --format json > "$tmp/$demo-padding.json" ||
+    fail "$demo padding json failed"
+  "$attnlab" demo $demo --size 6 --mask padding --seed 4 > "$tmp/$demo-padding.txt" || fail "$demo padding text failed"
+done
 "$attnlab" demo masking --size 5 --mask causal --seed 4 --font-scale 2 --svg "$tmp/big.svg" > /dev/null 2>&1 ||
   fail "--font-scale 2 failed"
 "$attnlab" demo masking --font-scale 9 > /dev/null 2>&1 && fail "--font-scale 9 accepted"
@@ -39,6 +44,9 @@ done
   fail "sweep json/svg failed"
 "$attnlab" demo scaling-sweep > "$tmp/sweep.txt" || fail "sweep text failed"
 "$attnlab" demo > "$tmp/list.txt" || fail "the list failed"
+"$attnlab" demo scaling --size 12 > "$tmp/scaling-12.txt" || fail "scaling --size 12 failed"
+"$attnlab" demo scaling-sweep --seeds 1 --size 4 --svg "$tmp/sweep-1.svg" > "$tmp/sweep-1.txt" 2>/dev/null ||
+  fail "sweep --seeds 1 failed"
 # An input a demonstration does not read is refused (exit 2, naming it), never
 # ignored in silence: a lecturer who asks for --mask on the sweep must not
 # believe the figure is masked.
@@ -120,6 +128,36 @@ for demo, panel_keys in keys.items():
 # The text's own examples, against the text's printed numbers or the definitions.
 close = lambda a, b, tol: all(abs(x - y) <= tol for x, y in zip(a, b))
 t = {p["key"]: p["weights"] for p in json.load(open(path("masking-text.json")))["panels"]}
+# The entropy reference is the largest mean row entropy the panel's mask allows:
+# the mean over rows of log(number of allowed keys), by hand here. A 5 x 5
+# causal mask: row i sees i + 1 keys; no mask: 5 keys; a 6-key padding mask
+# keeps 6 - 6 // 3 = 4 keys in every row; the text's 2 x 2 causal example: 1 and 2.
+by_mask = {"causal": sum(math.log(i + 1) for i in range(5)) / 5, "none": math.log(5),
+           "padding": math.log(4), "text": (math.log(1) + math.log(2)) / 2}
+for demo in ["masking", "shift", "weights"]:
+    for mask in ["causal", "none"]:
+        base = f"{demo}-{mask}"
+        ref = by_mask[mask]
+        for p in json.load(open(path(base + ".json")))["panels"]:
+            assert abs(p["uniform_entropy"] - ref) < 1e-12, (base, p["key"], p["uniform_entropy"], ref)
+            e = p["mean_entropy"]
+            assert e is None or e <= ref + 1e-12, (base, p["key"], e, ref)
+        txt = open(path(base + ".txt")).read()
+        assert "uniform over the allowed keys: %.3f)" % ref in txt, (base, ref, txt)
+        assert "uniform: " not in txt, base
+        svg = open(path(base + ".svg")).read()
+        assert "(uniform %.2f)" % ref in svg, (base, ref)
+    for p in json.load(open(path(demo + "-padding.json")))["panels"]:
+        assert abs(p["uniform_entropy"] - by_mask["padding"]) < 1e-12, (demo, p)
+    assert "uniform over the allowed keys: 1.386)" in open(path(demo + "-padding.txt")).read(), demo
+for p in json.load(open(path("scaling-none.json")))["panels"]:
+    assert abs(p["uniform_entropy"] - math.log(5)) < 1e-12, p  # unmasked
+for p in json.load(open(path("masking-text.json")))["panels"]:
+    assert abs(p["uniform_entropy"] - by_mask["text"]) < 1e-12, p
+assert "uniform over the allowed keys: 0.347)" in open(path("masking-text.txt")).read()
+# attnlab demo masking (T = 6, causal): mean log(i + 1) = log(720) / 6 = 1.097, not log 6 = 1.792.
+assert "uniform over the allowed keys: 1.097)" in open(path("masking-plain.txt")).read()
+
 assert close(t["correct"][0] + t["correct"][1], [1, 0, 0.6698, 0.3302], 1e-4), t  # 32.2.6, masked
 assert close(t["post_softmax"][0] + t["post_softmax"][1], [0.3302, 0, 0.6698, 0.3302], 1e-4), t  # F4
 svg_checks("masking-text.svg", 2, 2, 1)
@@ -170,6 +208,15 @@ assert len(cls("polygon", "band")) == 4 and len(cls("polyline", "mean")) == 4
 assert len(cls("polyline", "mean")[0].getAttribute("points").split()) == 11
 assert "scaling-sweep" in open(path("list.txt")).read()
 assert "d_k" in open(path("sweep.txt")).read() and "1024" in open(path("sweep.txt")).read()
+# Text tables stay aligned past row 9: the panels' separator in one column.
+rows12 = [l for l in open(path("scaling-12.txt")).read().splitlines() if l.startswith("  row ")]
+assert len(rows12) == 12 and len({l.index("|") for l in rows12}) == 1, rows12
+assert len({l.index(":") for l in rows12}) == 1, rows12
+# Plain words: "no mask", "1 seed".
+assert "no mask" in open(path("masking-none.txt")).read() and "none mask" not in open(path("masking-none.txt")).read()
+for name in ("sweep-1.txt", "sweep-1.svg"):
+    text = open(path(name)).read()
+    assert "1 seeds" not in text and "1 seed" in text, (name, text[:400])
 print("demo formats ok")
 PY
 echo "demo_formats_test: ok"

@@ -57,6 +57,11 @@ for s in p.sections:
 # masking: 3 masks x 2 sizes x 2 seeds; the sweep: 2 sizes x 2 seeds.
 assert p.sections[0]["variants"] == 12 and p.sections[-1]["variants"] == 4
 assert "attnlab demo masking --mask none --size 8 --seed 2 --d-k 16 --svg masking.svg" in text
+# The figures whose controls have no d_k say which d_k they have.
+for fig in ("masking", "shift", "weights"):
+    section = text[text.index('<section class="figure" id="%s">' % fig):]
+    section = section[:section.index("</section>")]
+    assert section.count("Every variant on this page has d_k = 16") == section.count('class="caption"') > 0, fig
 print("page ok")
 PY
 
@@ -146,5 +151,22 @@ d.feed(open(sys.argv[1], encoding="utf-8").read())
 assert d.shown == ["mask=padding&size=8&seed=2"], d.shown
 assert d.note and "size = 16" in d.note and "seed = 3" in d.note and "nearest" in d.note, d.note
 print("fallback ok:", d.note)
+PY
+# A fragment with controls scrolls its figure into view (no element has the
+# whole fragment as its id, so the browser alone would not): the figure's top
+# at the window's top, the page scrolled.
+url3="file://$tmp/page/index.html#scaling:d-k=1024"
+timeout 120 "$browser" $flags --window-size=1400,900 --virtual-time-budget=5000 --dump-dom "$url3" > "$tmp/dom3.html" \
+  2>> "$tmp/chromium.err" || fail "chromium --dump-dom failed: $(tail -5 "$tmp/chromium.err")"
+/usr/bin/python3 - "$tmp/dom3.html" <<'PY' || fail "#scaling:d-k=1024 did not scroll to its figure"
+import html, re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+body = re.search(r"<body[^>]*>", dom).group(0)
+m = re.search(r'data-scrolled-to="(\S+) (-?\d+) (\d+)"', body)
+assert m, body
+assert m.group(1) == "scaling" and abs(int(m.group(2))) <= 2 and int(m.group(3)) > 0, m.groups()
+shown = re.search(r'<section class="figure" id="scaling">.*?<div class="variant" data-params="([^"]*)"(?! hidden)', dom, re.S)
+assert shown and html.unescape(shown.group(1)) == "d-k=1024&size=4&seed=1", shown and shown.group(1)
+print("scrolled ok:", m.groups())
 PY
 echo "demo_html_test: ok"

@@ -128,4 +128,15 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null 2>&1 && id nobody > /dev
   grep -q "cannot write into the folder" "$tmp/err" || { cat "$tmp/err"; fail "the read-only --out refused without saying why"; }
   grep -q "runs of" "$tmp/err" && fail "a read-only --out was refused only after training"
 fi
+# An experiment that does not exist is named, with the list (not CLI11's
+# "A subcommand is required").
+"$attnlab" experiment f6 > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "experiment f6 was not refused with status 2"
+grep -q "unknown experiment 'f6' (experiments: f5)" "$tmp/err" || { cat "$tmp/err"; fail "experiment f6: not named"; }
+# A report that cannot be written to standard output is a failure, said.
+if [ -w /dev/full ]; then
+  "$attnlab" experiment f5 --out "$tmp/full" --seeds 2 --steps 10 --d-k 4 > /dev/full 2> "$tmp/err"
+  [ $? -eq 2 ] || fail "experiment f5 > /dev/full did not exit 2"
+  grep -q "cannot write standard output" "$tmp/err" || { cat "$tmp/err"; fail "experiment f5 > /dev/full: not said"; }
+fi
 echo "experiment f5: tiny run, outputs and bounds as expected"

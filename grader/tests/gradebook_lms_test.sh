@@ -12,7 +12,9 @@
 #   SIS Login ID, Section, one assignment per exercise), a "Points Possible"
 #   row with the maxima, one row per student, numbers (empty for "not
 #   gradable");
-# - gradebook-moodle.csv: "Username" then the assignments, one row per student;
+# - gradebook-moodle.csv: "Username" then the assignments, one row per student
+#   whose every exercise has a grade (dora's is left out: Moodle's import
+#   would clear her grade for an empty cell), summary.txt naming her;
 # - summary-anonymous.csv (salt from the configuration): no student's name,
 #   ids equal to HMAC-SHA256(salt, student) computed here with Python's hmac,
 #   and `attnlab reveal` gives each back (a wrong salt: exit 1);
@@ -96,13 +98,23 @@ canvas_by = {r[0]: r for r in students}
 assert canvas_by["bob"][5:] == ["0", "%g" % f3] and canvas_by["cid"][5:] == ["0", "0"], canvas_by
 assert canvas_by["dora"][6] == "", canvas_by["dora"]
 
-# Moodle: the identifier column, then the assignments.
+# Moodle: the identifier column, then the assignments. Moodle's CSV import
+# reads an empty cell (and '-') as no grade and commits it, clearing the
+# grade a student has (grade/import/csv/classes/load_data.php,
+# update_grade_item): a student with a not gradable or error exercise (dora)
+# is left out, the only way its import leaves a grade as it is, and
+# summary.txt says so. No cell is empty.
 with open(os.path.join(out, "gradebook-moodle.csv"), newline="") as f:
     moodle = list(csv.reader(f))
 assert moodle[0] == ["Username", "attnlab F2", "attnlab F3"], moodle[0]
-assert sorted(r[0] for r in moodle[1:]) == sorted(rows) and all(len(r) == 3 for r in moodle[1:]), moodle
+unsure = sorted(w for w in rows if any(cell(w, ex)["status"] in ("not gradable", "error") for ex in ("F2", "F3")))
+assert unsure == ["dora"], unsure
+assert sorted(r[0] for r in moodle[1:]) == sorted(set(rows) - set(unsure)), moodle
+assert all(len(r) == 3 and "" not in r and "-" not in r for r in moodle[1:]), moodle
 for r in moodle[1:]:
     assert r[1:] == canvas_by[r[0]][5:], (r, canvas_by[r[0]])
+overview = open(os.path.join(out, "summary.txt")).read()
+assert re.search(r"gradebook-moodle\.csv leaves out 1 student \(dora\)", overview), overview
 
 # The anonymous gradebook: no names, ids keyed by the salt, sorted by id.
 with open(os.path.join(out, "summary-anonymous.csv"), newline="") as f:

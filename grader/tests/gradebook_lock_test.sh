@@ -31,15 +31,16 @@ until [ "$(cat "$out/.attnlab-lock" 2>/dev/null)" = "$first" ]; do
   kill -0 $first 2>/dev/null || { cat "$tmp/first.txt"; fail "the first grader ended early"; }
   sleep 0.1
 done
-timeout 120 "$attnlab" grade "$class" --students ana --no-sandbox --cases 5 --out "$out" > "$tmp/second.txt" 2>&1
+timeout 120 "$attnlab" grade "$class" --students ana --no-sandbox --cases 5 --out "$out" > "$tmp/second.out" 2> "$tmp/second.txt"
 code=$?
 rm -f "$tmp/hold"
 wait $first
 first_code=$?
 [ "$code" = 2 ] || { cat "$tmp/second.txt"; fail "the second grader: expected exit status 2, got $code"; }
+# The refusal is an error: on stderr, not among stdout's progress lines.
 grep -q "another attnlab grade (or merge) is writing to $out" "$tmp/second.txt" ||
-  { cat "$tmp/second.txt"; fail "the second grader does not say that another attnlab grade writes to $out"; }
-grep -q "^\[1/" "$tmp/second.txt" && fail "the second grader graded someone"
+  { cat "$tmp/second.out" "$tmp/second.txt"; fail "the second grader does not say on stderr that another attnlab grade writes to $out"; }
+grep -q "^\[1/" "$tmp/second.out" "$tmp/second.txt" && fail "the second grader graded someone"
 [ "$first_code" = 0 ] || { cat "$tmp/first.txt"; fail "the first grader: expected exit status 0, got $first_code"; }
 /usr/bin/python3 - "$out" <<'PY' || fail "the gradebook after the two graders is not whole"
 import json, os, sys
@@ -51,7 +52,8 @@ left = [f for f in os.listdir(out) if f.startswith(".") and f != ".attnlab-lock"
 left += [f for f in os.listdir(os.path.join(out, "students")) if f.startswith(".")]
 assert not left, left  # no temporary file left behind
 PY
-# The lock is released with its process: a third grader into the folder works.
-"$attnlab" grade "$class" --students ana --no-sandbox --cases 5 --out "$out" > "$tmp/third.txt" 2>&1 ||
+# The lock is released with its process: a third grader into the folder works
+# (with the first one's settings: a regrade keeping rows of others is refused).
+"$attnlab" grade "$class" --students ana --no-sandbox --cases 5 --timeout 300 --out "$out" > "$tmp/third.txt" 2>&1 ||
   { cat "$tmp/third.txt"; fail "a grader after the first one finished could not write to $out"; }
 echo "gradebook_lock_test: ok"

@@ -6,7 +6,10 @@
 # at float64's bounds; on its counterexample each holds at float32's, so the
 # hint says the departure is float32 rounding, never "normalise each row".
 # A logic error (the F4 post-softmax mask, the F3 mutant without the max
-# shift) keeps its property's own hint and no within_precision.
+# shift) keeps its property's own hint and no within_precision, and so does
+# one the diagnosis names (the F3 mutants with a wrong scale: wrong_scale),
+# even where the shrunk counterexample's numbers are small enough to hold at
+# float32's bound.
 set -u
 attnlab=$1
 src=$2
@@ -22,6 +25,10 @@ if grep -q "Normalise each row" "$tmp/f32.txt"; then cat "$tmp/f32.txt"; fail "a
   --results-json "$tmp/post.json" > "$tmp/post.txt" 2>&1
 "$attnlab" grade "$src/exercises/mutants/f3_no_max_shift.cpp" --cases 100 \
   --results-json "$tmp/shift.json" > "$tmp/shift.txt" 2>&1
+for m in f3_no_scale f3_scale_twice; do
+  "$attnlab" grade "$src/exercises/mutants/$m.py" --cases 100 \
+    --results-json "$tmp/$m.json" > "$tmp/$m.txt" 2>&1
+done
 /usr/bin/python3 - "$tmp" <<'PY' || fail "results.json's hints are not as expected"
 import json, os, sys
 tmp = sys.argv[1]
@@ -32,11 +39,13 @@ f32 = failed("f32.json")
 assert f32, "torch_float32.py failed nothing"
 for name, x in f32.items():
     assert x.get("within_precision") == "float32" and x.get("hint") == "within_float32", (name, x)
-for logic in ("post.json", "shift.json"):
+for logic in ("post.json", "shift.json", "f3_no_scale.json", "f3_scale_twice.json"):
     bad = failed(logic)
     assert bad, logic + " failed nothing"
     for name, x in bad.items():
         assert "within_precision" not in x and x.get("hint") != "within_float32", (logic, name, x)
+for named in ("f3_no_scale.json", "f3_scale_twice.json"):
+    assert any("wrong_scale" in x.get("misconceptions", []) for x in failed(named).values()), named
 print("float32 drift:", sorted(f32), "logic errors keep their hints")
 PY
 echo "precision_hint_test: ok"

@@ -1,6 +1,7 @@
 // The catalogue (catalogue.hpp): every family file registers its families.
 #include "attn/mis/catalogue.hpp"
 
+#include "backward_models.hpp"
 #include "families.hpp"
 
 namespace attn::mis {
@@ -16,6 +17,7 @@ const std::vector<Family>& catalogue() {
     detail::add_tiled_families(v);
     detail::add_multi_head_families(v);
     detail::add_mask_builder_families(v);
+    detail::add_backward_families(v);
     return v;
   }();
   return all;

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/mis/catalogue.hpp"
+#include "backward_diagnose.hpp"
 #include "battery_cases.hpp"
 #include "explain.hpp"
 #include "pipeline.hpp"
@@ -107,6 +108,7 @@ const char* verdict_name(Diagnosis::Verdict v) {
 }
 
 std::vector<Model> candidate_models(Operation op, const Precision& declared) {
+  if (op == Operation::attention_backward) return detail::backward_models(declared);
   std::vector<Model> v = {correct_model()};
   for (const Family* f : families_for(op))
     for (Model& m : f->members(op)) {
@@ -124,6 +126,7 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
                       const Case* counterexample, const Options& options) {
   const std::size_t max_cases = std::min(options.max_cases, kMaxBatteryCases);
   const std::size_t max_entries = std::min(options.max_entries, kMaxBatteryEntries);
+  if (op == Operation::attention_backward) return detail::backward_battery(declared, counterexample, options);
   const std::vector<Model> models = candidate_models(op, declared);
   std::vector<Case> pool;
   Battery b;
@@ -543,6 +546,8 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
   if (!subject.supports(op))
     throw std::invalid_argument(std::string("diagnose: the subject does not support ") +
                                 attn::prop::operation_name(op));
+  if (op == Operation::attention_backward)
+    return detail::diagnose_backward(subject, counterexample, failed_property, options);
   const Precision declared = subject.precision();
   Diagnosis d;
   d.failed_property = failed_property;
@@ -578,16 +583,7 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     combined_fits(x, op, singles, d);
     if (d.verdict == Diagnosis::Verdict::combined) return finish();
   }
-  if (d.fits.empty()) {
-    d.verdict = Diagnosis::Verdict::no_known_mistake;
-  } else if (d.fits.size() == 1) {
-    d.verdict = Diagnosis::Verdict::misconception;
-  } else {
-    d.verdict = Diagnosis::Verdict::several;
-    for (const Fit& f : d.fits)
-      if (const Family* fam = find_family(f.key))
-        d.tell_apart += (d.tell_apart.empty() ? "" : "; ") + f.key + ": " + fam->told_apart_by;
-  }
+  detail::set_verdict_from_fits(d);
   return finish();
 }
 

@@ -152,12 +152,106 @@ std::map<std::string, Advice> tiled_heads_and_masks_advice() {
   };
 }
 
+/// Advice for the keys of the backward pass (backward_models.cpp), citing
+/// FlashAttention-2 (Dao 2023), section 2.2 and Algorithm 2, or the definition.
+std::map<std::string, Advice> backward_advice() {
+  const char* d_np =
+      "D is one number per query row: D = (dO * O).sum(axis=1, keepdims=True) (equal to "
+      "(P * dP).sum(axis=1)), then dS = P * (dP - D) (FlashAttention-2 (Dao 2023), Algorithm 2).";
+  const char* d_cpp =
+      "D is one number per query row: D = (dO.array() * O.array()).rowwise().sum() (equal to "
+      "rowsum(P o dP)), then dS_ij = P_ij (dP_ij - D_i) (FlashAttention-2 (Dao 2023), Algorithm 2).";
+  return {
+      {"backward_d_term_dropped", {d_np, d_cpp}},
+      {"backward_d_from_p", {d_np, d_cpp}},
+      {"backward_d_unweighted", {d_np, d_cpp}},
+      {"backward_d_without_o", {d_np, d_cpp}},
+      {"backward_d_wrong_axis", {d_np, d_cpp}},
+      {"backward_d_per_tile",
+       {"Compute D = rowsum(dO * O) once, before the tile loops, over every key of the row "
+        "(FlashAttention-2 (Dao 2023), Algorithm 2, line 4).",
+        "Compute D = rowsum(dO o O) once, before the tile loops, over every key of the row "
+        "(FlashAttention-2 (Dao 2023), Algorithm 2, line 4)."}},
+      {"backward_jacobian_diagonal",
+       {"The softmax's Jacobian is diag(p) - p p^T: dS = P * (dP - (P * dP).sum(axis=1, "
+        "keepdims=True)), not P * (1 - P) * dP.",
+        "The softmax's Jacobian is diag(p) - p p^T: dS_ij = P_ij (dP_ij - D_i) with D_i = "
+        "sum_j P_ij dP_ij, not P_ij (1 - P_ij) dP_ij."}},
+      {"backward_scale_missing",
+       {"S = c Q K^T with c = 1/sqrt(d_k), so dQ = c * (dS @ K) and dK = c * (dS.T @ Q) "
+        "(FlashAttention-2 (Dao 2023), Algorithm 2).",
+        "S = c Q K^T with c = 1/sqrt(d_k), so dQ = c dS K and dK = c dS^T Q "
+        "(FlashAttention-2 (Dao 2023), Algorithm 2)."}},
+      {"backward_scale_twice",
+       {"Apply c = 1/sqrt(d_k) once: dS is the gradient of the scaled logits, then dQ = c * "
+        "(dS @ K), dK = c * (dS.T @ Q).",
+        "Apply c = 1/sqrt(d_k) once: dS is the gradient of the scaled logits, then dQ = c dS K, "
+        "dK = c dS^T Q."}},
+      {"backward_dv_unnormalised",
+       {"dV = P.T @ dO with the normalised weights P = E / E.sum(axis=1, keepdims=True), or "
+        "P = exp(S - L) with the saved logsumexp L.",
+        "dV = P^T dO with the normalised weights P_ij = exp(S_ij - L_i) (L the saved "
+        "logsumexp), not the bare exponentials."}},
+      {"backward_dv_untransposed",
+       {"dV = P.T @ dO: dV is T_v x d_v, summed over the queries.",
+        "dV = P^T dO (P.transpose() * dO): dV is T_v x d_v, summed over the queries; test "
+        "with T_q != T_v."}},
+      {"backward_dk_untransposed",
+       {"dK = c * (dS.T @ Q): dK is T_v x d_k, summed over the queries.",
+        "dK = c dS^T Q (dS.transpose() * Q): dK is T_v x d_k, summed over the queries; test "
+        "with T_q != T_v."}},
+      {"backward_do_transposed",
+       {"Use dO as given, row i for query i (check its shape and memory order).",
+        "Map dO's buffer as a row-major T_q x d_v matrix (Eigen::Map<const Matrix> with the "
+        "header's row-major Matrix type, not Eigen::MatrixXd, which is column-major)."}},
+      {"backward_low_precision_accumulation",
+       {"Accumulate dV (and every gradient) in the declared type: no float16 buffer for the "
+        "running sum.",
+        "Accumulate dV (and every gradient) in the declared type: no float16 or bfloat16 "
+        "accumulator."}},
+      {"backward_finite_mask_value",
+       {"Recompute P with -inf at forbidden keys (np.where(mask, -np.inf, S)) so their weight is "
+        "exactly 0 (Lemma 2).",
+        "Recompute P with -infinity at forbidden keys (or P = 0 there) so their weight is "
+        "exactly 0 (Lemma 2)."}},
+      {"backward_mask_by_multiplication",
+       {"Mask with -inf before the softmax (np.where(mask, -np.inf, S)), not S * ~mask.",
+        "Mask with -infinity before the softmax (or P = 0 at forbidden keys), not by "
+        "multiplying the logits by the keep indicator."}},
+      {"backward_mask_not_in_recompute",
+       {"Apply the mask again when recomputing P = exp(S - L): P = 0 at forbidden keys "
+        "(FlashAttention-2 (Dao 2023), Algorithm 2; Lemma 2).",
+        "Apply the mask again when recomputing P = exp(S - L): P = 0 at forbidden keys "
+        "(FlashAttention-2 (Dao 2023), Algorithm 2; Lemma 2)."}},
+      {"backward_no_max_shift",
+       {"Take the row maximum out: E = np.exp(S - S.max(axis=1, keepdims=True)); a saved "
+        "logsumexp is m + log(sum(exp(S - m))).",
+        "Take the row maximum out: exp(S_ij - m_i); a saved logsumexp is m_i + log(sum_j "
+        "exp(S_ij - m_i))."}},
+      {"backward_lse_unscaled",
+       {"Save the logsumexp of the scaled logits c Q K^T, the ones the weights are the softmax "
+        "of (FlashAttention-2 (Dao 2023), Algorithm 2).",
+        "Save the logsumexp of the scaled logits c Q K^T, the ones the weights are the softmax "
+        "of (FlashAttention-2 (Dao 2023), Algorithm 2)."}},
+      {"backward_recompute_unscaled",
+       {"Recompute P = np.exp(c * (Q @ K.T) - L) with the scale c = 1/sqrt(d_k), as in the "
+        "forward.",
+        "Recompute P_ij = exp(c Q_i . K_j - L_i) with the scale c = 1/sqrt(d_k), as in the "
+        "forward."}},
+      {"backward_tile_boundary",
+       {"A tile's end is exclusive: range(k0, min(k0 + B, T_v)) covers every key once.",
+        "A tile's end is exclusive: for (j = k0; j < std::min(k0 + B, T_v); ++j) covers every "
+        "key once."}},
+  };
+}
+
 /// Advice per key: (NumPy, C++/Eigen).
 const std::map<std::string, Advice>& advice() {
   static const std::map<std::string, Advice> a = [] {
     std::map<std::string, Advice> all = masking_advice();
     all.merge(computation_advice());
     all.merge(tiled_heads_and_masks_advice());
+    all.merge(backward_advice());
     return all;
   }();
   return a;
@@ -274,6 +368,19 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
   else
     s += " What would tell them apart: " + d.tell_apart;
   return s;
+}
+
+void set_verdict_from_fits(Diagnosis& d) {
+  if (d.fits.empty()) {
+    d.verdict = Diagnosis::Verdict::no_known_mistake;
+  } else if (d.fits.size() == 1) {
+    d.verdict = Diagnosis::Verdict::misconception;
+  } else {
+    d.verdict = Diagnosis::Verdict::several;
+    for (const Fit& f : d.fits)
+      if (const Family* fam = find_family(f.key))
+        d.tell_apart += (d.tell_apart.empty() ? "" : "; ") + f.key + ": " + fam->told_apart_by;
+  }
 }
 
 }  // namespace attn::mis::detail

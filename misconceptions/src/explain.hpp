@@ -12,4 +12,10 @@ namespace attn::mis::detail {
 /// precision (the advice for low_precision depends on it).
 std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Precision& declared);
 
+/// The verdict of a single-mistake search from its fits: no_known_mistake
+/// (none), misconception (one), or several, with what tells each apart
+/// (its family's `told_apart_by`) in `tell_apart`. The forward's and the
+/// backward's diagnoses decide alike.
+void set_verdict_from_fits(Diagnosis& d);
+
 }  // namespace attn::mis::detail

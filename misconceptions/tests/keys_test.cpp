@@ -29,8 +29,11 @@ TEST_CASE("every catalogue key has a subject in the key test", "[keys]") {
   for (const KeyedSubject& k : keyed_subjects()) tested.insert(k.key);
   tested.insert("inverted_mask");
   std::vector<std::string> missing;
+  // The backward pass's keys are judged in backward_test.cpp and, one
+  // mutant each, by grader/tests/backward_mutants_run.py --keys.
   for (const auto& f : attn::mis::catalogue())
-    if (!tested.count(f.key)) missing.push_back(f.key);
+    if (!tested.count(f.key) && !f.applies_to(attn::prop::Operation::attention_backward))
+      missing.push_back(f.key);
   INFO("keys without a subject: " << missing.size());
   for (const auto& m : missing) UNSCOPED_INFO(m);
   CHECK(missing.empty());

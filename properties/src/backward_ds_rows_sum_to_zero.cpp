@@ -30,6 +30,7 @@ Property backward_ds_rows_sum_to_zero() {
   p.title = "each row of dS sums to 0: the keys' gradients dK sum to the zero vector";
   p.source = "shift invariance, section 32.2.4, differentiated; reference/TOLERANCE.md, (B7)";
   p.op = Operation::attention_backward;
+  p.edge_cases = {.long_rows = true};  // rows over several tiles (edge_cases.hpp)
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::any); };
   p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);

@@ -22,6 +22,7 @@ Property backward_oracle_agreement() {
   p.source = "the chain rule through O = P V and the softmax (FlashAttention, Dao et al. 2022, "
              "Appendix B.2); reference/TOLERANCE.md, \"The backward pass\"";
   p.op = Operation::attention_backward;
+  p.edge_cases = {.long_rows = true};  // rows over several tiles (edge_cases.hpp)
   p.generator = [](const GenConfig& cfg) { return gen_case(cfg, MaskPolicy::any); };
   p.check = [](Subject& s, const Case& c) -> std::optional<Failure> {
     const Outcome o = s.run(c);

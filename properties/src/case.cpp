@@ -12,21 +12,6 @@
 
 namespace attn::prop {
 
-const char* operation_name(Operation op) {
-  switch (op) {
-    case Operation::softmax_rows: return "softmax_rows";
-    case Operation::masked_softmax: return "masked_softmax";
-    case Operation::attention: return "attention";
-    case Operation::attention_tiled: return "attention_tiled";
-    case Operation::multi_head_attention: return "multi_head_attention";
-    case Operation::causal_mask: return "causal_mask";
-    case Operation::padding_mask: return "padding_mask";
-    case Operation::batched_attention: return "batched_attention";
-    case Operation::attention_backward: return "attention_backward";
-  }
-  return "unknown";
-}
-
 namespace {
 
 /// Shortest text that reads back as the same double ("0.1", "-inf", "nan").

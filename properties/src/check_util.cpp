@@ -25,8 +25,7 @@ Index T_v(const Case& c) {
 }
 
 bool forbidden(const Case& c, Index i, Index j) {
-  const bool logits = c.op == Operation::softmax_rows || c.op == Operation::masked_softmax;
-  return (c.mask && (*c.mask)(i, j)) || (logits && c.S(i, j) == -HUGE_VAL);
+  return (c.mask && (*c.mask)(i, j)) || (takes_logits(c.op) && c.S(i, j) == -HUGE_VAL);
 }
 
 bool weights_expected(const Subject& s, const Case& c) {
@@ -377,11 +376,15 @@ namespace {
 /// size |answer|: the bound times max(1, |answer| / |exact|). An exact value
 /// below double's range (a weight of e^-1000) counts as the smallest
 /// subnormal: a wrong answer of 1e-145 there rounds at its own size, not at
-/// the size of the underflow bound (4e-307).
+/// the size of the underflow bound (4e-307). A bound of 0 (an exact value,
+/// 0 included, that the subject must give exactly) stays 0 whatever the
+/// answer: |answer| / denorm_min overflows to inf for |answer| above 1e-15,
+/// and 0 x inf would be a NaN tolerance that no difference meets. The
+/// result is never NaN (at most double's largest finite value).
 double answer_rounding(double bound, double answer, const ref::Real& exact) {
   const double x = std::max(std::abs(static_cast<double>(exact)), std::numeric_limits<double>::denorm_min());
-  if (!std::isfinite(answer) || std::abs(answer) <= x) return bound;
-  return bound * (std::abs(answer) / x);
+  if (bound == 0 || !std::isfinite(answer) || std::abs(answer) <= x) return bound;
+  return std::min(bound * (std::abs(answer) / x), std::numeric_limits<double>::max());
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 #include <string>
+#include <tuple>
 
 #include "attn/prop/generators.hpp"
 #include "attn/ref/textbook.hpp"
@@ -148,10 +149,57 @@ std::vector<Case> long_rows_cases(Operation op, const ShapeSpace& sp, const Prec
   return out;
 }
 
+/// attention_backward's long rows (within the ShapeSpace, T_v at least
+/// kBackwardLongFrom): 70 queries over 300 keys under a causal mask aligned
+/// bottom-right (query i sees keys j <= i + 230), and 3 queries over 200
+/// keys unmasked; head dims 4 (or the declared one nearest), logits within
+/// [-1, 1] so the weights spread over every tile of 32, 64 or 128 keys, and
+/// neither length a multiple of those tiles: a D_i or logsumexp kept per
+/// tile is far off. Small-integer V and dO; exact in every storage type.
+std::vector<Case> backward_long_cases(const ShapeSpace& sp, const Precision& prec) {
+  const Index tm = std::max<Index>(sp.tile_multiple, 1);
+  std::vector<Case> out;
+  for (const auto& [want_q, want_v, causal] : {std::tuple<Index, Index, bool>{70, 300, true}, {3, 200, false}}) {
+    const Index T_v = std::min(want_v, sp.max_seq) / tm * tm;
+    const Index T_q = std::min((want_q + tm - 1) / tm * tm, T_v);
+    if (T_v < kBackwardLongFrom || T_q < 1) continue;
+    const Index d = sp.head_dims.empty() ? 4 : sp.head_dims.front();
+    Case c;
+    c.op = Operation::attention_backward;
+    c.tags = {causal ? "edge: long backward rows, causal (bottom-right)" : "edge: long backward rows, no mask"};
+    c.Q = DMatrix(T_q, d);
+    c.K = DMatrix(T_v, d);
+    c.V = DMatrix(T_v, d);
+    c.dO = DMatrix(T_q, d);
+    // Entries in [-1/2, 1/2] on a grid of 1/8: |logit| <= d / (4 sqrt(d)) <= 1 for d = 4.
+    for (Index i = 0; i < T_q; ++i)
+      for (Index l = 0; l < d; ++l) {
+        c.Q(i, l) = double((i * 3 + l * 5) % 9 - 4) / 8;
+        c.dO(i, l) = double((i * 5 + l * 2) % 7) - 3;
+      }
+    for (Index j = 0; j < T_v; ++j)
+      for (Index l = 0; l < d; ++l) {
+        c.K(j, l) = double((j * 7 + l * 3) % 9 - 4) / 8;
+        c.V(j, l) = double((j * 7 + l * 3) % 9) - 4;
+      }
+    if (causal) {
+      Mask M = Mask::Constant(T_q, T_v, false);
+      for (Index i = 0; i < T_q; ++i)
+        for (Index j = 0; j < T_v; ++j) M(i, j) = j > i + (T_v - T_q);
+      c.mask = std::move(M);
+    }
+    round_to_precision(c, prec);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Case> edge_cases(const Property& p, const GenConfig& gc) {
   const Operation op = p.op;
+  if (op == Operation::attention_backward)
+    return p.edge_cases.long_rows ? backward_long_cases(gc.shapes, gc.precision) : std::vector<Case>{};
   if (op != Operation::softmax_rows && op != Operation::masked_softmax &&
       op != Operation::attention)
     return {};
@@ -173,7 +221,13 @@ std::vector<Case> edge_cases(const Property& p, const GenConfig& gc) {
     Case f2;
     f2.op = op;
     f2.S = ref::textbook::F2{}.S;  // [[0, 2, -inf], [1, -1, 0]]
+    // GCC 12 warns that the disengaged optional's storage "may be used
+    // uninitialized" when it is assigned (a false positive, GCC bug 80635);
+    // the warning is off for this statement only.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
     if (op == Operation::masked_softmax) f2.mask = Mask::Constant(2, 3, false);
+#pragma GCC diagnostic pop
     f2.tags = {"edge: -inf in S (the text's F2 matrix)"};
     out.push_back(f2);
   }

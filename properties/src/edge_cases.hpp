@@ -29,11 +29,17 @@ namespace attn::prop::detail {
 ///    nearly uniform weights over up to 2000 keys, and logits rising along the
 ///    keys, where sums kept in a narrow type and an online softmax that
 ///    forgets to rescale go far off.
+///  - long_rows for attention_backward (backward_oracle_agreement and
+///    backward_ds_rows_sum_to_zero ask for it): 70 queries over 300 keys,
+///    causal bottom-right, and 3 queries over 200 keys, head dims 4, weights
+///    spread over every tile of 32 to 128 keys, so a D_i or logsumexp kept
+///    per tile fails at every seed (within the ShapeSpace; none below
+///    kBackwardLongFrom keys).
 /// Only the properties that accept any valid case of their operation ask for
 /// them (oracle_agreement, exact_zeros, row_stochastic, and score_shape, which
 /// charges a refusal of any of them: detail::answering_owner), and only the
-/// operations softmax_rows, masked_softmax and attention have them; empty
-/// otherwise.
+/// operations softmax_rows, masked_softmax, attention and attention_backward
+/// have them; empty otherwise.
 std::vector<Case> edge_cases(const Property& p, const GenConfig& gc);
 
 }  // namespace attn::prop::detail

@@ -89,7 +89,7 @@ std::optional<Failure> check_convention(Subject& s, const Case& c, const Outcome
     }
   }
   // The other rows: the same case without the fully forbidden ones.
-  if (!takes_qkv(c.op) && c.op != Operation::softmax_rows && c.op != Operation::masked_softmax)
+  if (!takes_qkv(c.op) && !takes_logits(c.op))
     return std::nullopt;  // multi-head: a query row is also a key; not separable
   std::vector<Index> keep;
   for (Index i = 0, k = 0; i < detail::T_q(c); ++i) {
@@ -321,7 +321,7 @@ Property fully_forbidden_row(Operation op, FullyForbidden convention, std::strin
       Case allowed = c;
       if (row >= 0) {
         if (allowed.mask) allowed.mask->row(row).setConstant(false);
-        if (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax)
+        if (takes_logits(c.op))
           for (Index j = 0; j < allowed.S.cols(); ++j)
             if (allowed.S(row, j) == -HUGE_VAL) allowed.S(row, j) = 0.0;
       }

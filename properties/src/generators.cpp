@@ -630,14 +630,61 @@ rc::Gen<Case> gen_long_case(const GenConfig& cfg, MaskPolicy policy) {
   });
 }
 
-/// attention_backward: a small attention case (the backward oracle has no
-/// second tier, so no long rows: T_q, T_v below kLongRowsFrom) with dO drawn
-/// as small integers or reals in [-4, 4], rounded to the storage type; no
-/// tiles (the library's naive backward; backward_tiled_equals_naive sets them).
+/// dO of a case: T_q x d_v small integers (the small_integers regime) or
+/// reals in [-4, 4], from `rng`.
+DMatrix seeded_dO(Index T_q, Index d_v, Regime r, std::mt19937_64& rng) {
+  DMatrix dO(T_q, d_v);
+  for (Index i = 0; i < T_q; ++i)
+    for (Index l = 0; l < d_v; ++l) dO(i, l) = long_value(r == Regime::small_integers ? r : Regime::reals, rng);
+  return dO;
+}
+
+/// attention_backward's long rows (kBackwardLongFrom to kBackwardLongTo
+/// keys, within max_seq): T_v and, in half the cases, T_q span several
+/// tiles of 32, 64 or 128 and mostly end inside one, so a D_i or a
+/// logsumexp kept per tile is reached; the other half has T_q from 1 to 4
+/// (decoding). Head dims 1 to 4 (the declared ones when given), values
+/// (Q, K, V and dO) from a seed in a regime whose weights spread over many
+/// keys; masks as for the small cases (causal bottom-right aligned when
+/// T_v > T_q). Only the sizes and knobs shrink, towards T_v = kBackwardLongFrom.
+rc::Gen<Case> gen_backward_long_case(const GenConfig& cfg, MaskPolicy policy) {
+  const ShapeSpace& sp = cfg.shapes;
+  const Index most = std::min(sp.max_seq, kBackwardLongTo);
+  auto knobs = rc::gen::tuple(
+      first_or_second(1, rc::gen::inRange<Index>(1, 5), 1, rc::gen::inRange<Index>(kBackwardLongFrom, most + 1)),
+      rc::gen::inRange<Index>(kBackwardLongFrom, most + 1), rc::gen::inRange<Index>(1, 5),
+      rc::gen::inRange<Index>(1, 5),
+      rc::gen::element(Regime::small_integers, Regime::reals, Regime::zero_query, Regime::offset_rows),
+      mask_kind_gen(policy, false), rc::gen::inRange(1, 101),
+      rc::gen::noShrink(rc::gen::arbitrary<std::uint64_t>()));
+  using Knobs = std::tuple<Index, Index, Index, Index, Regime, MaskKind, int, std::uint64_t>;
+  return rc::gen::map(knobs, [cfg, policy](const Knobs& k) {
+    const ShapeSpace& space = cfg.shapes;
+    const Index tm = std::max<Index>(space.tile_multiple, 1);
+    const Shape s{fit_length((std::get<0>(k) + tm - 1) / tm, space), fit_length((std::get<1>(k) + tm - 1) / tm, space),
+                  fit_head_dim(std::get<2>(k), space), fit_head_dim(std::get<3>(k), space)};
+    const Regime r = std::get<4>(k);
+    const std::uint64_t seed = std::get<7>(k);
+    Case c = make_case(cfg, policy, seeded_draw(cfg, policy, s, r, std::get<5>(k), std::get<6>(k), 1, 1, seed));
+    std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ULL);  // dO's values, apart from Q, K and V's
+    c.dO = seeded_dO(s.T_q, s.d_v, r, rng);
+    round_to_precision(c, cfg.precision);
+    c.tags.push_back("shape: long backward rows (T_v from 65: several tiles of 32 to 128)");
+    if (s.T_q >= kBackwardLongFrom) c.tags.push_back("shape: T_q from 65 (several query tiles)");
+    return c;
+  });
+}
+
+/// attention_backward: a small attention case (T_q, T_v below
+/// kLongRowsFrom) with dO drawn as small integers or reals in [-4, 4],
+/// rounded to the storage type, and, when max_seq reaches
+/// kBackwardLongFrom, one case in kBackwardLongOneIn a long one
+/// (gen_backward_long_case); no tiles (the library's naive backward;
+/// backward_tiled_equals_naive sets them).
 rc::Gen<Case> gen_backward_case(const GenConfig& cfg, MaskPolicy policy) {
   GenConfig small = cfg;
   small.shapes.max_seq = std::min(cfg.shapes.max_seq, kLongRowsFrom - 1);
-  return rc::gen::mapcat(gen_small_case(small, policy), [cfg](const Case& base) {
+  auto short_cases = rc::gen::mapcat(gen_small_case(small, policy), [cfg](const Case& base) {
     const Index T_q = base.Q.rows(), d_v = base.V.cols();
     return rc::gen::map(
         first_or_second(1, matrix_gen(T_q, d_v, Regime::small_integers), 1,
@@ -649,6 +696,8 @@ rc::Gen<Case> gen_backward_case(const GenConfig& cfg, MaskPolicy policy) {
           return c;
         });
   });
+  if (cfg.shapes.max_seq < kBackwardLongFrom) return short_cases;
+  return first_or_second(kBackwardLongOneIn - 1, short_cases, 1, gen_backward_long_case(cfg, policy));
 }
 
 }  // namespace

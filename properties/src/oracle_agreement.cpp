@@ -14,7 +14,7 @@ Property oracle_agreement(Operation op) {
   p.edge_cases = {.lowest_logits = true, .long_rows = true, .non_finite = true};
   // The softmax operations are given S: no Q K^T to scale, no O.
   p.hint = {"the values differ from the definition beyond rounding",
-            op == Operation::softmax_rows || op == Operation::masked_softmax
+            takes_logits(op)
                 ? "Compare with the definition step by step on the counterexample: the "
                   "forbidden keys (mask true or S_ij = -inf) get weight 0, each row's maximum is "
                   "taken over its allowed keys and subtracted, exp, then divide by the row's sum, "

@@ -1,7 +1,9 @@
 // The shapes a run covers (property.hpp, ShapeSpace).
 #include <algorithm>
 #include <sstream>
+#include <string>
 
+#include "attn/prop/generators.hpp"
 #include "attn/prop/property.hpp"
 
 namespace attn::prop {
@@ -35,6 +37,30 @@ std::string ShapeSpace::describe() const {
   os << "; d_k, d_v ";
   if (head_dims.empty()) {
     os << "any (1 to 16, and 8 to 256 with long rows)";
+  } else {
+    os << "in {";
+    for (std::size_t k = 0; k < head_dims.size(); ++k) os << (k ? ", " : "") << head_dims[k];
+    os << "}";
+  }
+  return os.str();
+}
+
+std::string ShapeSpace::describe(Operation op) const {
+  if (op != Operation::attention_backward) return describe();
+  const Index tm = std::max<Index>(tile_multiple, 1);
+  auto fit = [&](Index k) { return std::min((k + tm - 1) / tm, std::max<Index>(max_seq / tm, 1)) * tm; };
+  std::ostringstream os;
+  // The small cases: up to 32 tiles of tm (shape_gen), below kLongRowsFrom.
+  const Index small = std::min<Index>(32, std::max<Index>(std::min(max_seq, kLongRowsFrom - 1) / tm, 1)) * tm;
+  os << "T_q, T_v up to " << small;
+  const Index most = fit(std::min(max_seq, kBackwardLongTo));
+  if (max_seq >= kBackwardLongFrom)
+    os << ", and long rows: T_v " << fit(kBackwardLongFrom) << " to " << most << ", T_q "
+       << (tm == 1 ? "1 to 4" : std::to_string(tm)) << " or " << fit(kBackwardLongFrom) << " to " << most;
+  if (tm > 1) os << " (multiples of " << tm << ")";
+  os << "; d_k, d_v ";
+  if (head_dims.empty()) {
+    os << "1 to 16 and 1 to 8" << (max_seq >= kBackwardLongFrom ? " (1 to 4 in long rows)" : "");
   } else {
     os << "in {";
     for (std::size_t k = 0; k < head_dims.size(); ++k) os << (k ? ", " : "") << head_dims[k];

@@ -160,15 +160,17 @@ void print_verdict(std::ostream& os, const Verdict& v) {
                   f.answered ? &*f.answered : v.counterexample ? &*v.counterexample : nullptr);
   if (f.worst) {
     const WorstEntry& w = *f.worst;
-    os << "  worst entry: " << w.matrix << "[" << w.row;
-    if (w.col >= 0) os << ", " << w.col;
+    // Row -1 is "no row" (a column sum, a scalar such as <dQ, E>): no -1 printed.
+    os << "  worst entry: " << w.matrix;
+    if (w.row >= 0) os << "[" << w.row << (w.col >= 0 ? ", " + std::to_string(w.col) : "") << "]";
+    else if (w.col >= 0) os << "[column " << w.col << "]";
     const bool both_nan = std::isnan(w.expected) && std::isnan(w.actual);
     if (both_nan) {
       // A metamorphic property compares two answers: both NaN is no answer at
       // all (never "expected NaN, got NaN").
-      os << "]: both answers are NaN (neither is a number)";
+      os << ": both answers are NaN (neither is a number)";
     } else {
-      os << "]: expected " << value_text(w.expected) << ", got " << value_text(w.actual);
+      os << ": expected " << value_text(w.expected) << ", got " << value_text(w.actual);
     }
     if (both_nan) {
       // said above

@@ -27,7 +27,7 @@ struct Arith {
 
 /// The logits row i: (sum_r Q_ir K_jr) / sqrt(d_k), or S's row; -inf where forbidden.
 std::vector<float> logits_row(const Case& c, Index i, const Arith& a) {
-  const bool given = c.op == Operation::softmax_rows || c.op == Operation::masked_softmax;
+  const bool given = takes_logits(c.op);
   const Index T_v = given ? c.S.cols() : c.K.rows();
   std::vector<float> s(std::size_t(T_v), kNegInf);
   const float root = given ? 1.0f : a.ac(std::sqrt(float(c.Q.cols())));
@@ -80,7 +80,7 @@ Outcome EmulatedSubject::run(const Case& c) {
     if (checked.kind != Outcome::Kind::result) return checked;
   }
   const Arith a{storage_, flaw_ == EmulatedFlaw::accumulates_in_storage};
-  const bool given = c.op == Operation::softmax_rows || c.op == Operation::masked_softmax;
+  const bool given = takes_logits(c.op);
   const Index T_q = given ? c.S.rows() : c.Q.rows();
   const Index T_v = given ? c.S.cols() : c.K.rows();
   const Index d_v = given ? 0 : c.V.cols();

@@ -15,6 +15,7 @@
 #include "attn/prop/bound_stats.hpp"
 #include "attn/prop/catalog.hpp"
 #include "attn/prop/lib_subject.hpp"
+#include "../src/check_util.hpp"
 
 using namespace attn::prop;
 
@@ -243,4 +244,45 @@ TEST_CASE("backward_fully_forbidden fails on NaN gradients for a fully forbidden
   LibSubject<double> lib;
   CHECK(run_property(backward_fully_forbidden("FullyMaskedRowError"), lib, cfg).passed());
   CHECK_FALSE(run_property(backward_fully_forbidden("", FullyForbidden::zeros), lib, cfg).passed());
+}
+
+TEST_CASE("compare_related: an exact 0 with bound 0 allows 0 and never a NaN tolerance",
+          "[properties][backward]") {
+  // Both answers 1e-10 where the exact value is 0 and its bound 0 (an
+  // equivariant kernel, the identity permutation): |answer| / denorm_min
+  // overflows, and 0 x inf was a NaN tolerance that failed "difference 0".
+  const DMatrix same = DMatrix::Constant(1, 1, 1e-10);
+  const attn::ref::RealMatrix exact(1, 1);  // 0
+  const DMatrix zero_bound = DMatrix::Zero(1, 1);
+  double ratio = -1;
+  CHECK_FALSE(attn::prop::detail::compare_related("dQ", same, same, {}, exact, exact, zero_bound,
+                                                  zero_bound, nullptr, &ratio));
+  CHECK(ratio == 0);
+  // Answers that differ there fail, against a tolerance of 0 (not NaN).
+  const DMatrix other = DMatrix::Constant(1, 1, 2e-10);
+  auto f = attn::prop::detail::compare_related("dQ", same, other, {}, exact, exact, zero_bound,
+                                               zero_bound, nullptr, nullptr);
+  REQUIRE(f);
+  REQUIRE(f->worst);
+  CHECK(f->worst->bound == 0);
+}
+
+TEST_CASE("a worst entry without a row or column prints no -1 index", "[properties][backward]") {
+  // (B7)'s column sum has no row, the finite difference's <dQ, E> neither.
+  for (const auto& [w, want] :
+       {std::pair<WorstEntry, std::string>{{"sum over keys of dK", -1, 0, 0.0, 0.5, 0.5, 1e-12},
+                                           "worst entry: sum over keys of dK[column 0]: expected"},
+        {{"<dQ, E>", -1, -1, 1.0, 1.5, 0.5, 1e-12}, "worst entry: <dQ, E>: expected"}}) {
+    Verdict v;
+    v.property_id = "p";
+    v.status = VerdictStatus::failed;
+    Failure f;
+    f.summary = "wrong";
+    f.worst = w;
+    v.failure = f;
+    std::ostringstream os;
+    print_verdict(os, v);
+    CHECK(os.str().find(want) != std::string::npos);
+    CHECK(os.str().find("[-1") == std::string::npos);
+  }
 }

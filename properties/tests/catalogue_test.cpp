@@ -81,3 +81,37 @@ TEST_CASE("catalogue: an exercise's list is its operation's, and no exercise is 
   CHECK_THROWS_AS(graded_properties_for(Operation::padding_mask), std::invalid_argument);
   CHECK_THROWS_AS(softmax_textbook_example(Operation::attention), std::invalid_argument);
 }
+
+TEST_CASE("operation specs: one per operation, names unique and read back, inputs and answers set",
+          "[catalogue]") {
+  const auto specs = operation_specs();
+  REQUIRE(specs.size() == std::size_t(Operation::attention_backward) + 1);
+  std::map<std::string, Operation> by_name;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const OperationSpec& s = specs[i];
+    INFO(s.name);
+    CHECK(std::size_t(s.op) == i);
+    CHECK(&operation_spec(s.op) == &s);
+    CHECK(std::string(operation_name(s.op)) == s.name);
+    CHECK(by_name.emplace(std::string(s.name), s.op).second);
+    REQUIRE(operation_named(s.name).has_value());
+    CHECK(*operation_named(s.name) == s.op);
+    CHECK(s.inputs != 0);
+    CHECK(s.answers != 0);
+    // A mask builder answers a mask alone and is never checked as a kernel.
+    CHECK(builds_mask(s.op) == (s.answers == answer::mask));
+    CHECK(s.checked_as_kernel == !builds_mask(s.op));
+    // An operation takes its numbers one way: logits, matrices Q K V, X and
+    // projections, stacked tensors, or a mask to build.
+    const unsigned ways = s.inputs & (input::logits | input::qkv | input::projections | input::batched |
+                                      input::mask_shape);
+    CHECK((ways != 0 && (ways & (ways - 1)) == 0));
+  }
+  CHECK_FALSE(operation_named("attention_batched").has_value());
+  CHECK_FALSE(operation_named("").has_value());
+  CHECK(takes_qkv(Operation::attention_backward));
+  CHECK_FALSE(takes_qkv(Operation::batched_attention));
+  CHECK(takes_logits(Operation::masked_softmax));
+  CHECK(returns_outputs(Operation::batched_attention));
+  CHECK_FALSE(returns_outputs(Operation::attention_backward));
+}

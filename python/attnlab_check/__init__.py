@@ -152,8 +152,10 @@ def torch_backward(forward, dtype="float32"):
     makes Q, K, V tensors of `dtype` ("float32", "float64", "bfloat16",
     "float16") that require gradients, runs ``O = forward(Q, K, V,
     mask=mask, scale=scale, causal=causal)`` and returns
-    ``torch.autograd.grad(O, (Q, K, V), dO)`` as float64 NumPy arrays (dQ
-    T_q x d_k, dK T_v x d_k, dV T_v x d_v; a 16-bit type widened exactly).
+    ``torch.autograd.grad(O, (Q, K, V), dO, allow_unused=True)`` as float64
+    NumPy arrays (dQ T_q x d_k, dK T_v x d_k, dV T_v x d_v; a 16-bit type
+    widened exactly; zeros for an input the forward does not use, which the
+    properties then judge).
 
     The mask reaches `forward` as a boolean tensor in attnlab's convention,
     True = forbidden, or None: ``torch.nn.functional.scaled_dot_product_attention``
@@ -179,8 +181,11 @@ def torch_backward(forward, dtype="float32"):
         m = None if mask is None else torch.tensor(np.asarray(mask), dtype=torch.bool)
         O = forward(q, k, v, mask=m, scale=scale, causal=causal)
         dO = torch.tensor(np.asarray(dO), dtype=O.dtype)
-        grads = torch.autograd.grad(O, (q, k, v), grad_outputs=dO)
-        return tuple(g.detach().to(torch.float64).numpy() for g in grads)
+        # An input the forward left out of the graph gets a zero gradient
+        # (allow_unused), so the properties judge that, not a refusal.
+        grads = torch.autograd.grad(O, (q, k, v), grad_outputs=dO, allow_unused=True)
+        return tuple((torch.zeros_like(x) if g is None else g).detach().to(torch.float64).numpy()
+                     for g, x in zip(grads, (q, k, v)))
 
     attention_backward.__wrapped__ = forward
     attention_backward.__module__ = getattr(forward, "__module__", __name__)

@@ -33,11 +33,18 @@ def sdpa_no_scale(Q, K, V, mask=None, scale=None, causal=False):
     return _torch_sdpa(Q * Q.shape[-1] ** 0.5, K, V, None if mask is None else ~mask)
 
 
+def keys_unused(Q, K, V, mask=None, scale=None, causal=False):
+    """The mistake: a forward that leaves Q and K out of the graph (every
+    query the plain average of V), so their gradients are zero."""
+    return V.mean(dim=0, keepdim=True).expand(Q.shape[0], V.shape[1])
+
+
 torch_backward_float32 = attnlab_check.torch_backward(sdpa, "float32")
 torch_backward_bfloat16 = attnlab_check.torch_backward(sdpa, "bfloat16")
 torch_backward_float64 = attnlab_check.torch_backward(sdpa, "float64")
 torch_backward_mask_not_converted = attnlab_check.torch_backward(sdpa_mask_not_converted, "float64")
 torch_backward_no_scale = attnlab_check.torch_backward(sdpa_no_scale, "float64")
+torch_backward_keys_unused = attnlab_check.torch_backward(keys_unused, "float64")
 
 
 def numpy_backward(Q, K, V, dO, mask=None, scale=None, causal=False):
@@ -55,3 +62,8 @@ def numpy_backward(Q, K, V, dO, mask=None, scale=None, causal=False):
     dP = dO @ V.T
     dS = P * (dP - (dP * P).sum(axis=1, keepdims=True))
     return c * dS @ K, c * dS.T @ Q, dV
+
+
+def two_gradients(Q, K, V, dO, mask=None, scale=None, causal=False):
+    """The mistake: dQ and dK returned, dV left out."""
+    return numpy_backward(Q, K, V, dO, mask, scale, causal)[:2]

@@ -84,3 +84,23 @@ def test_torch_fully_forbidden_convention_is_held():
         attnlab_check.check(backward_kernels.torch_backward_float64, op="attention_backward",
                             cases=CASES, prop="backward_fully_forbidden_refused")
     assert "instead of raising an error" in failure.value.report
+
+
+@needs_torch
+def test_torch_forward_without_q_and_k_is_judged_by_the_numbers():
+    # Q and K not in the graph: their gradients are zeros (allow_unused), not
+    # a refusal of every input, so the oracle property sees the wrong numbers.
+    with pytest.raises(attnlab_check.PropertyFailure) as failure:
+        attnlab_check.check(backward_kernels.torch_backward_keys_unused, op="attention_backward",
+                            cases=CASES, prop="backward_oracle_agreement")
+    report = failure.value.report
+    assert "FAIL  backward_oracle_agreement" in report
+    assert "refused valid input" not in report and "allow_unused" not in report, report
+
+
+def test_two_arrays_returned_are_counted():
+    with pytest.raises(attnlab_check.PropertyFailure) as failure:
+        attnlab_check.check(backward_kernels.two_gradients, op="attention_backward", cases=5,
+                            prop="backward_oracle_agreement")
+    assert "returned a tuple of 2 values, expected the triple (dQ, dK, dV)" in failure.value.report, \
+        failure.value.report

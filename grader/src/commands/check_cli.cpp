@@ -61,18 +61,21 @@ namespace {
 /// a narrow type and tiles without their rescale go far off.
 constexpr attn::Index kCheckMaxSeq = 2048;
 
-/// The operations check takes, by their protocol names.
+/// The operations check takes (OperationSpec::checked_as_kernel), in the
+/// enumerator's order.
 const std::vector<Operation>& check_operations() {
-  static const std::vector<Operation> ops = {
-      Operation::attention, Operation::masked_softmax, Operation::softmax_rows,
-      Operation::attention_tiled, Operation::multi_head_attention, Operation::batched_attention,
-      Operation::attention_backward};
+  static const std::vector<Operation> ops = [] {
+    std::vector<Operation> out;
+    for (const attn::prop::OperationSpec& s : attn::prop::operation_specs())
+      if (s.checked_as_kernel) out.push_back(s.op);
+    return out;
+  }();
   return ops;
 }
 
 std::optional<Operation> operation_named(const std::string& name) {
-  for (Operation op : check_operations())
-    if (name == attn::prop::operation_name(op)) return op;
+  const auto op = attn::prop::operation_named(name);
+  if (op && attn::prop::operation_spec(*op).checked_as_kernel) return op;
   return std::nullopt;
 }
 
@@ -148,15 +151,17 @@ void print_check_report(std::ostream& os, const GradeResult& r) {
 }
 
 /// The margin (reference/TOLERANCE.md, "Two-sided evidence"): after a
-/// passing oracle_agreement, the largest error/bound ratio of any output it
+/// passing oracle_agreement (backward_oracle_agreement for
+/// attention_backward), the largest error/bound ratio of any output it
 /// compared with the oracle (bound_stats.hpp, collected on this thread while
 /// grade_file ran the properties) and the case it came from. Empty (no
-/// entries) when oracle_agreement failed (its failure shows its own ratio)
+/// entries) when that property failed (its failure shows its own ratio)
 /// or did not run.
 attn::prop::BoundStats passing_margin(const GradeResult& r, const attn::prop::BoundStats& stats) {
   const auto& items = r.items;
   const bool passed = std::any_of(items.begin(), items.end(), [](const ScoredItem& item) {
-    return item.id == "oracle_agreement" && item.status == "passed";
+    return (item.id == "oracle_agreement" || item.id == "backward_oracle_agreement") &&
+           item.status == "passed";
   });
   return passed ? stats : attn::prop::BoundStats{};
 }
@@ -375,7 +380,7 @@ std::string check_report(const CheckCommand& c, const GradeOptions& options, Ope
   report << "\nprecision: " << precision_said(c, result)
          << "; fully forbidden row: " << c.fully_forbidden
          << "; seed " << c.run.seed << ", " << c.run.cases << " cases per property\n"
-         << "shapes: " << options.run.shapes.describe() << "\n";
+         << "shapes: " << options.run.shapes.describe(op) << "\n";
   if (!result.header.runtime.empty()) report << "runtime: " << result.header.runtime << "\n";
   report << "\n";
   if (result.status == GradeResult::Status::graded) {

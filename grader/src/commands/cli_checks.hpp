@@ -1,6 +1,6 @@
 #pragma once
 // CLI11 validators for attnlab's numeric options, with messages a user can
-// act on ("--cases must be a whole number >= 1, got '0'") instead of
+// act on ("--size must be a whole number from 1 to 64, got '-3'") instead of
 // CLI11's "Value 0 not in range 0.000000 to 1797693134862315708...".
 //
 // They run on the option's text before CLI11 converts it, so a value that
@@ -26,15 +26,16 @@
 namespace attn::grader::cli {
 
 /// A whole number (digits only: no sign, no point, no exponent) from
-/// `min` to `max`. Messages: "must be a whole number >= 1, got '0'" (below
-/// `min` or not a whole number), "must be a whole number from 1 to 4096,
-/// got '5000'" (above `max`), and for the full range of 64 bits "must be a
-/// whole number from 0 to 18446744073709551615, got '-1'".
+/// `min` to `max`. Messages say the range whenever `max` is given: "must be
+/// a whole number from 1 to 64, got '-3'" (below it, above it, or not a
+/// whole number); without `max` "must be a whole number >= 1, got '0'",
+/// and for the full range of 64 bits "must be a whole number from 0 to
+/// 18446744073709551615, got '-1'".
 inline CLI::Validator whole_number(std::uint64_t min,
                                    std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
   const bool unbounded = max == std::numeric_limits<std::uint64_t>::max();
   const std::string full = "from " + std::to_string(min) + " to " + std::to_string(max);
-  const std::string low = unbounded && min == 0 ? full : ">= " + std::to_string(min);
+  const std::string low = unbounded && min > 0 ? ">= " + std::to_string(min) : full;
   return CLI::Validator(
       [min, max, full, low](std::string& text) -> std::string {
         std::uint64_t x = 0;
@@ -165,10 +166,12 @@ inline std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 /// The candidate closest to `word` if it is close enough to be a typo
 /// (distance at most 2, and less than half of the word); empty otherwise.
+/// Never `word` itself (a suggestion of the word given helps nobody).
 inline std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
   std::string best;
   std::size_t best_d = std::numeric_limits<std::size_t>::max();
   for (const auto& c : candidates) {
+    if (c == word) continue;
     const std::size_t d = edit_distance(word, c);
     if (d < best_d) {
       best_d = d;
@@ -197,16 +200,35 @@ inline std::vector<std::string> subcommand_names(const CLI::App* app) {
 }
 
 /// CLI11's own failure message, but "--cases must be ..." for the
-/// validators above (CLI11 writes "--cases: must be ..."), and "did you
-/// mean --seed?" after an option that is not one (CLI11 2.1 has no
-/// suggestions of its own).
+/// validators above (CLI11 writes "--cases: must be ..."), "--size given
+/// twice (give it once)" for an option given more than once (CLI11 writes
+/// "--size: At Most 1 required but received 2"), and "did you mean
+/// --seed?" after an option that is not one of the command given (CLI11 2.1
+/// has no suggestions of its own), or, for another command's option, that
+/// it belongs to another command.
 inline std::string failure_message(const CLI::App* app, const CLI::Error& e) {
   std::string text = CLI::FailureMessage::simple(app, e);
   if (const auto at = text.find(": must be "); at != std::string::npos && at < text.find('\n'))
     text.erase(at, 1);
+  const std::string at_most = ": At Most 1 required but received ";
+  if (const auto at = text.find(at_most); at != std::string::npos && at < text.find('\n')) {
+    const auto digits = at + at_most.size();
+    const auto end = text.find_first_not_of("0123456789", digits);
+    const std::string n = text.substr(digits, end - digits);
+    text.replace(at, end - at, std::string(" given ") + (n == "2" ? "twice" : n + " times") + " (give it once)");
+  }
   if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
     const CLI::App* root = app;
     while (root->get_parent()) root = root->get_parent();
+    // The command given (the deepest one parsed): its options, and the root's.
+    const CLI::App* command = root;
+    while (!command->get_subcommands().empty()) command = command->get_subcommands().front();
+    std::vector<std::string> own = long_options(command);
+    if (command != root)
+      for (const CLI::Option* o : root->get_options())
+        for (const auto& n : o->get_lnames()) own.push_back("--" + n);
+    const std::vector<std::string> every = long_options(root);
+    const std::string command_name = command == root ? "attnlab" : "attnlab " + command->get_name();
     const auto words_at = text.find(": ");
     std::string words = words_at == std::string::npos ? "" : text.substr(words_at + 2);
     words = words.substr(0, words.find('\n'));
@@ -219,8 +241,11 @@ inline std::string failure_message(const CLI::App* app, const CLI::Error& e) {
       const std::string name = word.substr(0, word.find('='));
       word.clear();
       if (name.rfind("--", 0) != 0) continue;
-      if (const std::string c = closest(name, long_options(root)); !c.empty())
+      if (const std::string c = closest(name, own); !c.empty())
         suggestions += "attnlab: did you mean " + c + " (instead of " + name + ")?\n";
+      else if (std::find(every.begin(), every.end(), name) != every.end())
+        suggestions += "attnlab: " + name + " is an option of another command, not of " +
+                       command_name + " (" + command_name + " --help lists its options)\n";
     }
     text.insert(text.find('\n') == std::string::npos ? text.size() : text.find('\n') + 1, suggestions);
   }

@@ -43,14 +43,19 @@ int run_panels(const DemoCommand& c) {
 }
 
 /// A problem with an output path, said before anything is computed or
-/// printed and naming its option: --html DIR that is not a folder, --svg
+/// printed and naming its option: --html DIR that is empty, not a folder or
+/// cannot be made (it is made here), --svg
 /// FILE that cannot be written (opened for appending: made if missing, an
 /// existing file left as it is until the figure replaces it).
 std::string output_problem(const DemoCommand& c) {
   if (c.html) {
+    if (c.html->empty()) return "--html needs a folder (DIR, the folder index.html is written into), got ''";
     std::error_code ec;
     if (std::filesystem::exists(*c.html, ec) && !std::filesystem::is_directory(*c.html, ec))
       return "--html " + *c.html + ": not a folder (DIR is the folder index.html is written into)";
+    // Made here, so that a folder that cannot be made is said naming --html.
+    std::filesystem::create_directories(*c.html, ec);
+    if (ec) return "--html " + *c.html + ": cannot make the folder (" + ec.message() + ")";
   }
   if (c.svg) {
     std::ofstream probe(*c.svg, std::ios::app);
@@ -88,7 +93,7 @@ std::vector<std::string> demo_reads(const std::string& name, bool text_example) 
 int run_demo_command(const DemoCommand& c) {
   try {
     if (c.html) {
-      if (!c.name.empty() || !c.inputs_given.empty() || c.svg || c.format != "text") {
+      if (c.name_given || !c.inputs_given.empty() || c.svg || c.format != "text") {
         std::cerr << "attnlab: --html DIR writes every demonstration and its variants; it takes no NAME, "
                      "input, --format or --svg (only --font-scale)\n";
         return 2;
@@ -101,7 +106,7 @@ int run_demo_command(const DemoCommand& c) {
       std::cerr << "attnlab: wrote " << file.string() << "\n";
       return 0;
     }
-    if (c.name.empty()) {
+    if (!c.name_given) {
       // The list reads no option: one given would be ignored in silence.
       const std::string given = !c.inputs_given.empty() ? c.inputs_given.front()
                                 : c.svg                 ? "--svg"

@@ -13,7 +13,8 @@
 namespace attn::grader {
 
 struct DemoCommand {
-  std::string name;  ///< empty: the list (or the page, with html)
+  std::string name;  ///< the NAME given (an empty one is an unknown name)
+  bool name_given = false;  ///< NAME given; not: the list (or the page, with html)
   std::string format = "text";
   std::optional<std::string> svg;   ///< --svg FILE
   std::optional<std::string> html;  ///< --html DIR
@@ -36,11 +37,11 @@ struct DemoCommand {
 std::vector<std::string> demo_reads(const std::string& name, bool text_example);
 
 /// Runs it, writing to stdout (messages to stderr). Returns 0, or 2 for a
-/// usage error, said on stderr: an unknown name (with the list); an option
+/// usage error, said on stderr: an unknown name, '' included (with the list); an option
 /// given without a demonstration NAME (without NAME or --html the command
 /// only lists); an input option the demonstration does not read, which would
 /// otherwise be ignored in silence (demo_reads); a file that cannot be
-/// written.
+/// written or a --html folder that cannot be made.
 int run_demo_command(const DemoCommand& c);
 
 }  // namespace attn::grader

@@ -159,6 +159,18 @@ double mean_row_entropy(const M& A) {
   return A.rows() ? total / static_cast<double>(A.rows()) : 0.0;
 }
 
+double uniform_entropy(const Mask& forbidden, const M& A) {
+  if (A.rows() == 0) return 0.0;
+  double total = 0;
+  for (Index i = 0; i < A.rows(); ++i) {
+    Index allowed = A.cols();
+    if (forbidden.size())
+      for (Index j = 0; j < A.cols(); ++j) allowed -= forbidden(i, j) ? 1 : 0;
+    if (allowed > 0) total += std::log(static_cast<double>(allowed));
+  }
+  return total / static_cast<double>(A.rows());
+}
+
 double mean_largest_weight(const M& A) {
   if (!A.allFinite()) return std::nan("");
   double total = 0;
@@ -185,7 +197,8 @@ DemoData demo_data(const std::string& name, const DemoInputs& in) {
     const Mask mask = make_mask(in.mask, T);
     const bool masked = name != "scaling";
     d.inputs_line = "T = " + std::to_string(in.size) + ", d_k = " + std::to_string(in.d_k) +
-                    (masked ? ", " + in.mask + " mask" : std::string()) + ", seed " +
+                    (!masked ? std::string() : in.mask == "none" ? std::string(", no mask") : ", " + in.mask + " mask") +
+                    ", seed " +
                     std::to_string(in.seed) + "; Q, K entries N(0, 1)";
     if (name == "masking") {
       masking_panels(d, scores<double>(Q, K), mask);
@@ -207,6 +220,7 @@ DemoData demo_data(const std::string& name, const DemoInputs& in) {
   for (const auto& p : d.panels) {
     d.entropy.push_back(mean_row_entropy(p.A));
     d.largest.push_back(mean_largest_weight(p.A));
+    d.uniform.push_back(uniform_entropy(p.forbidden, p.A));
   }
   return d;
 }

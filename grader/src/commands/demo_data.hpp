@@ -69,6 +69,10 @@ struct DemoData {
   /// Per panel: mean row entropy (nats) and mean largest weight; NaN when a
   /// row is not a distribution (it does not sum to 1, or holds NaN).
   std::vector<double> entropy, largest;
+  /// Per panel: the entropy reference, uniform_entropy(P.forbidden, P.A):
+  /// the largest mean row entropy a row-stochastic matrix with the panel's
+  /// mask can have (nats).
+  std::vector<double> uniform;
 };
 
 /// True when some panel of `d` has a forbidden cell.
@@ -82,6 +86,15 @@ void demo_random_qk(Index T, Index d_k, std::uint64_t seed, Matrix<double>& Q, M
 /// The mean over rows of -sum_j a_ij log a_ij (nats; 0 log 0 = 0); NaN when
 /// a row does not sum to 1 within 1e-9 or holds NaN (no distribution).
 double mean_row_entropy(const Matrix<double>& A);
+
+/// The mean over rows of log(number of keys the row may see) (nats): the
+/// mean row entropy of the weights uniform over each row's allowed keys, and
+/// the largest any row-stochastic T_q x T_v matrix with `forbidden` can have
+/// (the entropy of a distribution on n outcomes is at most log n). With a
+/// causal T x T mask it is mean_i log(i + 1), not log T. `forbidden` is
+/// T_q x T_v (true = forbidden) or empty (no mask; then log T_v). A row with
+/// no allowed key counts 0.
+double uniform_entropy(const Mask& forbidden, const Matrix<double>& A);
 
 /// The mean over rows of the row's largest weight; NaN when a row holds NaN.
 double mean_largest_weight(const Matrix<double>& A);

@@ -13,6 +13,13 @@ namespace attn::grader {
 namespace {
 
 
+/// Row i's index, right-aligned to the width of the last row's ("row  3:"
+/// beside "row 10:"), so that the columns stay aligned.
+std::string row_label(Index i, Index rows) {
+  const std::string last = std::to_string(rows > 0 ? rows - 1 : 0), own = std::to_string(i);
+  return std::string(last.size() > own.size() ? last.size() - own.size() : 0, ' ') + own;
+}
+
 bool forbidden_at(const DemoPanel& P, Index i, Index j) { return P.forbidden.size() && P.forbidden(i, j); }
 
 void write_csv(std::ostream& out, const DemoData& d) {
@@ -54,6 +61,7 @@ void write_json(std::ostream& out, const DemoData& d) {
     }
     panels.push_back({{"key", P.key}, {"title", P.title}, {"weights", A}, {"forbidden", F},
                       {"row_sums", sums}, {"mean_entropy", d.entropy[p]},
+                      {"uniform_entropy", d.uniform[p]},
                       {"mean_largest_weight", d.largest[p]}});
   }
   j["panels"] = panels;
@@ -72,7 +80,7 @@ void write_text(std::ostream& out, const DemoData& d) {
                                    : std::isnan(P.A(i, j)) ? std::string(" NaN  ")
                                                            : fixed_text(P.A(i, j)));
       if (P.A.cols() > 8) cells += " ...";
-      out << (p ? "   |  " : "  row " + std::to_string(i) + ": ") << cells << "  sum " << fixed_text(P.A.row(i).sum(), 3);
+      out << (p ? "   |  " : "  row " + row_label(i, d.panels[0].A.rows()) + ": ") << cells << "  sum " << fixed_text(P.A.row(i).sum(), 3);
     }
     out << "\n";
   }
@@ -81,8 +89,8 @@ void write_text(std::ostream& out, const DemoData& d) {
     out << "  " << d.panels[p].title << ": "
         << (std::isnan(d.entropy[p])
                 ? std::string("no entropy (its rows are not distributions)")
-                : "mean row entropy " + fixed_text(d.entropy[p], 3) + " nats (uniform: " +
-                      fixed_text(std::log(double(d.panels[p].A.cols())), 3) + ")")
+                : "mean row entropy " + fixed_text(d.entropy[p], 3) + " nats (uniform over the allowed keys: " +
+                      fixed_text(d.uniform[p], 3) + ")")
         << ", mean largest weight " << fixed_text(d.largest[p], 3) << "\n";
   out << "\n" << (has_forbidden(d) ? "'--' marks a forbidden cell.\n" : "") << d.note;
 }

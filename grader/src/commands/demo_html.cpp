@@ -68,6 +68,9 @@ Variant variant(const PageFigure& f, const Params& p, const SvgStyle& style) {
     const DemoData d = demo_data(f.demo, in);
     out.svg = demo_svg(d, style);
     out.caption = d.note;
+    // Its controls have no d_k: the caption says which it is, and how to change it.
+    if (!f.text_example && f.demo != "scaling")
+      out.caption += "Every variant on this page has d_k = 16 (its command's --d-k sets another).\n";
   }
   if (style.font_scale != 1.0) command += " --font-scale " + svg::fmt(style.font_scale, 2);
   out.command = command + " --svg " + f.id + ".svg";
@@ -99,8 +102,9 @@ const char* kScript = R"JS(
     return best;
   }
   var hash = decodeURIComponent(location.hash.slice(1));
+  var target = null;
   if (hash.indexOf(":") > 0) {
-    var target = document.getElementById(hash.slice(0, hash.indexOf(":")));
+    target = document.getElementById(hash.slice(0, hash.indexOf(":")));
     var pairs = hash.slice(hash.indexOf(":") + 1).split("&");
     var missing = [];
     for (var p = 0; target && p < pairs.length; ++p) {
@@ -124,6 +128,14 @@ const char* kScript = R"JS(
       for (var i = 0; i < selects.length; ++i) selects[i].addEventListener("change", function () { show(sec); });
       show(sec);
     })(sections[k]);
+  }
+  // The browser scrolls to an element whose id is the whole fragment; with
+  // its controls after the ":" none has it, so the figure is scrolled into
+  // view here, once its variant is shown (and where it landed is recorded).
+  if (target) {
+    target.scrollIntoView();
+    document.body.setAttribute("data-scrolled-to",
+        target.id + " " + Math.round(target.getBoundingClientRect().top) + " " + Math.round(window.scrollY));
   }
   document.body.setAttribute("data-ready", "yes");
 })();

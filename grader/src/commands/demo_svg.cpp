@@ -44,7 +44,7 @@ std::string demo_svg(const DemoData& d, const SvgStyle& st) {
   std::size_t title = 0;
   for (const auto& p : d.panels) title = std::max(title, p.title.size());
   const int panel_w = std::max({grid_w + sums, static_cast<int>(title) * st.px(14) * 65 / 100,
-                                62 * st.px(12) * 6 / 10});
+                                66 * st.px(12) * 6 / 10});
   const int width = left + static_cast<int>(d.panels.size()) * (panel_w + gap) + 40;
   const int height = top + grid_h + st.px(60) + 4 * label;
   std::ostringstream s;
@@ -104,7 +104,7 @@ std::string demo_svg(const DemoData& d, const SvgStyle& st) {
     s << "<text x=\"" << x0 << "\" y=\"" << top + grid_h + st.px(22) << "\" font-size=\"" << st.px(12)
       << "\" fill=\"#333\">"
       << (std::isnan(d.entropy[p]) ? std::string("no entropy (rows are not distributions)")
-                                   : "mean entropy " + fmt(d.entropy[p], 2) + " nats")
+                                   : "mean entropy " + fmt(d.entropy[p], 2) + " nats (uniform " + fmt(d.uniform[p], 2) + ")")
       << ", mean largest weight " << fmt(d.largest[p], 2) << "</text>\n</g>\n";
   }
   // Colour bar, and the legends of what the panels hold.

@@ -22,8 +22,10 @@
 namespace attn::grader {
 
 struct SvgStyle {
-  /// Multiplies every font size and the margins around the text (1: 11 px
-  /// axis labels; 1.5 or 2 for a projector). From 0.5 to 4.
+  /// Multiplies every font size, the margins around the text, the plots'
+  /// width and height and their lines' width (1: 11 px axis labels, a sweep
+  /// plot 380 x 260 px with 2.5 px lines; 1.5 or 2 for a projector), so a
+  /// figure keeps its proportions. From 0.5 to 4.
   double font_scale = 1.0;
   /// The pixel size of a font of `base` px at this scale.
   int px(double base) const { return static_cast<int>(base * font_scale + 0.5); }

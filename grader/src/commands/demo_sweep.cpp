@@ -109,7 +109,8 @@ void write_sweep(std::ostream& out, const ScalingSweep& s, const std::string& fo
   }
   if (format != "text") throw std::invalid_argument("--format must be text, csv or json, got '" + format + "'");
   out << "The 1/sqrt(d_k) scale over d_k (section 14.3): T_q = T_v = " << in.size << ", " << in.seeds
-      << " seeds from " << in.seed << ", Q, K entries N(0, 1)\n"
+      << (in.seeds == 1 ? " seed (" : " seeds from ") << in.seed << (in.seeds == 1 ? ")" : "")
+      << ", Q, K entries N(0, 1)\n"
       << "mean row entropy in nats (uniform: " << std::fixed << std::setprecision(3)
       << std::log(double(in.size)) << ") and mean largest weight; mean [min, max] over the seeds\n\n"
       << "   d_k  entropy scaled        entropy unscaled      largest scaled        largest unscaled\n";

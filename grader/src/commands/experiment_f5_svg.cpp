@@ -52,7 +52,7 @@ void legend(std::ostringstream& s, const SvgStyle& st, int x, int y) {
     s << "<g class=\"legend\"><rect x=\"" << lx << "\" y=\"" << y - label << "\" width=\"" << st.px(24)
       << "\" height=\"" << label << "\" fill=\"" << kColour[k] << "\" fill-opacity=\"0.3\"/><line x1=\"" << lx
       << "\" y1=\"" << y - label / 2 << "\" x2=\"" << lx + st.px(24) << "\" y2=\"" << y - label / 2 << "\" stroke=\""
-      << kColour[k] << "\" stroke-width=\"2.5\"/><text x=\"" << lx + st.px(30) << "\" y=\"" << y << "\" font-size=\""
+      << kColour[k] << "\" stroke-width=\"" << fmt(2.5 * st.font_scale, 2) << "\"/><text x=\"" << lx + st.px(30) << "\" y=\"" << y << "\" font-size=\""
       << st.px(13) << "\">" << escape(kArmTitle[k]) << "</text></g>\n";
   }
 }
@@ -63,16 +63,16 @@ void axes(std::ostringstream& s, const Chart& c, const SvgStyle& st, const std::
   const int label = st.px(11);
   s << "<text x=\"" << c.x0 << "\" y=\"" << c.y0 - st.px(10) << "\" font-size=\"" << st.px(14)
     << "\" font-weight=\"bold\">" << escape(title) << "</text>\n"
-    << "<rect x=\"" << c.x0 << "\" y=\"" << c.y0 << "\" width=\"" << c.w << "\" height=\"" << c.h
-    << "\" fill=\"none\" stroke=\"#999\"/>\n";
+    << "<rect class=\"plot\" x=\"" << c.x0 << "\" y=\"" << c.y0 << "\" width=\"" << c.w << "\" height=\"" << c.h
+    << "\" fill=\"none\" stroke=\"#999\" stroke-width=\"" << fmt(st.font_scale, 2) << "\"/>\n";
   for (int k = 0; k <= 4; ++k) {
     const double xv = c.x_max * k / 4.0, x = c.px(xv);
-    s << "<line x1=\"" << x << "\" y1=\"" << c.y0 + c.h << "\" x2=\"" << x << "\" y2=\"" << c.y0 + c.h + 4
-      << "\" stroke=\"#555\"/><text class=\"x-tick\" x=\"" << x << "\" y=\"" << c.y0 + c.h + label + 6
+    s << "<line x1=\"" << x << "\" y1=\"" << c.y0 + c.h << "\" x2=\"" << x << "\" y2=\"" << c.y0 + c.h + st.px(4)
+      << "\" stroke=\"#555\" stroke-width=\"" << fmt(st.font_scale, 2) << "\"/><text class=\"x-tick\" x=\"" << x << "\" y=\"" << c.y0 + c.h + label + st.px(6)
       << "\" font-size=\"" << label << "\" text-anchor=\"middle\">" << fmt(xv, 0) << "</text>\n";
     const double yv = c.y_max * k / 4.0, y = c.py(yv);
-    s << "<line x1=\"" << c.x0 - 4 << "\" y1=\"" << y << "\" x2=\"" << c.x0 + c.w << "\" y2=\"" << y
-      << "\" stroke=\"#eee\"/><text class=\"y-tick\" x=\"" << c.x0 - 6 << "\" y=\"" << y + label / 3
+    s << "<line x1=\"" << c.x0 - st.px(4) << "\" y1=\"" << y << "\" x2=\"" << c.x0 + c.w << "\" y2=\"" << y
+      << "\" stroke=\"#eee\"/><text class=\"y-tick\" x=\"" << c.x0 - st.px(6) << "\" y=\"" << y + label / 3
       << "\" font-size=\"" << label << "\" text-anchor=\"end\">" << fmt(yv, y_digits) << "</text>\n";
   }
   s << "<text x=\"" << c.x0 + c.w / 2 << "\" y=\"" << c.y0 + c.h + 2 * label + st.px(12) << "\" font-size=\""
@@ -84,7 +84,8 @@ void axes(std::ostringstream& s, const Chart& c, const SvgStyle& st, const std::
 }
 
 // One arm's curve at one d_k: the band from the seeds' min to max, the line through their mean.
-void curve(std::ostringstream& s, const Chart& c, const F5Result& r, std::size_t d, int a, bool loss) {
+void curve(std::ostringstream& s, const Chart& c, const F5Result& r, const SvgStyle& st, std::size_t d, int a,
+           bool loss) {
   const auto seeds = static_cast<std::size_t>(r.settings.seeds);
   const auto& first = r.runs[(d * seeds) * 2 + static_cast<std::size_t>(a)].curve;
   std::ostringstream upper, lower, mean;
@@ -107,7 +108,7 @@ void curve(std::ostringstream& s, const Chart& c, const F5Result& r, std::size_t
   s << "<polygon class=\"band\"" << data << " points=\"" << upper.str() << lower.str() << "\" fill=\"" << kColour[a]
     << "\" fill-opacity=\"0.2\" stroke=\"none\"/>\n"
     << "<polyline class=\"mean\"" << data << " points=\"" << mean.str() << "\" fill=\"none\" stroke=\"" << kColour[a]
-    << "\" stroke-width=\"2.5\"/>\n";
+    << "\" stroke-width=\"" << fmt(2.5 * st.font_scale, 2) << "\"/>\n";
 }
 
 // A round upper limit for the loss axis: the largest value shown, rounded up to 1, 2 or 5 times a power of 10.
@@ -134,16 +135,21 @@ std::string f5_curves_svg(const F5Result& r, const SvgStyle& st) {
       << "; " << r.settings.seeds << " seeds: line = mean, band = min to max over the seeds";
   const std::string subtitle = sub.str();
   const int left = st.px(40) + 3 * label, gap = st.px(60) + 3 * label;
-  // Each panel's title ("d_k = 256: validation accuracy") fits over its plot
-  // and the gap after it, whatever --font-scale makes of the fonts.
-  int plot_w = 380;
+  // The plots grow with --font-scale as the fonts do (380 x 200 at 1), so the
+  // figure keeps its proportions; each panel's title ("d_k = 256: validation
+  // accuracy") fits over its plot and the gap after it.
+  int plot_w = st.px(380);
   for (const int d_k : r.settings.d_k)
     plot_w = std::max(plot_w, svg::text_width("d_k = " + std::to_string(d_k) + ": validation accuracy",
                                               st.px(14), true) + st.px(10) - gap);
-  const int plot_h = 200, top = st.px(100) + 2 * label, row = plot_h + 3 * label + st.px(60);
+  const int plot_h = st.px(200), top = st.px(100) + 2 * label, row = plot_h + 3 * label + st.px(60);
   const auto rows = static_cast<int>(r.settings.d_k.size());
-  const int width = std::max({left + 2 * plot_w + gap + 40, left + svg::text_width(title, st.px(18), true) + 20,
-                              left + svg::text_width(subtitle, st.px(13)) + 20, legend_x(st, left, 2)});
+  // The texts above may need more width than the plots: the plots then widen
+  // to it, leaving no empty band at the right.
+  const int text_w = std::max({left + svg::text_width(title, st.px(18), true) + 20,
+                               left + svg::text_width(subtitle, st.px(13)) + 20, legend_x(st, left, 2)});
+  plot_w = std::max(plot_w, (text_w - left - gap - st.px(40)) / 2);
+  const int width = std::max(left + 2 * plot_w + gap + st.px(40), text_w);
   const int height = top + rows * row;
   const double y_loss = loss_axis(r);
   std::ostringstream s;
@@ -161,8 +167,8 @@ std::string f5_curves_svg(const F5Result& r, const SvgStyle& st) {
     axes(s, loss, st, dk + ": validation loss", "step", "mean squared error", 2);
     axes(s, acc, st, dk + ": validation accuracy", "step", "accuracy", 2);
     for (int a = 0; a < 2; ++a) {
-      curve(s, loss, r, static_cast<std::size_t>(d), a, true);
-      curve(s, acc, r, static_cast<std::size_t>(d), a, false);
+      curve(s, loss, r, st, static_cast<std::size_t>(d), a, true);
+      curve(s, acc, r, st, static_cast<std::size_t>(d), a, false);
     }
   }
   s << "</svg>\n";
@@ -185,12 +191,12 @@ void final_panel(std::ostringstream& s, const Chart& c, const F5Result& r, const
   };
   s << "<text x=\"" << c.x0 << "\" y=\"" << c.y0 - st.px(10) << "\" font-size=\"" << st.px(14)
     << "\" font-weight=\"bold\">" << escape(title) << "</text>\n"
-    << "<rect x=\"" << c.x0 << "\" y=\"" << c.y0 << "\" width=\"" << c.w << "\" height=\"" << c.h
-    << "\" fill=\"none\" stroke=\"#999\"/>\n";
+    << "<rect class=\"plot\" x=\"" << c.x0 << "\" y=\"" << c.y0 << "\" width=\"" << c.w << "\" height=\"" << c.h
+    << "\" fill=\"none\" stroke=\"#999\" stroke-width=\"" << fmt(st.font_scale, 2) << "\"/>\n";
   for (int k = 0; k <= 4; ++k) {
     const double v = c.y_min + (c.y_max - c.y_min) * k / 4.0, y = c.py(v);
-    s << "<line x1=\"" << c.x0 - 4 << "\" y1=\"" << y << "\" x2=\"" << c.x0 + c.w << "\" y2=\"" << y
-      << "\" stroke=\"#eee\"/><text class=\"y-tick\" x=\"" << c.x0 - 6 << "\" y=\"" << y + label / 3
+    s << "<line x1=\"" << c.x0 - st.px(4) << "\" y1=\"" << y << "\" x2=\"" << c.x0 + c.w << "\" y2=\"" << y
+      << "\" stroke=\"#eee\"/><text class=\"y-tick\" x=\"" << c.x0 - st.px(6) << "\" y=\"" << y + label / 3
       << "\" font-size=\"" << label << "\" text-anchor=\"end\">" << fmt(v, 3) << "</text>\n";
   }
   const int yl = c.x0 - 4 * label - st.px(8), ym = c.y0 + c.h / 2;
@@ -199,7 +205,7 @@ void final_panel(std::ostringstream& s, const Chart& c, const F5Result& r, const
     << (loss ? "final loss (lower is better)" : "final accuracy") << "</text>\n";
   for (std::size_t d = 0; d < r.settings.d_k.size(); ++d) {
     const double xc = c.x0 + group_w * (static_cast<double>(d) + 0.5), xa[2] = {xc - group_w * 0.2, xc + group_w * 0.2};
-    s << "<text class=\"x-tick\" x=\"" << xc << "\" y=\"" << c.y0 + c.h + label + 6 << "\" font-size=\"" << label
+    s << "<text class=\"x-tick\" x=\"" << xc << "\" y=\"" << c.y0 + c.h + label + st.px(6) << "\" font-size=\"" << label
       << "\" text-anchor=\"middle\">d_k = " << r.settings.d_k[d] << "</text>\n";
     // The verdict of this panel's criterion under each group (F5Criterion::verdict).
     const F5Criterion& crit = cmp[d].criteria[loss ? 1 : 0];
@@ -208,19 +214,19 @@ void final_panel(std::ostringstream& s, const Chart& c, const F5Result& r, const
       << crit.verdict() << "</text>\n";
     for (std::size_t k = 0; k < seeds; ++k)
       s << "<line class=\"pair\" x1=\"" << fmt(xa[0], 2) << "\" y1=\"" << fmt(c.py(value(d, k, 0)), 2)
-        << "\" x2=\"" << fmt(xa[1], 2) << "\" y2=\"" << fmt(c.py(value(d, k, 1)), 2) << "\" stroke=\"#bbb\"/>\n";
+        << "\" x2=\"" << fmt(xa[1], 2) << "\" y2=\"" << fmt(c.py(value(d, k, 1)), 2) << "\" stroke=\"#bbb\" stroke-width=\"" << fmt(st.font_scale, 2) << "\"/>\n";
     for (int a = 0; a < 2; ++a) {
       std::vector<double> v;
       for (std::size_t k = 0; k < seeds; ++k) {
         v.push_back(value(d, k, a));
         s << "<circle class=\"seed\" data-arm=\"" << kArm[a] << "\" data-d-k=\"" << r.settings.d_k[d]
           << "\" data-metric=\"" << (loss ? "loss" : "accuracy") << "\" cx=\"" << fmt(xa[a], 2) << "\" cy=\""
-          << fmt(c.py(v.back()), 2) << "\" r=\"4\" fill=\"" << kColour[a] << "\" fill-opacity=\"0.7\"/>\n";
+          << fmt(c.py(v.back()), 2) << "\" r=\"" << fmt(4 * st.font_scale, 2) << "\" fill=\"" << kColour[a] << "\" fill-opacity=\"0.7\"/>\n";
       }
       const double ym_a = c.py(spread_of(v).mean);
-      s << "<line class=\"mean\" data-arm=\"" << kArm[a] << "\" x1=\"" << fmt(xa[a] - 14, 2) << "\" y1=\""
-        << fmt(ym_a, 2) << "\" x2=\"" << fmt(xa[a] + 14, 2) << "\" y2=\"" << fmt(ym_a, 2) << "\" stroke=\""
-        << kColour[a] << "\" stroke-width=\"3\"/>\n";
+      s << "<line class=\"mean\" data-arm=\"" << kArm[a] << "\" x1=\"" << fmt(xa[a] - 14 * st.font_scale, 2) << "\" y1=\""
+        << fmt(ym_a, 2) << "\" x2=\"" << fmt(xa[a] + 14 * st.font_scale, 2) << "\" y2=\"" << fmt(ym_a, 2) << "\" stroke=\""
+        << kColour[a] << "\" stroke-width=\"" << fmt(3 * st.font_scale, 2) << "\"/>\n";
     }
   }
 }
@@ -237,20 +243,26 @@ std::string f5_final_svg(const F5Result& r, const SvgStyle& st) {
                                    std::to_string(r.settings.seeds) + " seeds (level 0.05):",
                                "faster on the mean validation accuracy over the curve, better on the final loss."};
   const std::string panel_title[2] = {"final validation accuracy", "final validation loss"};
-  const int plot_h = 260, left = st.px(40) + 4 * label, top = st.px(100) + 2 * label;
+  // The plots grow with --font-scale as the fonts do (a group 160 px wide
+  // and the plots 260 px high at 1), so the figure keeps its proportions.
+  const int plot_h = st.px(260), left = st.px(40) + 4 * label, top = st.px(100) + 2 * label;
   const int gap = st.px(60) + 4 * label;
   // A group holds its widest label ("d_k = 1024", "better: not shown"); a
   // panel holds its title; the page its title, notes and legend.
-  int group_w = 160;
+  int group_w = st.px(160);
   for (const int d_k : r.settings.d_k)
     group_w = std::max(group_w, svg::text_width("d_k = " + std::to_string(d_k), label) + st.px(16));
   group_w = std::max(group_w, svg::text_width("better: not shown", label) + st.px(16));
   int plot_w = groups * group_w;
   for (const auto& t : panel_title) plot_w = std::max(plot_w, svg::text_width(t, st.px(14), true) + st.px(10) - gap);
+  // The texts may need more width than the plots: the plots then widen to
+  // it, leaving no empty band at the right.
+  int text_w = std::max({left + svg::text_width(title, st.px(18), true) + 20,
+                         left + svg::text_width(subtitle, st.px(13)) + 20, legend_x(st, left, 2)});
+  for (const auto& line : note) text_w = std::max(text_w, left + svg::text_width(line, label) + 20);
+  plot_w = std::max(plot_w, (text_w - left - gap - st.px(40)) / 2);
   group_w = plot_w / std::max(1, groups);
-  int width = std::max({left + 2 * plot_w + gap + 40, left + svg::text_width(title, st.px(18), true) + 20,
-                        left + svg::text_width(subtitle, st.px(13)) + 20, legend_x(st, left, 2)});
-  for (const auto& line : note) width = std::max(width, left + svg::text_width(line, label) + 20);
+  const int width = std::max(left + 2 * plot_w + gap + st.px(40), text_w);
   const int height = top + plot_h + 5 * label + st.px(60);
   // The accuracy axis from a multiple of 0.05 below the lowest value to 1;
   // the loss axis from 0 to a round value above the highest.

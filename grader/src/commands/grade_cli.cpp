@@ -73,7 +73,8 @@ std::string fixed_exercise(const GradeOptions& options) {
 /// cases, the fixed exercise, the property, the mode, the limits, the
 /// precision asked for, and the teacher configuration's content.
 nlohmann::ordered_json grading_settings(const GradeOptions& o, const PrecisionChoice& precision,
-                                        const std::optional<std::string>& config_file) {
+                                        const std::optional<std::string>& config_file,
+                                        const std::vector<std::string>& exercises) {
   nlohmann::ordered_json config = nullptr;
   if (config_file) {
     std::ifstream in(*config_file);
@@ -85,7 +86,7 @@ nlohmann::ordered_json grading_settings(const GradeOptions& o, const PrecisionCh
       config.erase("signing_key");
     }
   }
-  return {{"seed", o.run.seed},
+  nlohmann::ordered_json settings = {{"seed", o.run.seed},
           {"cases", o.run.cases},
           {"exercise", fixed_exercise(o)},
           {"property", o.only_property},
@@ -98,6 +99,9 @@ nlohmann::ordered_json grading_settings(const GradeOptions& o, const PrecisionCh
           {"precision", precision.precision},
           {"accumulate", precision.accumulate},
           {"configuration", config}};
+  // --exercise F2,F3: the exercises graded (the configuration's own are in "configuration").
+  if (!exercises.empty()) settings["exercises"] = exercises;
+  return settings;
 }
 bool is_folder(const fs::path& p) {
   std::error_code ec;
@@ -113,6 +117,8 @@ struct GradePlan {
   GradeOptions options;
   bool upload = false;  ///< one student's upload folder (Gradescope, PrairieLearn)
   bool batch = false;   ///< several files or a class folder, into --out
+  /// --exercise naming several (F2,F3), as known ids; empty: one or none.
+  std::vector<std::string> exercises;
 };
 
 /// The options of `attnlab grade` as parsed (CLI11 writes them; execute()
@@ -168,6 +174,7 @@ struct GradeCommand {
   std::optional<int> read_config(GradePlan& plan) const;
   std::optional<int> make_options(GradePlan& plan) const;
   std::optional<int> check_paths(GradePlan& plan) const;
+  std::optional<int> check_exercises(GradePlan& plan) const;
   void make_sandbox(GradePlan& plan) const;
   int grade_class(const GradePlan& plan) const;
   int grade_one(GradePlan& plan) const;
@@ -295,8 +302,19 @@ void GradeCommand::add_output_options() {
                     "it finished keep their rows, the others are graded");
   grade->add_option("--anonymise-salt", anonymise_salt,
                     "with --out: also write summary-anonymous.csv, each student under an id keyed "
-                    "by this secret (default: the configuration's anonymise_salt); attnlab reveal "
-                    "gives the students back");
+                    "by this secret of at least " + std::to_string(bounds::kMinSaltChars) +
+                    " characters (default: the configuration's anonymise_salt); attnlab reveal "
+                    "gives the students back")
+      ->check(CLI::Validator(
+          [](std::string& salt) {
+            // The configuration's rule (teacher_config.cpp): one rule for both.
+            return salt.size() < bounds::kMinSaltChars
+                       ? "must be at least " + std::to_string(bounds::kMinSaltChars) +
+                             " characters, as the configuration's anonymise_salt (a secret of "
+                             "your own; it keys summary-anonymous.csv's ids)"
+                       : std::string();
+          },
+          "SALT"));
   grade->add_flag("--restart", restart,
                   "with --out: grade every student given even if the folder holds an "
                   "interrupted run with the same settings (which is otherwise resumed)");
@@ -320,6 +338,7 @@ int GradeCommand::execute() const {
   if (const auto code = read_config(plan)) return *code;
   if (const auto code = make_options(plan)) return *code;
   if (const auto code = check_paths(plan)) return *code;
+  if (const auto code = check_exercises(plan)) return *code;
   make_sandbox(plan);
   if (files.empty()) {
     return grade_bundled(paths::source_dir, plan.options, verbose, std::cout);
@@ -452,6 +471,51 @@ std::optional<int> GradeCommand::check_paths(GradePlan& plan) const {
   return std::nullopt;
 }
 
+/// --exercise: each id it names must be an exercise attnlab grades (exit 2
+/// naming the one that is not). Several (F2,F3, as gradescope-zip takes
+/// them) go with a class folder or an upload and mean what they mean there:
+/// the configuration's "exercises" naming just those (each file graded as
+/// the one of them it is, every student out of each one's maximum).
+std::optional<int> GradeCommand::check_exercises(GradePlan& plan) const {
+  GradeOptions& options = plan.options;
+  if (options.exercise.empty()) return std::nullopt;
+  std::vector<std::string> ids;
+  std::string rest = options.exercise;
+  for (std::size_t at = 0; at != std::string::npos;) {
+    const std::size_t comma = rest.find(',', at);
+    std::string id = rest.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    at = comma == std::string::npos ? comma : comma + 1;
+    try {
+      id = load_exercise(id).id;
+    } catch (const std::exception& e) {
+      std::cerr << "attnlab: --exercise: " << e.what() << "\n";
+      return 2;
+    }
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  }
+  if (ids.size() == 1) {
+    options.exercise = ids.front();
+    return std::nullopt;
+  }
+  if (!plan.batch && !plan.upload) {
+    std::cerr << "attnlab: --exercise " << options.exercise
+              << ": one file is graded as one exercise; several (comma-separated) go with a "
+                 "class folder or an upload, each file graded as the one of them it is\n";
+    return 2;
+  }
+  // The configuration's "exercises" naming just these, its overrides of each kept.
+  TeacherConfig config = plan.config ? *plan.config : TeacherConfig{};
+  std::map<std::string, ExerciseOverrides> only;
+  for (const auto& id : ids) only[id] = config.exercises.count(id) ? config.exercises[id] : ExerciseOverrides{};
+  config.exercises = std::move(only);
+  config.exercise.reset();
+  plan.config = std::make_shared<const TeacherConfig>(std::move(config));
+  options.config = plan.config;
+  options.exercise.clear();
+  plan.exercises = ids;
+  return std::nullopt;
+}
+
 /// The sandbox: what a submission must never see, then the self-test.
 void GradeCommand::make_sandbox(GradePlan& plan) const {
   const auto& config = plan.config;
@@ -470,7 +534,7 @@ void GradeCommand::make_sandbox(GradePlan& plan) const {
     std::error_code ec;
     sandbox_options.hidden.push_back(fs::absolute(p, ec).lexically_normal());
   };
-  if (config) hide(config->path);
+  if (config && !config->path.empty()) hide(config->path);  // none: --exercise F2,F3 alone
   // Folders of submissions (other students' work); a single file is shown as a private copy.
   for (const auto& f : files)
     if (is_folder(f)) hide(f);
@@ -509,6 +573,10 @@ int GradeCommand::grade_class(const GradePlan& plan) const {
     return 2;
   }
   ignored = inputs.ignored;
+  for (const auto& o : inputs.outputs)
+    std::cout << "attnlab: note: skipped " << o
+              << ": an output folder attnlab wrote (its lock or summary.json and students/), "
+                 "not a student\n";
   b.inputs = std::move(inputs.inputs);
   if (!only_students.empty()) {
     // A student is named by its id (summary.csv, class_folder.hpp student_id)
@@ -556,7 +624,7 @@ int GradeCommand::grade_class(const GradePlan& plan) const {
                      : config                ? config->anonymise_salt
                                              : "";
   b.signing_key = config ? config->signing_key : "";
-  b.settings = grading_settings(options, precision, config_file);
+  b.settings = grading_settings(options, precision, config_file, plan.exercises);
   if (options.submission_timeout.count() > 0)
     b.child_timeout =
         options.submission_timeout + 2 * options.launch.compile_timeout + std::chrono::minutes(2);

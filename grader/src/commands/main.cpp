@@ -5,7 +5,10 @@
 // given run.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -32,6 +35,22 @@ bool registry_readable() {
   }
 }
 
+/// `code`, the command's exit status, once what it wrote to standard output
+/// has been flushed; 2 when a write to it failed (a full disk, /dev/full),
+/// said on stderr: a report or table that never arrived is not a success.
+int stdout_checked(int code) {
+  std::cout.flush();
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;
+  if (!std::cout || !flushed || std::ferror(stdout)) {
+    std::cerr << "attnlab: cannot write standard output"
+              << (error ? std::string(": ") + std::strerror(error) : std::string()) << "\n";
+    return 2;
+  }
+  return code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -42,7 +61,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("attnlab ") + attn::grader::paths::version);
   // attnlab grade (grade_cli.hpp).
   const auto grade_command = attn::grader::add_grade_command(app);
-  // "--cases must be a whole number >= 1, got '0'" (CLI11 writes "--cases: must ...").
+  // "--cases must be a whole number from 1 to 100000000, got '0'" (CLI11 writes "--cases: must ...").
   // attnlab mutants, attnlab demo (teaching_cli.hpp).
   const auto teaching = attn::grader::add_teaching_commands(app);
   // attnlab merge, attnlab gradescope-zip (class_cli.hpp).
@@ -63,6 +82,17 @@ int main(int argc, char** argv) {
       std::cerr << ")\n";
       return 2;
     }
+    // The same for a command made of subcommands (`attnlab experiment f6`:
+    // CLI11 would only say "A subcommand is required").
+    const CLI::App* command = app.get_subcommand(argv[1]);
+    const auto subs = check::subcommand_names(command);
+    if (argc > 2 && argv[2][0] != '-' && command->get_require_subcommand_min() > 0 &&
+        std::find(subs.begin(), subs.end(), std::string(argv[2])) == subs.end()) {
+      std::cerr << "attnlab " << argv[1] << ": unknown " << argv[1] << " '" << argv[2] << "' (" << argv[1] << "s:";
+      for (const auto& n : subs) std::cerr << " " << n;
+      std::cerr << ")\n";
+      return 2;
+    }
   }
   try {
     app.parse(argc, argv);
@@ -74,10 +104,11 @@ int main(int argc, char** argv) {
   // instead of killing the grader mid-write (sandbox/child_process.cpp
   // restores the default for submissions).
   signal(SIGXFSZ, SIG_IGN);
-  if (const auto code = attn::grader::run_teaching_command(*teaching)) return *code;
-  if (const auto code = attn::grader::run_class_command(*class_commands)) return *code;
-  if (const auto code = attn::grader::run_check_command(*check_command)) return *code;
+  // Every command's standard output is checked once it has run (stdout_checked).
+  if (const auto code = attn::grader::run_teaching_command(*teaching)) return stdout_checked(*code);
+  if (const auto code = attn::grader::run_class_command(*class_commands)) return stdout_checked(*code);
+  if (const auto code = attn::grader::run_check_command(*check_command)) return stdout_checked(*code);
 
-  if (const auto code = attn::grader::run_grade_command(*grade_command)) return *code;
+  if (const auto code = attn::grader::run_grade_command(*grade_command)) return stdout_checked(*code);
   return 2;  // unreachable: app.require_subcommand(1)
 }

@@ -41,6 +41,7 @@ struct TeachingCommands {
   // attnlab demo
   DemoCommand demo_command;
   std::vector<CLI::Option*> demo_input_options;
+  CLI::Option* demo_name = nullptr;
   CLI::Option* demo_size = nullptr;
   CLI::Option* demo_font_scale = nullptr;
   // attnlab experiment f5
@@ -214,7 +215,7 @@ std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
       "masking` shows why masking after the softmax fails (F4, Lemma 2), `attnlab demo "
       "--html DIR` writes one page with every figure.");
   DemoCommand& c = t->demo_command;
-  t->demo->add_option("NAME", c.name, "the demonstration (omit for the list)");
+  t->demo_name = t->demo->add_option("NAME", c.name, "the demonstration (omit for the list)");
   t->demo->add_option("--format", c.format,
                       "text, or the numbers as csv or json (masking, scaling, shift, weights, "
                       "scaling-sweep)")
@@ -263,6 +264,7 @@ std::optional<int> run_teaching_command(const TeachingCommands& t) {
     DemoCommand c = t.demo_command;
     for (const CLI::Option* o : t.demo_input_options)
       if (o->count() > 0) c.inputs_given.push_back(o->get_name());
+    c.name_given = t.demo_name->count() > 0;
     c.size_given = t.demo_size->count() > 0;
     c.font_scale_given = t.demo_font_scale->count() > 0;
     return run_demo_command(c);

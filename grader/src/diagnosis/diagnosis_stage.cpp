@@ -29,6 +29,7 @@ std::string case_key(const attn::prop::Case& c) {
   put_matrix(key, c.K);
   put_matrix(key, c.V);
   put_matrix(key, c.S);
+  put_matrix(key, c.dO);
   if (c.mask) {
     key += "mask" + std::to_string(c.mask->rows()) + "x" + std::to_string(c.mask->cols()) + ":";
     for (attn::Index i = 0; i < c.mask->size(); ++i) key += c.mask->data()[i] ? '1' : '0';
@@ -91,6 +92,12 @@ FailureDiagnosis DiagnosisStage::diagnose(const attn::prop::Verdict& v,
   if (!property || !float64 || !v.counts_as_failed() || !v.failure || !v.counterexample ||
       out.status == FailureDiagnosis::Status::not_run || (stopped_ && stopped_()))
     return out;
+  // A mistake of logic the battery named (wrong_scale, ...) explains the
+  // failure; that its counterexample, shrunk to small numbers, also holds
+  // at float32's bound says nothing of the code's precision, and a float32
+  // hint beside the name would contradict it. Only low_precision agrees.
+  for (const std::string& key : misconception_keys(out))
+    if (key != "low_precision") return out;
   const attn::prop::Precision narrower = attn::prop::Precision::of_float();
   if (attn::prop::holds_at_precision(*property, subject_, *v.counterexample, narrower) &&
       !(stopped_ && stopped_()))
@@ -116,9 +123,8 @@ FailureDiagnosis DiagnosisStage::diagnose_engine(const attn::prop::Verdict& v) {
     }
   }
   const attn::prop::Case& c = *v.counterexample;
-  if (c.op == attn::prop::Operation::batched_attention ||
-      c.op == attn::prop::Operation::attention_backward) {
-    // misconceptions/ models no batched operation and no backward pass: a plain verdict, no name.
+  if (c.op == attn::prop::Operation::batched_attention) {
+    // misconceptions/ models no batched operation: a plain verdict, no name.
     out.status = FailureDiagnosis::Status::not_applicable;
     out.why_not = std::string("the diagnosis models no misconception of ") +
                   attn::prop::operation_name(c.op);

@@ -1,6 +1,7 @@
 // The answers files (exercises/registry.json's "answers" forms), checked against the oracle at 1e-4.
 #include "exercises/answers.hpp"
 #include "exercises/registry.hpp"
+#include "exercises/strict_json.hpp"
 #include "sandbox/file_problem.hpp"
 #include "sandbox/no_follow.hpp"
 
@@ -31,14 +32,6 @@ struct Malformed {
   bool refused = false;  ///< not read at all (a link, a FIFO, too large: no_follow.hpp)
 };
 
-/// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
-std::string plain_json_error(const std::string& what) {
-  const auto close = what.find("] ");
-  return what.rfind("[json.exception.", 0) == 0 && close != std::string::npos
-             ? what.substr(close + 2)
-             : what;
-}
-
 nlohmann::json parse_file(const fs::path& file, const fs::path& root) {
   std::string text;
   try {
@@ -49,9 +42,11 @@ nlohmann::json parse_file(const fs::path& file, const fs::path& root) {
     throw Malformed{"it cannot be read"};
   }
   try {
-    return nlohmann::json::parse(text);
+    return parse_json_unique_members(text);
+  } catch (const DuplicateMember& e) {  // which of the two is the answer? (strict_json.hpp)
+    throw Malformed{std::string("it is not valid JSON (") + e.what() + ")"};
   } catch (const nlohmann::json::exception& e) {  // also a number too large (out_of_range)
-    throw Malformed{"it is not valid JSON (" + plain_json_error(e.what()) + ")"};
+    throw Malformed{"it is not valid JSON (" + json_error_text(e) + ")"};
   }
 }
 

@@ -19,15 +19,8 @@ using nlohmann::json;
 
 namespace {
 
-/// Every operation, for reading names.
-constexpr Operation kOperations[] = {
-    Operation::softmax_rows,    Operation::masked_softmax,       Operation::attention,
-    Operation::attention_tiled, Operation::multi_head_attention, Operation::causal_mask,
-    Operation::padding_mask,    Operation::batched_attention,    Operation::attention_backward};
-
 Operation operation_named(const std::string& name, const std::string& where) {
-  for (Operation op : kOperations)
-    if (name == attn::prop::operation_name(op)) return op;
+  if (const auto op = attn::prop::operation_named(name)) return *op;
   throw std::runtime_error(where + ": unknown operation \"" + name + "\"");
 }
 

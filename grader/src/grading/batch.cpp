@@ -186,7 +186,7 @@ SummaryRow no_submission_row(const BatchOptions& options, const BatchInput& in) 
   row.file = in.name;
   row.student = report_name(in);
   row.exercise = in.exercise;
-  row.status = "no submission";
+  row.status = in.unreadable ? "not gradable" : "no submission";
   row.note = in.no_submission;
   row.exit_code = 1;
   row.report = report_path(row.student);
@@ -200,8 +200,10 @@ SummaryRow no_submission_row(const BatchOptions& options, const BatchInput& in) 
     } catch (const std::exception&) {
     }
   }
-  const std::string text = "attnlab: " + row.student + ": no submission: " + in.no_submission +
-                           "; it counts 0 points\n";
+  const std::string details =
+      (in.unreadable ? "not gradable: " : "no submission: ") + in.no_submission +
+      (in.unreadable ? "; no grade until it is readable\n" : "; it counts 0 points\n");
+  const std::string text = "attnlab: " + row.student + ": " + details;
   // Its results.json and JUnit say why too (a refused link, FIFO, device:
   // class_folder.cpp top_level_refusal, walk_student), as a submission not gradable.
   GradeResult r;
@@ -209,8 +211,9 @@ SummaryRow no_submission_row(const BatchOptions& options, const BatchInput& in) 
   r.exercise = row.exercise;
   r.header.submission = row.student;
   r.max_score = row.max_score;
-  r.not_gradable_headline = "was not found (nothing attnlab grades was handed in)";
-  r.details = "no submission: " + in.no_submission + "; it counts 0 points\n";
+  r.not_gradable_headline = in.unreadable ? "cannot be read (permission denied)"
+                                           : "was not found (nothing attnlab grades was handed in)";
+  r.details = details;
   if (const std::string why = write_reports(options.out_dir, row.student, text, &r);
       !why.empty()) {
     row.note += "; its report is not written: " + why;
@@ -265,7 +268,7 @@ void announce(const BatchOptions& options, std::ostream& progress) {
   std::string nothing;
   std::size_t nothing_count = 0;
   for (const auto& in : options.inputs)
-    if (!in.no_submission.empty() && ++nothing_count <= 5)
+    if (!in.no_submission.empty() && !in.unreadable && ++nothing_count <= 5)
       nothing += (nothing.empty() ? "" : ", ") + in.student;
   if (nothing_count > 5) nothing += ", ...";
   progress << "attnlab: grading " << n - nothing_count << " submission"
@@ -496,6 +499,74 @@ std::vector<std::string> resume(const Gradebook& base, BatchOptions& options, st
   return base.run.graded;
 }
 
+/// Why a run into a gradebook that keeps rows (those of the students not
+/// graded now) is refused, else empty (batch.hpp grade_batch): a kept row
+/// graded with other settings (its settings_hash), or summary-anonymous.csv
+/// kept without its salt (none given, or ids that are not the salt's).
+/// A run that regrades every student of the gradebook keeps no row.
+std::string kept_rows_refusal(const Gradebook& base, const BatchOptions& options) {
+  const auto who = [](const std::string& student, const std::string& file) {
+    return student.empty() ? file : student;
+  };
+  std::set<std::string> regraded, kept, other;
+  std::set<std::string> hashes;
+  for (const auto& in : options.inputs) regraded.insert(who(in.student, in.name));
+  const std::string now = settings_hash(options.settings);
+  for (const auto& r : base.submissions) {
+    const std::string w = who(r.student, r.file);
+    if (regraded.count(w)) continue;
+    kept.insert(w);
+    if (!r.settings_hash.empty() && r.settings_hash != now) {
+      other.insert(w);
+      hashes.insert(r.settings_hash);
+    }
+  }
+  const std::string dir = options.out_dir.string();
+  const std::string how =
+      " Give the settings of the gradebook's run (the same --config, --seed, --cases, "
+      "--exercise and limits), or grade into a new --out; a regrade of every student, which "
+      "replaces every row, is allowed. Nothing was changed.";
+  if (!other.empty()) {
+    std::string names;
+    std::size_t k = 0;
+    for (const auto& w : other) {
+      if (++k > 5) {
+        names += ", ...";
+        break;
+      }
+      names += (k == 1 ? "" : ", ") + w;
+    }
+    const std::string what =
+        hashes.count(settings_hash(base.settings)) > 0 && !base.settings.empty()
+            ? "this run vs the gradebook: " + settings_differences(base.settings, options.settings)
+            : "their settings_hash " + *hashes.begin() + ", this run's " + now;
+    return dir + " keeps the rows of " + std::to_string(other.size()) + " student(s) (" + names +
+           ") graded with other settings than this run's (" + what +
+           "): regrading only some students would put rows of two settings in one gradebook "
+           "and change the columns and maxima of the kept rows." +
+           how;
+  }
+  const fs::path anonymous = options.out_dir / "summary-anonymous.csv";
+  std::error_code ec;
+  if (kept.empty() || !fs::exists(anonymous, ec)) return {};
+  if (options.anonymise_salt.empty())
+    return dir + " holds summary-anonymous.csv, and this run, which keeps the rows of " +
+           std::to_string(kept.size()) +
+           " student(s), has no anonymisation salt (it would delete that file): give the same "
+           "--anonymise-salt or the configuration holding it, or grade into a new --out. "
+           "Nothing was changed.";
+  std::set<std::string> ids;
+  std::ifstream in(anonymous);
+  for (std::string line; std::getline(in, line);) ids.insert(line.substr(0, line.find(',')));
+  for (const auto& w : kept)
+    if (!ids.count(anonymous_id(options.anonymise_salt, w)))
+      return dir + "/summary-anonymous.csv was made with another anonymisation salt than this "
+                   "run's (the id of " + w + " under it is not there): give the same "
+                   "--anonymise-salt or the configuration holding it, or grade into a new "
+                   "--out. Nothing was changed.";
+  return {};
+}
+
 /// Removes what killed runs left (temp_dir.hpp, memory_cgroup.hpp) and says so.
 void remove_leftovers(std::ostream& progress) {
   const auto dirs = remove_leftover_temp_dirs();
@@ -687,7 +758,11 @@ int grade_batch(const BatchOptions& given, std::ostream& progress) {
     lock.emplace(given.out_dir, "attnlab grade");
     base = read_gradebook(given.out_dir);
   } catch (const std::exception& e) {
-    progress << "attnlab: " << e.what() << "\n";
+    std::cerr << "attnlab: " << e.what() << "\n";
+    return 2;
+  }
+  if (const std::string why = kept_rows_refusal(base, given); !why.empty()) {
+    std::cerr << "attnlab: " << why << "\n";
     return 2;
   }
   remove_leftovers(progress);
@@ -705,7 +780,7 @@ int grade_batch(const BatchOptions& given, std::ostream& progress) {
         record.save(false);
       } catch (const std::exception& e) {
         graders.stop();
-        progress << "attnlab: " << e.what() << "; stopped: the gradebook is as it was before "
+        std::cerr << "attnlab: " << e.what() << "; stopped: the gradebook is as it was before "
                  << "this write (rerun to resume once it can be written)\n";
         return 2;
       }
@@ -727,7 +802,7 @@ int grade_batch(const BatchOptions& given, std::ostream& progress) {
       merge_junit_files(parts, *options.junit);
     }
   } catch (const std::exception& e) {
-    progress << "attnlab: " << e.what() << "\n";
+    std::cerr << "attnlab: " << e.what() << "\n";
     return 2;
   }
   print_table(record.rows(), book, options, progress);

@@ -63,6 +63,10 @@ struct BatchInput {
   /// its students/<student>.txt, .results.json and .junit.xml (a submission
   /// not gradable, in the merged --junit too) say why.
   std::string no_submission;
+  /// With no_submission: what was handed in cannot be read by the grader
+  /// (permission denied, class_folder.cpp Walk::unreadable), so the row is
+  /// "not gradable" (a blank LMS cell), not "no submission" (0 points).
+  bool unreadable = false;
   /// The student's folder (canonical) the file and its helpers were found
   /// in: they are read below it without following links
   /// (GradeOptions::confine_to). Empty: a file the user named.
@@ -164,7 +168,14 @@ struct BatchOptions {
 /// everything, 1 if one failed or was not gradable, 2 if one could not be
 /// graded (usage or infrastructure error, a crashed child) or DIR cannot be
 /// used or written (read-only, full, another grader writing to it: said on
-/// `progress`, and the gradebook left as it was before that write).
+/// std::cerr, and the gradebook left as it was before that write).
+/// A run that would keep rows of DIR's gradebook (students not graded now)
+/// is refused with 2 before anything is written, said on std::cerr with
+/// what differs and how to proceed, when a kept row was graded with other
+/// settings (its settings_hash: seed, cases, exercise, limits,
+/// configuration) or DIR holds a summary-anonymous.csv whose ids are not
+/// this run's anonymise_salt's (or no salt is given): the kept rows, and
+/// the exports' columns and maxima over them, stay byte-identical.
 int grade_batch(const BatchOptions& options, std::ostream& progress);
 
 }  // namespace attn::grader

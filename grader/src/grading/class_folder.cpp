@@ -11,10 +11,14 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
+#include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "exercises/registry.hpp"
+#include "grading/out_folder.hpp"
 #include "exercises/answers.hpp"
 #include "sandbox/escaped_name.hpp"
 #include "sandbox/file_problem.hpp"
@@ -65,7 +69,25 @@ struct Walk {
   /// Files read that are also another student's (hard links inside the class
   /// folder): "attention.py is the same file as bob/attention.py".
   std::vector<std::string> shared;
+  /// What the grader may not read (EACCES: a folder it cannot list, a file
+  /// it cannot open), by path below the student's folder ("." the folder
+  /// itself); neither walked nor graded.
+  std::vector<std::string> unreadable;
 };
+
+/// Whether the grader is denied reading `p` (a folder: listing it;
+/// access(2) with the grader's ids; root is denied nothing).
+bool permission_denied(const fs::path& p, bool folder) {
+  if (folder) {
+    DIR* d = ::opendir(p.c_str());
+    if (d) {
+      ::closedir(d);
+      return false;
+    }
+    return errno == EACCES;
+  }
+  return ::access(p.c_str(), R_OK) != 0 && errno == EACCES;
+}
 
 /// A name attnlab would grade as code (.py, C++, .ipynb), read from the name alone.
 bool is_code_name(const fs::path& p) {
@@ -192,11 +214,15 @@ Walk walk_student(const fs::path& root, const std::optional<fs::path>& excluded,
   std::vector<fs::path> links;
   std::map<std::pair<dev_t, ino_t>, nlink_t> names;  // every name of a file found (hidden ones too)
   std::error_code ec;
+  if (permission_denied(root, true)) w.unreadable.push_back(".");
   auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
   for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const fs::path& e = it->path();
     struct stat st {};
     const bool hidden = hidden_name(e);
+    const auto denied = [&] {
+      w.unreadable.push_back(student_id(e.lexically_relative(root).generic_string()));
+    };
     if (::lstat(e.c_str(), &st) != 0) {
       // Past PATH_MAX a path cannot be opened: said (as an archive's is),
       // and not recursed into (which would end the walk).
@@ -208,10 +234,18 @@ Walk walk_student(const fs::path& root, const std::optional<fs::path>& excluded,
     }
     if (S_ISDIR(st.st_mode)) {
       std::error_code ec2;
-      if (hidden || (excluded && fs::weakly_canonical(e, ec2) == *excluded)) it.disable_recursion_pending();
+      if (hidden || (excluded && fs::weakly_canonical(e, ec2) == *excluded)) {
+        it.disable_recursion_pending();
+      } else if (permission_denied(e, true)) {
+        denied();
+        it.disable_recursion_pending();
+      }
     } else if (S_ISREG(st.st_mode)) {
       ++names[{st.st_dev, st.st_ino}];
-      if (!hidden) regular.push_back({e, st});
+      if (!hidden && permission_denied(e, false))
+        denied();
+      else if (!hidden)
+        regular.push_back({e, st});
     } else if (!hidden && S_ISLNK(st.st_mode)) {
       links.push_back(e);
     } else if (!hidden) {
@@ -469,6 +503,7 @@ class Collector {
                const std::optional<fs::path>& excluded, std::string* why,
                std::vector<std::string> refused = {}) {
     std::error_code ec;
+    unreadable_ = false;
     const fs::path root = fs::canonical(dir, ec);
     if (ec) {
       if (why) *why = "its folder cannot be read: " + ec.message();
@@ -479,9 +514,22 @@ class Collector {
     ClassNames none({}, std::nullopt);  // an archive's or an upload's files: no class around them
     Walk walk = walk_student(root, excluded, klass_ && !in_archive_ ? *klass_ : none);
     refused.insert(refused.end(), walk.refused.begin(), walk.refused.end());
+    for (const auto& u : walk.unreadable) refused.push_back(u + ": permission denied");
     std::sort(refused.begin(), refused.end());
     for (const auto& [f, src] : walk.files) sort_file(f, src, root, student, files);
     if (files.code.empty() && files.answers.empty()) {
+      if (!walk.unreadable.empty()) {
+        // Work the grader may not read is not gradable (a blank LMS cell), not "nothing".
+        unreadable_ = true;
+        std::string paths;
+        for (std::size_t k = 0; k < walk.unreadable.size() && k < 3; ++k)
+          paths += (k ? "; " : "") +
+                   (walk.unreadable[k] == "." ? dir.string() : shown_path(dir, walk.unreadable[k])) +
+                   ": permission denied";
+        if (walk.unreadable.size() > 3) paths += "; and " + std::to_string(walk.unreadable.size() - 3) + " more";
+        if (why) *why = "it cannot be read: " + paths + " (make it readable to the grader and regrade)";
+        return false;
+      }
       if (why) *why = nothing_clause(files.others, refused);
       for (const auto& o : files.others) out_.ignored.push_back(shown_path(dir, o));
       return false;
@@ -516,7 +564,10 @@ class Collector {
       if (!in.refused.empty()) in.choice += "; " + in.refused;
       out_.inputs.push_back(std::move(in));
     }
-    for (const auto& o : files.others) out_.ignored.push_back(shown_path(dir, o));
+    for (const auto& o : files.others)
+      if (std::none_of(files.broken_answers.begin(), files.broken_answers.end(),
+                       [&](const Candidate& b) { return used_answers.count(&b) && b.rel == o; }))
+        out_.ignored.push_back(shown_path(dir, o));
     if (out_.inputs.size() == inputs_before) {  // only other exercises' work
       if (why) *why = "it holds no work of " + exercise_ + " (" + other_work(files.code, files.answers) + ")";
       return false;
@@ -534,12 +585,13 @@ class Collector {
   }
 
  /// A student who handed in nothing attnlab grades: a row of its own (batch.hpp).
-  void nothing(const std::string& student, const std::string& why) {
+  void nothing(const std::string& student, const std::string& why, bool unreadable = false) {
     BatchInput in;
     in.name = student + "/";
     in.student = student;
     in.exercise = exercise_;
     in.no_submission = why;
+    in.unreadable = std::exchange(unreadable_, false) || unreadable;
     out_.inputs.push_back(std::move(in));
   }
 
@@ -638,6 +690,12 @@ class Collector {
     /// Data files (non-code, at most kDataFileBytes each): staged beside the entry.
     std::vector<Candidate> data;
     std::vector<std::string> others;  ///< below the student's folder
+    /// .json files that are not valid JSON (truncated, NaN, 1e400, a member
+    /// given twice: answers.cpp parse_file): a broken answers file, paired
+    /// with an entry whose exercise takes answers and has none, so its
+    /// report says why the answers points are lost (also among the data
+    /// files, which it stays when nothing pairs with it).
+    std::vector<Candidate> broken_answers;
   };
 
   /// The student being collected.
@@ -663,10 +721,15 @@ class Collector {
     const std::string rel = student_id(f.lexically_relative(root).generic_string());
     if (is_answers_file(f)) {
       const Recognition r = recognise_exercise(src);
-      if (r.status == Recognition::Status::recognised)
+      if (r.status == Recognition::Status::recognised) {
         files.answers.push_back({f, src, src, rel, r.exercise, false, "", {}, {}});
-      else
-        add_data(f, src, rel, files);  // a .json that is not an answers file: a data file
+        return;
+      }
+      // Not paired (no entry of an exercise with answers): a data file, as before.
+      if (const AnswersExercise a = read_answers_exercise(src);
+          a.refused.empty() && a.problem.rfind("it is not valid JSON", 0) == 0)
+        files.broken_answers.push_back({f, src, src, rel, "", false, "", {}, {}});
+      add_data(f, src, rel, files);  // a .json that is not an answers file: a data file
       return;
     }
     if (is_cpp_header(f)) {  // never an entry; staged beside the entry for #include "..."
@@ -736,6 +799,21 @@ class Collector {
     return nullptr;
   }
 
+  /// A broken answers file (Sorted::broken_answers, unused yet) for an entry
+  /// graded as `exercise` when that exercise takes an answers file.
+  static const Candidate* broken_answers_for(const std::string& exercise, const Sorted& files,
+                                             const std::set<const Candidate*>& used) {
+    if (exercise.empty()) return nullptr;
+    try {
+      if (!load_exercise(exercise).has_answers()) return nullptr;
+    } catch (const std::exception&) {
+      return nullptr;
+    }
+    for (const auto& a : files.broken_answers)
+      if (!used.count(&a)) return &a;
+    return nullptr;
+  }
+
   /// The input of entry `e` with its answers file and helpers, and its choice.
   void add_entry(const Entry& e, const Sorted& files, const Student& s, const std::string& note,
                  std::set<const Candidate*>& used_answers) {
@@ -749,6 +827,11 @@ class Collector {
       in.answers = paired->source;
       // An F3-looking file with F4 answers is an F4 attempt.
       if (!c.explicit_line) in.exercise = paired->exercise;
+    } else if (const Candidate* broken = broken_answers_for(graded, files, used_answers)) {
+      // Graded as its answers: check_answers says it is not valid JSON, and where.
+      paired = broken;
+      used_answers.insert(broken);
+      in.answers = broken->source;
     }
     in.name = s.prefix + c.rel + (e.several ? " (" + in.exercise + ")" : "");
     std::string helpers;
@@ -828,6 +911,9 @@ class Collector {
   fs::path scratch_;  ///< the scratch folder of the archive's student being collected
   ClassNames* klass_ = nullptr;
   bool in_archive_ = false;  ///< collecting an archive's student (its files are no class folder's)
+  /// The last student() refused found only what the grader may not read
+  /// (Walk::unreadable): nothing() makes its row "not gradable".
+  bool unreadable_ = false;
   std::string archive_shown_;  ///< while in_archive_: the archive as the teacher names it
   fs::path archive_dir_;       ///< while in_archive_: the folder it was unpacked into
 };
@@ -843,6 +929,14 @@ bool in_shard(const std::string& name, int k, int n) {
     h *= 1099511628211ull;
   }
   return n <= 1 || static_cast<int>(h % static_cast<std::uint64_t>(n)) == k - 1;
+}
+
+bool is_attnlab_output(const fs::path& dir) {
+  struct stat st {};
+  if (::lstat((dir / kLockFile).c_str(), &st) == 0 && S_ISREG(st.st_mode)) return true;
+  struct stat reports {};
+  return ::lstat((dir / "summary.json").c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+         ::lstat((dir / kReportsFolder).c_str(), &reports) == 0 && S_ISDIR(reports.st_mode);
 }
 
 CollectRules collect_rules(const std::string& exercise, const TeacherConfig* config) {
@@ -898,6 +992,10 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
       const auto stem = archive_stem(e);
       if (S_ISDIR(st.st_mode)) {
         if (excluded && fs::weakly_canonical(e, ec) == *excluded) continue;
+        if (is_attnlab_output(e)) {  // an earlier run's --out: never a student
+          out.outputs.push_back(e.string());
+          continue;
+        }
         const std::string name = unique(student_id(e.filename().string()));
         if (skipped(name)) continue;
         std::string why;
@@ -918,6 +1016,10 @@ ClassInputs collect_class(const std::vector<fs::path>& paths, const std::optiona
         if (!collect.archive(e, name, excluded, &why2)) collect.nothing(name, why2);
         for (std::size_t k = first; !same.empty() && k < out.inputs.size(); ++k)
           out.inputs[k].refused += (out.inputs[k].refused.empty() ? "" : "; ") + same;
+      } else if ((is_answers_file(e) || is_code_name(e)) && permission_denied(e, false)) {
+        // A student's file the grader may not read: not gradable, named (Walk::unreadable).
+        const std::string name = unique(student_id(e.filename().string()));
+        if (!skipped(name)) collect.nothing(name, "it cannot be read: " + e.string() + ": permission denied", true);
       } else if (is_answers_file(e) && !read_answers_exercise(class_root / e.filename(), class_root).exercise) {
         // As in a student's folder: a .json that names no exercise is a data
         // file, not an answers file; directly in the class folder it is

@@ -87,10 +87,18 @@ namespace attn::grader {
 struct ClassInputs {
   std::vector<BatchInput> inputs;    ///< one per graded entry (a student may have several)
   std::vector<std::string> ignored;  ///< files of no kind attnlab reads
+  /// Folders of the class folder that are attnlab's output (an --out of this
+  /// or an earlier run: is_attnlab_output), never a student; the caller says so.
+  std::vector<std::string> outputs;
   /// Python made from notebooks and unpacked archives (a scratch folder per
   /// archive's student, BatchInput::scratch) live here while grading runs.
   std::shared_ptr<TempDir> converted;
 };
+
+/// Whether `dir` is a folder attnlab wrote as --out: it holds the lock
+/// (out_folder.hpp kLockFile), or a summary.json beside a students/ folder
+/// (kReportsFolder). Read with lstat(2): no link is followed.
+bool is_attnlab_output(const std::filesystem::path& dir);
 
 /// What decides which files of a student are graded.
 struct CollectRules {

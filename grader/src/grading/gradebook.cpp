@@ -164,6 +164,20 @@ std::string settings_hash(const ojson& settings) {
   return sha256_hex(nlohmann::json::parse(settings.dump()).dump()).substr(0, 16);
 }
 
+std::string settings_differences(const ojson& a, const ojson& b) {
+  std::set<std::string> keys;
+  for (const auto& [k, v] : a.items()) keys.insert(k);
+  for (const auto& [k, v] : b.items()) keys.insert(k);
+  std::string out;
+  for (const auto& k : keys) {
+    const ojson va = a.contains(k) ? a[k] : ojson(), vb = b.contains(k) ? b[k] : ojson();
+    if (va == vb) continue;
+    out += (out.empty() ? "" : "; ") + k;
+    out += va.is_structured() || vb.is_structured() ? " differs" : " " + vb.dump() + " vs " + va.dump();
+  }
+  return out.empty() ? "settings recorded differently" : out;
+}
+
 std::string utc_now() {
   const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
@@ -519,6 +533,14 @@ std::string overview_text(const Gradebook& book) {
     if (const int n = o["not_in_histogram"][status].get<int>(); n > 0)
       beside += (beside.empty() ? "" : ", ") + std::to_string(n) + " " + what;
   if (!beside.empty()) os << "  not in the histogram: " << beside << "\n";
+  if (const auto left = moodle_left_out(book); !left.empty()) {
+    std::string names;
+    for (std::size_t k = 0; k < left.size() && k < 10; ++k) names += (k ? ", " : "") + visible_name(left[k]);
+    if (left.size() > 10) names += ", ...";
+    os << "gradebook-moodle.csv leaves out " << left.size() << (left.size() == 1 ? " student (" : " students (")
+       << names << "): an exercise not gradable or in error, and Moodle's CSV import would clear "
+       << "a grade for its empty cell; enter their other exercises' grades by hand\n";
+  }
   os << "pass rate per property:\n";
   for (const auto& [key, r] : o["pass_rate"].items())
     os << "  " << key << ": " << r["passed"].get<int>() << " / " << r["graded"].get<int>() << " ("
@@ -605,6 +627,22 @@ std::string anonymous_csv(const Gradebook& book) {
   return out.str();
 }
 
+}  // namespace
+
+std::vector<std::string> moodle_left_out(const Gradebook& book) {
+  std::vector<std::string> out;
+  for (const auto& s : book.students)
+    for (const auto& c : book.columns)
+      if (const auto it = s.cells.find(c.exercise);
+          it != s.cells.end() && (it->second.status == "not gradable" || it->second.status == "error")) {
+        out.push_back(s.student);
+        break;
+      }
+  return out;
+}
+
+namespace {
+
 /// The points a learning management system records for an exercise: a
 /// graded exercise's score, 0 for no submission, empty (no grade) for work
 /// that could not be graded.
@@ -634,13 +672,17 @@ std::string canvas_csv(const Gradebook& book) {
   return out.str();
 }
 
-/// Moodle's "Import grades: CSV file" (gradebook.hpp): the username, the assignments.
+/// Moodle's "Import grades: CSV file" (gradebook.hpp): the username, the
+/// assignments, and only the students whose every exercise has a grade
+/// (moodle_left_out).
 std::string moodle_csv(const Gradebook& book) {
   std::ostringstream out;
   out << "Username";
   for (const auto& c : book.columns) out << "," << csv_cell(assignment_name(c));
   out << "\n";
+  const std::vector<std::string> left_out = moodle_left_out(book);
   for (const auto& s : book.students) {
+    if (std::find(left_out.begin(), left_out.end(), s.student) != left_out.end()) continue;
     out << csv_id_cell(s.student);  // the username Moodle matches, exactly
     for (const auto& c : book.columns) out << "," << lms_points(s, c.exercise);
     out << "\n";

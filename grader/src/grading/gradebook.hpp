@@ -26,8 +26,8 @@
 //
 // Beside it, for a learning management system's gradebook import (one
 // assignment "attnlab F3" per exercise; a graded exercise's points, 0 for
-// "no submission", an empty cell for "not gradable" and "error", which
-// both systems read as no grade):
+// "no submission", an empty cell for "not gradable" and "error" in
+// Canvas's, which Canvas reads as no grade; Moodle's below):
 // - gradebook-canvas.csv: Canvas's import columns "Student", "ID", "SIS
 //   User ID", "SIS Login ID", "Section", then the assignments; the second
 //   row is "Points Possible" with each exercise's maximum. The student's
@@ -35,7 +35,12 @@
 //   ID, SIS User ID or SIS Login ID: name the folders by login).
 // - gradebook-moodle.csv: "Username", then the assignments (Moodle's
 //   "Import grades: CSV file" maps the identifier column to username, and
-//   each grade column to a grade item).
+//   each grade column to a grade item). Moodle reads an empty cell, and
+//   '-', as "no grade" and commits it, clearing the grade a student has
+//   (grade/import/csv/classes/load_data.php, update_grade_item); a student
+//   absent from the file is left as they are. So a student with an
+//   exercise "not gradable" or "error" is left out (moodle_left_out), and
+//   summary.txt names them.
 // - summary-anonymous.csv, only with an anonymisation salt (the
 //   configuration's "anonymise_salt" or --anonymise-salt): summary.csv's
 //   grades under anonymous_id() instead of the student (no files, notes or
@@ -188,6 +193,12 @@ std::string anonymous_id(const std::string& salt, const std::string& student);
 /// their JSON text (settings as summary.json's "settings").
 std::string settings_hash(const nlohmann::ordered_json& settings);
 
+/// How settings `b` differ from settings `a` (both as summary.json's
+/// "settings"): "seed 7 vs 1; configuration differs", each key that differs
+/// with b's value first; a structured value (the configuration) only
+/// "differs". "settings recorded differently" when no key differs.
+std::string settings_differences(const nlohmann::ordered_json& a, const nlohmann::ordered_json& b);
+
 /// A text cell of summary.csv: quoted as RFC 4180 asks, and with a leading
 /// "'" when it starts with '=', '+', '-', '@', tab or CR (OWASP's rule
 /// against formulas run by a spreadsheet).
@@ -220,6 +231,12 @@ Gradebook update_gradebook(const Gradebook& base, const Gradebook& fresh);
 /// The gradebook in out_dir/summary.json; an empty one if there is none.
 /// Throws std::runtime_error if the file exists but cannot be read.
 Gradebook read_gradebook(const std::filesystem::path& out_dir);
+
+/// The students left out of gradebook-moodle.csv, in book order: those with
+/// an exercise "not gradable" or "error" (Moodle's import would commit the
+/// empty cell as no grade, clearing theirs: grade/import/csv/classes/
+/// load_data.php, update_grade_item).
+std::vector<std::string> moodle_left_out(const Gradebook& book);
 
 /// Writes summary.csv, gradebook-canvas.csv, gradebook-moodle.csv,
 /// summary-anonymous.csv (with a salt; without one, an old one is removed),

@@ -63,6 +63,12 @@ inline constexpr Real kBudgetSeconds{0, kMaxSeconds * 7, "no limit", "seconds"};
 /// An item's points ("exercises.F3.points.oracle_agreement")
 inline constexpr Real kPoints{0, 1000000, "no points", "points"};
 
+/// The fewest characters of an anonymisation salt (the configuration's
+/// "anonymise_salt", `grade --anonymise-salt`): a secret of the teacher's
+/// own, which a short one is not (anyone with the student list could try
+/// every short salt against summary-anonymous.csv).
+inline constexpr std::size_t kMinSaltChars = 8;
+
 /// The default --memory of `attnlab grade` and `attnlab check`.
 inline constexpr std::uint64_t kDefaultMemoryMib = 4096;
 

@@ -130,21 +130,6 @@ void check_row(const SummaryRow& r, const fs::path& shard) {
                      format_points(r.max_score) + " is not the one of its " + results);
 }
 
-/// "seed 7 vs 1; configuration differs": how settings b differ from a.
-std::string differences(const ojson& a, const ojson& b) {
-  std::set<std::string> keys;
-  for (const auto& [k, v] : a.items()) keys.insert(k);
-  for (const auto& [k, v] : b.items()) keys.insert(k);
-  std::string out;
-  for (const auto& k : keys) {
-    const ojson va = a.contains(k) ? a[k] : ojson(), vb = b.contains(k) ? b[k] : ojson();
-    if (va == vb) continue;
-    out += (out.empty() ? "" : "; ") + k;
-    out += va.is_structured() || vb.is_structured() ? " differs" : " " + vb.dump() + " vs " + va.dump();
-  }
-  return out.empty() ? "settings recorded differently" : out;
-}
-
 /// The first shard's settings, version and per-exercise items; every other
 /// shard must match them (shard_merge.hpp).
 struct Reference {
@@ -168,7 +153,7 @@ void check_consistent(const Gradebook& book, const fs::path& shard, Reference& r
       ref = Reference{shard, r.settings_hash, r.version, book.settings, {}, {}};
     } else if (r.settings_hash != ref.hash) {
       throw MergeError("cannot merge " + shard.string() + " with " + ref.shard.string() +
-                       ": graded with other settings (" + differences(ref.settings, book.settings) +
+                       ": graded with other settings (" + settings_differences(ref.settings, book.settings) +
                        "; settings hash " + r.settings_hash + " vs " + ref.hash + ")");
     } else if (r.version != ref.version) {
       throw MergeError("cannot merge " + shard.string() + " with " + ref.shard.string() +

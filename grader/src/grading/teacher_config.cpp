@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exercises/exercise.hpp"
+#include "exercises/strict_json.hpp"
 #include "grading/number_bounds.hpp"
 #include "sandbox/escaped_name.hpp"
 #include "attn/prop/catalog.hpp"
@@ -114,41 +115,17 @@ void read_attempts(const json& j, const std::string& origin, TeacherConfig& c) {
   }
 }
 
-/// `text` parsed as JSON, refusing an object that names a member twice.
-/// RFC 8259 section 4 says names "SHOULD be unique" and leaves a repeated
-/// one to the parser (nlohmann::json keeps the last): a configuration
-/// naming "cases" twice would silently grade with one of them. Detected
-/// with nlohmann::json's parser callback (one set of names per open
-/// object). Throws ConfigError naming the file and the member's path.
+/// `text` parsed as JSON, refusing an object that names a member twice
+/// (exercises/strict_json.hpp): a configuration naming "cases" twice would
+/// silently grade with one of them. Throws ConfigError naming the file and
+/// the member's path.
 json parse_unique_members(const std::string& text, const std::string& origin) {
-  struct Open {
-    std::string path;  ///< "exercises.F3.points"; empty: the top level
-    std::set<std::string> names;
-  };
-  std::vector<Open> open;
-  std::string last;  // the last member name read: the name of an object that starts
-  const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) {
-      std::string path = open.empty() ? "" : open.back().path;
-      if (!open.empty()) path += (path.empty() ? "" : ".") + last;
-      open.push_back({path, {}});
-    } else if (event == json::parse_event_t::object_end && !open.empty()) {
-      open.pop_back();
-    } else if (event == json::parse_event_t::key && !open.empty()) {
-      last = parsed.get<std::string>();
-      if (!open.back().names.insert(last).second) {
-        const std::string member = open.back().path.empty() ? last : open.back().path + "." + last;
-        throw ConfigError(origin + ": the member \"" + escaped_name(member) +
-                          "\" is given twice; JSON keeps only one of them (which, depends on "
-                          "the reader), so remove the other");
-      }
-    }
-    return true;
-  };
   try {
-    return json::parse(text, check);
+    return parse_json_unique_members(text);
+  } catch (const DuplicateMember& e) {
+    throw ConfigError(origin + ": " + e.what());
   } catch (const json::exception& e) {  // also a number too large (out_of_range)
-    throw ConfigError(origin + ": not valid JSON: " + e.what());
+    throw ConfigError(origin + " is not valid JSON: " + json_error_text(e));
   }
 }
 
@@ -186,9 +163,11 @@ TeacherConfig parse_teacher_config(const std::string& text, const std::string& o
     c.signing_key = j["signing_key"].get<std::string>();
   }
   if (j.contains("anonymise_salt")) {
-    if (!j["anonymise_salt"].is_string() || j["anonymise_salt"].get<std::string>().size() < 8)
-      throw ConfigError(origin + ": anonymise_salt must be a string of at least 8 characters "
-                                 "(a secret of your own; it keys summary-anonymous.csv's ids)");
+    if (!j["anonymise_salt"].is_string() ||
+        j["anonymise_salt"].get<std::string>().size() < bounds::kMinSaltChars)
+      throw ConfigError(origin + ": anonymise_salt must be a string of at least " +
+                        std::to_string(bounds::kMinSaltChars) +
+                        " characters (a secret of your own; it keys summary-anonymous.csv's ids)");
     c.anonymise_salt = j["anonymise_salt"].get<std::string>();
   }
   read_attempts(j, origin, c);

@@ -219,26 +219,56 @@ std::vector<std::string> display_imports(const std::string& line) {
   return found;
 }
 
-/// Appends the lines of a cell that imports display modules `modules`:
+/// The names a statement line that imports display modules binds: `import
+/// a.b as c` c, `import a.b` a, `from a import x as y, z` y and z (a
+/// star import binds nothing known).
+std::vector<std::string> display_import_names(const std::string& line) {
+  static const std::regex import_line(R"(^\s*import\s+([^#;]+))");
+  static const std::regex from_line(R"(^\s*from\s+[A-Za-z_][\w.]*\s+import\s+\(?([^#;()]+))");
+  static const std::regex dotted_as(R"(^\s*([A-Za-z_]\w*)[\w.]*(\s+as\s+([A-Za-z_]\w*))?\s*$)");
+  std::vector<std::string> names;
+  std::smatch m;
+  const bool from = std::regex_search(line, m, from_line);
+  if (!from && !std::regex_search(line, m, import_line)) return names;
+  std::stringstream parts(m[1].str());
+  for (std::string part; std::getline(parts, part, ',');)
+    if (std::smatch a; std::regex_match(part, a, dotted_as))
+      names.push_back(a[3].matched ? a[3].str() : a[1].str());
+  return names;
+}
+
+/// Appends the lines of a cell that imports display modules `modules`
+/// (binding `binds`), or uses `uses`, names an earlier such import binds:
 /// inside a try whose except skips the rest of the cell when one of
-/// display_modules() is missing (the preamble's _attnlab_display_missing)
-/// and raises anything else. Only lines that start a statement are
-/// indented, so strings and bracketed lines keep their text.
+/// display_modules() is missing, or when a name of `uses` is undefined
+/// because its import was skipped (the preamble's
+/// _attnlab_display_missing), and raises anything else. Only lines that
+/// start a statement are indented, so strings and bracketed lines keep
+/// their text.
 void add_guarded_cell(const std::vector<std::string>& lines, int n,
-                      const std::vector<std::string>& modules, NotebookPython& nb) {
-  std::string list;
-  for (const auto& m : modules) list += (list.empty() ? "" : ", ") + m;
+                      const std::vector<std::string>& modules, const std::vector<std::string>& binds,
+                      const std::vector<std::string>& uses, NotebookPython& nb) {
+  auto join = [](const std::vector<std::string>& v) {
+    std::string list;
+    for (const auto& m : v) list += (list.empty() ? "" : ", ") + m;
+    return list;
+  };
   std::string& out = nb.python;
-  out += std::string(kGuardOpen) + std::to_string(n) + " imports " + list +
+  out += std::string(kGuardOpen) + std::to_string(n) +
+         (modules.empty() ? " uses " + join(uses) + ", bound by a display import"
+                          : " imports " + join(modules)) +
          ": skipped if a display module is missing\n    pass\n";
   LineState state;
   for (const auto& line : lines) {
     out += (state.starts_statement() ? "    " + python_line(line, nb) : line) + "\n";
     state.advance(line);
   }
+  std::string tuple = "(";
+  for (const auto& b : binds) tuple += "'" + b + "', ";
   out += std::string(kGuardClose) + "\n    if not _attnlab_display_missing(_attnlab_missing, " +
-         std::to_string(n) + "): raise\n";
-  nb.guarded_cells.push_back("cell " + std::to_string(n) + " (" + list + ")");
+         std::to_string(n) + ", " + tuple + ")): raise\n";
+  if (!modules.empty()) nb.guarded_cells.push_back("cell " + std::to_string(n) + " (" + join(modules) + ")");
+  else nb.name_guarded_cells.push_back("cell " + std::to_string(n) + " (" + join(uses) + ")");
 }
 
 /// Appends the Python of code cell `n` to nb.python.
@@ -270,7 +300,31 @@ void add_code_cell(const std::string& source, int n, NotebookPython& nb) {
         if (std::find(modules.begin(), modules.end(), m) == modules.end()) modules.push_back(m);
     probe.advance(line);
   }
-  if (!modules.empty()) return add_guarded_cell(lines, n, modules, nb);
+  // The names an earlier display import binds that this cell uses (a word
+  // of its text; the guard skips only on such a name undefined).
+  std::vector<std::string> uses;
+  for (const auto& name : nb.display_names) {
+    const std::regex word("(^|[^\\w.])" + name + "\\b");
+    for (const auto& line : lines)
+      if (std::regex_search(line, word)) {
+        uses.push_back(name);
+        break;
+      }
+  }
+  if (!modules.empty() || !uses.empty()) {
+    std::vector<std::string> binds;
+    LineState again;
+    for (const auto& line : lines) {
+      if (again.starts_statement() && !display_imports(line).empty())
+        for (auto& b : display_import_names(line))
+          if (std::find(binds.begin(), binds.end(), b) == binds.end()) binds.push_back(b);
+      again.advance(line);
+    }
+    for (const auto& b : binds)
+      if (std::find(nb.display_names.begin(), nb.display_names.end(), b) == nb.display_names.end())
+        nb.display_names.push_back(b);
+    return add_guarded_cell(lines, n, modules, binds, uses, nb);
+  }
   LineState state;
   for (const auto& line : lines) {
     out += (state.starts_statement() ? python_line(line, nb) : line) + "\n";
@@ -286,10 +340,21 @@ constexpr const char* kPreamble =
     "class _AttnlabNoIPython:\n"
     "    def __getattr__(self, name): return _attnlab_no_op\n"
     "def get_ipython(): return _AttnlabNoIPython()\n"
-    "def _attnlab_display_missing(error, cell):\n"
-    "    # attnlab: a cell that fails only on importing a display module is skipped\n"
-    "    if (error.name or '').split('.')[0] not in _ATTNLAB_DISPLAY_MODULES: return False\n"
+    "_attnlab_unbound = set()\n"
+    "def _attnlab_display_missing(error, cell, binds):\n"
+    "    # attnlab: a cell that fails only on importing a display module is skipped,\n"
+    "    # and so is a later one that fails only on a name such a skipped import binds\n"
     "    import sys\n"
+    "    if isinstance(error, NameError):\n"
+    "        import re\n"
+    "        found = re.search(r\"name '(\\w+)' is not defined\", str(error))\n"
+    "        name = getattr(error, 'name', None) or (found.group(1) if found else None)\n"
+    "        if name not in _attnlab_unbound: return False\n"
+    "        print('attnlab: skipped the rest of notebook cell %d: %s (bound by a display import '\n"
+    "              'skipped here)' % (cell, error), file=sys.stderr)\n"
+    "        return True\n"
+    "    if (error.name or '').split('.')[0] not in _ATTNLAB_DISPLAY_MODULES: return False\n"
+    "    _attnlab_unbound.update(b for b in binds if b not in globals())\n"
     "    print('attnlab: skipped notebook cell %d: %s (a display module, not installed here)'\n"
     "          % (cell, error), file=sys.stderr)\n"
     "    return True\n";
@@ -349,6 +414,15 @@ std::string NotebookPython::note() const {
             (guarded_cells.size() == 1 ? " imports" : " import") +
             " a display or plotting module: where it is not installed, that cell is skipped "
             "(its stderr says so), not an error";
+  }
+  if (!name_guarded_cells.empty()) {
+    std::string cells;
+    for (std::size_t k = 0; k < name_guarded_cells.size(); ++k)
+      cells += (k == 0 ? "" : k + 1 == name_guarded_cells.size() ? " and " : ", ") + name_guarded_cells[k];
+    text += (text.empty() ? "" : "; ") + cells +
+            (name_guarded_cells.size() == 1 ? " uses a name" : " use names") +
+            " such an import binds: where the import was skipped, the rest of that cell is "
+            "skipped too (its stderr says so), not an error; a cell failing otherwise is an error";
   }
   return text;
 }

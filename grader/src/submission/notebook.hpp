@@ -29,8 +29,12 @@
 // import tqdm`) runs inside a `try`: if it fails with ModuleNotFoundError
 // for one of these modules (the grading machine has no matplotlib), the
 // rest of the cell is skipped and a line on stderr says so; any other
-// error, a missing numpy included, is raised as from any cell. The
-// report's note names such cells. Its statement lines are indented by four
+// error, a missing numpy included, is raised as from any cell. A later
+// cell that uses a name such an import binds (`plt`, `sns`, as imported; a
+// word of its text) runs guarded too: if it fails with NameError for a name
+// that a skipped import left unbound, the rest of it is skipped and stderr
+// says so; a NameError for any other name, or any other error, is raised.
+// The report's note names such cells. Its statement lines are indented by four
 // spaces (strings and bracketed lines keep their text); unguarded_cells
 // gives the text back for recognising the exercise (recognise.hpp).
 
@@ -65,6 +69,10 @@ struct NotebookPython {
   int ipython_imports = 0;  ///< `from IPython... import` and `import IPython` lines
   /// Cells run guarded because they import display modules: "cell 4 (matplotlib)".
   std::vector<std::string> guarded_cells;
+  /// Later cells run guarded because they use a name a display import binds: "cell 6 (plt)".
+  std::vector<std::string> name_guarded_cells;
+  /// The names the display imports seen so far bind (plt, sns, tqdm), in order.
+  std::vector<std::string> display_names;
   /// "skipped 2 cell magics, 1 shell line (IPython syntax; display() shows
   /// nothing)"; empty when nothing was skipped.
   std::string note() const;
@@ -77,7 +85,8 @@ const std::vector<const char*>& display_modules();
 /// The first line of a guarded cell ("try:  # attnlab: cell 4 imports
 /// matplotlib: ...") and its except line.
 inline constexpr const char* kGuardOpen = "try:  # attnlab: cell ";
-inline constexpr const char* kGuardClose = "except ModuleNotFoundError as _attnlab_missing:";
+inline constexpr const char* kGuardClose =
+    "except (ModuleNotFoundError, NameError) as _attnlab_missing:";
 
 /// `python` (a converted notebook) with the guarded cells' statement lines
 /// back at their own indentation: the text a person wrote, for recognising

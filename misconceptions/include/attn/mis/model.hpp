@@ -71,6 +71,14 @@ struct Prediction {
   /// Per-entry absolute tolerances, same shapes as answer.A, answer.O,
   /// answer.logsumexp (see tolerance.hpp). Unused for masks (exact).
   DMatrix tol_A, tol_O, tol_lse;
+  /// attention_backward: per-entry absolute tolerances of answer.dQ, dK, dV
+  /// (src/backward_models.hpp); a non-finite answer entry asks for a
+  /// non-finite one.
+  DMatrix tol_dQ, tol_dK, tol_dV;
+  /// attention_backward, a narrower accumulation of dV: dV's tolerance
+  /// bounded with the declared unit roundoff, for separation (as
+  /// separation_tol_* above); empty otherwise: tol_dV serves.
+  DMatrix separation_tol_dV;
   /// Separation between models is judged against the error bound of the
   /// subject's declared precision: a model computed in a narrower type has
   /// these tolerances too, its same rounded computation bounded with the

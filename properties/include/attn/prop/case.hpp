@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "attn/matrix.hpp"
+#include "attn/prop/operation.hpp"
 
 namespace attn::prop {
 
@@ -15,56 +16,6 @@ namespace attn::prop {
 /// only float-representable values, so the conversion to the subject's
 /// scalar is exact.
 using DMatrix = Matrix<double>;
-
-/// The operation a property asks a subject to perform.
-enum class Operation {
-  softmax_rows,    ///< A = softmax(S) row-wise (F1). Uses S.
-  masked_softmax,  ///< A = masked_softmax(S, mask) (F2, Lemma 2). Uses S, mask.
-  attention,       ///< {O, A} = attention(Q, K, V, mask) (F3). Uses Q, K, V, mask.
-  attention_tiled, ///< {O, logsumexp} = attention_tiled(Q, K, V, mask, tiles). Uses tile_q, tile_k.
-  /// O = [O_1, ..., O_h] W_O with O_i = attention(X W_Q^i, X W_K^i, X W_V^i, mask).O
-  /// (section 32.2.5, self-attention). Uses X, heads, W_O, mask.
-  multi_head_attention,
-  /// The causal mask T_q x T_v (true = forbidden), top-left or bottom-right
-  /// aligned (section 32.2.4). Uses mask_shape.
-  causal_mask,
-  /// The padding mask T_q x T_v: keys j >= key_length forbidden (section 32.2.4).
-  /// Uses mask_shape.
-  padding_mask,
-  /// Batched multi-head attention with grouped-query sharing of the keys and
-  /// values (Ainslie et al. 2023, GQA; Shazeer 2019, MQA): Q is
-  /// (N, H, T_q, d_k), K (N, H_kv, T_v, d_k), V (N, H_kv, T_v, d_v), H_kv
-  /// divides H, and query head h attends with kv head h / (H / H_kv); every
-  /// (n, h) is one attention(Q[n, h], K[n, g], V[n, g], mask[n, h]) with the
-  /// logits scaled by `scale` (default 1/sqrt(d_k)). Answer O (N, H, T_q, d_v).
-  /// Uses Q, K, V (stacked, see Case::Batched), mask, batched.
-  batched_attention,
-  /// The backward pass of attention (lib/attention_backward.hpp): the
-  /// gradients {dQ, dK, dV} of L = sum_il dO_il O_il with O = attention(Q, K,
-  /// V, mask) and the text's 1/sqrt(d_k) (Dao et al. 2022, Appendix B.2).
-  /// Uses Q, K, V, dO, mask; the library answers with its tiled backward
-  /// (FlashAttention-2's order, after attention_tiled) when tile_q and
-  /// tile_k are both > 0, with its naive one otherwise.
-  attention_backward,
-};
-
-/// True for the operations that take Q, K, V (rather than logits S or X).
-inline bool takes_qkv(Operation op) {
-  return op == Operation::attention || op == Operation::attention_tiled ||
-         op == Operation::attention_backward;
-}
-
-/// True for the operations that build a mask (their answer is Outcome::mask).
-inline bool builds_mask(Operation op) {
-  return op == Operation::causal_mask || op == Operation::padding_mask;
-}
-
-/// True for the operations whose answer includes the outputs O.
-inline bool returns_outputs(Operation op) {
-  return op == Operation::attention || op == Operation::attention_tiled ||
-         op == Operation::multi_head_attention ||
-         op == Operation::batched_attention;
-}
 
 /// The shape of a 4-D tensor: (N, H, T, d).
 using Shape4 = std::array<Index, 4>;
@@ -75,9 +26,6 @@ struct HeadProjections {
   Matrix<double> W_K;
   Matrix<double> W_V;
 };
-
-/// Stable text name of an operation ("attention"), also used by the protocol.
-const char* operation_name(Operation op);
 
 struct Case {
   Operation op = Operation::attention;

@@ -29,6 +29,14 @@ inline constexpr int kLongRowsOneIn = 16;
 /// 5 MB of the protocol's JSON): the larger head dim steps down first, then T_v.
 inline constexpr Index kLongEntries = Index(1) << 18;
 
+/// attention_backward's long cases: T_v (and in half of them T_q) from
+/// kBackwardLongFrom to kBackwardLongTo (within max_seq), one case in
+/// kBackwardLongOneIn: rows spanning several tiles of 32, 64 or 128, small
+/// enough for the 50-digit backward oracle (it has no second tier).
+inline constexpr Index kBackwardLongFrom = 65;
+inline constexpr Index kBackwardLongTo = 300;
+inline constexpr int kBackwardLongOneIn = 8;
+
 /// Cases for cfg.op under the given mask policy, inside cfg.shapes. For
 /// attention, attention_tiled, masked_softmax and softmax_rows: small cases
 /// (T_q, T_v up to 16, one in ten up to 32; d_k up to 8 or 16), and, when

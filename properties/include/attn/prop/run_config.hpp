@@ -37,6 +37,11 @@ struct ShapeSpace {
   bool admits(const Case& c) const;
   /// "T_q, T_v up to 2048 (multiples of 64); d_k, d_v in {64, 128}".
   std::string describe() const;
+  /// What the generators send for `op` within this space: describe(), except
+  /// for attention_backward, whose cases are shorter (generators.hpp:
+  /// "T_q, T_v up to 63, and long rows: T_v 65 to 300, T_q 1 to 4 or 65 to
+  /// 300; d_k up to 16, d_v up to 8 (1 to 4 in long rows)").
+  std::string describe(Operation op) const;
 };
 
 /// What a generator may assume about the subject it feeds.
