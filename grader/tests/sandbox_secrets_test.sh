@@ -8,12 +8,19 @@
 # - the C++ file that includes a solution is not gradable ("No such file").
 # Control runs without the sandbox show the fixtures do see the secret and
 # compile the solution, so the checks above can fail.
+# The C++ files are graded twice, the second time with the compiler cache
+# warm (ccache, run inside the build's sandbox: submission/compiler_cache.hpp),
+# and once more after the same file was built unsandboxed, where the solution
+# is visible, into the cache the sandboxed compiler uses: still not gradable.
 set -u
 attnlab=$1
 src=$2
 data=$3
 tmp=$(mktemp -d /tmp/attnlab-secrets-test-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+# A compiler cache of the test's own, cold at the start.
+export ATTNLAB_CACHE_DIR="$tmp/cache"
+unset ATTNLAB_NO_CACHE
 fail() { echo "sandbox_secrets_test: $*" >&2; exit 1; }
 
 secret="attnlab-secret-$$-$(date +%s)"
@@ -47,15 +54,18 @@ for f in reads_secrets.py reads_secrets.cpp; do
   grep -q "Model solution" "$out" && fail "$f: the model solution was read"
 done
 
-for f in includes_solution.cpp includes_solution_abs.cpp; do
-  out="$tmp/$f.txt"
-  "$attnlab" grade "$tmp/subs/$f" --verbose > "$out" 2>&1
+not_gradable() {  # FILE WHEN: graded in the sandbox, the file does not compile
+  out="$tmp/$1.txt"
+  "$attnlab" grade "$tmp/subs/$1" --verbose > "$out" 2>&1
   code=$?
   cat "$out"
   sandbox_on "$out"
-  [ "$code" = 1 ] || fail "$f: expected exit status 1 (not gradable), got $code"
-  grep -q "NOT GRADABLE: the submission did not compile" "$out" || fail "$f: not reported as not gradable"
-  grep -q "No such file" "$out" || fail "$f: no 'No such file' from the compiler"
+  [ "$code" = 1 ] || fail "$1 ($2): expected exit status 1 (not gradable), got $code"
+  grep -q "NOT GRADABLE: the submission did not compile" "$out" || fail "$1 ($2): not reported as not gradable"
+  grep -q "No such file" "$out" || fail "$1 ($2): no 'No such file' from the compiler"
+}
+for when in "cold cache" "warm cache"; do
+  for f in includes_solution.cpp includes_solution_abs.cpp; do not_gradable "$f" "$when"; done
 done
 
 # Without the sandbox: as root the submission still runs as a uid of its own,
@@ -70,6 +80,14 @@ if [ "$(id -u)" = 0 ]; then
 else
   grep -q "$secret" "$out" || fail "control: without the sandbox the fixture should see the secret"
 fi
-ATTNLAB_NO_SANDBOX=1 "$attnlab" grade "$tmp/subs/includes_solution_abs.cpp" --cases 5 > "$out" 2>&1 ||
+# Built where the solution is visible, into the folder the sandboxed compiler
+# uses (as root the compile's uid's own, uid-64099, handed back to that uid).
+cache_used="$ATTNLAB_CACHE_DIR"
+[ "$(id -u)" = 0 ] && cache_used="$ATTNLAB_CACHE_DIR/uid-64099"
+ATTNLAB_CACHE_DIR="$cache_used" ATTNLAB_NO_SANDBOX=1 "$attnlab" grade "$tmp/subs/includes_solution_abs.cpp" --cases 5 --verbose > "$out" 2>&1 ||
   { cat "$out"; fail "control: without the sandbox the included solution should compile and pass"; }
+grep -q "compiler cache: miss" "$out" || { cat "$out"; fail "control: the unsandboxed build did not go through the compiler cache"; }
+[ "$(id -u)" = 0 ] && chown -R 64099:64099 "$cache_used"
+not_gradable includes_solution_abs.cpp "after an unsandboxed build with the solution visible"
+grep -q "^score: 12 / 12" "$out" && fail "the sandboxed grade was served the unsandboxed build"
 echo "sandbox_secrets_test: ok"

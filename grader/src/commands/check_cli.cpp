@@ -52,6 +52,7 @@ struct CheckCommand {
   std::optional<std::string> results_json;  ///< --results-json FILE (check_results.hpp)
   double time_budget_s = 0;                 ///< --time-budget; 0: none
   bool list_properties = false;             ///< --list-properties: print the ids, run nothing
+  bool no_cache = false;                    ///< --no-cache: compile without the compiler cache
 };
 
 namespace {
@@ -264,6 +265,9 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
                      "is 3 (unless one failed); 0: no limit")
       ->capture_default_str()
       ->check(check::seconds(bounds::kBudgetSeconds, "600"));
+  c->app->add_flag("--no-cache", c->no_cache,
+                   "compile a C++ kernel without the compiler cache (also ATTNLAB_NO_CACHE=1; "
+                   "its folder: ATTNLAB_CACHE_DIR; docs/MANUAL.md, 'The compiler cache')");
   c->app->add_flag("--list-properties", c->list_properties,
                    "print the ids of the properties the check would run (one a line, for --op "
                    "and --fully-forbidden) and run nothing");
@@ -343,6 +347,7 @@ void set_subject_and_launch(const CheckCommand& c, GradeOptions& options) {
   options.launch.python = c.python;
   options.launch.python_entry = c.entry;
   options.launch.cpp_probe_weights = true;
+  options.launch.compiler_cache = compiler_cache_from_environment(c.no_cache);
   options.launch.limits.address_space_bytes = c.memory_mib << 20;
   options.submission_timeout =
       std::chrono::milliseconds(static_cast<long long>(std::llround(c.time_budget_s * 1000.0)));

@@ -146,6 +146,7 @@ struct GradeCommand {
   std::optional<std::string> out_dir;
   int jobs = std::max(1u, std::thread::hardware_concurrency());
   bool no_sandbox = false;
+  bool no_cache = false;
   std::uint32_t sandbox_uid = 64100;
   PrecisionChoice precision;
   std::optional<std::string> prairielearn_json;
@@ -322,6 +323,9 @@ void GradeCommand::add_output_options() {
   grade->add_flag("--no-sandbox", no_sandbox,
                   "run submissions without bubblewrap, under the resource limits alone "
                   "(also ATTNLAB_NO_SANDBOX=1)");
+  grade->add_flag("--no-cache", no_cache,
+                  "compile C++ submissions without the compiler cache (also ATTNLAB_NO_CACHE=1; "
+                  "its folder: ATTNLAB_CACHE_DIR; docs/MANUAL.md, 'The compiler cache')");
   grade
       ->add_option("--sandbox-uid", sandbox_uid,
                    "as root, the sandboxed submission of job slot k runs as this uid + k")
@@ -426,6 +430,7 @@ std::optional<int> GradeCommand::make_options(GradePlan& plan) const {
   options.submission_timeout = seconds_to_ms(submission_timeout_s, "--submission-timeout");
   options.launch.python = python;
   options.launch.compile_timeout = seconds_to_ms(compile_timeout_s, "--compile-timeout");
+  options.launch.compiler_cache = compiler_cache_from_environment(no_cache);
   options.launch.limits.address_space_bytes = memory_mib << 20;
   options.launch.limits.file_size_bytes = file_size_mib << 20;
 

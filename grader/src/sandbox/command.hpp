@@ -48,6 +48,16 @@ struct Command {
   /// submission itself: without bubblewrap it keeps the grader's uid, since
   /// it must read the checkout's headers and harness libraries.
   bool grader_tool = false;
+  /// Folders shown inside the sandbox at another path: {host folder, inside
+  /// path} ("/tmp/attnlab-build-x1Y2" shown as "/build"), so what the command
+  /// sees does not depend on a temporary folder's random name (the compiler
+  /// cache's keys: cpp_build.hpp). Ignored without the sandbox.
+  std::vector<std::pair<std::string, std::string>> moved;
+  /// The compiler cache's folder (ccache's cache_dir; compiler_cache.hpp),
+  /// empty: none. The sandbox binds it writable for ccache and covers it with
+  /// an empty folder for the compiler ccache runs (Sandbox::apply); without
+  /// the sandbox the command uses it as it is.
+  std::string compiler_cache;
 
   /// prefix + argv, the full argument vector that is executed.
   std::vector<std::string> full_argv() const;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -59,6 +60,9 @@ struct Mount {
   bool writable = false;
 };
 
+/// Command::moved: {host folder, inside path}.
+using Moved = std::vector<std::pair<std::string, std::string>>;
+
 /// The first line of `text`, trimmed, for a one-line status.
 std::string first_line(const std::string& text) {
   std::string line = text.substr(0, text.find('\n'));
@@ -101,10 +105,15 @@ void add_namespaces_and_system(std::vector<std::string>& a, bool is_root, bool d
           "/dev", "--proc", "/proc"});
 }
 
-/// Where path p appears inside: below a never-bound root (the repository)
-/// under /attnlab, so not even the repository's location or its other
-/// folders' names show; elsewhere (temporary folders) at the same path.
-fs::path inside_path(const SandboxOptions& o, const fs::path& p) {
+/// Where path p appears inside: below a folder the command moves
+/// (Command::moved) at its inside path; below a never-bound root (the
+/// repository) under /attnlab, so not even the repository's location or its
+/// other folders' names show; elsewhere (temporary folders) at the same path.
+fs::path inside_path(const SandboxOptions& o, const fs::path& p, const Moved& moved) {
+  for (const auto& [host, inside] : moved) {
+    const fs::path from = clean(host);
+    if (is_under(p, from)) return p == from ? fs::path(inside) : fs::path(inside) / p.lexically_relative(from);
+  }
   for (std::size_t k = 0; k < o.never_bind.size(); ++k) {
     const fs::path root = clean(o.never_bind[k]);
     if (is_under(p, root) && p != root) {
@@ -120,7 +129,7 @@ fs::path inside_path(const SandboxOptions& o, const fs::path& p) {
 /// root or a folder above one; never a hidden path or anything below it,
 /// except the grader's own temporary folders (below $TMPDIR), which may lie
 /// below a hidden folder of submissions (/tmp, say).
-std::vector<Mount> mounts_for(const Command& cmd, const SandboxOptions& o) {
+std::vector<Mount> mounts_for(const Command& cmd, const SandboxOptions& o, const fs::path& cache) {
   std::vector<Mount> mounts;
   const fs::path temp_base = clean(env_or("TMPDIR", "/tmp"));
   auto forbidden = [&](const fs::path& p) {
@@ -156,6 +165,7 @@ std::vector<Mount> mounts_for(const Command& cmd, const SandboxOptions& o) {
     }
   }
   if (!cmd.cwd.empty()) consider(cmd.cwd, true);
+  if (!cache.empty()) consider(cache, true);
 
   std::sort(mounts.begin(), mounts.end(), [](const Mount& x, const Mount& y) {
     return x.path.string() < y.path.string();
@@ -174,7 +184,7 @@ std::vector<Mount> mounts_for(const Command& cmd, const SandboxOptions& o) {
 /// them; a writable one is chowned to `uid` when `drop` (the compiler, run
 /// as the sandbox uid, writes the build folder).
 void add_binds(std::vector<std::string>& a, const std::vector<Mount>& kept, const SandboxOptions& o,
-               bool drop, uid_t uid) {
+               const Moved& moved, bool drop, uid_t uid) {
   // Folders leading to the mounts (bwrap would make them 0700, unreadable to
   // the sandbox uid).
   std::set<std::string> made = {"/", "/tmp", "/etc"};
@@ -185,7 +195,7 @@ void add_binds(std::vector<std::string>& a, const std::vector<Mount>& kept, cons
       if (made.count(so_far.string())) continue;
       if (is_system(so_far)) return;
       const bool inside_mount = std::any_of(kept.begin(), kept.end(), [&](const Mount& k) {
-        return is_under(so_far, inside_path(o, k.path));
+        return is_under(so_far, inside_path(o, k.path, moved));
       });
       if (inside_mount) return;
       made.insert(so_far.string());
@@ -193,7 +203,7 @@ void add_binds(std::vector<std::string>& a, const std::vector<Mount>& kept, cons
     }
   };
   for (const Mount& m : kept) {
-    const fs::path dest = inside_path(o, m.path);
+    const fs::path dest = inside_path(o, m.path, moved);
     make_parents(dest);
     add(a, {m.writable ? "--bind" : "--ro-bind", m.path.string(), dest.string()});
     if (m.writable && drop) {
@@ -206,7 +216,7 @@ void add_binds(std::vector<std::string>& a, const std::vector<Mount>& kept, cons
 /// Hidden paths that a shown folder (a bind of `kept`, or the system) would
 /// reveal: masked, a folder by an empty tmpfs, a file by /dev/null.
 void add_hidden_masks(std::vector<std::string>& a, const std::vector<Mount>& kept,
-                      const SandboxOptions& o) {
+                      const SandboxOptions& o, const Moved& moved) {
   for (const auto& h : o.hidden) {
     const fs::path p = clean(h);
     std::error_code ec;
@@ -216,9 +226,9 @@ void add_hidden_masks(std::vector<std::string>& a, const std::vector<Mount>& kep
                        });
     if (!shown) continue;
     if (fs::is_directory(p, ec)) {
-      add(a, {"--tmpfs", inside_path(o, p).string()});
+      add(a, {"--tmpfs", inside_path(o, p, moved).string()});
     } else {
-      add(a, {"--ro-bind", "/dev/null", inside_path(o, p).string()});
+      add(a, {"--ro-bind", "/dev/null", inside_path(o, p, moved).string()});
     }
   }
 }
@@ -226,11 +236,11 @@ void add_hidden_masks(std::vector<std::string>& a, const std::vector<Mount>& kep
 /// An absolute path as it appears inside (below a bind of `kept`); any other
 /// text as it is.
 std::string rewrite_path(const std::string& path, const std::vector<Mount>& kept,
-                         const SandboxOptions& o) {
+                         const SandboxOptions& o, const Moved& moved) {
   if (path.empty() || path[0] != '/') return path;
   const fs::path p = clean(path);
   for (const Mount& k : kept)
-    if (is_under(p, k.path)) return inside_path(o, p).string();
+    if (is_under(p, k.path)) return inside_path(o, p, moved).string();
   return path;
 }
 
@@ -372,6 +382,16 @@ Sandbox Sandbox::detect(SandboxOptions options) {
   }
 
   s.active_ = true;
+  // ccache's compiler runs in a bwrap of its own inside (the cache covered):
+  // only where bwrap is a system program the sandbox shows, and nesting works.
+  if (is_system(s.bwrap_path_)) {
+    Command nested;
+    nested.argv = {s.bwrap_path_, "--dev-bind", "/", "/", "--tmpfs", "/tmp", "--", "/bin/true"};
+    nested.merge_stderr = true;
+    nested.grader_tool = true;
+    s.apply(nested, 0);
+    s.hides_cache_ = run_command(nested, std::chrono::seconds(20)).succeeded();
+  }
   std::string who;
   if (s.drops_to_own_uid()) {
     who = "runs as uid " + std::to_string(options.base_uid) + "+slot without capabilities";
@@ -388,6 +408,12 @@ Sandbox Sandbox::detect(SandboxOptions options) {
 }
 
 bool Sandbox::drops_to_own_uid() const { return is_root_ && have_setpriv_; }
+
+uid_t Sandbox::runs_as(const Command& cmd, int slot) const {
+  if (!cmd.compiler_cache.empty() && hides_cache_)
+    return static_cast<uid_t>(options_.base_uid - 1);
+  return uid_for(slot);
+}
 
 uid_t Sandbox::uid_for(int slot) const {
   return static_cast<uid_t>(options_.base_uid + static_cast<std::uint32_t>(std::max(slot, 0)));
@@ -423,28 +449,69 @@ Sandbox::Plan Sandbox::plan(const Command& cmd, int slot) const {
   a = {bwrap_path_};
   const bool drop = drops_to_own_uid();
   add_namespaces_and_system(a, is_root_, drop, options_.tmp_bytes);
-  const std::vector<Mount> kept = mounts_for(cmd, options_);
-  add_binds(a, kept, options_, drop, uid_for(slot));
-  add_hidden_masks(a, kept, options_);
+  const fs::path cache = cache_folder(cmd, slot);
+  const std::vector<Mount> kept = mounts_for(cmd, options_, cache);
+  add_binds(a, kept, options_, cmd.moved, drop, runs_as(cmd, slot));
+  add_hidden_masks(a, kept, options_, cmd.moved);
 
-  // The command's arguments, with the paths as they appear inside.
+  // The command's arguments and environment, with the paths as they appear inside.
   plan.argv.reserve(cmd.argv.size());
   for (const std::string& arg : cmd.argv) {
     if (arg.rfind("-I/", 0) == 0 || arg.rfind("-L/", 0) == 0) {
-      plan.argv.push_back(arg.substr(0, 2) + rewrite_path(arg.substr(2), kept, options_));
+      plan.argv.push_back(arg.substr(0, 2) + rewrite_path(arg.substr(2), kept, options_, cmd.moved));
     } else {
-      plan.argv.push_back(rewrite_path(arg, kept, options_));
+      plan.argv.push_back(rewrite_path(arg, kept, options_, cmd.moved));
     }
   }
-  const std::string cwd = cmd.cwd.empty() ? std::string("/tmp") : rewrite_path(cmd.cwd, kept, options_);
+  for (const auto& [key, value] : cmd.env) plan.env.emplace_back(key, rewrite_path(value, kept, options_, cmd.moved));
+  if (!cmd.compiler_cache.empty()) {
+    // ccache's cache: bound writable (a folder no other command's mounts
+    // name), and covered by an empty folder for the compiler it runs (the
+    // CCACHE_PREFIX script of cpp_build.cpp runs ATTNLAB_CCACHE_BWRAP), so
+    // no `#include` or `.incbin` of the submission can read an entry.
+    const bool bound = !cache.empty() && std::any_of(kept.begin(), kept.end(), [&](const Mount& k) {
+      return k.writable && is_under(cache, k.path);
+    });
+    auto set = [&](const std::string& key, const std::string& value) {
+      plan.env.erase(std::remove_if(plan.env.begin(), plan.env.end(),
+                                    [&](const auto& kv) { return kv.first == key; }),
+                     plan.env.end());
+      plan.env.emplace_back(key, value);
+    };
+    if (bound) {
+      const std::string inside = inside_path(options_, cache, cmd.moved).string();
+      set("CCACHE_DIR", inside);
+      set("ATTNLAB_CCACHE_HIDE", inside);
+      set("ATTNLAB_CCACHE_BWRAP", bwrap_path_);
+    } else {
+      set("CCACHE_DISABLE", "1");  // ccache runs the compiler as it is
+    }
+  }
+  const std::string cwd =
+      cmd.cwd.empty() ? std::string("/tmp") : rewrite_path(cmd.cwd, kept, options_, cmd.moved);
   add(a, {"--chdir", cwd});
   add(a, {"--"});
   if (drop) {
-    const std::string id = std::to_string(uid_for(slot));
+    const std::string id = std::to_string(runs_as(cmd, slot));
     add(a, {options_.setpriv, "--reuid", id, "--regid", id, "--clear-groups", "--inh-caps=-all",
             "--bounding-set=-all", "--"});
   }
   return plan;
+}
+
+fs::path Sandbox::cache_folder(const Command& cmd, int slot) const {
+  if (cmd.compiler_cache.empty() || !hides_cache_) return {};
+  fs::path cache = clean(cmd.compiler_cache);
+  if (!drops_to_own_uid()) return cache;
+  // As root a compile through the cache runs as the cache's uid (runs_as),
+  // which no submission runs as: the folder is that uid's own.
+  const uid_t uid = runs_as(cmd, slot);
+  cache /= "uid-" + std::to_string(uid);
+  if (mkdir(cache.c_str(), 0700) != 0 && errno != EEXIST) return {};
+  struct stat st {};
+  if (lstat(cache.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return {};
+  if (st.st_uid != uid && chown(cache.c_str(), uid, uid) != 0) return {};
+  return cache;
 }
 
 std::vector<std::string> Sandbox::prefix_for(const Command& cmd, int slot) const {
@@ -481,6 +548,7 @@ void Sandbox::apply(Command& cmd, int slot) const {
   prefix.insert(prefix.end(), dashes, p.prefix.end());
   cmd.prefix = std::move(prefix);
   cmd.argv = std::move(p.argv);
+  cmd.env = std::move(p.env);
   // Nothing of the grader's environment goes in (tokens, paths of the checkout).
   cmd.inherit_environment = false;
   auto set_default = [&](const std::string& key, const std::string& value) {

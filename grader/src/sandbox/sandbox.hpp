@@ -8,7 +8,8 @@
 //   - of the rest of the file system only what the command names: the
 //     submission (a private copy), the harness, the compiler's include
 //     folders and harness library, read-only; the build folder writable for
-//     the compiler only; never the repository, the solutions, the teacher
+//     the compiler only, and the compiler cache's folder for ccache alone
+//     (Command::compiler_cache; the compiler runs where it is empty); never the repository, the solutions, the teacher
 //     configuration, the reports or other submissions (`hidden`);
 //   - an empty environment but for PATH, HOME, TMPDIR, LANG and the command's own;
 //   - when the grader runs as root: the process runs as an unprivileged uid
@@ -91,8 +92,12 @@ class Sandbox {
   /// names (absolute paths in argv, "-I"/"-L" folders, an interpreter's
   /// installation outside /usr) and, if cmd.cwd is set, that folder writable
   /// (the compiler's build folder; chowned to the sandbox uid as root).
-  /// Paths below a never-bound root (the repository) appear inside below
-  /// /attnlab, and cmd.argv is rewritten to match; others keep their paths.
+  /// Paths below a folder of cmd.moved appear at its inside path, paths
+  /// below a never-bound root (the repository) below /attnlab, and
+  /// cmd.argv and the paths in cmd.env are rewritten to match; others keep
+  /// their paths. cmd.compiler_cache (ccache's folder) is bound writable
+  /// (cache_folder) and its variables set for ccache, or, when it cannot be
+  /// hidden from the compiler, CCACHE_DISABLE=1.
   void apply(Command& cmd, int slot) const;
 
   /// The bwrap arguments apply() would put in front of `cmd` (for tests and reports).
@@ -102,14 +107,29 @@ class Sandbox {
   struct Plan {
     std::vector<std::string> prefix;  ///< bwrap and its arguments
     std::vector<std::string> argv;    ///< the command's, paths as they appear inside
+    /// The command's environment, paths as they appear inside, and its
+    /// compiler cache's variables (CCACHE_DIR, ATTNLAB_CCACHE_HIDE, or CCACHE_DISABLE).
+    std::vector<std::pair<std::string, std::string>> env;
   };
   Plan plan(const Command& cmd, int slot) const;
+  /// The folder cmd.compiler_cache is used as in job slot `slot`: itself,
+  /// or as root with setpriv its subfolder uid-N owned by runs_as's uid
+  /// (made here); empty when the cache cannot be hidden from the compiler
+  /// (hides_cache_ false) or the subfolder cannot be made.
+  std::filesystem::path cache_folder(const Command& cmd, int slot) const;
   uid_t uid_for(int slot) const;
+  /// The uid `cmd` runs as when drops_to_own_uid(): uid_for(slot), but
+  /// base_uid - 1 for a compile through the compiler cache, one uid for
+  /// every job slot so they share the cache, and one no submission runs as.
+  uid_t runs_as(const Command& cmd, int slot) const;
 
   SandboxOptions options_;
   bool active_ = false;
   bool is_root_ = false;
   bool have_setpriv_ = false;
+  /// bwrap (a system path) runs inside the sandbox: ccache's compiler can be
+  /// given a view without the cache (the self-test's second run).
+  bool hides_cache_ = false;
   std::string bwrap_path_;
   std::string status_;
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -147,6 +148,13 @@ std::string trim_diagnostics(const std::string& text, std::size_t max_lines,
 
 namespace {
 
+/// `text` with every `from` replaced by `to`.
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
 /// A build that stopped before compiling: the compiler or harness missing.
 CppBuild missing(std::string diagnostics, std::string command = "") {
   CppBuild build;
@@ -227,12 +235,72 @@ Command compile_command(const CppToolchain& toolchain, const std::filesystem::pa
   return c;
 }
 
-/// The build's steps, each as it runs and as the student would type it
+/// The build's steps, each as it runs (before the sandbox's wrap, applied as
+/// it starts: run_steps) and as the student would type it
 /// (the checkout's headers, no sandbox: what reports show).
 struct BuildSteps {
   std::vector<Command> run;
   std::vector<std::string> shown;
 };
+
+/// The script ccache runs the compiler (and its preprocessor) through
+/// (CCACHE_PREFIX, CCACHE_PREFIX_CPP): in the sandbox, which sets
+/// ATTNLAB_CCACHE_HIDE to the cache's folder (Sandbox::apply), a bwrap of
+/// its own covers that folder with an empty one, so the compiler, its
+/// assembler and the submission's `#include`s cannot read an entry; else the
+/// compiler as it is. Written into the build folder; false if it cannot be.
+bool write_cache_prefix(const std::filesystem::path& script) {
+  std::ofstream out(script);
+  out << R"(#!/bin/sh
+# attnlab: ccache runs the compiler through this (cpp_build.cpp write_cache_prefix)
+if [ -n "${ATTNLAB_CCACHE_HIDE:-}" ]; then
+  exec "$ATTNLAB_CCACHE_BWRAP" --dev-bind / / --tmpfs "$ATTNLAB_CCACHE_HIDE" -- "$@"
+fi
+exec "$@"
+)";
+  out.close();
+  std::error_code ec;
+  std::filesystem::permissions(script, std::filesystem::perms(0755), std::filesystem::perm_options::replace, ec);
+  return out && !ec;
+}
+
+/// Makes `c` (a compile) run through ccache with `cache`: the program in
+/// front, its variables, the build folder `workdir` as /build and the entry's
+/// folder `entry_dir` as /submission in the sandbox.
+void use_cache(Command& c, const CompilerCache& cache, const std::filesystem::path& workdir,
+               const std::filesystem::path& entry_dir) {
+  const std::string prefix = (workdir / ".attnlab-ccache-prefix").string();
+  c.argv.insert(c.argv.begin(), cache.ccache);
+  c.env.insert(c.env.end(), {{"CCACHE_DIR", cache.dir.string()},
+                             {"CCACHE_MAXSIZE", cache.max_size},
+                             {"CCACHE_BASEDIR", workdir.string()},
+                             {"CCACHE_NOHASHDIR", "1"},
+                             {"CCACHE_PREFIX", prefix},
+                             {"CCACHE_PREFIX_CPP", prefix},
+                             {"CCACHE_STATSLOG", (workdir / ".attnlab-ccache-stats").string()},
+                             // Its temporary files (the preprocessor's output) where the
+                             // compiler, which cannot see the cache's folder, can write them.
+                             {"CCACHE_TEMPDIR", (workdir / ".attnlab-ccache-tmp").string()}});
+  c.compiler_cache = cache.dir.string();
+  c.moved = {{workdir.string(), "/build"}};
+  const std::filesystem::path rel = workdir.lexically_relative(entry_dir);
+  if (entry_dir.has_relative_path() && (rel.empty() || *rel.begin() == ".."))
+    c.moved.push_back({entry_dir.string(), "/submission"});
+}
+
+/// What ccache's stats log in `workdir` says of the compiles (CppBuild::cache).
+std::string cache_outcome(const std::filesystem::path& workdir) {
+  std::ifstream log(workdir / ".attnlab-ccache-stats");
+  std::string line;
+  int files = 0, hits = 0;
+  while (std::getline(log, line)) {
+    if (line.rfind("# ", 0) == 0) ++files;
+    if (line == "direct_cache_hit" || line == "preprocessed_cache_hit") ++hits;
+  }
+  if (files == 0) return "not used";
+  if (files == 1) return hits ? "hit" : "miss";
+  return std::to_string(hits) + " of " + std::to_string(files) + " files hit";
+}
 
 /// The entry's compile, each helper's (one object each), then the link
 /// with the harness into `executable`.
@@ -251,6 +319,9 @@ BuildSteps build_steps(const CppToolchain& toolchain, const std::filesystem::pat
         (workdir / (k == 0 ? std::string("submission.o") : "helper" + std::to_string(k) + ".o")).string();
     steps.shown.push_back(compile_command(toolchain, sources[k], object, checkout).display());
     steps.run.push_back(compile_command(toolchain, sources[k], object, staged));
+    if (toolchain.cache.on())
+      use_cache(steps.run.back(), toolchain.cache, workdir,
+                std::filesystem::absolute(sources.front()).parent_path().lexically_normal());
     link.argv.push_back(object);
   }
   link.argv.insert(link.argv.end(),
@@ -263,7 +334,6 @@ BuildSteps build_steps(const CppToolchain& toolchain, const std::filesystem::pat
     step.cwd = workdir.string();
     step.limits.cpu_seconds = 0;  // the wall-clock timeout bounds it
     step.limits.file_size_bytes = std::uint64_t{512} << 20;
-    if (toolchain.wrap) toolchain.wrap(step);
   }
   return steps;
 }
@@ -274,7 +344,12 @@ BuildSteps build_steps(const CppToolchain& toolchain, const std::filesystem::pat
 bool run_steps(BuildSteps& steps, const CppToolchain& toolchain, CppBuild& build) {
   for (std::size_t k = 0; k < steps.run.size(); ++k) {
     build.command = steps.shown[k];
-    const CommandResult r = run_command(steps.run[k], toolchain.timeout);
+    // Wrapped (the sandbox) as it runs, not before: a compile through the
+    // compiler cache and the link run as different uids as root, and each
+    // is given the build folder as it starts (Sandbox::apply).
+    Command step = steps.run[k];
+    if (toolchain.wrap) toolchain.wrap(step);
+    const CommandResult r = run_command(step, toolchain.timeout);
     if (!r.started) {
       build.status = CppBuild::Status::compiler_missing;
       build.diagnostics = r.output;
@@ -283,13 +358,18 @@ bool run_steps(BuildSteps& steps, const CppToolchain& toolchain, CppBuild& build
     if (r.succeeded()) continue;
     build.status = CppBuild::Status::not_gradable;
     // The compiler's words (which quote the submission) fenced; the grader's own hint not.
-    build.diagnostics = fenced(trim_diagnostics(r.output));
+    // The folders the sandbox showed elsewhere (/submission, /build) named as
+    // outside, so the messages read as without the cache.
+    std::string output = r.output;
+    for (const auto& [host, inside] : steps.run[k].moved)
+      output = replace_all(std::move(output), inside + "/", host + "/");
+    build.diagnostics = fenced(trim_diagnostics(output));
     if (r.timed_out) {
       build.diagnostics += "the compiler did not finish within " + describe_duration(toolchain.timeout) + "\n";
       return false;
     }
     if (k + 1 == steps.run.size())  // the link
-      if (const std::string hint = link_error_hint(r.output, toolchain); !hint.empty())
+      if (const std::string hint = link_error_hint(output, toolchain); !hint.empty())
         build.diagnostics = hint + "\n" + build.diagnostics;
     if (build.diagnostics.empty()) build.diagnostics = "the compiler " + describe_exit(r.wait_status) + "\n";
     return false;
@@ -317,8 +397,15 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
   std::vector<std::filesystem::path> sources = {source};
   sources.insert(sources.end(), helper_sources.begin(), helper_sources.end());
   const std::string executable = (workdir / "submission").string();
-  BuildSteps steps = build_steps(toolchain, workdir, sources, *staged, executable);
-  if (!run_steps(steps, toolchain, build)) return build;
+  CppToolchain used = toolchain;
+  if (used.cache.on() && !write_cache_prefix(workdir / ".attnlab-ccache-prefix")) {
+    used.cache.ccache.clear();
+    used.cache.why_off = "cannot write its script to the build folder";
+  }
+  BuildSteps steps = build_steps(used, workdir, sources, *staged, executable);
+  const bool built = run_steps(steps, used, build);
+  build.cache = used.cache.on() ? cache_outcome(workdir) : "off: " + used.cache.why_off;
+  if (!built) return build;
   build.status = CppBuild::Status::built;
   build.executable = executable;
   return build;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sandbox/command.hpp"
+#include "submission/compiler_cache.hpp"
 
 namespace attn::grader {
 
@@ -40,6 +41,12 @@ struct CppToolchain {
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};  ///< per compiler run
   /// Applied to the compile and link commands (the sandbox); empty: none.
   std::function<void(Command&)> wrap;
+  /// The compiler cache (compiler_cache.hpp); off by default. On, each
+  /// compile runs as `ccache g++ ...` in the same sandbox as the compiler
+  /// would, the build folder shown there as /build and the entry's folder
+  /// as /submission (Command::moved), so a new temporary folder per grade
+  /// still hits; outside the sandbox CCACHE_BASEDIR is the build folder.
+  CompilerCache cache;
 };
 
 /// The toolchain for `exercise` ("F1".."F4", "T1", "M1", "C1"), from the
@@ -72,6 +79,10 @@ struct CppBuild {
   std::string compiler_version;  ///< "g++ (Debian 12.2.0-14) 12.2.0", first line of --version
   std::string command;      ///< the failing (or last) command, as text
   std::string diagnostics;  ///< the compiler's messages, trimmed to about 60 lines
+  /// What the compiler cache did, from ccache's stats log: "hit", "miss",
+  /// "1 of 2 files hit", "not used" (ccache ran the compiler as it is), or
+  /// "off: <why>"; empty when nothing was compiled.
+  std::string cache;
 };
 
 /// Copies the interface headers to `workdir`/include, compiles `source`

@@ -97,6 +97,7 @@ Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch la
   toolchain.timeout = options.compile_timeout;
   if (!options.cpp_helper_folder.empty()) toolchain.include_dirs.push_back(options.cpp_helper_folder.string());
   toolchain.wrap = options.wrap;
+  toolchain.cache = options.compiler_cache;
   CppBuild build;
   try {
     build = build_cpp_submission(file, launch.workdir->path(), toolchain, options.cpp_helper_sources);
@@ -107,6 +108,7 @@ Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch la
   }
   launch.runtime = toolchain.compiler;
   if (!build.compiler_version.empty()) launch.runtime += " (" + build.compiler_version + ")";
+  if (!build.cache.empty()) launch.runtime += "; compiler cache: " + build.cache;
   launch.build_command = build.command;
   switch (build.status) {
     case CppBuild::Status::built:

@@ -13,6 +13,7 @@
 
 #include "sandbox/command.hpp"
 #include "sandbox/temp_dir.hpp"
+#include "submission/compiler_cache.hpp"
 
 namespace attn::grader {
 
@@ -58,6 +59,9 @@ struct LaunchOptions {
   /// "weights": false if it left A empty (a kernel returning O alone). Set
   /// by `attnlab check`; a graded exercise must return A.
   bool cpp_probe_weights = false;
+  /// C++: the compiler cache (compiler_cache.hpp; off by default; `grade`
+  /// and `check` take it from compiler_cache_from_environment).
+  CompilerCache compiler_cache;
 };
 
 struct Launch {
