@@ -110,3 +110,49 @@ TEST_CASE("cpp build with the compiler cache off or missing compiles as before",
   CHECK_THAT(b.cache, Catch::StartsWith("off: "));
   CHECK(fs::is_empty(cache_dir.path()));
 }
+
+TEST_CASE("cpp build: a compile that ccache itself fails runs again without it; the compiler's own error does not",
+          "[cpp][cache]") {
+  // A stand-in for ccache that fails as ccache does on a folder it cannot
+  // write (its own message, exit 1), whatever it is asked to compile.
+  TempDir bin, cache_dir;
+  const fs::path fake = bin.path() / "ccache";
+  std::ofstream(fake) << "#!/bin/sh\necho 'ccache: error: Failed to create directory /x/4/5: Permission denied' >&2\n"
+                         "exit 1\n";
+  fs::permissions(fake, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                            fs::perms::others_read | fs::perms::others_exec);
+  CppToolchain t = toolchain_for("F3");
+  t.cache.ccache = fake.string();
+  t.cache.dir = cache_dir.path();
+  {
+    TempDir work("attnlab-build-");
+    const CppBuild b = build_cpp_submission(data("echo_or_segfault.cpp"), work.path(), t);
+    INFO(b.diagnostics);
+    CHECK(b.status == CppBuild::Status::built);
+    CHECK_THAT(b.cache, Catch::StartsWith("failed, compiled without it (ccache: error: Failed to create"));
+  }
+  // A submission that does not compile is not gradable with the compiler's
+  // message, not ccache's (the stand-in runs the compiler when it is real).
+  TempDir src;
+  const fs::path broken = src.path() / "attention.cpp";
+  std::ofstream(broken) << "this is not C++\n";
+  TempDir work("attnlab-build-");
+  const CppBuild b = build_cpp_submission(broken, work.path(), t);
+  CHECK(b.status == CppBuild::Status::not_gradable);
+  CHECK_THAT(b.diagnostics, !Catch::Contains("ccache"));
+  CHECK_THAT(b.diagnostics, Catch::Contains("this is not"));
+}
+
+TEST_CASE("compiler cache: off when its folder cannot be written", "[cpp][cache]") {
+  // /proc is never writable, for root either (EACCES or EROFS by access(2)).
+  const ScopedEnv dir("ATTNLAB_CACHE_DIR", "/proc/self");
+  const ScopedEnv no("ATTNLAB_NO_CACHE", nullptr);
+  const ScopedEnv program("ATTNLAB_CCACHE", nullptr);
+  if (!which("ccache")) {
+    WARN("ccache is not installed: nothing to test");
+    return;
+  }
+  const CompilerCache c = compiler_cache_from_environment(false);
+  CHECK_FALSE(c.on());
+  CHECK_THAT(c.why_off, Catch::Contains("cannot write to its folder /proc/self"));
+}

@@ -3,6 +3,8 @@
 
 #include <cstdlib>
 
+#include <unistd.h>
+
 #include "attn/grader/paths.hpp"
 #include "sandbox/python_finder.hpp"
 
@@ -53,6 +55,8 @@ CompilerCache compiler_cache_from_environment(bool switched_off) {
     if (!ec) fs::permissions(cache.dir, fs::perms(0700), fs::perm_options::replace, ec);
     if (ec) return off(cache, "cannot make its folder " + cache.dir.string() + ": " + ec.message());
   }
+  if (::access(cache.dir.c_str(), W_OK | X_OK) != 0)
+    return off(cache, "cannot write to its folder " + cache.dir.string());
   return cache;
 }
 

@@ -26,8 +26,8 @@ struct CompilerCache {
 /// The cache from the environment: off with `switched_off` (--no-cache) or
 /// ATTNLAB_NO_CACHE=1 (not 0, false, no); the program ATTNLAB_CCACHE, else
 /// `ccache` on PATH, else off; the folder as CompilerCache::dir, made 0700
-/// if missing (off if it cannot be made, or lies inside the checkout, which
-/// the sandbox never shows). Does not throw.
+/// if missing (off if it cannot be made or written to, or lies inside the
+/// checkout, which the sandbox never shows). Does not throw.
 CompilerCache compiler_cache_from_environment(bool switched_off);
 
 }  // namespace attn::grader

@@ -241,7 +241,19 @@ Command compile_command(const CppToolchain& toolchain, const std::filesystem::pa
 struct BuildSteps {
   std::vector<Command> run;
   std::vector<std::string> shown;
+  /// Each step as it runs without the compiler cache (the same as `run`'s
+  /// when the cache is off): what a compile falls back to when ccache
+  /// itself fails (run_steps).
+  std::vector<Command> uncached;
 };
+
+/// True when `output` of a compile through ccache is ccache's own failure
+/// (its messages start "ccache: error:"), not the compiler's: a cache
+/// folder it cannot write, a full disk. The compile is then run again
+/// without the cache, so a fault of the cache never costs a grade.
+bool cache_failed(const std::string& output) {
+  return output.rfind("ccache: error:", 0) == 0 || output.find("\nccache: error:") != std::string::npos;
+}
 
 /// The script ccache runs the compiler (and its preprocessor) through
 /// (CCACHE_PREFIX, CCACHE_PREFIX_CPP): in the sandbox, which sets
@@ -319,6 +331,7 @@ BuildSteps build_steps(const CppToolchain& toolchain, const std::filesystem::pat
         (workdir / (k == 0 ? std::string("submission.o") : "helper" + std::to_string(k) + ".o")).string();
     steps.shown.push_back(compile_command(toolchain, sources[k], object, checkout).display());
     steps.run.push_back(compile_command(toolchain, sources[k], object, staged));
+    steps.uncached.push_back(steps.run.back());
     if (toolchain.cache.on())
       use_cache(steps.run.back(), toolchain.cache, workdir,
                 std::filesystem::absolute(sources.front()).parent_path().lexically_normal());
@@ -327,29 +340,41 @@ BuildSteps build_steps(const CppToolchain& toolchain, const std::filesystem::pat
   link.argv.insert(link.argv.end(),
                    {"-Wl,--whole-archive", toolchain.harness_library, "-Wl,--no-whole-archive"});
   steps.shown.push_back(link.display());
+  steps.uncached.push_back(link);
   steps.run.push_back(std::move(link));
-  for (Command& step : steps.run) {
-    step.merge_stderr = true;
-    step.grader_tool = true;
-    step.cwd = workdir.string();
-    step.limits.cpu_seconds = 0;  // the wall-clock timeout bounds it
-    step.limits.file_size_bytes = std::uint64_t{512} << 20;
-  }
+  for (auto* list : {&steps.run, &steps.uncached})
+    for (Command& step : *list) {
+      step.merge_stderr = true;
+      step.grader_tool = true;
+      step.cwd = workdir.string();
+      step.limits.cpu_seconds = 0;  // the wall-clock timeout bounds it
+      step.limits.file_size_bytes = std::uint64_t{512} << 20;
+    }
   return steps;
 }
 
 /// Runs the steps in order; `build` gets the status and diagnostics of the
 /// first that fails (the link's with link_error_hint's line), and each
-/// step's shown command as it runs. True when every step succeeded.
-bool run_steps(BuildSteps& steps, const CppToolchain& toolchain, CppBuild& build) {
+/// step's shown command as it runs. A compile that ccache itself failed
+/// (cache_failed) runs again without it, and `cache_note` says so. True
+/// when every step succeeded.
+bool run_steps(BuildSteps& steps, const CppToolchain& toolchain, CppBuild& build, std::string& cache_note) {
+  // Wrapped (the sandbox) as it runs, not before: a compile through the
+  // compiler cache and the link run as different uids as root, and each
+  // is given the build folder as it starts (Sandbox::apply).
+  const auto run = [&](Command step) {
+    if (toolchain.wrap) toolchain.wrap(step);
+    return run_command(step, toolchain.timeout);
+  };
   for (std::size_t k = 0; k < steps.run.size(); ++k) {
     build.command = steps.shown[k];
-    // Wrapped (the sandbox) as it runs, not before: a compile through the
-    // compiler cache and the link run as different uids as root, and each
-    // is given the build folder as it starts (Sandbox::apply).
-    Command step = steps.run[k];
-    if (toolchain.wrap) toolchain.wrap(step);
-    const CommandResult r = run_command(step, toolchain.timeout);
+    CommandResult r = run(steps.run[k]);
+    if (r.started && !r.succeeded() && !r.timed_out && !steps.run[k].compiler_cache.empty() &&
+        cache_failed(r.output)) {
+      cache_note = r.output.substr(0, r.output.find('\n'));
+      steps.run[k] = steps.uncached[k];
+      r = run(steps.run[k]);
+    }
     if (!r.started) {
       build.status = CppBuild::Status::compiler_missing;
       build.diagnostics = r.output;
@@ -403,8 +428,11 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
     used.cache.why_off = "cannot write its script to the build folder";
   }
   BuildSteps steps = build_steps(used, workdir, sources, *staged, executable);
-  const bool built = run_steps(steps, used, build);
-  build.cache = used.cache.on() ? cache_outcome(workdir) : "off: " + used.cache.why_off;
+  std::string cache_failure;
+  const bool built = run_steps(steps, used, build, cache_failure);
+  build.cache = !used.cache.on()        ? "off: " + used.cache.why_off
+                : cache_failure.empty() ? cache_outcome(workdir)
+                                        : "failed, compiled without it (" + cache_failure + ")";
   if (!built) return build;
   build.status = CppBuild::Status::built;
   build.executable = executable;

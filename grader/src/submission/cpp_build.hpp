@@ -80,8 +80,10 @@ struct CppBuild {
   std::string command;      ///< the failing (or last) command, as text
   std::string diagnostics;  ///< the compiler's messages, trimmed to about 60 lines
   /// What the compiler cache did, from ccache's stats log: "hit", "miss",
-  /// "1 of 2 files hit", "not used" (ccache ran the compiler as it is), or
-  /// "off: <why>"; empty when nothing was compiled.
+  /// "1 of 2 files hit", "not used" (ccache ran the compiler as it is),
+  /// "failed, compiled without it (ccache: error: ...)" (ccache's own
+  /// failure, the compile run again without it), or "off: <why>"; empty
+  /// when nothing was compiled.
   std::string cache;
 };
 
