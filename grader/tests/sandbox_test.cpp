@@ -1,11 +1,13 @@
 // The sandbox: what it binds for a command, what it never shows, its
 // fallback, the process limit, the private copy of a submission.
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 
 #include <catch2/catch.hpp>
 
@@ -21,6 +23,8 @@ namespace {
 using attn::grader::Command;
 using attn::grader::Sandbox;
 using attn::grader::SandboxOptions;
+using attn::grader::ProcessLimit;
+using attn::grader::UidLease;
 namespace fs = std::filesystem;
 
 /// The destination of every --bind/--ro-bind in a bwrap prefix.
@@ -164,6 +168,9 @@ TEST_CASE("sandbox: binds what the command names, never the repository or hidden
 TEST_CASE("sandbox: the process limit", "[sandbox]") {
   SandboxOptions o;
   o.process_allowance = 16;
+  // Leases of its own: other grades running on the machine hold none of them.
+  attn::grader::TempDir locks("attnlab-test-");
+  o.uid_lock_dir = locks.path();
   const Sandbox s = Sandbox::detect(o);
   const auto limit = s.process_limit(3);
   if (s.active() && geteuid() == 0) {
@@ -178,6 +185,62 @@ TEST_CASE("sandbox: the process limit", "[sandbox]") {
   CHECK(attn::grader::count_user_tasks(getuid()) >= 1);
   o.process_allowance = 0;
   CHECK(Sandbox::detect(o).process_limit(0).value == 0);
+}
+
+TEST_CASE("sandbox: two grades running at once as root never share a uid", "[sandbox]") {
+  attn::grader::TempDir locks("attnlab-test-");
+  SandboxOptions o;
+  o.uid_lock_dir = locks.path();
+  const auto uid_in = [](const ProcessLimit& l) {
+    const auto at = l.how.find("uid ");
+    return at == std::string::npos ? std::string() : l.how.substr(at + 4, l.how.find_first_of(" ,", at + 4) - at - 4);
+  };
+  std::optional<Sandbox> first = Sandbox::detect(o);
+  if (!first->drops_to_own_uid()) {
+    WARN("not root with setpriv: submissions do not run as uids of their own");
+    return;
+  }
+  // Slot 0 of two attnlab processes (two Sandboxes: their leases are taken
+  // as a second process's would be, by flock on the same folder).
+  const Sandbox second = Sandbox::detect(o);
+  CHECK(uid_in(first->process_limit(0)) == std::to_string(o.base_uid));
+  CHECK(uid_in(second.process_limit(0)) == std::to_string(o.base_uid + 1));
+  CHECK(uid_in(second.process_limit(1)) == std::to_string(o.base_uid + 2));
+  // A lease lasts as long as its holder: the same answer again, then freed.
+  CHECK(uid_in(first->process_limit(0)) == std::to_string(o.base_uid));
+  first.reset();
+  const Sandbox third = Sandbox::detect(o);
+  CHECK(uid_in(third.process_limit(0)) == std::to_string(o.base_uid));
+}
+
+TEST_CASE("uid lease: held across fork, free when its holders are gone", "[sandbox]") {
+  attn::grader::TempDir locks("attnlab-test-");
+  auto lease = UidLease::take(500000, 3, locks.path());
+  REQUIRE(lease);
+  CHECK(lease->uid() == 500003);
+  // A forked process inherits the lock (as a batch's grader does) and sees
+  // it held: a lease of its own takes the next uid.
+  const pid_t child = fork();
+  if (child == 0) {
+    const auto other = UidLease::take(500000, 3, locks.path());
+    _exit(other && other->uid() == 500004 ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  // The range wraps: preferred 1023 then 0.
+  auto last = UidLease::take(500000, 1023, locks.path());
+  REQUIRE(last);
+  CHECK(last->uid() == 500000 + 1023);
+  auto wrapped = UidLease::take(500000, 1023, locks.path());
+  REQUIRE(wrapped);
+  CHECK(wrapped->uid() == 500000);
+  lease.reset();
+  auto again = UidLease::take(500000, 3, locks.path());
+  REQUIRE(again);
+  CHECK(again->uid() == 500003);
+  // A lock folder that cannot be made: no lease (the caller falls back).
+  CHECK_FALSE(UidLease::take(500000, 0, "/proc/self/no-such-folder"));
 }
 
 TEST_CASE("sandbox: a private copy of the submission", "[sandbox]") {

@@ -328,7 +328,8 @@ void GradeCommand::add_output_options() {
                   "its folder: ATTNLAB_CACHE_DIR; docs/MANUAL.md, 'The compiler cache')");
   grade
       ->add_option("--sandbox-uid", sandbox_uid,
-                   "as root, the sandboxed submission of job slot k runs as this uid + k")
+                   "as root, the sandboxed submission of job slot k runs as this uid + k "
+                   "(the next free one up to this uid + 1023 when another grade holds it)")
       ->capture_default_str()
       ->check(check::whole_number(1, 4000000000u));
 }

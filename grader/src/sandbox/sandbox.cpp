@@ -416,7 +416,16 @@ uid_t Sandbox::runs_as(const Command& cmd, int slot) const {
 }
 
 uid_t Sandbox::uid_for(int slot) const {
-  return static_cast<uid_t>(options_.base_uid + static_cast<std::uint32_t>(std::max(slot, 0)));
+  const auto preferred = static_cast<std::uint32_t>(std::max(slot, 0));
+  if (!drops_to_own_uid()) return static_cast<uid_t>(options_.base_uid + preferred);
+  std::lock_guard<std::mutex> hold(leases_->mutex);
+  auto it = leases_->by_slot.find(slot);
+  if (it == leases_->by_slot.end()) {
+    auto lease = UidLease::take(options_.base_uid, preferred, options_.uid_lock_dir);
+    if (!lease) return static_cast<uid_t>(options_.base_uid + preferred);
+    it = leases_->by_slot.emplace(slot, std::move(*lease)).first;
+  }
+  return it->second.uid();
 }
 
 ProcessLimit Sandbox::process_limit(int slot) const {

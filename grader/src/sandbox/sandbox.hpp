@@ -13,8 +13,9 @@
 //     configuration, the reports or other submissions (`hidden`);
 //   - an empty environment but for PATH, HOME, TMPDIR, LANG and the command's own;
 //   - when the grader runs as root: the process runs as an unprivileged uid
-//     of its own (base_uid + job slot) with no capabilities (setpriv), so
-//     RLIMIT_NPROC counts its processes only.
+//     of its own (base_uid + job slot, or the next free one when another
+//     attnlab on the machine runs a grade as that uid: uid_lease.hpp) with
+//     no capabilities (setpriv), so RLIMIT_NPROC counts its processes only.
 //
 // When bwrap is missing or fails its self-test (or is switched off), the
 // report says so in one line and grading continues under the resource limits
@@ -24,10 +25,14 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "sandbox/command.hpp"
+#include "sandbox/uid_lease.hpp"
 #include "sandbox/temp_dir.hpp"
 
 namespace attn::grader {
@@ -39,8 +44,12 @@ struct SandboxOptions {
   std::string bwrap = "bwrap";
   /// setpriv (util-linux), used to drop root to `base_uid + slot`.
   std::string setpriv = "/usr/bin/setpriv";
-  /// As root, the sandboxed process of job slot k runs as uid/gid base_uid + k.
+  /// As root, the sandboxed process of job slot k runs as uid/gid base_uid + k,
+  /// or the next free uid of base_uid .. base_uid + 1023 when another grade
+  /// on the machine holds that one (UidLease).
   std::uint32_t base_uid = 64100;
+  /// Where the uid leases' lock files are (UidLease::default_lock_dir()).
+  std::filesystem::path uid_lock_dir = UidLease::default_lock_dir();
   /// Processes (and threads) a submission may have at once: RLIMIT_NPROC.
   std::uint64_t process_allowance = 64;
   /// Files and folders the sandbox never shows (and masks if they lie under
@@ -117,6 +126,9 @@ class Sandbox {
   /// (made here); empty when the cache cannot be hidden from the compiler
   /// (hides_cache_ false) or the subfolder cannot be made.
   std::filesystem::path cache_folder(const Command& cmd, int slot) const;
+  /// The uid a submission of job slot `slot` runs as, leased (UidLease) on
+  /// first use for as long as this Sandbox and its copies live; base_uid +
+  /// slot when no lease can be taken.
   uid_t uid_for(int slot) const;
   /// The uid `cmd` runs as when drops_to_own_uid(): uid_for(slot), but
   /// base_uid - 1 for a compile through the compiler cache, one uid for
@@ -132,6 +144,11 @@ class Sandbox {
   bool hides_cache_ = false;
   std::string bwrap_path_;
   std::string status_;
+  struct Leases {
+    std::mutex mutex;
+    std::map<int, UidLease> by_slot;
+  };
+  std::shared_ptr<Leases> leases_ = std::make_shared<Leases>();
 };
 
 /// Processes and threads the user `uid` has now (from /proc).
