@@ -111,7 +111,7 @@ TEST_CASE("cpp build with the compiler cache off or missing compiles as before",
   CHECK(fs::is_empty(cache_dir.path()));
 }
 
-TEST_CASE("cpp build: a compile that ccache itself fails runs again without it; the compiler's own error does not",
+TEST_CASE("cpp build: a compile that ccache itself fails runs again without it, and a compile error reads as the compiler's",
           "[cpp][cache]") {
   // A stand-in for ccache that fails as ccache does on a folder it cannot
   // write (its own message, exit 1), whatever it is asked to compile.
