@@ -3,9 +3,14 @@
 // static_asserts check the rows' order; these tests check what the rows do:
 // a generated Case of each operation goes through the protocol (request
 // fields as the operation's input:: flags name; the library's answer, as a
-// harness would write it, read back unchanged), and each reproduction calls
-// the operation's function.
+// harness would write it, read back unchanged), each reproduction calls
+// the operation's function, each operation check takes has a pseudo-exercise
+// (exercises/exercise.cpp kernel_exercise), and case_sizes (which the
+// feedback's hints and the mutants' listing read) agrees with the request's
+// shapes and the library's answer.
 #include <cmath>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,9 +18,12 @@
 #include <nlohmann/json.hpp>
 #include <rapidcheck.h>
 
+#include "attn/prop/case.hpp"
 #include "attn/prop/generators.hpp"
 #include "attn/prop/lib_subject.hpp"
 #include "attn/prop/operation.hpp"
+#include "attn/prop/property.hpp"
+#include "exercises/exercise.hpp"
 #include "protocol/json_double.hpp"
 #include "protocol/json_matrix.hpp"
 #include "protocol/operation_codec.hpp"
@@ -34,16 +42,12 @@ namespace answer = attn::prop::answer;
 
 namespace {
 
-/// A Case of `op` from the operation's own generator (seed fixed, size 10).
+/// A Case of `op` from the operation's own generator (its row of
+/// kOperationGenerators through gen_case; seed fixed, size 10).
 Case generated_case(Operation op, std::uint64_t seed) {
   attn::prop::GenConfig cfg;
   cfg.op = op;
-  rc::Gen<Case> gen = [&] {
-    if (op == Operation::batched_attention)
-      return attn::prop::gen_batched_case(cfg, attn::prop::BatchedFocus::any);
-    if (attn::prop::builds_mask(op)) return attn::prop::gen_mask_case(cfg);
-    return attn::prop::gen_case(cfg, attn::prop::MaskPolicy::any);
-  }();
+  const rc::Gen<Case> gen = attn::prop::gen_case(cfg, attn::prop::MaskPolicy::any);
   Case c = gen(rc::Random(seed), 10).value();
   REQUIRE(c.op == op);
   return c;
@@ -179,5 +183,78 @@ TEST_CASE("every operation has a reproduction row that calls its function",
       CHECK(cpp.find(name + " has no C++ interface") != std::string::npos);
     else
       CHECK(cpp.find("::" + name + "(") != std::string::npos);
+  }
+}
+
+TEST_CASE("every operation check takes has a pseudo-exercise to run it",
+          "[exercise][operation_table]") {
+  for (const OperationSpec& spec : attn::prop::operation_specs()) {
+    INFO(spec.name);
+    if (!spec.checked_as_kernel) {
+      CHECK_THROWS_AS(kernel_exercise(spec.op), std::invalid_argument);
+      continue;
+    }
+    const Exercise e = kernel_exercise(spec.op);
+    CHECK(e.op == spec.op);
+    CHECK_FALSE(e.properties.empty());
+    // A Python kernel is found by these names when --entry names none.
+    CHECK_FALSE(e.python_entry_points.empty());
+    // A C++ interface is a header and the function it declares, or neither.
+    CHECK(e.cpp_header.empty() == e.cpp_entry.empty());
+    CHECK(e.points.size() == e.properties.size());
+  }
+}
+
+TEST_CASE("case_sizes says the sizes the protocol sends and the library answers with",
+          "[operation_table]") {
+  attn::prop::LibSubject<double> library;
+  for (const OperationSpec& spec : attn::prop::operation_specs()) {
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      INFO(spec.name << ", seed " << seed);
+      const Case c = generated_case(spec.op, seed);
+      const attn::prop::CaseSizes s = attn::prop::case_sizes(c);
+      CHECK(s.T_q >= 1);
+      CHECK(s.T_v >= 1);
+      // The request's shapes: the last two dimensions of Q, K, V (matrices
+      // or stacked tensors), S, X and one head's projections.
+      const json request = json::parse(request_line(c, 9));
+      const json& shapes = request.contains("shapes") ? request["shapes"] : json::object();
+      const auto last = [&](const char* m, std::size_t from_end) {
+        const json& d = shapes.at(m);
+        return d.at(d.size() - from_end).get<Eigen::Index>();
+      };
+      if (spec.inputs & input::mask_shape) {
+        CHECK(request.at("T_q") == s.T_q);
+        CHECK(request.at("T_v") == s.T_v);
+      }
+      if (spec.inputs & input::logits) {
+        CHECK(last("S", 2) == s.T_q);
+        CHECK(last("S", 1) == s.T_v);
+      }
+      if (spec.inputs & (input::qkv | input::batched)) {
+        CHECK(last("Q", 2) == s.T_q);
+        CHECK(last("K", 2) == s.T_v);
+        CHECK(s.d_k == std::optional<Eigen::Index>(last("Q", 1)));
+        CHECK(s.d_v == std::optional<Eigen::Index>(last("V", 1)));
+      }
+      if (spec.inputs & input::batched)
+        CHECK(s.heads == std::optional<Eigen::Index>(shapes.at("Q").at(1).get<Eigen::Index>()));
+      if (spec.inputs & input::projections) {
+        CHECK(last("X", 2) == s.T_q);
+        CHECK(s.T_v == s.T_q);  // self-attention
+        CHECK(s.heads == std::optional<Eigen::Index>(Eigen::Index(c.heads.size())));
+        if (!c.heads.empty()) {
+          CHECK(s.d_k == std::optional<Eigen::Index>(last("W_Q", 1)));
+          CHECK(s.d_v == std::optional<Eigen::Index>(last("W_V", 1)));
+        }
+      }
+      // The library's answer has T_q rows (and T_v columns where it has keys').
+      const Outcome o = library.run(c);
+      if (o.kind != Outcome::Kind::result) continue;
+      if (o.O.size() > 0) CHECK(o.O.rows() == s.T_q);
+      if (o.A.size() > 0) CHECK((o.A.rows() == s.T_q && o.A.cols() == s.T_v));
+      if (o.mask.size() > 0) CHECK((o.mask.rows() == s.T_q && o.mask.cols() == s.T_v));
+      if (o.dQ.size() > 0) CHECK((o.dQ.rows() == s.T_q && o.dK.rows() == s.T_v));
+    }
   }
 }

@@ -148,6 +148,37 @@ void print_mask(std::ostream& os, const std::string& name, const Mask& M, Index 
              [&](Index i, Index j) { return std::string(M(i, j) ? "x" : "."); });
 }
 
+CaseSizes case_sizes(const Case& c) {
+  const unsigned inputs = operation_spec(c.op).inputs;
+  CaseSizes s;
+  if (inputs & input::mask_shape) {
+    s.T_q = c.mask_shape.T_q;
+    s.T_v = c.mask_shape.T_v;
+  } else if (inputs & input::projections) {
+    s.T_q = s.T_v = c.X.rows();
+    if (!c.heads.empty()) {
+      s.d_k = c.heads.front().W_Q.cols();
+      s.d_v = c.heads.front().W_V.cols();
+    }
+    s.heads = Index(c.heads.size());
+  } else if (inputs & input::batched) {
+    s.T_q = c.batched.Q[2];
+    s.T_v = c.batched.K[2];
+    s.d_k = c.batched.Q[3];
+    s.d_v = c.batched.V[3];
+    s.heads = c.batched.Q[1];
+  } else if (inputs & input::qkv) {
+    s.T_q = c.Q.rows();
+    s.T_v = c.K.rows();
+    s.d_k = c.Q.cols();
+    s.d_v = c.V.cols();
+  } else {
+    s.T_q = c.S.rows();
+    s.T_v = c.S.cols();
+  }
+  return s;
+}
+
 void print_inputs(std::ostream& os, const Case& c, Index marked_row) {
   if (builds_mask(c.op)) {
     const auto& m = c.mask_shape;

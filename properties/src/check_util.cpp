@@ -11,18 +11,8 @@
 
 namespace attn::prop::detail {
 
-Index T_q(const Case& c) {
-  if (builds_mask(c.op)) return c.mask_shape.T_q;
-  if (c.op == Operation::batched_attention) return c.batched.Q[2];
-  if (c.op == Operation::multi_head_attention) return c.X.rows();
-  return takes_qkv(c.op) ? c.Q.rows() : c.S.rows();
-}
-Index T_v(const Case& c) {
-  if (builds_mask(c.op)) return c.mask_shape.T_v;
-  if (c.op == Operation::batched_attention) return c.batched.K[2];
-  if (c.op == Operation::multi_head_attention) return c.X.rows();
-  return takes_qkv(c.op) ? c.K.rows() : c.S.cols();
-}
+Index T_q(const Case& c) { return case_sizes(c).T_q; }
+Index T_v(const Case& c) { return case_sizes(c).T_v; }
 
 bool forbidden(const Case& c, Index i, Index j) {
   return (c.mask && (*c.mask)(i, j)) || (takes_logits(c.op) && c.S(i, j) == -HUGE_VAL);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -702,16 +704,60 @@ rc::Gen<Case> gen_backward_case(const GenConfig& cfg, MaskPolicy policy) {
 
 }  // namespace
 
-rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
-  if (builds_mask(cfg.op)) return gen_mask_case(cfg);
-  if (cfg.op == Operation::attention_backward) return gen_backward_case(cfg, policy);
-  if (cfg.op == Operation::multi_head_attention) return gen_multi_head_case(cfg, policy, false);
-  if (cfg.op == Operation::batched_attention)
-    return gen_batched_case(cfg, policy == MaskPolicy::fully_forbidden ? BatchedFocus::fully_forbidden
-                                 : policy == MaskPolicy::masked        ? BatchedFocus::broadcast_mask
-                                                                       : BatchedFocus::any);
+namespace {
+
+/// Q, K, V or S cases (attention, attention_tiled, masked_softmax,
+/// softmax_rows): small ones, and one in kLongRowsOneIn a long-rows case.
+rc::Gen<Case> gen_matrix_case(const GenConfig& cfg, MaskPolicy policy) {
   if (cfg.shapes.max_seq < kLongRowsFrom) return gen_small_case(cfg, policy);
   return first_or_second(kLongRowsOneIn - 1, gen_small_case(cfg, policy), 1, gen_long_case(cfg, policy));
+}
+
+rc::Gen<Case> gen_multi_head_drawn_W_O(const GenConfig& cfg, MaskPolicy policy) {
+  return gen_multi_head_case(cfg, policy, false);
+}
+
+/// The mask builders' cases have no mask to draw: the policy does not apply.
+rc::Gen<Case> gen_mask_case_any_policy(const GenConfig& cfg, MaskPolicy) { return gen_mask_case(cfg); }
+
+/// The policy as the batched generator's focus.
+rc::Gen<Case> gen_batched_by_policy(const GenConfig& cfg, MaskPolicy policy) {
+  return gen_batched_case(cfg, policy == MaskPolicy::fully_forbidden ? BatchedFocus::fully_forbidden
+                               : policy == MaskPolicy::masked        ? BatchedFocus::broadcast_mask
+                                                                     : BatchedFocus::any);
+}
+
+/// Each operation's generator (its hook beside its OperationSpec row): one
+/// row per enumerator, in the enumerator's order (checked below).
+struct OperationGenerator {
+  Operation op;
+  rc::Gen<Case> (*generate)(const GenConfig& cfg, MaskPolicy policy);
+};
+constexpr OperationGenerator kOperationGenerators[] = {
+    {Operation::softmax_rows, gen_matrix_case},
+    {Operation::masked_softmax, gen_matrix_case},
+    {Operation::attention, gen_matrix_case},
+    {Operation::attention_tiled, gen_matrix_case},
+    {Operation::multi_head_attention, gen_multi_head_drawn_W_O},
+    {Operation::causal_mask, gen_mask_case_any_policy},
+    {Operation::padding_mask, gen_mask_case_any_policy},
+    {Operation::batched_attention, gen_batched_by_policy},
+    {Operation::attention_backward, gen_backward_case},
+};
+
+constexpr bool generators_in_enumerator_order() {
+  if (std::size(kOperationGenerators) != operation_specs().size()) return false;
+  for (std::size_t i = 0; i < std::size(kOperationGenerators); ++i)
+    if (kOperationGenerators[i].op != operation_specs()[i].op) return false;
+  return true;
+}
+static_assert(generators_in_enumerator_order(),
+              "kOperationGenerators: one row per OperationSpec, in the enumerator's order");
+
+}  // namespace
+
+rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
+  return kOperationGenerators[static_cast<std::size_t>(cfg.op)].generate(cfg, policy);
 }
 
 rc::Gen<Case> gen_dk_mismatch_case(const GenConfig& cfg) {

@@ -79,14 +79,29 @@ std::optional<Operation> operation_named(const std::string& name) {
   return std::nullopt;
 }
 
-/// The operation of a file without --op: batched_attention when the Python
-/// file says so (recognise_batched_kernel: the entry's parameters, or a
-/// batched_attention() it defines), else the exercise its function names
-/// say (recognise.hpp), else attention.
+/// An operation no exercise serves, recognised in a Python file by its own
+/// signature: `recognise` says how (the entry's parameters, or a function of
+/// the operation's names it defines), else nullopt; it never runs the file.
+struct KernelRecogniser {
+  Operation op;
+  std::optional<std::string> (*recognise)(const fs::path& file, const std::string& entry);
+};
+constexpr KernelRecogniser kKernelRecognisers[] = {
+    {Operation::batched_attention, recognise_batched_kernel},
+};
+
+/// The operation of a check that names none.
+constexpr Operation kDefaultOperation = Operation::attention;
+
+/// The operation of a file without --op: the first of kKernelRecognisers
+/// that recognises it, else the exercise its function names say
+/// (recognise.hpp), else kDefaultOperation.
 Operation recognised_operation(const fs::path& file, const std::string& entry, std::string& how) {
-  if (auto batched = recognise_batched_kernel(file, entry)) {
-    how = "recognised: " + *batched;
-    return Operation::batched_attention;
+  for (const KernelRecogniser& r : kKernelRecognisers) {
+    if (auto said = r.recognise(file, entry)) {
+      how = "recognised: " + *said;
+      return r.op;
+    }
   }
   if (entry.empty()) {
     const Recognition rec = recognise_exercise(file);
@@ -99,7 +114,7 @@ Operation recognised_operation(const fs::path& file, const std::string& entry, s
     }
   }
   how = "the default; --op names another";
-  return Operation::attention;
+  return kDefaultOperation;
 }
 
 /// One line per property, and for a failure the verdict's text (the shrunk
@@ -206,8 +221,8 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
   for (Operation op : check_operations()) ops += std::string(ops.empty() ? "" : ", ") + attn::prop::operation_name(op);
   c->app->add_option("--op", c->op,
                      "the kernel's operation (" + ops +
-                         "); default: recognised from the file's function names, else "
-                         "attention");
+                         "); default: recognised from the file's function names, else " +
+                         attn::prop::operation_name(kDefaultOperation));
   c->app->add_option("--entry", c->entry,
                      "the Python function to check (default: the operation's usual names, "
                      "e.g. scaled_dot_product_attention or attention)");
@@ -315,10 +330,12 @@ bool take_only_property(const CheckCommand& c, Operation op, GradeOptions& optio
   return true;
 }
 
-/// False, said on stderr, for a kernel file of a language the operation or
+/// False, said on stderr, for a kernel file of a language the operation
+/// (`kernel`, its pseudo-exercise: no C++ header, no C++ interface) or
 /// --entry does not take.
-bool language_fits(const CheckCommand& c, Operation op, const std::filesystem::path& file) {
-  if (op == Operation::batched_attention && detect_language(file) == Language::cpp) {
+bool language_fits(const CheckCommand& c, Operation op, const Exercise& kernel,
+                   const std::filesystem::path& file) {
+  if (kernel.cpp_header.empty() && detect_language(file) == Language::cpp) {
     std::cerr << "attnlab: " << attn::prop::operation_name(op)
               << " has no C++ interface: check a Python kernel "
                  "(--entry NAME) or an executable speaking attnlab-protocol/1 (grader/PROTOCOL.md)\n";
@@ -420,7 +437,7 @@ std::variant<GradeOptions, int> check_options(const CheckCommand& c, Operation& 
     std::cerr << "attnlab: " << e.what() << "\n";
     return kCheckUsage;
   }
-  if (!take_only_property(c, op, options) || !language_fits(c, op, options.file)) return kCheckUsage;
+  if (!take_only_property(c, op, options) || !language_fits(c, op, *options.kernel, options.file)) return kCheckUsage;
   options.run = c.run;
   std::sort(options.run.shapes.head_dims.begin(), options.run.shapes.head_dims.end());
   if (options.run.shapes.tile_multiple > options.run.shapes.max_seq) {
@@ -451,7 +468,7 @@ bool write_outputs(const CheckCommand& c, const std::string& report, const Grade
 std::optional<int> run_check_command(const CheckCommand& c) {
   if (!c.app || !c.app->parsed()) return std::nullopt;
   const auto started = std::chrono::steady_clock::now();
-  Operation op = Operation::attention;
+  Operation op = kDefaultOperation;
   std::string how;
   auto made = check_options(c, op, how);
   if (const int* code = std::get_if<int>(&made)) return *code;

@@ -26,6 +26,7 @@
 #include "diagnosis/diagnosis_text.hpp"
 #include "diagnosis/feedback.hpp"
 #include "sandbox/temp_dir.hpp"
+#include "attn/prop/case.hpp"
 #include "attn/prop/catalog.hpp"
 
 namespace attn::grader {
@@ -154,25 +155,12 @@ Item item_of(const attn::prop::Verdict& v, const ScoredItem* scored) {
   if (v.counterexample) {
     const auto& c = *v.counterexample;
     it.has_case = true;
-    if (attn::prop::builds_mask(c.op)) {
-      it.T_q = long(c.mask_shape.T_q);
-      it.T_v = long(c.mask_shape.T_v);
-    } else if (c.op == attn::prop::Operation::multi_head_attention) {
-      it.T_q = it.T_v = long(c.X.rows());
-      if (!c.heads.empty()) {
-        it.d_k = long(c.heads.front().W_Q.cols());
-        it.d_v = long(c.heads.front().W_V.cols());
-      }
-      it.heads = long(c.heads.size());
-    } else if (attn::prop::takes_qkv(c.op)) {
-      it.T_q = long(c.Q.rows());
-      it.T_v = long(c.K.rows());
-      it.d_k = long(c.Q.cols());
-      it.d_v = long(c.V.cols());
-    } else {
-      it.T_q = long(c.S.rows());
-      it.T_v = long(c.S.cols());
-    }
+    const attn::prop::CaseSizes s = attn::prop::case_sizes(c);
+    it.T_q = long(s.T_q);
+    it.T_v = long(s.T_v);
+    if (s.d_k) it.d_k = long(*s.d_k);
+    if (s.d_v) it.d_v = long(*s.d_v);
+    if (s.heads) it.heads = long(*s.heads);
   }
   if (v.failure) it.summary = v.failure->summary;
   else if (!v.error.empty()) it.summary = v.error;

@@ -123,8 +123,8 @@ FailureDiagnosis DiagnosisStage::diagnose_engine(const attn::prop::Verdict& v) {
     }
   }
   const attn::prop::Case& c = *v.counterexample;
-  if (c.op == attn::prop::Operation::batched_attention) {
-    // misconceptions/ models no batched operation: a plain verdict, no name.
+  if (!attn::prop::operation_spec(c.op).diagnosed) {
+    // misconceptions/ models no mistake of it: a plain verdict, no name.
     out.status = FailureDiagnosis::Status::not_applicable;
     out.why_not = std::string("the diagnosis models no misconception of ") +
                   attn::prop::operation_name(c.op);

@@ -6,6 +6,8 @@
 #include "diagnosis/feedback.hpp"
 #include "diagnosis/diagnosis_text.hpp"
 
+#include "attn/prop/case.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -30,12 +32,10 @@ Hint hint(std::string key, std::string headline, std::string advice, std::string
 
 // ------------------------------------------------- facts read from the outcome
 
-/// T_q and T_v of the case as the submission sees them.
+/// T_q and T_v of the case as the submission sees them (attn::prop::case_sizes).
 std::pair<Index, Index> query_key_counts(const Case& c) {
-  if (c.op == attn::prop::Operation::multi_head_attention) return {c.X.rows(), c.X.rows()};
-  if (c.op == attn::prop::Operation::batched_attention) return {c.batched.Q[2], c.batched.K[2]};
-  if (attn::prop::takes_qkv(c.op)) return {c.Q.rows(), c.K.rows()};
-  return {c.S.rows(), c.S.cols()};
+  const attn::prop::CaseSizes s = attn::prop::case_sizes(c);
+  return {s.T_q, s.T_v};
 }
 
 /// What the answer puts at the forbidden keys, for exact_zeros: NaN, or a
@@ -45,8 +45,7 @@ std::optional<Hint> forbidden_weights_hint(const Case& c, const Outcome& o) {
   if (o.kind != Outcome::Kind::result || o.A.size() == 0) return std::nullopt;
   const auto [T_q, T_v] = query_key_counts(c);
   if (o.A.rows() != T_q || o.A.cols() != T_v) return std::nullopt;
-  const bool logits_op = c.op == attn::prop::Operation::softmax_rows ||
-                         c.op == attn::prop::Operation::masked_softmax;
+  const bool logits_op = attn::prop::takes_logits(c.op);
   bool nan = false;
   double largest = 0;
   for (Index i = 0; i < T_q; ++i)
@@ -106,10 +105,11 @@ bool scale_has_no_effect(const Case& c) {
 /// Why the property's own hint cannot be the cause on this counterexample,
 /// or nullopt when nothing rules it out.
 std::optional<std::string> hint_ruled_out(const std::string& property, const Case& c) {
-  if (property == "heads_in_order" && c.op == attn::prop::Operation::multi_head_attention &&
+  const unsigned inputs = attn::prop::operation_spec(c.op).inputs;
+  if (property == "heads_in_order" && (inputs & attn::prop::input::projections) &&
       c.heads.size() < 2)
     return "the counterexample has one head, so the heads' order cannot be what departs";
-  if (property == "tiled_equals_naive" && c.op == attn::prop::Operation::attention_tiled &&
+  if (property == "tiled_equals_naive" && (inputs & attn::prop::input::tiles) &&
       c.tile_k > 0 && c.K.rows() <= c.tile_k)
     return "the counterexample's keys fit in one tile (T_v = " + std::to_string(c.K.rows()) +
            ", tile " + std::to_string(c.tile_k) +

@@ -4,6 +4,8 @@
 
 #include <fstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -65,32 +67,49 @@ Exercise load_exercise(const std::string& id) {
   return e;
 }
 
+namespace {
+
+/// An operation `attnlab check` takes that no exercise of the registry
+/// serves (no ExerciseSpec::check_serves names it): its pseudo-exercise is
+/// the operation itself, answered by the Python harness's --exercise NAME
+/// (OPERATION_ENTRY_POINTS in grader/harness/attnlab_harness.py, the same
+/// names), with no C++ interface (toolchain_for refuses it, check says so).
+struct UnservedKernel {
+  Operation op;
+  /// The Python function names accepted, in order of preference.
+  std::vector<std::string> python_entry_points;
+};
+
+const std::vector<UnservedKernel>& unserved_kernels() {
+  static const std::vector<UnservedKernel> rows = {
+      {Operation::batched_attention, {"batched_attention", "grouped_query_attention"}},
+  };
+  return rows;
+}
+
+}  // namespace
+
 Exercise kernel_exercise(Operation op, attn::prop::FullyForbidden fully_forbidden) {
-  if (op == Operation::batched_attention) {
-    // No exercise serves it: the pseudo-exercise is the operation itself,
-    // answered by the Python harness's --exercise batched_attention (no C++
-    // interface: toolchain_for refuses it).
-    Exercise e;
+  Exercise e;
+  const UnservedKernel* unserved = nullptr;
+  for (const UnservedKernel& u : unserved_kernels())
+    if (u.op == op) unserved = &u;
+  if (unserved) {
     e.id = attn::prop::operation_name(op);
-    e.title = "kernel check, operation batched_attention";
-    e.section = "every property of the text that applies to batched_attention";
     e.op = op;
-    e.properties = attn::prop::kernel_properties_for(op, fully_forbidden);
-    for (const auto& p : e.properties) e.points[p.id] = 1;
-    e.python_entry_points = {"batched_attention", "grouped_query_attention"};
-    return e;
+    e.python_entry_points = unserved->python_entry_points;
+  } else {
+    const ExerciseSpec* serving = nullptr;
+    for (const auto& spec : exercise_specs())
+      if (spec.check_serves == op) serving = &spec;
+    if (!serving) {
+      throw std::invalid_argument(std::string("attnlab check does not take the operation ") +
+                                  attn::prop::operation_name(op));
+    }
+    // The interface (harness, C++ header, entry names) of that exercise, the
+    // kernel's property list instead of its graded one.
+    e = load_exercise(serving->id);
   }
-  const ExerciseSpec* serving = nullptr;
-  for (const auto& spec : exercise_specs())
-    if (spec.check_serves == op) serving = &spec;
-  if (!serving) {
-    throw std::invalid_argument(std::string("attnlab check does not take the operation ") +
-                                attn::prop::operation_name(op));
-  }
-  const std::string id = serving->id;
-  // The interface (harness, C++ header, entry names) of that exercise, the
-  // kernel's property list instead of its graded one.
-  Exercise e = load_exercise(id);
   e.title = std::string("kernel check, operation ") + attn::prop::operation_name(op);
   e.section = "every property of the text that applies to " +
               std::string(attn::prop::operation_name(op));

@@ -74,9 +74,11 @@ Exercise load_exercise(const std::string& id);
 /// with the kernel's convention for a fully forbidden row), 1 point each
 /// (check shows no points). Its id is the exercise whose harness and C++
 /// interface serve `op` (attention F3, masked_softmax F2, softmax_rows F1,
-/// attention_tiled T1, multi_head_attention M1); for batched_attention,
-/// which no exercise serves, the id is "batched_attention" (the Python
-/// harness's --exercise batched_attention; no C++ interface). Throws
+/// attention_tiled T1, multi_head_attention M1, attention_backward B1); for
+/// an operation no exercise serves (a row of unserved_kernels in
+/// exercise.cpp: batched_attention), the id is the operation's name (the
+/// Python harness's --exercise NAME, the row's entry names; no C++
+/// interface, so cpp_header is empty). Throws
 /// std::invalid_argument for an operation check does not take.
 Exercise kernel_exercise(attn::prop::Operation op,
                          attn::prop::FullyForbidden fully_forbidden =

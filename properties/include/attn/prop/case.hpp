@@ -72,6 +72,21 @@ struct Case {
   std::vector<std::string> tags;
 };
 
+/// A case's sizes as the subject sees them (for hints and listings), read
+/// from its operation's inputs (OperationSpec::inputs): T_q and T_v of the
+/// built mask (input::mask_shape), of X (input::projections: self-attention,
+/// T_q = T_v = X's rows, d_k and d_v of the first head's W_Q and W_V, none
+/// without a head), of the stacked Q (N, H, T_q, d_k) and K, V (N, H_kv,
+/// T_v, d_k | d_v) (input::batched), of Q, K, V (input::qkv), else of S
+/// (input::logits: no d_k, d_v). nullopt: the operation has no such size.
+struct CaseSizes {
+  Index T_q = 0;
+  Index T_v = 0;
+  std::optional<Index> d_k, d_v;
+  std::optional<Index> heads;  ///< the query heads (input::projections, input::batched)
+};
+CaseSizes case_sizes(const Case& c);
+
 /// Prints the case's matrices (used for counterexamples and by RapidCheck).
 void showValue(const Case& c, std::ostream& os);
 

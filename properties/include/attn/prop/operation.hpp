@@ -65,8 +65,9 @@ inline constexpr unsigned gradients = 1u << 4;  ///< dQ, dK, dV
 }  // namespace answer
 
 /// One operation as data: its stable name (the protocol's "op", check's
-/// --op, the registry's "check_serves"), what a Case carries for it and
-/// what its answer holds. detail::kOperationSpecs has one row per
+/// --op, the registry's "check_serves"), what a Case carries for it, what
+/// its answer holds, whether check takes it and whether its failures are
+/// diagnosed. detail::kOperationSpecs has one row per
 /// enumerator, in the enumerator's order.
 struct OperationSpec {
   Operation op;
@@ -76,24 +77,31 @@ struct OperationSpec {
   /// Whether `attnlab check --op NAME` takes it (the mask builders are
   /// graded as an exercise's functions, never checked as a kernel).
   bool checked_as_kernel;
+  /// Whether the grader hands a failure's counterexample of it to the
+  /// diagnosis (attn::mis::diagnose, misconceptions/); false: the failure
+  /// gets a plain verdict, no misconception named (misconceptions/ models
+  /// no mistake of batched_attention).
+  bool diagnosed;
 };
 
 namespace detail {
 
 // One row per enumerator, in the enumerator's order (checked below).
 inline constexpr OperationSpec kOperationSpecs[] = {
-    {Operation::softmax_rows, "softmax_rows", input::logits, answer::weights, true},
-    {Operation::masked_softmax, "masked_softmax", input::logits | input::mask, answer::weights, true},
-    {Operation::attention, "attention", input::qkv | input::mask, answer::outputs | answer::weights, true},
+    {Operation::softmax_rows, "softmax_rows", input::logits, answer::weights, true, true},
+    {Operation::masked_softmax, "masked_softmax", input::logits | input::mask, answer::weights, true, true},
+    {Operation::attention, "attention", input::qkv | input::mask, answer::outputs | answer::weights, true,
+     true},
     {Operation::attention_tiled, "attention_tiled", input::qkv | input::mask | input::tiles,
-     answer::outputs | answer::logsumexp, true},
+     answer::outputs | answer::logsumexp, true, true},
     {Operation::multi_head_attention, "multi_head_attention", input::projections | input::mask,
-     answer::outputs, true},
-    {Operation::causal_mask, "causal_mask", input::mask_shape, answer::mask, false},
-    {Operation::padding_mask, "padding_mask", input::mask_shape, answer::mask, false},
-    {Operation::batched_attention, "batched_attention", input::batched | input::mask, answer::outputs, true},
+     answer::outputs, true, true},
+    {Operation::causal_mask, "causal_mask", input::mask_shape, answer::mask, false, true},
+    {Operation::padding_mask, "padding_mask", input::mask_shape, answer::mask, false, true},
+    {Operation::batched_attention, "batched_attention", input::batched | input::mask, answer::outputs, true,
+     false},
     {Operation::attention_backward, "attention_backward",
-     input::qkv | input::mask | input::tiles | input::upstream, answer::gradients, true},
+     input::qkv | input::mask | input::tiles | input::upstream, answer::gradients, true, true},
 };
 
 constexpr bool specs_in_enumerator_order() {
