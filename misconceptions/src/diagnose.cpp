@@ -136,6 +136,15 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
   if (first && detail::case_entries(*first) <= max_entries / 4) {
     b.cases.push_back(*first);
     b.entries += detail::case_entries(*first);
+    // The other failures' counterexamples, while all take at most a quarter.
+    for (const Case& other : options.other_failures) {
+      if (other.op != op || b.cases.size() + 1 >= max_cases) continue;
+      std::optional<Case> kept = convention ? without_fully_forbidden_rows(other) : other;
+      if (!kept || b.entries + detail::case_entries(*kept) > max_entries / 4) continue;
+      b.entries += detail::case_entries(*kept);
+      b.cases.push_back(std::move(*kept));
+    }
+    b.counterexamples = b.cases.size();
   }
   for (Case& c : detail::candidate_cases(op, declared)) {
     if (!convention) {
@@ -305,10 +314,55 @@ class Explains {
   }
 
   bool operator()(const Model& m) const {
-    return fits_all(x_, m) && claims_every_departure(m) && rounds_where_it_would(m);
+    return fits_all(x_, m) && claims_every_departure(m) && claims_each_counterexample(m) &&
+           rounds_where_it_would(m);
   }
 
  private:
+  /// On every failure's counterexample the answers depart on (the leading
+  /// Battery::counterexamples cases), the model makes a claim, and a
+  /// determined one on each entry where the answer departs from the
+  /// definition: a finite tolerance, or a NaN value (an infinite tolerance,
+  /// as a row of logits near float lowest in float32 gets, or kAnyAnswer,
+  /// claims nothing there).
+  bool claims_each_counterexample(const Model& m) const {
+    for (std::size_t k = 0; k < x_.b.counterexamples && k < x_.answers.size(); ++k) {
+      if (!departs_[k]) continue;
+      const Prediction p = x_.predicted(m, k), d = x_.predicted(x_.def, k);
+      if (p.no_claim) return false;
+      const Outcome& s = x_.answers[k];
+      if (s.kind == Outcome::Kind::refusal || !p.has_answer || !d.has_answer) continue;
+      if (!entries_claimed(s.A, d.answer.A, d.tol_A, p.answer.A, p.tol_A) ||
+          !entries_claimed(s.O, d.answer.O, d.tol_O, p.answer.O, p.tol_O)) {
+        if (x_.debug && m.key == x_.debug)
+          std::cerr << m.label() << ": no determined claim on counterexample " << k << "\n";
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /// Each entry of `s` off the definition's `d` (beyond its tolerance `td`,
+  /// or in NaN/infinity pattern) has a determined model claim (tm, mv).
+  /// Shapes that differ are left to agreement (true).
+  static bool entries_claimed(const DMatrix& s, const DMatrix& d, const DMatrix& td, const DMatrix& mv,
+                              const DMatrix& tm) {
+    if (s.size() == 0 || s.rows() != d.rows() || s.cols() != d.cols() || td.rows() != d.rows() ||
+        td.cols() != d.cols() || mv.rows() != d.rows() || mv.cols() != d.cols() ||
+        tm.rows() != d.rows() || tm.cols() != d.cols())
+      return true;
+    for (Index i = 0; i < s.rows(); ++i)
+      for (Index j = 0; j < s.cols(); ++j) {
+        const double a = s(i, j), b = d(i, j);
+        const bool off = std::isnan(a) || std::isnan(b) || std::isinf(a) || std::isinf(b)
+                             ? !(a == b || (std::isnan(a) && std::isnan(b)))
+                             : td(i, j) != detail::kAnyAnswer && std::abs(a - b) > td(i, j);
+        if (off && !std::isnan(mv(i, j)) && (tm(i, j) == detail::kAnyAnswer || !std::isfinite(tm(i, j))))
+          return false;
+      }
+    return true;
+  }
+
   /// An entry is determined when its tolerance is finite, or when the
   /// model's value there is NaN (0/0 is a definite prediction), unless the
   /// model leaves it open (kAnyAnswer). An infinite tolerance (a narrow

@@ -41,6 +41,12 @@ struct Options {
   /// taken out of the battery's cases, so fully_forbidden_answered is never
   /// named for a kernel that keeps its own convention.
   attn::prop::FullyForbidden fully_forbidden = attn::prop::FullyForbidden::error;
+  /// Counterexamples of the same run's other failed properties (same
+  /// operation): evidence for this failure too (one cause, one explanation).
+  /// Each joins the battery after the counterexample while the
+  /// counterexamples take at most a quarter of max_entries; a model is named
+  /// only if it reproduces each of them with a determined claim.
+  std::vector<Case> other_failures{};
 };
 
 /// One model that reproduces the subject's answers on the whole battery.
@@ -114,6 +120,9 @@ struct Battery {
   /// precision (finite_fill(fill=double lowest) in float...): never named.
   std::vector<std::string> like_definition;
   std::size_t entries = 0;
+  /// The leading cases that are failures' counterexamples (the diagnosed
+  /// one, then Options::other_failures): 0 when none fitted.
+  std::size_t counterexamples = 0;
 };
 Battery build_battery(Operation op, const Precision& declared, bool returns_weights,
                       const Case* counterexample, const Options& options = {});
