@@ -324,14 +324,16 @@ class Explains {
   /// determined one on each entry where the answer departs from the
   /// definition: a finite tolerance, or a NaN value (an infinite tolerance,
   /// as a row of logits near float lowest in float32 gets, or kAnyAnswer,
-  /// claims nothing there).
+  /// claims nothing there). A narrower precision's model needs a claim only.
   bool claims_each_counterexample(const Model& m) const {
     for (std::size_t k = 0; k < x_.b.counterexamples && k < x_.answers.size(); ++k) {
       if (!departs_[k]) continue;
       const Prediction p = x_.predicted(m, k), d = x_.predicted(x_.def, k);
       if (p.no_claim) return false;
       const Outcome& s = x_.answers[k];
-      if (s.kind == Outcome::Kind::refusal || !p.has_answer || !d.has_answer) continue;
+      // A narrower type's bound may be +Inf where its rounding shows: its
+      // claim is judged where it is told apart (rounds_where_it_would).
+      if (s.kind == Outcome::Kind::refusal || !p.has_answer || !d.has_answer || p.has_separation_tol) continue;
       if (!entries_claimed(s.A, d.answer.A, d.tol_A, p.answer.A, p.tol_A) ||
           !entries_claimed(s.O, d.answer.O, d.tol_O, p.answer.O, p.tol_O)) {
         if (x_.debug && m.key == x_.debug)
