@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "attn/prop/case.hpp"
 #include "attn/prop/outcome.hpp"
@@ -126,9 +127,25 @@ ref::PrecisionModel precision_model(const Precision& p);
 /// A failure at the worst entry if any |actual - exact| exceeds its bound, or
 /// an entry is NaN or Inf. `name` is "A" or "O".
 /// When `max_ratio` is given it receives the largest error/bound ratio.
+/// `skip_rows` (one flag per row of `actual`), when given, names rows not compared.
 std::optional<Failure> compare_with_bound(const std::string& name, const DMatrix& actual,
                                           const ref::RealMatrix& exact, const DMatrix& bound,
-                                          double* max_ratio = nullptr);
+                                          double* max_ratio = nullptr,
+                                          const std::vector<bool>* skip_rows = nullptr);
+
+/// One fault, one charge (properties/README.md): per row of the answer o's
+/// A (T_q x T_v; all false unless parts.A, c has a mask, and c.op is
+/// attention, tiled attention or a softmax), true when the row is exactly
+/// what masking after the softmax gives, so row_stochastic's to charge and
+/// not oracle_agreement's: row_stochastic judges the row (finite, >= 0, its
+/// forbidden weights 0) and fails its sum (|sum - 1| > e.bound_row_sum[i],
+/// the sum exact), the sum is > 0, and every allowed weight agrees, within
+/// the bound, with the oracle's softmax over every key (c's mask ignored:
+/// expected_for at precision p, same tier and bounds); when parts.O and the
+/// operation takes Q, K, V, O's row agrees within that computation's O bound
+/// with the same zeroed row times V. Uses the 50-digit oracle (reference/).
+std::vector<bool> masked_after_softmax_rows(const Case& c, const Outcome& o, const Expected& e,
+                                            const Parts& parts, const Precision& p);
 
 /// compare_with_bound for a batched_attention answer (O stacked, Case::Batched):
 /// the failure names the head, "O[n=0, h=2](1, 0) differs ... (batch n = 0,
