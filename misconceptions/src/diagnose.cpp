@@ -241,6 +241,31 @@ struct Answered {
   Prediction predicted(const Model& m, std::size_t k) const {
     return safe_predict(m, b.cases[k], declared);
   }
+  /// Whether case k is another failure's counterexample (after the
+  /// diagnosed one, among Battery::counterexamples) that is evidence about
+  /// the refusal only: the subject refused it (a valid input refused), or
+  /// the definition refuses it (an input that must be refused, answered).
+  bool refusal_evidence(std::size_t k) const {
+    if (k == 0 || k >= b.counterexamples || k >= answers.size()) return false;
+    if (answers[k].kind == Outcome::Kind::refusal) return true;
+    const Prediction d = predicted(def, k);
+    return d.may_refuse && !d.has_answer;
+  }
+  /// Whether model m is judged on case k. Everywhere but on another
+  /// failure's refusal evidence; there, only a model whose claim on the
+  /// refusal is its own (it answers where the definition refuses, or may
+  /// refuse where the definition answers: fully_forbidden_answered,
+  /// inverted_mask on a row it leaves empty) is judged. A value mistake
+  /// that refuses what the definition refuses and answers what it answers
+  /// makes no claim on whether the subject refuses; the definition itself
+  /// is judged on every case.
+  bool judged(const Model& m, std::size_t k) const {
+    if (m.key == def.key || !refusal_evidence(k)) return true;
+    const Prediction p = predicted(m, k), d = predicted(def, k);
+    if (p.no_claim) return false;
+    return p.may_refuse != d.may_refuse || p.has_answer != d.has_answer ||
+           p.any_finite_answer != d.any_finite_answer;
+  }
 };
 
 /// True when the refusals decide (d's verdict set): every case refused,
@@ -282,7 +307,8 @@ bool fits_all(const Answered& x, const Model& m) {
   const std::vector<Outcome>& answers = x.answers;
   const Battery& b = x.b;
   for (std::size_t k = 0; k < answers.size(); ++k)
-    if (!agrees(answers[k], x.predicted(m, k), b.cases[k], x.subject.returns_weights())) {
+    if (x.judged(m, k) &&
+        !agrees(answers[k], x.predicted(m, k), b.cases[k], x.subject.returns_weights())) {
       if (x.debug && m.key == x.debug) {
         const Prediction p = x.predicted(m, k);
         std::cerr << m.label() << " misses case " << k << " ("
@@ -314,32 +340,33 @@ class Explains {
   }
 
   bool operator()(const Model& m) const {
-    return fits_all(x_, m) && claims_every_departure(m) && claims_each_counterexample(m) &&
+    return fits_all(x_, m) && claims_every_departure(m) && claims_the_counterexample(m) &&
            rounds_where_it_would(m);
   }
 
  private:
-  /// On every failure's counterexample the answers depart on (the leading
-  /// Battery::counterexamples cases), the model makes a claim, and a
-  /// determined one on each entry where the answer departs from the
-  /// definition: a finite tolerance, or a NaN value (an infinite tolerance,
-  /// as a row of logits near float lowest in float32 gets, or kAnyAnswer,
-  /// claims nothing there). A narrower precision's model needs a claim only.
-  bool claims_each_counterexample(const Model& m) const {
-    for (std::size_t k = 0; k < x_.b.counterexamples && k < x_.answers.size(); ++k) {
-      if (!departs_[k]) continue;
-      const Prediction p = x_.predicted(m, k), d = x_.predicted(x_.def, k);
-      if (p.no_claim) return false;
-      const Outcome& s = x_.answers[k];
-      // A narrower type's bound may be +Inf where its rounding shows: its
-      // claim is judged where it is told apart (rounds_where_it_would).
-      if (s.kind == Outcome::Kind::refusal || !p.has_answer || !d.has_answer || p.has_separation_tol) continue;
-      if (!entries_claimed(s.A, d.answer.A, d.tol_A, p.answer.A, p.tol_A) ||
-          !entries_claimed(s.O, d.answer.O, d.tol_O, p.answer.O, p.tol_O)) {
-        if (x_.debug && m.key == x_.debug)
-          std::cerr << m.label() << ": no determined claim on counterexample " << k << "\n";
-        return false;
-      }
+  /// On the diagnosed failure's counterexample (the battery's first case,
+  /// when Battery::counterexamples > 0), if the answers depart there, the
+  /// model makes a claim, and a determined one on each entry where the
+  /// answer departs from the definition: a finite tolerance, or a NaN value
+  /// (an infinite tolerance, as a row of logits near float lowest in
+  /// float32 gets, or kAnyAnswer, claims nothing there). A narrower
+  /// precision's model needs a claim only. The other failures'
+  /// counterexamples (Options::other_failures) are evidence, not a demand:
+  /// a model is contradicted there only where it makes a determined claim
+  /// the answers contradict (fits_all, on the cases it is judged on).
+  bool claims_the_counterexample(const Model& m) const {
+    if (x_.b.counterexamples == 0 || x_.answers.empty() || !departs_[0]) return true;
+    const Prediction p = x_.predicted(m, 0), d = x_.predicted(x_.def, 0);
+    if (p.no_claim) return false;
+    const Outcome& s = x_.answers[0];
+    // A narrower type's bound may be +Inf where its rounding shows: its
+    // claim is judged where it is told apart (rounds_where_it_would).
+    if (s.kind == Outcome::Kind::refusal || !p.has_answer || !d.has_answer || p.has_separation_tol) return true;
+    if (!entries_claimed(s.A, d.answer.A, d.tol_A, p.answer.A, p.tol_A) ||
+        !entries_claimed(s.O, d.answer.O, d.tol_O, p.answer.O, p.tol_O)) {
+      if (x_.debug && m.key == x_.debug) std::cerr << m.label() << ": no determined claim on the counterexample\n";
+      return false;
     }
     return true;
   }
@@ -386,7 +413,7 @@ class Explains {
   /// determines.
   bool claims_every_departure(const Model& m) const {
     for (std::size_t k = 0; k < x_.answers.size(); ++k) {
-      if (!departs_[k]) continue;
+      if (!departs_[k] || !x_.judged(m, k)) continue;
       const Prediction p = x_.predicted(m, k);
       if (p.no_claim) continue;
       if (p.may_refuse || !p.has_answer || (determined(p.tol_A, p.answer.A) && determined(p.tol_O, p.answer.O)))
@@ -399,7 +426,7 @@ class Explains {
   /// the definition (tolerance.hpp, departs_where_separated).
   bool rounds_where_it_would(const Model& m) const {
     for (std::size_t k = 0; k < x_.answers.size(); ++k)
-      if (!detail::departs_where_separated(x_.answers[k], x_.predicted(m, k), x_.predicted(x_.def, k),
+      if (x_.judged(m, k) && !detail::departs_where_separated(x_.answers[k], x_.predicted(m, k), x_.predicted(x_.def, k),
                                            x_.b.cases[k], x_.subject.returns_weights(),
                                            kSeparationFactor)) {
         if (x_.debug && m.key == x_.debug)

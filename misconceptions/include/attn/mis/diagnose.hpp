@@ -44,8 +44,12 @@ struct Options {
   /// Counterexamples of the same run's other failed properties (same
   /// operation): evidence for this failure too (one cause, one explanation).
   /// Each joins the battery after the counterexample while the
-  /// counterexamples take at most a quarter of max_entries; a model is named
-  /// only if it reproduces each of them with a determined claim.
+  /// counterexamples take at most a quarter of max_entries. A model is not
+  /// named where it makes a determined claim on one of them that the answers
+  /// contradict; one the subject refused, or the definition refuses, is
+  /// evidence about the refusal only, judging only a model whose refusal
+  /// claim there differs from the definition's (misconceptions/README.md,
+  /// "How it decides", 4).
   std::vector<Case> other_failures{};
 };
 
