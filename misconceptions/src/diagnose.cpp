@@ -136,6 +136,15 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
   if (first && detail::case_entries(*first) <= max_entries / 4) {
     b.cases.push_back(*first);
     b.entries += detail::case_entries(*first);
+    // The other failures' counterexamples, while all take at most a quarter.
+    for (const Case& other : options.other_failures) {
+      if (other.op != op || b.cases.size() + 1 >= max_cases) continue;
+      std::optional<Case> kept = convention ? without_fully_forbidden_rows(other) : other;
+      if (!kept || b.entries + detail::case_entries(*kept) > max_entries / 4) continue;
+      b.entries += detail::case_entries(*kept);
+      b.cases.push_back(std::move(*kept));
+    }
+    b.counterexamples = b.cases.size();
   }
   for (Case& c : detail::candidate_cases(op, declared)) {
     if (!convention) {
@@ -232,6 +241,31 @@ struct Answered {
   Prediction predicted(const Model& m, std::size_t k) const {
     return safe_predict(m, b.cases[k], declared);
   }
+  /// Whether case k is another failure's counterexample (after the
+  /// diagnosed one, among Battery::counterexamples) that is evidence about
+  /// the refusal only: the subject refused it (a valid input refused), or
+  /// the definition refuses it (an input that must be refused, answered).
+  bool refusal_evidence(std::size_t k) const {
+    if (k == 0 || k >= b.counterexamples || k >= answers.size()) return false;
+    if (answers[k].kind == Outcome::Kind::refusal) return true;
+    const Prediction d = predicted(def, k);
+    return d.may_refuse && !d.has_answer;
+  }
+  /// Whether model m is judged on case k. Everywhere but on another
+  /// failure's refusal evidence; there, only a model whose claim on the
+  /// refusal is its own (it answers where the definition refuses, or may
+  /// refuse where the definition answers: fully_forbidden_answered,
+  /// inverted_mask on a row it leaves empty) is judged. A value mistake
+  /// that refuses what the definition refuses and answers what it answers
+  /// makes no claim on whether the subject refuses; the definition itself
+  /// is judged on every case.
+  bool judged(const Model& m, std::size_t k) const {
+    if (m.key == def.key || !refusal_evidence(k)) return true;
+    const Prediction p = predicted(m, k), d = predicted(def, k);
+    if (p.no_claim) return false;
+    return p.may_refuse != d.may_refuse || p.has_answer != d.has_answer ||
+           p.any_finite_answer != d.any_finite_answer;
+  }
 };
 
 /// True when the refusals decide (d's verdict set): every case refused,
@@ -273,7 +307,8 @@ bool fits_all(const Answered& x, const Model& m) {
   const std::vector<Outcome>& answers = x.answers;
   const Battery& b = x.b;
   for (std::size_t k = 0; k < answers.size(); ++k)
-    if (!agrees(answers[k], x.predicted(m, k), b.cases[k], x.subject.returns_weights())) {
+    if (x.judged(m, k) &&
+        !agrees(answers[k], x.predicted(m, k), b.cases[k], x.subject.returns_weights())) {
       if (x.debug && m.key == x.debug) {
         const Prediction p = x.predicted(m, k);
         std::cerr << m.label() << " misses case " << k << " ("
@@ -305,10 +340,58 @@ class Explains {
   }
 
   bool operator()(const Model& m) const {
-    return fits_all(x_, m) && claims_every_departure(m) && rounds_where_it_would(m);
+    return fits_all(x_, m) && claims_every_departure(m) && claims_the_counterexample(m) &&
+           rounds_where_it_would(m);
   }
 
  private:
+  /// On the diagnosed failure's counterexample (the battery's first case,
+  /// when Battery::counterexamples > 0), if the answers depart there, the
+  /// model makes a claim, and a determined one on each entry where the
+  /// answer departs from the definition: a finite tolerance, or a NaN value
+  /// (an infinite tolerance, as a row of logits near float lowest in
+  /// float32 gets, or kAnyAnswer, claims nothing there). A narrower
+  /// precision's model needs a claim only. The other failures'
+  /// counterexamples (Options::other_failures) are evidence, not a demand:
+  /// a model is contradicted there only where it makes a determined claim
+  /// the answers contradict (fits_all, on the cases it is judged on).
+  bool claims_the_counterexample(const Model& m) const {
+    if (x_.b.counterexamples == 0 || x_.answers.empty() || !departs_[0]) return true;
+    const Prediction p = x_.predicted(m, 0), d = x_.predicted(x_.def, 0);
+    if (p.no_claim) return false;
+    const Outcome& s = x_.answers[0];
+    // A narrower type's bound may be +Inf where its rounding shows: its
+    // claim is judged where it is told apart (rounds_where_it_would).
+    if (s.kind == Outcome::Kind::refusal || !p.has_answer || !d.has_answer || p.has_separation_tol) return true;
+    if (!entries_claimed(s.A, d.answer.A, d.tol_A, p.answer.A, p.tol_A) ||
+        !entries_claimed(s.O, d.answer.O, d.tol_O, p.answer.O, p.tol_O)) {
+      if (x_.debug && m.key == x_.debug) std::cerr << m.label() << ": no determined claim on the counterexample\n";
+      return false;
+    }
+    return true;
+  }
+
+  /// Each entry of `s` off the definition's `d` (beyond its tolerance `td`,
+  /// or in NaN/infinity pattern) has a determined model claim (tm, mv).
+  /// Shapes that differ are left to agreement (true).
+  static bool entries_claimed(const DMatrix& s, const DMatrix& d, const DMatrix& td, const DMatrix& mv,
+                              const DMatrix& tm) {
+    if (s.size() == 0 || s.rows() != d.rows() || s.cols() != d.cols() || td.rows() != d.rows() ||
+        td.cols() != d.cols() || mv.rows() != d.rows() || mv.cols() != d.cols() ||
+        tm.rows() != d.rows() || tm.cols() != d.cols())
+      return true;
+    for (Index i = 0; i < s.rows(); ++i)
+      for (Index j = 0; j < s.cols(); ++j) {
+        const double a = s(i, j), b = d(i, j);
+        const bool off = std::isnan(a) || std::isnan(b) || std::isinf(a) || std::isinf(b)
+                             ? !(a == b || (std::isnan(a) && std::isnan(b)))
+                             : td(i, j) != detail::kAnyAnswer && std::abs(a - b) > td(i, j);
+        if (off && !std::isnan(mv(i, j)) && (tm(i, j) == detail::kAnyAnswer || !std::isfinite(tm(i, j))))
+          return false;
+      }
+    return true;
+  }
+
   /// An entry is determined when its tolerance is finite, or when the
   /// model's value there is NaN (0/0 is a definite prediction), unless the
   /// model leaves it open (kAnyAnswer). An infinite tolerance (a narrow
@@ -330,7 +413,7 @@ class Explains {
   /// determines.
   bool claims_every_departure(const Model& m) const {
     for (std::size_t k = 0; k < x_.answers.size(); ++k) {
-      if (!departs_[k]) continue;
+      if (!departs_[k] || !x_.judged(m, k)) continue;
       const Prediction p = x_.predicted(m, k);
       if (p.no_claim) continue;
       if (p.may_refuse || !p.has_answer || (determined(p.tol_A, p.answer.A) && determined(p.tol_O, p.answer.O)))
@@ -343,7 +426,7 @@ class Explains {
   /// the definition (tolerance.hpp, departs_where_separated).
   bool rounds_where_it_would(const Model& m) const {
     for (std::size_t k = 0; k < x_.answers.size(); ++k)
-      if (!detail::departs_where_separated(x_.answers[k], x_.predicted(m, k), x_.predicted(x_.def, k),
+      if (x_.judged(m, k) && !detail::departs_where_separated(x_.answers[k], x_.predicted(m, k), x_.predicted(x_.def, k),
                                            x_.b.cases[k], x_.subject.returns_weights(),
                                            kSeparationFactor)) {
         if (x_.debug && m.key == x_.debug)

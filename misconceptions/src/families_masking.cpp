@@ -56,6 +56,7 @@ void add_mask_value_families(std::vector<Family>& out) {
         const std::pair<double, const char*> fills[] = {
             {0.0, "0"},         {-1.0, "-1"},          {-100.0, "-100"},
             {-1e4, "-1e4"},     {-1e5, "-1e5"},        {-1e6, "-1e6"},  // d2l's masked_softmax
+            {-1e8, "-1e8"},  // Sockeye's -99999999 (-1e8 in float32)
             {-1e9, "-1e9"},
             {-1e10, "-1e10"},   {-1e20, "-1e20"},      {-1e30, "-1e30"},
             {-double(std::numeric_limits<float>::max()), "float lowest"},

@@ -413,14 +413,23 @@ void head_weight_tolerances(HeadWork& w) {
   const Index T_q = w.T_q, T_v = w.T_v;
   const Mask& real = w.real;
   const DMatrix& A = w.A;
+  const DMatrix& L = w.L;
   const std::vector<double>& rel = w.rel;
   const NumberFormat a = w.a;
   const std::vector<Index>& undetermined_cols = w.undetermined_cols;
   out.tol_A = DMatrix(T_q, T_v);
+  // A weight the model computes as exp(-inf) = 0 (its working logit -inf) is
+  // exactly 0 in every precision, whatever the row's conditioning: its
+  // relative part is 0 even where the row's bound says nothing (+Inf, as
+  // with allowed logits near float lowest), so the model claims that 0.
+  const bool exp_of_logit = k.norm == Norm::row && k.exp_stand_in == 0 && k.eps == 0 &&
+                            k.mask != MaskUse::multiplicative && k.mask != MaskUse::post_renorm;
   for (Index i = 0; i < T_q; ++i)
-    for (Index j = 0; j < T_v; ++j)
-      out.tol_A(i, j) = times(rel[std::size_t(i)], std::abs(A(i, j))) +
+    for (Index j = 0; j < T_v; ++j) {
+      const bool exact_zero = exp_of_logit && A(i, j) == 0 && L(i, j) == -kInf;
+      out.tol_A(i, j) = (exact_zero ? 0.0 : times(rel[std::size_t(i)], std::abs(A(i, j)))) +
                         (real(i, j) ? 0.0 : double(T_v + 2) * ref::format_smallest_normal(a));
+    }
   // A stand-in for exp(-inf) is known to a few digits only: vectorised exps
   // clamp their argument at slightly different points (Eigen's clamp gives
   // 5.56e-309 or 5.56e-309 x (1 - 1e-3) depending on the code path).

@@ -144,6 +144,9 @@ FailureDiagnosis DiagnosisStage::diagnose_engine(const attn::prop::Verdict& v) {
     attn::mis::Options options;
     options.language = language_;
     options.fully_forbidden = fully_forbidden_;
+    for (const attn::prop::Case& f : failed_)
+      if (f.op == c.op) options.other_failures.push_back(f);
+    failed_.push_back(c);
     out.engine = attn::mis::diagnose(subject_, c, v.property_id, options);
     out.status = FailureDiagnosis::Status::diagnosed;
     ++runs_;

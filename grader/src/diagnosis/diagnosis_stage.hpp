@@ -91,6 +91,9 @@ class DiagnosisStage {
   /// declaring float64 is then judged at float32's bounds on its
   /// counterexample (FailureDiagnosis::within_precision; one or two more
   /// cases sent, not when stopped).
+  /// The counterexamples of the failures diagnosed before it in this stage
+  /// are evidence for it (attn::mis::Options::other_failures): a mistake
+  /// one of them contradicts is not named.
   FailureDiagnosis diagnose(const attn::prop::Verdict& v,
                             const attn::prop::Property* property = nullptr);
 
@@ -106,6 +109,7 @@ class DiagnosisStage {
   DiagnosisStop stopped_;
   attn::prop::FullyForbidden fully_forbidden_;
   std::map<std::string, FailureDiagnosis> cache_;
+  std::vector<attn::prop::Case> failed_;  ///< counterexamples of the failures diagnosed so far
   int runs_ = 0;
   std::size_t cases_ = 0;
   double seconds_ = 0;

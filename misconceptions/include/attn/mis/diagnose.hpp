@@ -41,6 +41,16 @@ struct Options {
   /// taken out of the battery's cases, so fully_forbidden_answered is never
   /// named for a kernel that keeps its own convention.
   attn::prop::FullyForbidden fully_forbidden = attn::prop::FullyForbidden::error;
+  /// Counterexamples of the same run's other failed properties (same
+  /// operation): evidence for this failure too (one cause, one explanation).
+  /// Each joins the battery after the counterexample while the
+  /// counterexamples take at most a quarter of max_entries. A model is not
+  /// named where it makes a determined claim on one of them that the answers
+  /// contradict; one the subject refused, or the definition refuses, is
+  /// evidence about the refusal only, judging only a model whose refusal
+  /// claim there differs from the definition's (misconceptions/README.md,
+  /// "How it decides", 4).
+  std::vector<Case> other_failures{};
 };
 
 /// One model that reproduces the subject's answers on the whole battery.
@@ -126,6 +136,9 @@ struct Battery {
   /// precision (finite_fill(fill=double lowest) in float...): never named.
   std::vector<std::string> like_definition;
   std::size_t entries = 0;
+  /// The leading cases that are failures' counterexamples (the diagnosed
+  /// one, then Options::other_failures): 0 when none fitted.
+  std::size_t counterexamples = 0;
 };
 Battery build_battery(Operation op, const Precision& declared, bool returns_weights,
                       const Case* counterexample, const Options& options = {});

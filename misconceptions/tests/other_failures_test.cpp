@@ -1,0 +1,85 @@
+// (g) Another failure's counterexample as evidence (Options::other_failures):
+// a model is contradicted there only where it makes a determined claim that
+// the answers contradict. A refused valid input, or an input the model says
+// nothing about (past float32's range), is evidence about the refusal only:
+// a value mistake whose refusals are the definition's makes no claim on it.
+// The subjects are plain loops (subjects.cpp, or written here), not models.
+#include <catch2/catch.hpp>
+#include <limits>
+#include <string>
+
+#include "attn/mis/diagnose.hpp"
+#include "subjects.hpp"
+
+using namespace mis_test;
+using attn::mis::Diagnosis;
+
+namespace {
+
+KeyedSubject keyed(const std::string& key) {
+  for (const KeyedSubject& k : keyed_subjects())
+    if (k.key == key) return k;
+  FAIL("no keyed subject " << key);
+  return {};
+}
+
+bool named_alone(const Diagnosis& d, const std::string& key) {
+  return d.verdict == Diagnosis::Verdict::misconception && d.fits.size() == 1 && d.fits[0].key == key;
+}
+
+}  // namespace
+
+TEST_CASE("a refused valid input of another failure does not contradict a value mistake",
+          "[other_failures]") {
+  // exercises/mutants/f2_inverted_mask.py: no mask is taken as all False,
+  // which the inverted reading makes all forbidden, so a valid case without a
+  // mask is refused (textbook_example's counterexample).
+  FnSubject s("inverted, no mask refused", Operation::masked_softmax, [](const Case& c) {
+    const KeyedSubject k = keyed("inverted_mask");
+    if (c.mask) return k.run(c);
+    throw std::invalid_argument("a row has every key forbidden");
+  });
+  Case no_mask;
+  no_mask.op = Operation::masked_softmax;
+  no_mask.S = DMatrix(2, 3);
+  no_mask.S << 0, 2, 1, 1, -1, 0;
+  REQUIRE(s.run(no_mask).kind == Outcome::Kind::refusal);
+  const Case c = small_case(Operation::masked_softmax);
+  attn::mis::Options options;
+  options.other_failures = {no_mask};
+  const Diagnosis d = attn::mis::diagnose(s, c, "exact_zeros", options);
+  INFO(attn::mis::to_json(d));
+  CHECK(named_alone(d, "inverted_mask"));
+  // The refusal itself is still the refusal's evidence: diagnosed on its
+  // own, no value mistake reproduces it.
+  const Diagnosis own = attn::mis::diagnose(s, no_mask, "textbook_example", {});
+  INFO(attn::mis::to_json(own));
+  CHECK_FALSE(named_alone(own, "inverted_mask"));
+}
+
+TEST_CASE("another failure's input past float32's range does not contradict low_precision",
+          "[other_failures]") {
+  const KeyedSubject k = keyed("low_precision");
+  FnSubject s("float32 loops", k.op, k.run, k.precision);
+  // score_shape's shrunk counterexample for float32 code declaring float64:
+  // allowed logits at the lowest double become -inf in float32, the row is
+  // left with no allowed key and the code refuses a valid input. The
+  // float32 model makes no claim on an input its type cannot hold.
+  const double lowest = std::numeric_limits<double>::lowest();
+  Case past;
+  past.op = Operation::attention;
+  past.Q = DMatrix::Constant(1, 1, 1.0);
+  past.K = DMatrix(3, 1);
+  past.K << lowest, lowest, 0;
+  past.V = DMatrix(3, 1);
+  past.V << 1, 2, 4;
+  attn::Mask M(1, 3);
+  M << false, false, true;
+  past.mask = M;
+  REQUIRE(s.run(past).kind == Outcome::Kind::refusal);
+  attn::mis::Options options;
+  options.other_failures = {past};
+  const Diagnosis d = attn::mis::diagnose(s, small_case(Operation::attention), "oracle_agreement", options);
+  INFO(attn::mis::to_json(d));
+  CHECK(named_alone(d, "low_precision"));
+}

@@ -1,0 +1,149 @@
+// (f) Finite fills of public code, written as plain float32 loops (not from
+// the models): float lowest (PaLM-pytorch, MLX's reference, latent-diffusion:
+// -finfo(float32).max) and -1e8 (Sockeye's -99999999). A model is named
+// only where it claims the counterexample's failing entries: a forbidden
+// weight it computes as exp(-inf) is exactly 0, whatever the row's bound.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "attn/mis/diagnose.hpp"
+#include "subjects.hpp"
+
+using namespace mis_test;
+using attn::mis::Diagnosis;
+
+namespace {
+
+/// Masked scaled dot-product attention in float32, forbidden logits set to
+/// `fill` (masked_fill), the max subtracted; a row with every key forbidden
+/// comes out uniform (every logit equal to the fill).
+Outcome filled(const Case& c, double fill) {
+  const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_k = c.Q.cols(), d_v = c.V.cols();
+  if (c.K.cols() != d_k || c.V.rows() != T_v) return Outcome::make_refusal("ValueError", "shapes");
+  auto r = [](double x) { return double(float(x)); };
+  const double root = r(std::sqrt(double(d_k)));
+  DMatrix A(T_q, T_v), O(T_q, d_v);
+  for (Index i = 0; i < T_q; ++i) {
+    std::vector<double> s(static_cast<std::size_t>(T_v));
+    for (Index j = 0; j < T_v; ++j) {
+      double dot = 0;
+      for (Index k = 0; k < d_k; ++k) dot = r(dot + r(c.Q(i, k) * c.K(j, k)));
+      s[std::size_t(j)] = c.mask && (*c.mask)(i, j) ? r(fill) : r(dot / root);
+    }
+    double m = -std::numeric_limits<double>::infinity();
+    for (double x : s) m = std::max(m, x);
+    double z = 0;
+    for (double x : s) z = r(z + r(std::exp(r(x - m))));
+    for (Index j = 0; j < T_v; ++j) A(i, j) = r(r(std::exp(r(s[std::size_t(j)] - m))) / z);
+    for (Index k = 0; k < d_v; ++k) {
+      double o = 0;
+      for (Index j = 0; j < T_v; ++j) o = r(o + r(A(i, j) * c.V(j, k)));
+      O(i, k) = o;
+    }
+  }
+  return Outcome::make_result(O, A);
+}
+
+/// The shrunk exact_zeros counterexample of the public lowest-fill files:
+/// T_q = 1, T_v = 3, d = 1; the allowed logits are float lowest, as is the
+/// forbidden key's fill, so the three tie: A = [1/3, 1/3, 1/3].
+Case lowest_tie() {
+  const double lowest = -double(std::numeric_limits<float>::max());
+  Case c;
+  c.op = Operation::attention;
+  c.Q = DMatrix::Constant(1, 1, 1.0);
+  c.K = DMatrix(3, 1);
+  c.K << lowest, lowest, 0;
+  c.V = DMatrix(3, 1);
+  c.V << 1, 2, 4;
+  attn::Mask M(1, 3);
+  M << false, false, true;
+  c.mask = M;
+  return c;
+}
+
+bool names(const Diagnosis& d, const std::string& key) {
+  for (const auto& f : d.fits)
+    if (f.key == key) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a float-lowest fill is never named fully_forbidden_answered on a row with allowed keys",
+          "[public_fills]") {
+  const double lowest = -double(std::numeric_limits<float>::max());
+  FnSubject s("lowest fill", Operation::attention, [lowest](const Case& c) { return filled(c, lowest); },
+              attn::prop::Precision::of_float());
+  const Case c = lowest_tie();
+  const Outcome o = s.run(c);
+  REQUIRE(o.A(0, 2) > 0.3);  // the failure: a forbidden key with weight 1/3
+  const Diagnosis d = attn::mis::diagnose(s, c, "exact_zeros", {});
+  INFO(attn::mis::to_json(d));
+  CHECK_FALSE(names(d, "fully_forbidden_answered"));
+  const bool named = d.verdict == Diagnosis::Verdict::misconception ||
+                     d.verdict == Diagnosis::Verdict::several || d.verdict == Diagnosis::Verdict::combined;
+  if (named) {
+    bool lowest_named = false;
+    for (const auto& f : d.fits)
+      if (f.key == "finite_fill")
+        for (const auto& p : f.params) lowest_named = lowest_named || p.text == "float lowest";
+    CHECK(lowest_named);
+  } else {
+    CHECK(d.verdict == Diagnosis::Verdict::no_known_mistake);
+  }
+}
+
+TEST_CASE("Sockeye's -99999999 fill is named as -1e8", "[public_fills]") {
+  FnSubject s("-1e8 fill", Operation::attention, [](const Case& c) { return filled(c, -99999999.0); },
+              attn::prop::Precision::of_float());
+  // A counterexample: allowed logits near -2e8, below the fill.
+  Case c;
+  c.op = Operation::attention;
+  c.Q = DMatrix::Constant(1, 1, 1.0);
+  c.K = DMatrix(2, 1);
+  c.K << -2e8, 1;
+  c.V = DMatrix(2, 1);
+  c.V << 1, 2;
+  attn::Mask M(1, 2);
+  M << false, true;
+  c.mask = M;
+  REQUIRE(s.run(c).A(0, 1) > 0.5);
+  const Diagnosis d = attn::mis::diagnose(s, c, "exact_zeros", {});
+  INFO(attn::mis::to_json(d));
+  REQUIRE(d.fits.size() >= 1);
+  bool fill_1e8 = false;
+  for (const auto& f : d.fits)
+    if (f.key == "finite_fill")
+      for (const auto& p : f.params) fill_1e8 = fill_1e8 || (p.name == "fill" && p.value == -1e8);
+  CHECK(fill_1e8);
+}
+
+TEST_CASE("a candidate another failure's counterexample contradicts is not offered", "[public_fills]") {
+  const double lowest = -double(std::numeric_limits<float>::max());
+  FnSubject s("lowest fill", Operation::attention, [lowest](const Case& c) { return filled(c, lowest); },
+              attn::prop::Precision::of_float());
+  // fully_forbidden_refused's counterexample: one query, its only key forbidden.
+  Case c;
+  c.op = Operation::attention;
+  c.Q = DMatrix::Constant(1, 1, 1.0);
+  c.K = DMatrix::Constant(1, 1, 1.0);
+  c.V = DMatrix::Constant(1, 1, 1.0);
+  attn::Mask M(1, 1);
+  M << true;
+  c.mask = M;
+  attn::mis::Options with_other;
+  with_other.other_failures = {lowest_tie()};  // exact_zeros failed on it in the same run
+  // With -1e9 added, the forbidden logit 0 becomes -1e9 and takes all the
+  // weight over allowed logits of float lowest: that answer is [0, 0, 1],
+  // the subject's [1/3, 1/3, 1/3].
+  const Diagnosis d = attn::mis::diagnose(s, c, "fully_forbidden_refused", with_other);
+  INFO(attn::mis::to_json(d));
+  for (const auto& f : d.fits)
+    for (const auto& p : f.params) CHECK_FALSE((f.key == "finite_fill" && p.text == "added to the logits"));
+  CHECK(d.cases_sent <= attn::mis::kMaxBatteryCases);
+  CHECK(d.entries_sent <= attn::mis::kMaxBatteryEntries);
+}
