@@ -46,7 +46,7 @@ bool hit(const std::function<void()>& call) {
 
 }  // namespace
 
-TEST_CASE("oracle memo: exact_attention, a hit equals a fresh computation; any changed argument misses",
+TEST_CASE("oracle memo: exact_attention - a hit equals a fresh computation and any changed argument misses",
           "[oracle_memo]") {
   clear_oracle_memo();
   const ref::DMatrix Q = filled(3, 4, 0.5), K = filled(5, 4, -1.25), V = filled(5, 2, 2.0);
