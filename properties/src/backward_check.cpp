@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "attn/prop/bound_stats.hpp"
+#include "oracle_memo.hpp"
 
 namespace attn::prop::detail {
 
@@ -38,7 +39,7 @@ std::optional<Failure> require_gradients(const Outcome& o, const Case& c) {
 }
 
 ExpectedGradients expected_gradients(const Case& c, const Precision& p) {
-  ExpectedGradients e{ref::exact_attention_backward(c.Q, c.K, c.V, c.dO, c.mask), {}};
+  ExpectedGradients e{memo_exact_attention_backward(c.Q, c.K, c.V, c.dO, c.mask), {}};
   ref::PrecisionModel model = precision_model(p);
   if (c.tile_q > 0 && c.tile_k > 0)
     model.online_rescales = int((c.K.rows() + c.tile_k - 1) / c.tile_k) - 1;

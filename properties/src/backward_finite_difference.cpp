@@ -15,6 +15,7 @@
 #include "attn/prop/catalog.hpp"
 #include "attn/prop/generators.hpp"
 #include "backward_check.hpp"
+#include "oracle_memo.hpp"
 
 namespace attn::prop {
 
@@ -154,7 +155,7 @@ Property backward_finite_difference() {
     std::size_t at = 0;
     const DMatrix E[3] = {direction(c.params, at, T_q, d_k), direction(c.params, at, T_v, d_k),
                           direction(c.params, at, T_v, d_v)};
-    const ref::ExactAttention fwd = ref::exact_attention(c.Q, c.K, c.V, c.mask);
+    const ref::ExactAttention fwd = detail::memo_exact_attention(c.Q, c.K, c.V, c.mask);
     const ref::BoolMatrix& allowed = fwd.allowed;
     const Real scale = 1 / sqrt(Real(d_k));
     const RealMatrix V = real(c.V);

@@ -8,6 +8,7 @@
 
 #include "attn/prop/batched.hpp"
 #include "attn/ref/extended_reference.hpp"
+#include "oracle_memo.hpp"
 
 namespace attn::prop::detail {
 
@@ -193,7 +194,7 @@ Expected expected_for(const Case& c, const Precision& p) {
     for (Index n = 0; n < out[0]; ++n)
       for (Index h = 0; h < out[1]; ++h) {
         const HeadSlice hs = batched_head(c, n, h);
-        const auto exact = ref::exact_attention(hs.Q, hs.K, hs.V, hs.mask, c.batched.scale);
+        const auto exact = memo_exact_attention(hs.Q, hs.K, hs.V, hs.mask, c.batched.scale);
         const auto bound =
             ref::attention_error_bound(hs.Q, hs.K, hs.V, exact, model, c.batched.scale);
         const Index first = (n * out[1] + h) * rows;
@@ -213,8 +214,8 @@ Expected expected_for(const Case& c, const Precision& p) {
     // Large cases go to the oracle's second tier, whose own bound is added
     // (TOLERANCE.md, "Two tiers").
     const bool extended = ref::uses_extended_tier(c.Q.rows(), c.K.rows(), c.Q.cols(), c.V.cols());
-    const auto exact = extended ? ref::extended_attention(c.Q, c.K, c.V, c.mask)
-                                : ref::exact_attention(c.Q, c.K, c.V, c.mask);
+    const auto exact = extended ? memo_extended_attention(c.Q, c.K, c.V, c.mask)
+                                : memo_exact_attention(c.Q, c.K, c.V, c.mask);
     ref::PrecisionModel model = precision_model(p);
     // The online softmax rescales once per key tile after the first (TOLERANCE.md, (2')).
     if (c.op == Operation::attention_tiled && c.tile_k > 0)
@@ -237,8 +238,8 @@ Expected expected_for(const Case& c, const Precision& p) {
     e.allowed = exact.allowed;
   } else {
     const bool extended = ref::uses_extended_tier(c.S.rows(), c.S.cols(), 1, 1);
-    const auto exact = extended ? ref::extended_masked_softmax(c.S, c.mask)
-                                : ref::exact_masked_softmax(c.S, c.mask);
+    const auto exact = extended ? memo_extended_masked_softmax(c.S, c.mask)
+                                : memo_exact_masked_softmax(c.S, c.mask);
     auto bound = ref::softmax_error_bound(exact, precision_model(p));
     if (extended)
       bound = ref::add_bounds(std::move(bound), ref::softmax_error_bound(exact, ref::extended_precision()));

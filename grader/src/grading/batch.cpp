@@ -32,6 +32,7 @@
 #include "submission/submission.hpp"
 #include "submission/wrong_language.hpp"
 #include "sandbox/memory_cgroup.hpp"
+#include "sandbox/python_finder.hpp"
 #include "sandbox/temp_dir.hpp"
 #include "report/text_report.hpp"
 
@@ -771,6 +772,13 @@ int grade_batch(const BatchOptions& given, std::ostream& progress) {
   Recorder record(options, base, graded);
   if (!base.run.complete && !graded.empty()) record.set_started_at(base.run.started_at);
   announce(options, progress);
+  // find_python remembers the interpreter it found for the rest of the
+  // process; probed here, before the forks, every grading process inherits
+  // it instead of probing again (one NumPy import per Python submission).
+  if (std::any_of(options.inputs.begin(), options.inputs.end(), [](const BatchInput& in) {
+        return in.no_submission.empty() && detect_language(in.file) == Language::python;
+      }))
+    find_python(options.base.launch.python);
   Graders graders(options, record, progress);
   while (!graders.finished()) {
     graders.fill();
