@@ -558,12 +558,15 @@ std::vector<bool> masked_after_softmax_rows(const Case& c, const Outcome& o, con
   // below (row_stochastic passes it) nor the comparison with the oracle.
   // A precision fault cannot qualify: its rows are normalised over the
   // allowed keys, so its missing mass would have to equal the forbidden
-  // keys' share within the bound; a row of zeros cannot (c > 0 below).
+  // keys' share within the bound. A row of zeros qualifies only where the
+  // forbidden keys hold all but a share of the mass within the bound (the
+  // softmax over every key, zeroed, is 0 there too); a zero row answered
+  // where the allowed keys hold mass (a guard's 0/0, llm.c's floor) does not.
   std::optional<Expected> unmasked;
   const bool with_O = parts.O && takes_qkv(c.op);
   for (Index i = 0; i < o.A.rows(); ++i) {
     // A row row_stochastic judges (no NaN or Inf, no nonzero forbidden
-    // weight, no negative weight) and fails on its sum; its mass c > 0.
+    // weight, no negative weight) and fails on its sum.
     bool judged_there = true;
     for (Index j = 0; j < o.A.cols() && judged_there; ++j) {
       const double a = o.A(i, j);
@@ -571,7 +574,6 @@ std::vector<bool> masked_after_softmax_rows(const Case& c, const Outcome& o, con
     }
     if (!judged_there) continue;
     const ref::Real sum = row_sum(o.A, i);
-    if (!(sum > 0)) continue;
     if (static_cast<double>(abs(sum - 1)) <= e.bound_row_sum.at(std::size_t(i))) continue;
     // The oracle's softmax over every key (the mask ignored), in its own
     // precision and tier, with the bounds of that computation at p.
