@@ -21,6 +21,11 @@ constexpr double bw_kInf = std::numeric_limits<double>::infinity();
 
 struct bw_Grads {
   DMatrix dQ, dK, dV;
+  /// The same products on absolute values (|P| o (|dO| |V|^T + |D|) for dS,
+  /// then |dS| |K|, |dS|^T |Q|, |P|^T |dO|): the scale of the rounding of
+  /// the model's own steps, which exceeds |dQ|, |dK| when dS = P o (dP - D)
+  /// cancels under weights P far above 1 (a recomputation without the scale).
+  DMatrix aQ, aK, aV;
 };
 
 bool bw_forbidden(const Case& c, Index i, Index j) { return c.mask && (*c.mask)(i, j); }
@@ -30,6 +35,68 @@ bool bw_has_fully_forbidden_row(const Case& c) {
   for (Index i = 0; i < c.mask->rows(); ++i)
     if (c.mask->cols() > 0 && c.mask->row(i).all()) return true;
   return false;
+}
+
+/// D, one value per (i, j) as the mistake `k.d` reads it, from the
+/// backward's weights Pb, dP = dO V^T, dO and O (T_q x T_v).
+DMatrix bw_d(const BackwardKnobs& k, const DMatrix& Pb, const DMatrix& dP, const DMatrix& dO,
+             const DMatrix& O) {
+  const Index T_q = Pb.rows(), T_v = Pb.cols();
+  DMatrix D(T_q, T_v);
+  using DK = BackwardKnobs::D;
+  for (Index i = 0; i < T_q; ++i) {
+    double row = 0;
+    switch (k.d) {
+      case DK::definition: row = dO.row(i).dot(O.row(i)); break;
+      case DK::zero: row = 0; break;
+      case DK::rowsum_p: row = Pb.row(i).sum(); break;
+      case DK::rowsum_dp: row = dP.row(i).sum(); break;
+      case DK::rowsum_do: row = dO.row(i).sum(); break;
+      case DK::per_column:
+      case DK::per_tile: break;
+    }
+    for (Index j = 0; j < T_v; ++j) D(i, j) = row;
+  }
+  if (k.d == DK::per_column)
+    for (Index j = 0; j < T_v; ++j) D.col(j).setConstant(Pb.col(j).dot(dP.col(j)));
+  if (k.d == DK::per_tile)
+    for (Index i = 0; i < T_q; ++i)
+      for (Index j0 = 0; j0 < T_v; j0 += k.tile) {
+        const Index j1 = std::min(j0 + k.tile, T_v);
+        double t = 0;
+        for (Index j = j0; j < j1; ++j) t += Pb(i, j) * dP(i, j);
+        for (Index j = j0; j < j1; ++j) D(i, j) = t;
+      }
+  return D;
+}
+
+/// dS from the backward's weights Pb, dP and D (T_q x T_v).
+DMatrix bw_ds(const BackwardKnobs& k, const DMatrix& Pb, const DMatrix& dP, const DMatrix& D) {
+  if (k.jacobian_diagonal) return (Pb.array() * (1.0 - Pb.array()) * dP.array()).matrix();
+  return (Pb.array() * (dP.array() - D.array())).matrix();
+}
+
+/// dQ, dK, dV from dS, the weights (Pb, and E for dv_unnormalised) and dO;
+/// `sc` the logits' scale. Also serves the absolute values (bw_Grads::aQ...).
+void bw_products(const Case& c, const BackwardKnobs& k, double sc, const DMatrix& Pb, const DMatrix& E,
+                 const DMatrix& dO, const DMatrix& dS, const DMatrix& Q, const DMatrix& K,
+                 DMatrix& dQ, DMatrix& dK, DMatrix& dV) {
+  if (k.dv_untransposed) {
+    dV = Pb * dO;
+  } else if (k.dv_unnormalised) {
+    dV = E.transpose() * dO;
+  } else if (k.dv_narrow) {
+    dV = DMatrix::Zero(c.K.rows(), dO.cols());
+    for (Index i = 0; i < Pb.rows(); ++i)
+      for (Index j = 0; j < Pb.cols(); ++j)
+        for (Index l = 0; l < dO.cols(); ++l)
+          dV(j, l) = ref::round_to_format(
+              k.dv_format, dV(j, l) + ref::round_to_format(k.dv_format, Pb(i, j) * dO(i, l)));
+  } else {
+    dV = Pb.transpose() * dO;
+  }
+  dQ = std::pow(sc, k.dq_scale_power) * (dS * K);
+  dK = std::pow(sc, k.dk_scale_power) * (k.dk_untransposed ? DMatrix(dS * Q) : DMatrix(dS.transpose() * Q));
 }
 
 /// The gradients with knobs k, in double; nullopt when a product's shapes
@@ -88,54 +155,18 @@ std::optional<bw_Grads> bw_compute(const Case& c, const BackwardKnobs& k) {
     for (Index j = 0; j < T_v; ++j)
       if (j % k.tile == k.tile - 1 || j == T_v - 1) Pb.col(j).setZero();
   const DMatrix dP = dO * c.V.transpose();
-  // D, one value per (i, j) as the mistake reads it.
-  DMatrix D(T_q, T_v);
-  using DK = BackwardKnobs::D;
-  for (Index i = 0; i < T_q; ++i) {
-    double row = 0;
-    switch (k.d) {
-      case DK::definition: row = dO.row(i).dot(O.row(i)); break;
-      case DK::zero: row = 0; break;
-      case DK::rowsum_p: row = Pb.row(i).sum(); break;
-      case DK::rowsum_dp: row = dP.row(i).sum(); break;
-      case DK::rowsum_do: row = dO.row(i).sum(); break;
-      case DK::per_column:
-      case DK::per_tile: break;
-    }
-    for (Index j = 0; j < T_v; ++j) D(i, j) = row;
-  }
-  if (k.d == DK::per_column)
-    for (Index j = 0; j < T_v; ++j) D.col(j).setConstant(Pb.col(j).dot(dP.col(j)));
-  if (k.d == DK::per_tile)
-    for (Index i = 0; i < T_q; ++i)
-      for (Index j0 = 0; j0 < T_v; j0 += k.tile) {
-        const Index j1 = std::min(j0 + k.tile, T_v);
-        double t = 0;
-        for (Index j = j0; j < j1; ++j) t += Pb(i, j) * dP(i, j);
-        for (Index j = j0; j < j1; ++j) D(i, j) = t;
-      }
-  DMatrix dS(T_q, T_v);
-  for (Index i = 0; i < T_q; ++i)
-    for (Index j = 0; j < T_v; ++j)
-      dS(i, j) = k.jacobian_diagonal ? Pb(i, j) * (1.0 - Pb(i, j)) * dP(i, j)
-                                     : Pb(i, j) * (dP(i, j) - D(i, j));
   bw_Grads g;
-  if (k.dv_untransposed) {
-    g.dV = Pb * dO;
-  } else if (k.dv_unnormalised) {
-    g.dV = E.transpose() * dO;
-  } else if (k.dv_narrow) {
-    g.dV = DMatrix::Zero(T_v, d_v);
-    for (Index i = 0; i < T_q; ++i)
-      for (Index j = 0; j < T_v; ++j)
-        for (Index l = 0; l < d_v; ++l)
-          g.dV(j, l) = ref::round_to_format(
-              k.dv_format, g.dV(j, l) + ref::round_to_format(k.dv_format, Pb(i, j) * dO(i, l)));
-  } else {
-    g.dV = Pb.transpose() * dO;
-  }
-  g.dQ = std::pow(sc, k.dq_scale_power) * (dS * c.K);
-  g.dK = std::pow(sc, k.dk_scale_power) * (k.dk_untransposed ? DMatrix(dS * c.Q) : DMatrix(dS.transpose() * c.Q));
+  bw_products(c, k, sc, Pb, E, dO, bw_ds(k, Pb, dP, bw_d(k, Pb, dP, dO, O)), c.Q, c.K, g.dQ, g.dK, g.dV);
+  // The same steps on absolute values: |D| of |Pb|, |dO| |V|^T, |dO| and
+  // |P| |V| (O's own rounding), and dS's two terms added, not subtracted.
+  const DMatrix aPb = Pb.cwiseAbs(), adO = dO.cwiseAbs(), adP = adO * c.V.cwiseAbs().transpose();
+  const DMatrix aD = bw_d(k, aPb, adP, adO, P.cwiseAbs() * c.V.cwiseAbs()).cwiseAbs();
+  const DMatrix adS = k.jacobian_diagonal
+                          ? DMatrix(aPb.array() * (1.0 + aPb.array()) * adP.array())
+                          : DMatrix(aPb.array() * (adP.array() + aD.array()));
+  BackwardKnobs ka = k;
+  ka.dv_narrow = false;  // its own rounding is added apart (bw_predict_backward)
+  bw_products(c, ka, sc, aPb, E.cwiseAbs(), adO, adS, c.Q.cwiseAbs(), c.K.cwiseAbs(), g.aQ, g.aK, g.aV);
   return g;
 }
 
@@ -187,13 +218,16 @@ double bw_max_finite(const DMatrix& M) {
   return m;
 }
 
-/// The model's tolerance for one gradient (backward_models.hpp, backward_model).
+/// The model's tolerance for one gradient (backward_models.hpp, backward_model):
+/// `abs` is the gradient's products on absolute values (bw_Grads::aQ...),
+/// whose sums' rounding (n u: `n_u_sums`) adds where finite.
 DMatrix bw_tolerance(const DMatrix& model, const DMatrix& exact, const DMatrix& bound, bool correct,
-                  double n_u) {
+                     double n_u, const DMatrix& abs, double n_u_sums) {
   if (correct) return bound;
   const double mm = bw_max_finite(model), me = bw_max_finite(exact);
   const double r = me > 0 ? std::max(1.0, mm / me) : 1.0;
-  return (r * bound).array() + 4.0 * n_u * mm;
+  const DMatrix own = abs.unaryExpr([](double x) { return std::isfinite(x) ? x : 0.0; });
+  return (r * bound).array() + 4.0 * n_u * mm + 4.0 * n_u_sums * own.array();
 }
 
 Prediction bw_predict_backward(const Case& c, const Precision& declared, const BackwardKnobs& k,
@@ -224,9 +258,12 @@ Prediction bw_predict_backward(const Case& c, const Precision& declared, const B
   const double n = double(c.Q.rows() + c.K.rows() + c.Q.cols() + c.V.cols());
   const double W = (c.Q * c.K.transpose()).cwiseAbs().maxCoeff() / std::sqrt(double(c.Q.cols()));
   const double n_u = n * ref::format_info(declared.accumulate).unit_roundoff * (1.0 + W);
-  p.tol_dQ = bw_tolerance(g->dQ, e->dQ, e->bQ, correct, n_u);
-  p.tol_dK = bw_tolerance(g->dK, e->dK, e->bK, correct, n_u);
-  p.tol_dV = bw_tolerance(g->dV, e->dV, e->bV, correct, n_u);
+  // n u alone on the absolute values: the sums' rounding (the exponentials'
+  // argument error is relative to the weights, in the term above).
+  const double n_u_sums = n * ref::format_info(declared.accumulate).unit_roundoff;
+  p.tol_dQ = bw_tolerance(g->dQ, e->dQ, e->bQ, correct, n_u, g->aQ, n_u_sums);
+  p.tol_dK = bw_tolerance(g->dK, e->dK, e->bK, correct, n_u, g->aK, n_u_sums);
+  p.tol_dV = bw_tolerance(g->dV, e->dV, e->bV, correct, n_u, g->aV, n_u_sums);
   if (k.dv_narrow) {
     // Two units of the narrow format on |P|^T |dO|: the subject's P differs
     // from the model's double P by its own rounding, which may move a
@@ -359,231 +396,181 @@ using K = BackwardKnobs;
 
 constexpr const char* alg2 = "FlashAttention-2 (Dao 2023), section 2.2 and Algorithm 2";
 
-/// The backward families' one operation.
-const std::vector<Operation>& backward_ops() {
-  static const std::vector<Operation> ops = {Operation::attention_backward};
-  return ops;
-}
+/// One model of a family: its fitted parameters and its knobs.
+struct BackwardMember {
+  std::vector<Param> params;
+  K knobs;
+};
+
+/// One backward family: the catalogue's key, misconception, source and
+/// "told apart from / by" (misconceptions/README.md's table), and its models.
+struct BackwardRow {
+  const char* key;
+  const char* what;
+  std::string source;
+  const char* apart;
+  std::vector<BackwardMember> members;
+};
 
 /// A family of one model: the definition with the knobs `k` turned.
-void add_one(std::vector<Family>& out, const char* key, const char* what, const std::string& source,
-             const char* apart, K k) {
-  out.push_back(family(key, what, source, apart, backward_ops(), [key, k](Operation) {
-    return std::vector<Model>{backward_model(key, {}, k)};
-  }));
+std::vector<BackwardMember> one(K k) { return {{{}, k}}; }
+
+/// The key tile widths fitted on a row of 70 keys, each with `base`'s knobs.
+std::vector<BackwardMember> key_tiles(K base) {
+  std::vector<BackwardMember> v;
+  for (Index t : {4, 8, 16, 32, 64}) {
+    base.tile = t;
+    v.push_back({{{"key tile", double(t), std::to_string(t)}}, base});
+  }
+  return v;
+}
+
+/// c to the power `power` in dQ, in dK, or in both.
+std::vector<BackwardMember> scale_powers(int power) {
+  std::vector<BackwardMember> v;
+  const std::pair<int, const char*> which[] = {{1, "dQ"}, {2, "dK"}, {3, "dQ,dK"}};
+  for (const auto& [w, text] : which) {
+    K k;
+    if (w & 1) k.dq_scale_power = power;
+    if (w & 2) k.dk_scale_power = power;
+    v.push_back({{{"gradient", double(w), text}}, k});
+  }
+  return v;
 }
 
 /// D_i's mistakes and the Jacobian's: the softmax's gradient dS.
-void add_softmax_gradient_families(std::vector<Family>& out) {
-  const std::vector<Operation>& ops = backward_ops();
-  auto with_d = [](K::D d) {
-    K k;
-    k.d = d;
-    return k;
-  };
+std::vector<BackwardRow> softmax_gradient_rows() {
   const std::string soft = std::string("the softmax's gradient dS = P o (dP - D 1^T), D = rowsum(dO o O); ") + alg2;
-  add_one(out, "backward_d_term_dropped",
-      "The softmax's Jacobian loses its rank-one part: dS = P o dP, D_i = rowsum(dO o O)_i not subtracted.",
-      soft, "every D mistake: a generic case (T_q != T_v, d_k != d_v)", with_d(K::D::zero));
-  add_one(out, "backward_d_from_p", "D_i is taken as rowsum(P)_i (which is 1) instead of rowsum(dO o O)_i.",
-      soft, "backward_d_term_dropped (D = 0); rows whose rowsum(dO o O) is not 1",
-      with_d(K::D::rowsum_p));
-  add_one(out, "backward_d_unweighted",
-      "D_i is the plain row sum of dP = dO V^T (over every key) instead of sum_j P_ij dP_ij.",
-      soft, "backward_d_without_o; rows whose dP entries differ", with_d(K::D::rowsum_dp));
-  add_one(out, "backward_d_without_o", "D_i is rowsum(dO)_i: the output O left out of D = rowsum(dO o O).",
-      soft, "backward_d_unweighted; V with rows that do not sum to 1",
-      with_d(K::D::rowsum_do));
-  add_one(out, "backward_d_wrong_axis",
-      "D is summed over the queries (one value per key, sum_i P_ij dP_ij) instead of over each query's keys.",
-      soft, "needs T_q > 1; a generic case", with_d(K::D::per_column));
-  out.push_back(family(
-      "backward_d_per_tile",
-      "D_i = rowsum(P o dP)_i is computed inside the tile loop, over the current key tile's keys only.",
-      std::string("D is a sum over all of the row's keys, computed once before the loops (") + alg2 + ")",
-      "needs a row spanning two key tiles; the tile width is fitted on a row of 70 keys", ops,
-      [](Operation) {
-        std::vector<Model> v;
-        for (Index t : {4, 8, 16, 32, 64}) {
-          K k;
-          k.d = K::D::per_tile;
-          k.tile = t;
-          v.push_back(backward_model("backward_d_per_tile", {{"key tile", double(t), std::to_string(t)}}, k));
-        }
-        return v;
-      }));
-  {
-    K k;
-    k.jacobian_diagonal = true;
-    add_one(out, "backward_jacobian_diagonal",
-        "The softmax is differentiated entry by entry like a sigmoid: dS_ij = P_ij (1 - P_ij) dP_ij.",
-        "the softmax's Jacobian diag(p) - p p^T (Dao et al. 2022, Appendix B.2)",
-        "the D mistakes; rows with more than one weighted key", k);
-  }
+  return {
+      {"backward_d_term_dropped",
+       "The softmax's Jacobian loses its rank-one part: dS = P o dP, D_i = rowsum(dO o O)_i not subtracted.", soft,
+       "every D mistake: a generic case (T_q != T_v, d_k != d_v)", one({.d = K::D::zero})},
+      {"backward_d_from_p", "D_i is taken as rowsum(P)_i (which is 1) instead of rowsum(dO o O)_i.", soft,
+       "backward_d_term_dropped (D = 0); rows whose rowsum(dO o O) is not 1", one({.d = K::D::rowsum_p})},
+      {"backward_d_unweighted",
+       "D_i is the plain row sum of dP = dO V^T (over every key) instead of sum_j P_ij dP_ij.", soft,
+       "backward_d_without_o; rows whose dP entries differ", one({.d = K::D::rowsum_dp})},
+      {"backward_d_without_o", "D_i is rowsum(dO)_i: the output O left out of D = rowsum(dO o O).", soft,
+       "backward_d_unweighted; V with rows that do not sum to 1", one({.d = K::D::rowsum_do})},
+      {"backward_d_wrong_axis",
+       "D is summed over the queries (one value per key, sum_i P_ij dP_ij) instead of over each query's keys.",
+       soft, "needs T_q > 1; a generic case", one({.d = K::D::per_column})},
+      {"backward_d_per_tile",
+       "D_i = rowsum(P o dP)_i is computed inside the tile loop, over the current key tile's keys only.",
+       std::string("D is a sum over all of the row's keys, computed once before the loops (") + alg2 + ")",
+       "needs a row spanning two key tiles; the tile width is fitted on a row of 70 keys",
+       key_tiles({.d = K::D::per_tile})},
+      {"backward_jacobian_diagonal",
+       "The softmax is differentiated entry by entry like a sigmoid: dS_ij = P_ij (1 - P_ij) dP_ij.",
+       "the softmax's Jacobian diag(p) - p p^T (Dao et al. 2022, Appendix B.2)",
+       "the D mistakes; rows with more than one weighted key", one({.jacobian_diagonal = true})},
+  };
 }
 
 /// The products' mistakes: the scale in dQ and dK, dV's and dK's
 /// products, dO's layout, dV's accumulation type.
-void add_product_families(std::vector<Family>& out) {
-  const std::vector<Operation>& ops = backward_ops();
-  auto scale_family = [&](const char* key, const char* what, int power) {
-    out.push_back(family(
-        key, what, std::string("the chain rule through S = c Q K^T: dQ = c dS K, dK = c dS^T Q (") + alg2 + ")",
-        "needs d_k > 1; which gradient is fitted (dQ, dK or both)", ops, [key, power](Operation) {
-          std::vector<Model> v;
-          const std::pair<int, const char*> which[] = {{1, "dQ"}, {2, "dK"}, {3, "dQ,dK"}};
-          for (const auto& [w, text] : which) {
-            K k;
-            if (w & 1) k.dq_scale_power = power;
-            if (w & 2) k.dk_scale_power = power;
-            v.push_back(backward_model(key, {{"gradient", double(w), text}}, k));
-          }
-          return v;
-        }));
+std::vector<BackwardRow> product_rows() {
+  const std::string chain =
+      std::string("the chain rule through S = c Q K^T: dQ = c dS K, dK = c dS^T Q (") + alg2 + ")";
+  std::vector<BackwardMember> narrow;
+  for (NumberFormat f : {NumberFormat::float16, NumberFormat::bfloat16})
+    narrow.push_back({{{"dV", double(int(f)), ref::format_info(f).name}}, {.dv_narrow = true, .dv_format = f}});
+  return {
+      {"backward_scale_missing",
+       "The logits' scale c = 1/sqrt(d_k) is left out of dQ = c dS K, of dK = c dS^T Q, or of both.", chain,
+       "needs d_k > 1; which gradient is fitted (dQ, dK or both)", scale_powers(0)},
+      {"backward_scale_twice",
+       "The scale c is applied twice (to dS and again in the product), so dQ or dK carries c^2 = 1/d_k.", chain,
+       "needs d_k > 1; which gradient is fitted (dQ, dK or both)", scale_powers(2)},
+      {"backward_dv_unnormalised",
+       "dV is accumulated from the exponentials E = exp(S - m) before their division by the row sum: dV = E^T dO.",
+       "O = P V with P = softmax(S) row by row (section 32.2.3), so dV = P^T dO",
+       "rows with more than one weighted key (row sum l_i > 1)", one({.dv_unnormalised = true})},
+      {"backward_dv_untransposed",
+       "dV is computed as P dO instead of P^T dO (written for T_q = T_v; the shapes do not fit otherwise).",
+       std::string("dV = P^T dO (") + alg2 + ")",
+       "a square case (T_q = T_v) with a non-symmetric P; elsewhere a refusal or a crash",
+       one({.dv_untransposed = true})},
+      {"backward_dk_untransposed",
+       "dK is computed as c dS Q instead of c dS^T Q (written for T_q = T_v; the shapes do not fit otherwise).",
+       std::string("dK = c dS^T Q (") + alg2 + ")",
+       "a square case (T_q = T_v) with a non-symmetric dS; elsewhere a refusal or a crash",
+       one({.dk_untransposed = true})},
+      {"backward_do_transposed",
+       "dO's row-major buffer is read column-major (Eigen's default Map): the gradient used is another dO.",
+       "the upstream gradient is dO as given (exercises/B1/attention_backward.hpp: row-major, row i is token i)",
+       "needs T_q > 1 and d_v > 1", one({.do_transposed = true})},
+      {"backward_low_precision_accumulation",
+       "dV = P^T dO is accumulated over the query rows in a narrower type (float16, bfloat16) than the declared one.",
+       "reference/TOLERANCE.md, \"The backward pass\" (the bound is for the declared unit roundoff)",
+       "only dV departs, by the narrow type's rounding; the type is fitted", narrow},
   };
-  scale_family("backward_scale_missing",
-               "The logits' scale c = 1/sqrt(d_k) is left out of dQ = c dS K, of dK = c dS^T Q, or of both.", 0);
-  scale_family("backward_scale_twice",
-               "The scale c is applied twice (to dS and again in the product), so dQ or dK carries c^2 = 1/d_k.", 2);
-  {
-    K k;
-    k.dv_unnormalised = true;
-    add_one(out, "backward_dv_unnormalised",
-        "dV is accumulated from the exponentials E = exp(S - m) before their division by the row sum: dV = E^T dO.",
-        "O = P V with P = softmax(S) row by row (section 32.2.3), so dV = P^T dO",
-        "rows with more than one weighted key (row sum l_i > 1)", k);
-  }
-  {
-    K k;
-    k.dv_untransposed = true;
-    add_one(out, "backward_dv_untransposed",
-        "dV is computed as P dO instead of P^T dO (written for T_q = T_v; the shapes do not fit otherwise).",
-        std::string("dV = P^T dO (") + alg2 + ")",
-        "a square case (T_q = T_v) with a non-symmetric P; elsewhere a refusal or a crash", k);
-  }
-  {
-    K k;
-    k.dk_untransposed = true;
-    add_one(out, "backward_dk_untransposed",
-        "dK is computed as c dS Q instead of c dS^T Q (written for T_q = T_v; the shapes do not fit otherwise).",
-        std::string("dK = c dS^T Q (") + alg2 + ")",
-        "a square case (T_q = T_v) with a non-symmetric dS; elsewhere a refusal or a crash", k);
-  }
-  {
-    K k;
-    k.do_transposed = true;
-    add_one(out, "backward_do_transposed",
-        "dO's row-major buffer is read column-major (Eigen's default Map): the gradient used is another dO.",
-        "the upstream gradient is dO as given (exercises/B1/attention_backward.hpp: row-major, row i is token i)",
-        "needs T_q > 1 and d_v > 1", k);
-  }
-  out.push_back(family(
-      "backward_low_precision_accumulation",
-      "dV = P^T dO is accumulated over the query rows in a narrower type (float16, bfloat16) than the declared one.",
-      "reference/TOLERANCE.md, \"The backward pass\" (the bound is for the declared unit roundoff)",
-      "only dV departs, by the narrow type's rounding; the type is fitted", ops, [](Operation) {
-        std::vector<Model> v;
-        for (NumberFormat f : {NumberFormat::float16, NumberFormat::bfloat16}) {
-          K k;
-          k.dv_narrow = true;
-          k.dv_format = f;
-          v.push_back(backward_model("backward_low_precision_accumulation",
-                                     {{"dV", double(int(f)), ref::format_info(f).name}}, k));
-        }
-        return v;
-      }));
 }
 
 /// The recomputed weights' mistakes: the mask, the maximum, the logsumexp,
 /// the tiles.
-void add_recompute_families(std::vector<Family>& out) {
-  const std::vector<Operation>& ops = backward_ops();
-  out.push_back(family(
-      "backward_finite_mask_value",
-      "Forbidden logits are filled with a finite stand-in for -inf (-1e4, -1e9) in the backward's P as in the forward.",
-      "Lemma 2, section 32.2.4 (a forbidden key has weight exactly 0)",
-      "allowed logits below the fill (near -1.4e4, near -2e9) tell the fills apart; a fill of 0 is "
-      "backward_mask_by_multiplication", ops, [](Operation) {
-        std::vector<Model> v;
-        for (const auto& [f, t] : {std::pair<double, const char*>{-1e4, "-1e4"}, {-1e9, "-1e9"}}) {
-          K k;
-          k.fill = K::Fill::finite;
-          k.fill_value = f;
-          v.push_back(backward_model("backward_finite_mask_value", {{"fill", f, t}}, k));
-        }
-        return v;
-      }));
-  {
-    K k;
-    k.fill = K::Fill::times_keep;
-    add_one(out, "backward_mask_by_multiplication",
-        "The mask is applied by multiplying the logits by the keep indicator, so a forbidden logit is 0, not -inf.",
-        "Lemma 2, section 32.2.4 (a forbidden key has weight exactly 0)",
-        "backward_mask_not_in_recompute (the forward's O is masked there); any mask", k);
-  }
-  {
-    K k;
-    k.recompute = K::Recompute::mask_ignored;
-    add_one(out, "backward_mask_not_in_recompute",
-        "The forward masks, but the backward's recomputed P = exp(S - L) leaves the mask out.",
-        std::string("the recomputed weights are the forward's (") + alg2 + "; Lemma 2, section 32.2.4)",
-        "backward_mask_by_multiplication; any mask", k);
-  }
-  out.push_back(family(
-      "backward_no_max_shift",
-      "The weights are exp(S) / rowsum(exp(S)), or the saved logsumexp is log rowsum(exp(S)), without the row's "
-      "maximum taken out: overflow past logits of 709, underflow below -745.",
-      "shift invariance and the stable softmax, section 32.2.4; L = m + log rowsum(exp(S - m)) (FlashAttention-2, Algorithm 2)",
-      "logits above 709 and below -745; the form is fitted (NaN, or gradients 0, past the overflow)", ops,
-      [](Operation) {
-        K a;
-        a.no_max_shift = true;
-        K b;
-        b.recompute = K::Recompute::lse_no_max;
-        return std::vector<Model>{
-            backward_model("backward_no_max_shift", {{"weights", 1, "exp(S) / rowsum(exp(S))"}}, a),
-            backward_model("backward_no_max_shift", {{"weights", 2, "exp(S - log rowsum(exp(S)))"}}, b)};
-      }));
-  {
-    K k;
-    k.recompute = K::Recompute::lse_unscaled;
-    add_one(out, "backward_lse_unscaled",
-        "The saved logsumexp is that of the unscaled logits Q K^T, and the backward recomputes P = exp(c Q K^T - L).",
-        std::string("the recomputed weights are the forward's: L_i = log sum_j exp(c Q_i . K_j) (") + alg2 + ")",
-        "backward_recompute_unscaled; needs d_k > 1", k);
-  }
-  {
-    K k;
-    k.recompute = K::Recompute::logits_unscaled;
-    add_one(out, "backward_recompute_unscaled",
-        "The backward recomputes P = exp(Q K^T - L) without the scale c, while L is the logsumexp of the scaled logits.",
-        std::string("the recomputed weights are the forward's: P_ij = exp(c Q_i . K_j - L_i) (") + alg2 + ")",
-        "backward_lse_unscaled; needs d_k > 1", k);
-  }
-  out.push_back(family(
-      "backward_tile_boundary",
-      "A key tile's end is taken as its last key (inclusive) and used as an exclusive bound: the last key of every "
-      "key tile is skipped.",
-      std::string("every allowed (query, key) pair contributes to dQ, dK, dV once (") + alg2 + ")",
-      "any shape (the last key is always skipped); the tile width is fitted on a row of 70 keys", ops,
-      [](Operation) {
-        std::vector<Model> v;
-        for (Index t : {4, 8, 16, 32, 64}) {
-          K k;
-          k.skip_tile_end = true;
-          k.tile = t;
-          v.push_back(backward_model("backward_tile_boundary", {{"key tile", double(t), std::to_string(t)}}, k));
-        }
-        return v;
-      }));
+std::vector<BackwardRow> recompute_rows() {
+  const std::string same_weights = std::string("the recomputed weights are the forward's");
+  std::vector<BackwardMember> fills;
+  for (const auto& [f, t] : {std::pair<double, const char*>{-1e4, "-1e4"}, {-1e9, "-1e9"}})
+    fills.push_back({{{"fill", f, t}}, {.fill = K::Fill::finite, .fill_value = f}});
+  return {
+      {"backward_finite_mask_value",
+       "Forbidden logits are filled with a finite stand-in for -inf (-1e4, -1e9) in the backward's P as in the "
+       "forward.",
+       "Lemma 2, section 32.2.4 (a forbidden key has weight exactly 0)",
+       "allowed logits below the fill (near -1.4e4, near -2e9) tell the fills apart; a fill of 0 is "
+       "backward_mask_by_multiplication",
+       fills},
+      {"backward_mask_by_multiplication",
+       "The mask is applied by multiplying the logits by the keep indicator, so a forbidden logit is 0, not -inf.",
+       "Lemma 2, section 32.2.4 (a forbidden key has weight exactly 0)",
+       "backward_mask_not_in_recompute (the forward's O is masked there); any mask",
+       one({.fill = K::Fill::times_keep})},
+      {"backward_mask_not_in_recompute",
+       "The forward masks, but the backward's recomputed P = exp(S - L) leaves the mask out.",
+       same_weights + " (" + alg2 + "; Lemma 2, section 32.2.4)", "backward_mask_by_multiplication; any mask",
+       one({.recompute = K::Recompute::mask_ignored})},
+      {"backward_no_max_shift",
+       "The weights are exp(S) / rowsum(exp(S)), or the saved logsumexp is log rowsum(exp(S)), without the row's "
+       "maximum taken out: overflow past logits of 709, underflow below -745.",
+       "shift invariance and the stable softmax, section 32.2.4; L = m + log rowsum(exp(S - m)) (FlashAttention-2, "
+       "Algorithm 2)",
+       "logits above 709 and below -745; the form is fitted (NaN, or gradients 0, past the overflow)",
+       {{{{"weights", 1, "exp(S) / rowsum(exp(S))"}}, {.no_max_shift = true}},
+        {{{"weights", 2, "exp(S - log rowsum(exp(S)))"}}, {.recompute = K::Recompute::lse_no_max}}}},
+      {"backward_lse_unscaled",
+       "The saved logsumexp is that of the unscaled logits Q K^T, and the backward recomputes P = exp(c Q K^T - L).",
+       same_weights + ": L_i = log sum_j exp(c Q_i . K_j) (" + alg2 + ")", "backward_recompute_unscaled; needs d_k > 1",
+       one({.recompute = K::Recompute::lse_unscaled})},
+      {"backward_recompute_unscaled",
+       "The backward recomputes P = exp(Q K^T - L) without the scale c, while L is the logsumexp of the scaled "
+       "logits.",
+       same_weights + ": P_ij = exp(c Q_i . K_j - L_i) (" + alg2 + ")", "backward_lse_unscaled; needs d_k > 1",
+       one({.recompute = K::Recompute::logits_unscaled})},
+      {"backward_tile_boundary",
+       "A key tile's end is taken as its last key (inclusive) and used as an exclusive bound: the last key of every "
+       "key tile is skipped.",
+       std::string("every allowed (query, key) pair contributes to dQ, dK, dV once (") + alg2 + ")",
+       "any shape (the last key is always skipped); the tile width is fitted on a row of 70 keys",
+       key_tiles({.skip_tile_end = true})},
+  };
 }
 
 }  // namespace
 
 void add_backward_families(std::vector<Family>& out) {
-  add_softmax_gradient_families(out);
-  add_product_families(out);
-  add_recompute_families(out);
+  const std::vector<Operation> ops = {Operation::attention_backward};
+  for (auto rows : {softmax_gradient_rows, product_rows, recompute_rows})
+    for (BackwardRow& r : rows()) {
+      const std::string key = r.key;
+      out.push_back(family(key, r.what, std::move(r.source), r.apart, ops,
+                           [key, members = std::move(r.members)](Operation) {
+                             std::vector<Model> v;
+                             for (const BackwardMember& m : members) v.push_back(backward_model(key, m.params, m.knobs));
+                             return v;
+                           }));
+    }
 }
 
 }  // namespace attn::mis::detail

@@ -57,8 +57,10 @@ struct BackwardKnobs {
 /// tol_dV): the declared precision's a-priori bound of the definition
 /// (attention_backward_error_bound), scaled by how much larger the model's
 /// gradient is, plus 4 n u (1 + W) of its largest entry (n = T_q + T_v +
-/// d_k + d_v, W the largest |logit|: an exponential's argument error);
-/// a non-finite value asks for a non-finite answer there. A case with a
+/// d_k + d_v, W the largest |logit|: an exponential's argument error),
+/// plus 4 n u of the same steps on absolute values (the sums' rounding,
+/// larger than the gradient when dS = P o (dP - D) cancels under weights
+/// far above 1); a non-finite value asks for a non-finite answer there. A case with a
 /// fully forbidden row is no claim; a product whose shapes do not fit is
 /// `may_refuse` (a refusal or a crash agrees).
 Model backward_model(const std::string& key, std::vector<Param> params, BackwardKnobs k);

@@ -437,6 +437,40 @@ bool more_definite(const Answered& x, const Model& m_p, const Model& m_q) {
   return p_only && answers_within(x, m_p, m_q) && answers_within(x, m_q, m_p);
 }
 
+/// Whether the subject answered NaN (in O or A) for a query row whose every
+/// key is forbidden, on a case the definition refuses: the NaN of
+/// exp(-inf - (-inf)), which the definition computed in any precision gives
+/// too, so it is never a value mistake's doing (a finite fill's uniform row
+/// or a floor's zeros are that mistake's own) but the empty-row convention.
+/// Only a case whose NaN is confined to the empty rows counts (some row with
+/// an allowed key answered without NaN): a mistake whose NaN is in every
+/// masked row (a mask multiplied by inf: S + 0 * -inf) explains the empty
+/// row with the others.
+bool answers_nan_empty_row(const Answered& x) {
+  for (std::size_t k = 0; k < x.answers.size(); ++k) {
+    const Outcome& o = x.answers[k];
+    const Case& c = x.b.cases[k];
+    if (o.kind != Outcome::Kind::result || !c.mask) continue;
+    const Prediction d = x.predicted(x.def, k);
+    if (!d.may_refuse || d.has_answer) continue;
+    bool confined = false;
+    for (Index i = 0; i < c.mask->rows() && !confined; ++i) {
+      if (c.mask->cols() == 0 || c.mask->row(i).all()) continue;
+      bool finite_row = true;
+      for (const DMatrix* M : {&o.O, &o.A})
+        if (i < M->rows() && M->cols() > 0 && M->row(i).array().isNaN().any()) finite_row = false;
+      confined = finite_row;
+    }
+    if (!confined) continue;
+    for (Index i = 0; i < c.mask->rows(); ++i) {
+      if (c.mask->cols() == 0 || !c.mask->row(i).all()) continue;
+      for (const DMatrix* M : {&o.O, &o.A})
+        if (i < M->rows() && M->cols() > 0 && M->row(i).array().isNaN().any()) return true;
+    }
+  }
+  return false;
+}
+
 /// Specificity: when model Y's own answers lie within model X's tolerance on
 /// every battery case but not the other way round, X (a wider claim, e.g. a
 /// float16 computation whose bound covers Y's values) explains nothing Y does
@@ -525,14 +559,19 @@ void combined_fits(const Answered& x, Operation op, const std::vector<Model>& si
   const std::string first = kept.front()->a->key, second = kept.front()->b->key;
   for (const Pair* p : kept)
     if (p->a->key != first || p->b->key != second) return;  // pairs of different mistakes: name none
-  for (const Model& single : singles)
-    if (!wider(x, single, kept.front()->both) && !more_definite(x, kept.front()->both, single)) return;
+  std::vector<Diagnosis::AloneFit> alone;
+  for (const Model& single : singles) {
+    const bool is_wider = wider(x, single, kept.front()->both);
+    if (!is_wider && !more_definite(x, kept.front()->both, single)) return;
+    alone.push_back({single.key, is_wider});
+  }
   Fit fa{first, kept.front()->a->params, {}}, fb{second, kept.front()->b->params, {}};
   for (const Pair* p : kept) {
     add_also_fits(fa, *kept.front()->a, *p->a);
     add_also_fits(fb, *kept.front()->b, *p->b);
   }
   d.fits = {fa, fb};
+  d.alone_fits = alone;
   d.tell_apart.clear();
   d.verdict = Diagnosis::Verdict::combined;
 }
@@ -579,7 +618,11 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     d.verdict = Diagnosis::Verdict::no_known_mistake;
     combined_fits(x, op, singles, d);
     if (d.verdict == Diagnosis::Verdict::combined) return finish();
-  } else if (precision_only) {
+  } else if (precision_only || answers_nan_empty_row(x)) {
+    // A single value mistake fits a NaN fully forbidden row only by leaving
+    // it to the arithmetic (refuse or answer): the NaN is the empty-row
+    // convention's, named with the mistake when the pair is more definite
+    // (more_definite); the single is kept otherwise.
     combined_fits(x, op, singles, d);
     if (d.verdict == Diagnosis::Verdict::combined) return finish();
   }

@@ -340,9 +340,12 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
   const bool combined = d.verdict == Diagnosis::Verdict::combined;
   if (d.verdict == Diagnosis::Verdict::several)
     s = "Several known mistakes reproduce all " + n + " answers; they cannot be told apart here: ";
-  if (combined)
+  if (combined && d.alone_fits.empty())
     s = "No one known mistake reproduces the " + n + " answers, but these two together do, each in "
         "its own step of the computation: ";
+  else if (combined)
+    s = "These two mistakes together reproduce the " + n + " answers, each in its own step of the "
+        "computation: ";
   for (std::size_t i = 0; i < d.fits.size(); ++i) {
     const Fit& f = d.fits[i];
     const Family* fam = find_family(f.key);
@@ -363,8 +366,18 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
   }
   if (d.verdict == Diagnosis::Verdict::misconception)
     s += " (Reproduced on all " + n + " cases of the diagnosis battery.)";
-  else if (combined)
+  else if (combined && d.alone_fits.empty())
     s += " (Reproduced together on all " + n + " cases of the diagnosis battery; neither alone does.)";
+  else if (combined) {
+    s += " (Reproduced together on all " + n + " cases of the diagnosis battery.";
+    for (const Diagnosis::AloneFit& a : d.alone_fits)
+      s += " [" + a.key + "] alone " +
+           (a.wider ? "fits them too, but as a wider claim: its tolerance admits these answers and "
+                      "others, and may hide the second mistake."
+                    : "leaves the fully forbidden rows unexplained: it may refuse them or answer "
+                      "them, and their answer here is the empty-row convention's.");
+    s += ")";
+  }
   else
     s += " What would tell them apart: " + d.tell_apart;
   return s;

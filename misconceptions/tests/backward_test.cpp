@@ -113,6 +113,82 @@ Case backward_counterexample() {
   return c;
 }
 
+/// FlashAttention-2's Algorithm 2 (key tiles of 4 outside, query tiles
+/// inside) with the scale left out of the recomputed P = exp(Q_i . K_j -
+/// L_i), as exercises/mutants/backward/bw_p_no_scale_cpp.cpp writes it.
+Outcome recompute_unscaled_backward(const Case& c) {
+  const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_k = c.Q.cols(), d_v = c.V.cols(), tile = 4;
+  const double scale = 1.0 / std::sqrt(double(d_k));
+  DMatrix O = DMatrix::Zero(T_q, d_v);
+  std::vector<double> L(std::size_t(T_q), 0.0), D(std::size_t(T_q), 0.0);
+  for (Index i = 0; i < T_q; ++i) {
+    double m = -INFINITY, sum = 0;
+    for (Index j = 0; j < T_v; ++j)
+      if (!masked_at(c, i, j)) m = std::max(m, scale * c.Q.row(i).dot(c.K.row(j)));
+    for (Index j = 0; j < T_v; ++j) {
+      if (masked_at(c, i, j)) continue;
+      const double e = std::exp(scale * c.Q.row(i).dot(c.K.row(j)) - m);
+      sum += e;
+      O.row(i) += e * c.V.row(j);
+    }
+    O.row(i) /= sum;
+    L[std::size_t(i)] = m + std::log(sum);
+    D[std::size_t(i)] = c.dO.row(i).dot(O.row(i));
+  }
+  DMatrix dQ = DMatrix::Zero(T_q, d_k), dK = DMatrix::Zero(T_v, d_k), dV = DMatrix::Zero(T_v, d_v);
+  for (Index k0 = 0; k0 < T_v; k0 += tile)
+    for (Index q0 = 0; q0 < T_q; q0 += tile)
+      for (Index i = q0; i < std::min(q0 + tile, T_q); ++i)
+        for (Index j = k0; j < std::min(k0 + tile, T_v); ++j) {
+          const double P = masked_at(c, i, j) ? 0.0 : std::exp(c.Q.row(i).dot(c.K.row(j)) - L[std::size_t(i)]);
+          const double dS = P * (c.dO.row(i).dot(c.V.row(j)) - D[std::size_t(i)]);
+          dV.row(j) += P * c.dO.row(i);
+          dQ.row(i) += scale * dS * c.K.row(j);
+          dK.row(j) += scale * dS * c.Q.row(i);
+        }
+  return Outcome::make_gradients(dQ, dK, dV);
+}
+
+/// A causal case (T_q = 10 > T_v = 5) whose unscaled logit Q_8 . K_2 = 53
+/// gives a recomputed weight near 6e9 where the forward's row puts nearly
+/// all its weight on key 2, so dP - D cancels to about 1e-6 before that
+/// weight multiplies it: dQ and dK of order 1e4 carry rounding of order
+/// 1e-5 from intermediates of order 1e11 (`attnlab check` on
+/// bw_p_no_scale_cpp.cpp at seed 3, backward_permutation_equivariance's
+/// counterexample).
+Case cancelling_case() {
+  Case c;
+  c.op = Operation::attention_backward;
+  c.Q = DMatrix::Zero(10, 3);
+  c.Q.row(8) << 0, -19.73193359375, -6.6383056640625;
+  c.Q(9, 2) = -0.2613983154296875;
+  c.K = DMatrix{{0, 0, 1.5019569396972656},
+                {0, -1.9958229064941406, 0.6316032409667969},
+                {0, -2.6900558471679688, 0},
+                {0, -0.7564582824707031, -2.593841552734375},
+                {0, -1.8042373657226562, -0.59136962890625}};
+  c.V = DMatrix{{-0.24982452392578125, 2.9856300354003906, 0},
+                {2.69757080078125, -1.00738525390625, 2.5854034423828125},
+                {1.7228164672851562, -0.142059326171875, -1.046356201171875},
+                {-2.16534423828125, -1.4518547058105469, -2.0717010498046875},
+                {-0.0879364013671875, 0.553497314453125, -0.3032264709472656}};
+  c.dO = DMatrix{{2.989429473876953, 0.7789268493652344, -2.5532913208007812},
+                 {0.6180152893066406, -0.2817497253417969, -2.6745529174804688},
+                 {-0.3516731262207031, 0.10303497314453125, 1.5048904418945312},
+                 {0.057437896728515625, 1.4410400390625, 2.5490188598632812},
+                 {-2.7914962768554688, -0.8735084533691406, -2.642505645751953},
+                 {-0.8100700378417969, -2.0080299377441406, 2.4875640869140625},
+                 {0.4557838439941406, 1.02667236328125, 0.04882049560546875},
+                 {0.117156982421875, -2.7964706420898438, 0.3487129211425781},
+                 {0.9487838745117188, -0.6798896789550781, 2.0583534240722656},
+                 {2.9769134521484375, -1.8795394897460938, 2.4981155395507812}};
+  attn::Mask M(10, 5);
+  for (Index i = 0; i < 10; ++i)
+    for (Index j = 0; j < 5; ++j) M(i, j) = j > i;
+  c.mask = M;
+  return c;
+}
+
 }  // namespace
 
 TEST_CASE("backward: every model departs from the definition on the battery", "[backward]") {
@@ -209,4 +285,16 @@ TEST_CASE("backward: the battery keeps the cost limits", "[backward][cost]") {
     WARN("backward battery (" << p.name << "): " << b.cases.size() << " cases, " << b.entries
                               << " entries; diagnosis " << d.seconds << " s");
   }
+}
+
+TEST_CASE("backward: a mistake is named on a counterexample whose dS cancels under large weights",
+          "[backward]") {
+  // The model's tolerance must cover the rounding of its own steps, which
+  // here exceeds the gradients' size by seven orders of magnitude.
+  FnSubject s("recompute_unscaled", Operation::attention_backward, recompute_unscaled_backward);
+  const Diagnosis d = attn::mis::diagnose(s, cancelling_case(), "backward_permutation_equivariance");
+  INFO(attn::mis::to_json(d));
+  REQUIRE(d.verdict == Diagnosis::Verdict::misconception);
+  REQUIRE(d.fits.size() == 1);
+  CHECK(d.fits.at(0).key == "backward_recompute_unscaled");
 }

@@ -103,16 +103,21 @@ TEST_CASE("two mistakes in different steps are named together", "[combined]") {
     Flaws flaws;
     std::set<std::string> keys;
   };
-  Flaws sqrt_dv_fill, none_zeros, float_none;
+  Flaws sqrt_dv_fill, none_zeros, none_nan, float_none;
   sqrt_dv_fill.scale = Flaws::Scale::sqrt_dv;
   sqrt_dv_fill.fill = -1e9;
   none_zeros.scale = Flaws::Scale::none;
   none_zeros.empty_row = Flaws::EmptyRow::zeros;
+  none_nan.scale = Flaws::Scale::none;
+  none_nan.empty_row = Flaws::EmptyRow::nan;
   float_none.scale = Flaws::Scale::none;
   float_none.in_float = true;
   const Pair pairs[] = {
       {"scale 1/sqrt(d_v), masked_fill(-1e9)", sqrt_dv_fill, {"wrong_scale", "finite_fill"}},
       {"no scale, zeros for a fully forbidden row", none_zeros, {"wrong_scale", "fully_forbidden_answered"}},
+      // float64: wrong_scale fits every row but the fully forbidden one,
+      // whose NaN is the convention's, not the scale's.
+      {"no scale, NaN for a fully forbidden row", none_nan, {"wrong_scale", "fully_forbidden_answered"}},
       {"no scale, float32 throughout", float_none, {"wrong_scale", "low_precision"}},
   };
   for (const Pair& p : pairs) {
@@ -121,9 +126,33 @@ TEST_CASE("two mistakes in different steps are named together", "[combined]") {
       INFO(attn::mis::to_json(d));
       CHECK(d.verdict == Diagnosis::Verdict::combined);
       CHECK(keys(d) == p.keys);
-      CHECK(d.explanation.find("these two together") != std::string::npos);
+      CHECK(d.explanation.find("together") != std::string::npos);
     }
   }
+}
+
+// The pair's text is true of the single it was preferred to: wrong_scale
+// alone fits the NaN row only by leaving it open (refuse or answer), so the
+// text says that, never "no one known mistake" or "neither alone does".
+TEST_CASE("a pair preferred to a single that alone fits says so", "[combined]") {
+  Flaws f;
+  f.scale = Flaws::Scale::none;
+  f.empty_row = Flaws::EmptyRow::nan;
+  const Diagnosis d = diagnosed(f);
+  INFO(attn::mis::to_json(d));
+  CHECK(d.verdict == Diagnosis::Verdict::combined);
+  CHECK(d.explanation.find("neither alone") == std::string::npos);
+  CHECK(d.explanation.find("No one known mistake") == std::string::npos);
+  CHECK(d.explanation.find("[wrong_scale] alone leaves the fully forbidden rows unexplained") !=
+        std::string::npos);
+  // Two mistakes of which neither alone fits keep the old words.
+  Flaws g;
+  g.scale = Flaws::Scale::none;
+  g.empty_row = Flaws::EmptyRow::zeros;
+  const Diagnosis e = diagnosed(g);
+  INFO(attn::mis::to_json(e));
+  CHECK(e.verdict == Diagnosis::Verdict::combined);
+  CHECK(e.explanation.find("neither alone does") != std::string::npos);
 }
 
 TEST_CASE("one mistake alone is still named alone, and the definition not at all", "[combined]") {
@@ -158,6 +187,12 @@ void check_convention(Flaws::EmptyRow row, const char* answer, bool in_float) {
     REQUIRE(lp);
     REQUIRE(lp->params.size() == 1);
     CHECK(lp->params[0].text == "float32");
+    // low_precision alone fits a NaN row too, as the less definite claim.
+    if (row == Flaws::EmptyRow::nan) {
+      CHECK(d.explanation.find("neither alone") == std::string::npos);
+      CHECK(d.explanation.find("[low_precision] alone leaves the fully forbidden rows unexplained") !=
+            std::string::npos);
+    }
   } else {
     CHECK(d.verdict == Diagnosis::Verdict::misconception);
     CHECK(keys(d) == std::set<std::string>{"fully_forbidden_answered"});

@@ -533,13 +533,14 @@ std::string overview_text(const Gradebook& book) {
     if (const int n = o["not_in_histogram"][status].get<int>(); n > 0)
       beside += (beside.empty() ? "" : ", ") + std::to_string(n) + " " + what;
   if (!beside.empty()) os << "  not in the histogram: " << beside << "\n";
-  if (const auto left = moodle_left_out(book); !left.empty()) {
+  if (const auto left = lms_left_out(book); !left.empty()) {
     std::string names;
     for (std::size_t k = 0; k < left.size() && k < 10; ++k) names += (k ? ", " : "") + visible_name(left[k]);
     if (left.size() > 10) names += ", ...";
-    os << "gradebook-moodle.csv leaves out " << left.size() << (left.size() == 1 ? " student (" : " students (")
-       << names << "): an exercise not gradable or in error, and Moodle's CSV import would clear "
-       << "a grade for its empty cell; enter their other exercises' grades by hand\n";
+    os << "gradebook-canvas.csv and gradebook-moodle.csv leave out " << left.size()
+       << (left.size() == 1 ? " student (" : " students (") << names
+       << "): an exercise not gradable or in error, and either import would clear a grade "
+       << "for its empty cell; enter their other exercises' grades by hand\n";
   }
   os << "pass rate per property:\n";
   for (const auto& [key, r] : o["pass_rate"].items())
@@ -629,7 +630,7 @@ std::string anonymous_csv(const Gradebook& book) {
 
 }  // namespace
 
-std::vector<std::string> moodle_left_out(const Gradebook& book) {
+std::vector<std::string> lms_left_out(const Gradebook& book) {
   std::vector<std::string> out;
   for (const auto& s : book.students)
     for (const auto& c : book.columns)
@@ -644,18 +645,23 @@ std::vector<std::string> moodle_left_out(const Gradebook& book) {
 namespace {
 
 /// The points a learning management system records for an exercise: a
-/// graded exercise's score, 0 for no submission, empty (no grade) for work
-/// that could not be graded.
+/// graded exercise's score, 0 for no submission (a student with work that
+/// could not be graded is not in the file: lms_left_out).
 std::string lms_points(const StudentRow& s, const std::string& exercise) {
   const auto it = s.cells.find(exercise);
   if (it == s.cells.end() || it->second.status == "no submission") return "0";
   return it->second.status == "graded" ? format_points(it->second.score) : "";
 }
 
+bool left_out(const std::vector<std::string>& left, const std::string& student) {
+  return std::find(left.begin(), left.end(), student) != left.end();
+}
+
 std::string assignment_name(const ExerciseColumns& c) { return "attnlab " + c.exercise; }
 
 /// Canvas's gradebook import (gradebook.hpp): the five student columns, the
-/// assignments, and the "Points Possible" row.
+/// assignments, the "Points Possible" row, and only the students whose every
+/// exercise has a grade (lms_left_out).
 std::string canvas_csv(const Gradebook& book) {
   std::ostringstream out;
   out << "Student,ID,SIS User ID,SIS Login ID,Section";
@@ -663,7 +669,9 @@ std::string canvas_csv(const Gradebook& book) {
   out << "\nPoints Possible,,,,";
   for (const auto& c : book.columns) out << "," << format_points(c.max_score);
   out << "\n";
+  const std::vector<std::string> left = lms_left_out(book);
   for (const auto& s : book.students) {
+    if (left_out(left, s.student)) continue;
     // The display name is free text (guarded); the login is the LMS's id, kept exact.
     out << csv_cell(s.student) << ",,," << csv_id_cell(s.student) << ",";
     for (const auto& c : book.columns) out << "," << lms_points(s, c.exercise);
@@ -674,15 +682,15 @@ std::string canvas_csv(const Gradebook& book) {
 
 /// Moodle's "Import grades: CSV file" (gradebook.hpp): the username, the
 /// assignments, and only the students whose every exercise has a grade
-/// (moodle_left_out).
+/// (lms_left_out).
 std::string moodle_csv(const Gradebook& book) {
   std::ostringstream out;
   out << "Username";
   for (const auto& c : book.columns) out << "," << csv_cell(assignment_name(c));
   out << "\n";
-  const std::vector<std::string> left_out = moodle_left_out(book);
+  const std::vector<std::string> left = lms_left_out(book);
   for (const auto& s : book.students) {
-    if (std::find(left_out.begin(), left_out.end(), s.student) != left_out.end()) continue;
+    if (left_out(left, s.student)) continue;
     out << csv_id_cell(s.student);  // the username Moodle matches, exactly
     for (const auto& c : book.columns) out << "," << lms_points(s, c.exercise);
     out << "\n";

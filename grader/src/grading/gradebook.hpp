@@ -26,8 +26,15 @@
 //
 // Beside it, for a learning management system's gradebook import (one
 // assignment "attnlab F3" per exercise; a graded exercise's points, 0 for
-// "no submission", an empty cell for "not gradable" and "error" in
-// Canvas's, which Canvas reads as no grade; Moodle's below):
+// "no submission"). Neither import leaves a grade as it is for an empty
+// cell: Canvas counts an empty cell beside an existing grade as a change to
+// no grade (app/models/gradebook_importer.rb, no_change_to_value?: a blank
+// new value equals only a blank or "-" current one), Moodle reads an empty
+// cell, and '-', as "no grade" and commits it (grade/import/csv/classes/
+// load_data.php, update_grade_item). Both leave a student absent from the
+// file as they are; so a student with an exercise "not gradable" or
+// "error" is left out of both files (lms_left_out), and summary.txt names
+// them:
 // - gradebook-canvas.csv: Canvas's import columns "Student", "ID", "SIS
 //   User ID", "SIS Login ID", "Section", then the assignments; the second
 //   row is "Points Possible" with each exercise's maximum. The student's
@@ -35,12 +42,7 @@
 //   ID, SIS User ID or SIS Login ID: name the folders by login).
 // - gradebook-moodle.csv: "Username", then the assignments (Moodle's
 //   "Import grades: CSV file" maps the identifier column to username, and
-//   each grade column to a grade item). Moodle reads an empty cell, and
-//   '-', as "no grade" and commits it, clearing the grade a student has
-//   (grade/import/csv/classes/load_data.php, update_grade_item); a student
-//   absent from the file is left as they are. So a student with an
-//   exercise "not gradable" or "error" is left out (moodle_left_out), and
-//   summary.txt names them.
+//   each grade column to a grade item).
 // - summary-anonymous.csv, only with an anonymisation salt (the
 //   configuration's "anonymise_salt" or --anonymise-salt): summary.csv's
 //   grades under anonymous_id() instead of the student (no files, notes or
@@ -232,11 +234,11 @@ Gradebook update_gradebook(const Gradebook& base, const Gradebook& fresh);
 /// Throws std::runtime_error if the file exists but cannot be read.
 Gradebook read_gradebook(const std::filesystem::path& out_dir);
 
-/// The students left out of gradebook-moodle.csv, in book order: those with
-/// an exercise "not gradable" or "error" (Moodle's import would commit the
-/// empty cell as no grade, clearing theirs: grade/import/csv/classes/
-/// load_data.php, update_grade_item).
-std::vector<std::string> moodle_left_out(const Gradebook& book);
+/// The students left out of gradebook-canvas.csv and gradebook-moodle.csv,
+/// in book order: those with an exercise "not gradable" or "error" (either
+/// import would take the empty cell as no grade, clearing the grade they
+/// have; see the file's comment above for where each import does so).
+std::vector<std::string> lms_left_out(const Gradebook& book);
 
 /// Writes summary.csv, gradebook-canvas.csv, gradebook-moodle.csv,
 /// summary-anonymous.csv (with a salt; without one, an old one is removed),

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sandbox/exit_status.hpp"
+#include "protocol/operation_codec.hpp"
 #include "protocol/protocol_error.hpp"
 #include "protocol/reply.hpp"
 #include "protocol/request.hpp"
@@ -66,60 +67,8 @@ bool ProcessSubject::supports(attn::prop::Operation op) const {
   return std::find(hello_.ops.begin(), hello_.ops.end(), name) != hello_.ops.end();
 }
 
-/// What an answer to `c` is, in shapes: "T_q x d_v = 2 x 3 O and T_q x T_v = 2 x 4 A".
-static std::string asked_answer(const attn::prop::Case& c) {
-  using attn::prop::Operation;
-  const auto dims = [](const char* names, attn::Index rows, attn::Index cols) {
-    return std::string(names) + " = " + std::to_string(rows) + " x " + std::to_string(cols);
-  };
-  switch (c.op) {
-    case Operation::softmax_rows:
-    case Operation::masked_softmax: return dims("T_q x T_v", c.S.rows(), c.S.cols()) + " A";
-    case Operation::attention:
-      return dims("T_q x d_v", c.Q.rows(), c.V.cols()) + " O and " +
-             dims("T_q x T_v", c.Q.rows(), c.K.rows()) + " A";
-    case Operation::attention_tiled:
-      return dims("T_q x d_v", c.Q.rows(), c.V.cols()) + " O and " + std::to_string(c.Q.rows()) +
-             " logsumexp values";
-    case Operation::multi_head_attention: return dims("T x d_out", c.X.rows(), c.W_O.cols()) + " O";
-    case Operation::causal_mask:
-    case Operation::padding_mask: return dims("T_q x T_v", c.mask_shape.T_q, c.mask_shape.T_v) + " mask";
-    case Operation::attention_backward:
-      return dims("T_q x d_k", c.Q.rows(), c.Q.cols()) + " dQ, " +
-             dims("T_v x d_k", c.K.rows(), c.K.cols()) + " dK and " +
-             dims("T_v x d_v", c.V.rows(), c.V.cols()) + " dV";
-    case Operation::batched_attention: {  // O is (N, H, T_q, d_v): Q's first three, V's last
-      const auto& b = c.batched;
-      return "N x H x T_q x d_v = " + std::to_string(b.Q[0]) + " x " + std::to_string(b.Q[1]) +
-             " x " + std::to_string(b.Q[2]) + " x " + std::to_string(b.V[3]) + " O";
-    }
-  }
-  return "answer";
-}
-
 std::size_t reply_limit_bytes(const attn::prop::Case& c) {
-  using attn::prop::Operation;
-  std::size_t numbers = 0;
-  const auto n = [](attn::Index rows, attn::Index cols) {
-    return static_cast<std::size_t>(std::max<attn::Index>(rows, 0)) *
-           static_cast<std::size_t>(std::max<attn::Index>(cols, 0));
-  };
-  switch (c.op) {
-    case Operation::softmax_rows:
-    case Operation::masked_softmax: numbers = n(c.S.rows(), c.S.cols()); break;
-    case Operation::attention: numbers = n(c.Q.rows(), c.V.cols()) + n(c.Q.rows(), c.K.rows()); break;
-    case Operation::attention_tiled: numbers = n(c.Q.rows(), c.V.cols()) + n(c.Q.rows(), 1); break;
-    case Operation::multi_head_attention: numbers = n(c.X.rows(), c.W_O.cols()); break;
-    case Operation::causal_mask:
-    case Operation::padding_mask: numbers = n(c.mask_shape.T_q, c.mask_shape.T_v); break;
-    case Operation::attention_backward:
-      numbers = n(c.Q.rows(), c.Q.cols()) + n(c.K.rows(), c.K.cols()) + n(c.V.rows(), c.V.cols());
-      break;
-    case Operation::batched_attention:
-      numbers = n(c.batched.Q[0] * c.batched.Q[1] * c.batched.Q[2], c.batched.V[3]);
-      break;
-  }
-  return kReplyBytesPerNumber * numbers + kReplySlackBytes;
+  return kReplyBytesPerNumber * operation_codec(c.op).answer_numbers(c) + kReplySlackBytes;
 }
 
 std::string ProcessSubject::stderr_tail() const {
@@ -283,7 +232,7 @@ Outcome ProcessSubject::run(const attn::prop::Case& c) {
     }
     case LineResult::Status::too_long:
       // Said in the case's terms first: the bytes alone (65936) told nothing.
-      return fault("the answer is far larger than the " + asked_answer(c) +
+      return fault("the answer is far larger than the " + operation_codec(c.op).answer_text(c) +
                    " this case asks for: its reply is longer than " +
                    std::to_string(child_->line_limit()) +
                    " bytes, the most an answer to this case can take");

@@ -67,6 +67,18 @@ struct Diagnosis {
   };
   Verdict verdict = Verdict::no_known_mistake;
   std::vector<Fit> fits;
+  /// For `combined`: a single mistake that alone also reproduces the
+  /// answers but was passed over for the pair (the pair's explanation says
+  /// so, never "neither alone does"). `wider`: its tolerance admits the
+  /// pair's answers and others (a narrower precision that may hide a second
+  /// mistake); otherwise it leaves the fully forbidden rows to the
+  /// arithmetic (it may refuse them or answer them) where the pair answers
+  /// them as the subject did (more_definite in diagnose.cpp).
+  struct AloneFit {
+    std::string key;
+    bool wider = false;
+  };
+  std::vector<AloneFit> alone_fits;
   /// For `several`: what would tell the fitting families apart.
   std::string tell_apart;
   /// The explanation for the submission's language (Options::language).
