@@ -526,16 +526,29 @@ std::optional<Failure> require_specific_refusal(Subject& s, const Case& faulty, 
   return f;
 }
 
-namespace {
-
-/// The exact sum of row i of A.
-ref::Real row_sum(const DMatrix& A, Index i) {
-  ref::Real sum = 0;
-  for (Index j = 0; j < A.cols(); ++j) sum += ref::Real(A(i, j));
-  return sum;
+RowJudgment judge_row_stochastic(const Case& c, const DMatrix& A, Index i, double bound) {
+  RowJudgment r;
+  bool non_finite = false, forbidden_weight = false;
+  for (Index j = 0; j < A.cols(); ++j) {
+    const double a = A(i, j);
+    non_finite = non_finite || !std::isfinite(a);
+    forbidden_weight = forbidden_weight || (forbidden(c, i, j) && a != 0.0);
+  }
+  if (non_finite || forbidden_weight) {
+    r.kind = non_finite ? RowJudgment::Kind::non_finite : RowJudgment::Kind::forbidden_weight;
+    return r;
+  }
+  for (Index j = 0; j < A.cols(); ++j)
+    if (!(A(i, j) >= 0)) {
+      r.kind = RowJudgment::Kind::negative_weight;
+      r.column = j;
+      return r;
+    }
+  r.sum = exact_sum(A.cols(), [&](Index j) { return ref::Real(A(i, j)); });
+  r.error = static_cast<double>(abs(r.sum - 1));
+  r.kind = r.error <= bound ? RowJudgment::Kind::passes : RowJudgment::Kind::sum_off;
+  return r;
 }
-
-}  // namespace
 
 std::vector<bool> masked_after_softmax_rows(const Case& c, const Outcome& o, const Expected& e,
                                             const Parts& parts, const Precision& p) {
@@ -549,21 +562,18 @@ std::vector<bool> masked_after_softmax_rows(const Case& c, const Outcome& o, con
   // below (row_stochastic passes it) nor the comparison with the oracle.
   // A precision fault cannot qualify: its rows are normalised over the
   // allowed keys, so its missing mass would have to equal the forbidden
-  // keys' share within the bound; a row of zeros cannot (c > 0 below).
+  // keys' share within the bound. A row of zeros qualifies only where the
+  // forbidden keys hold all but a share of the mass within the bound (the
+  // softmax over every key, zeroed, is 0 there too); a zero row answered
+  // where the allowed keys hold mass (a guard's 0/0, llm.c's floor) does not.
   std::optional<Expected> unmasked;
   const bool with_O = parts.O && takes_qkv(c.op);
   for (Index i = 0; i < o.A.rows(); ++i) {
     // A row row_stochastic judges (no NaN or Inf, no nonzero forbidden
-    // weight, no negative weight) and fails on its sum; its mass c > 0.
-    bool judged_there = true;
-    for (Index j = 0; j < o.A.cols() && judged_there; ++j) {
-      const double a = o.A(i, j);
-      judged_there = std::isfinite(a) && a >= 0 && !(forbidden(c, i, j) && a != 0.0);
-    }
-    if (!judged_there) continue;
-    const ref::Real sum = row_sum(o.A, i);
-    if (!(sum > 0)) continue;
-    if (static_cast<double>(abs(sum - 1)) <= e.bound_row_sum.at(std::size_t(i))) continue;
+    // weight, no negative weight) and fails on its sum.
+    if (judge_row_stochastic(c, o.A, i, e.bound_row_sum.at(std::size_t(i))).kind !=
+        RowJudgment::Kind::sum_off)
+      continue;
     // The oracle's softmax over every key (the mask ignored), in its own
     // precision and tier, with the bounds of that computation at p.
     if (!unmasked) {
@@ -584,9 +594,9 @@ std::vector<bool> masked_after_softmax_rows(const Case& c, const Outcome& o, con
     // O's row: that zeroed row times V, within O's bound for the softmax over
     // every key (which sums |.| over every key, the allowed ones included).
     for (Index l = 0; with_O && l < o.O.cols() && agrees; ++l) {
-      ref::Real target = 0;
-      for (Index j = 0; j < o.A.cols(); ++j)
-        if (!forbidden(c, i, j)) target += unmasked->A(i, j) * ref::Real(c.V(j, l));
+      const ref::Real target = exact_sum(o.A.cols(), [&](Index j) {
+        return forbidden(c, i, j) ? ref::Real(0) : unmasked->A(i, j) * ref::Real(c.V(j, l));
+      });
       agrees = std::isfinite(o.O(i, l)) &&
                static_cast<double>(abs(ref::Real(o.O(i, l)) - target)) <= unmasked->bound_O(i, l);
     }
@@ -658,7 +668,7 @@ std::optional<Failure> check_answer(const Subject& s, const Case& c, const Outco
         ++n;
       }
     std::ostringstream os;
-    os << "row " << first << " of A sums to " << static_cast<double>(row_sum(o.A, first))
+    os << "row " << first << " of A sums to " << static_cast<double>(exact_sum(o.A.cols(), [&](Index j) { return ref::Real(o.A(first, j)); }))
        << "; its allowed weights" << (parts.O && takes_qkv(c.op) ? " and O's row" : "")
        << " are the softmax over every key with the forbidden weights zeroed";
     if (n > 1) os << " (and " << n - 1 << (n == 2 ? " other row)" : " other rows)");

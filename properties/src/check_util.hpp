@@ -133,15 +133,55 @@ std::optional<Failure> compare_with_bound(const std::string& name, const DMatrix
                                           double* max_ratio = nullptr,
                                           const std::vector<bool>* skip_rows = nullptr);
 
+/// The sum of term(0), ..., term(n - 1) in ref::Real (50 digits, which hold
+/// every double exactly: reference/include/attn/ref/real.hpp), added in that
+/// order: a row of A (term(j) = Real(A(i, j))), a row of A times a column of
+/// V, a row of Q times a row of K. `term` maps an Index in [0, n) to a
+/// ref::Real. The one exact row sum of the property checks.
+template <class Term>
+ref::Real exact_sum(Index n, const Term& term) {
+  ref::Real sum = 0;
+  for (Index j = 0; j < n; ++j) sum += term(j);
+  return sum;
+}
+
+/// row_stochastic's judgment of row i of an answer's A (T_q x T_v) to case c
+/// (F1, sections 32.2.8-32.2.9; one fault, one charge: properties/README.md),
+/// with `bound` the row's rounding bound on its sum (Expected::bound_row_sum,
+/// reference/TOLERANCE.md "Row sums"). A row holding a NaN or Inf is
+/// oracle_agreement's and one holding a nonzero forbidden weight exact_zeros':
+/// not judged. A judged row fails on its first negative weight, else when
+/// |exact sum - 1| > bound (or is NaN). Shared by row_stochastic and
+/// masked_after_softmax_rows, so that both read a row alike.
+struct RowJudgment {
+  enum class Kind {
+    non_finite,        ///< not judged: a NaN or Inf in the row
+    forbidden_weight,  ///< not judged: all finite, a nonzero forbidden weight
+    negative_weight,   ///< fails: A(i, column) < 0, the first such
+    sum_off,           ///< fails: |sum - 1| = error > bound
+    passes             ///< |sum - 1| = error <= bound
+  };
+  Kind kind = Kind::passes;
+  Index column = -1;  ///< negative_weight: the first negative entry's column
+  ref::Real sum = 0;  ///< sum_off, passes: the row's sum (exact_sum)
+  double error = 0;   ///< sum_off, passes: |sum - 1| rounded to double
+  bool judged() const { return kind != Kind::non_finite && kind != Kind::forbidden_weight; }
+  bool fails() const { return kind == Kind::negative_weight || kind == Kind::sum_off; }
+};
+RowJudgment judge_row_stochastic(const Case& c, const DMatrix& A, Index i, double bound);
+
 /// One fault, one charge (properties/README.md): per row of the answer o's
 /// A (T_q x T_v; all false unless parts.A, c has a mask, and c.op is
 /// attention, tiled attention or a softmax), true when the row is exactly
 /// what masking after the softmax gives, so row_stochastic's to charge and
-/// not oracle_agreement's: row_stochastic judges the row (finite, >= 0, its
-/// forbidden weights 0) and fails its sum (|sum - 1| > e.bound_row_sum[i],
-/// the sum exact), the sum is > 0, and every allowed weight agrees, within
-/// the bound, with the oracle's softmax over every key (c's mask ignored:
-/// expected_for at precision p, same tier and bounds); when parts.O and the
+/// not oracle_agreement's: row_stochastic fails it on its sum
+/// (judge_row_stochastic with e.bound_row_sum[i] gives sum_off: finite,
+/// >= 0, its forbidden weights 0, |sum - 1| above the bound), and every
+/// allowed weight agrees, within the bound, with the oracle's softmax over
+/// every key (c's mask ignored: expected_for at precision p, same tier and
+/// bounds), so a row of zeros qualifies only where that softmax's allowed
+/// weights are 0 within their bound (a forbidden key holds all but an
+/// underflowing share of the mass); when parts.O and the
 /// operation takes Q, K, V, O's row agrees within that computation's O bound
 /// with the same zeroed row times V. Uses the 50-digit oracle (reference/).
 std::vector<bool> masked_after_softmax_rows(const Case& c, const Outcome& o, const Expected& e,

@@ -6,7 +6,8 @@
 // One fault, one charge (properties/README.md): a row holding a NaN or Inf is
 // oracle_agreement's, a row holding a nonzero forbidden weight exact_zeros';
 // such a row's sum is not judged here (a case with no row left is left to
-// them, detail::leave_to).
+// them, detail::leave_to). The judgment of a row is detail::judge_row_stochastic,
+// which masked_after_softmax_rows shares.
 #include <charconv>
 #include <cmath>
 #include <iomanip>
@@ -41,42 +42,33 @@ Property row_stochastic(Operation op) {
     bool non_finite = false;
     for (Index i = 0; i < o.A.rows(); ++i) {
       const double bound = bounds.at(std::size_t(i));
-      bool others = false;  // the row is another property's
-      for (Index j = 0; j < o.A.cols(); ++j) {
-        const double a = o.A(i, j);
-        non_finite = non_finite || !std::isfinite(a);
-        others = others || !std::isfinite(a) || (detail::forbidden(c, i, j) && a != 0.0);
-      }
-      if (others) continue;
+      const detail::RowJudgment r = detail::judge_row_stochastic(c, o.A, i, bound);
+      non_finite = non_finite || r.kind == detail::RowJudgment::Kind::non_finite;
+      if (!r.judged()) continue;  // the row is another property's
       ++rows_judged;
-      ref::Real sum = 0;
-      for (Index j = 0; j < o.A.cols(); ++j) {
-        const double a = o.A(i, j);
-        if (!(a >= 0)) {
-          Failure f;
-          f.outcome = o;
-          f.marked_row = i;
-          std::ostringstream os;
-          os << "A(" << i << ", " << j << ") = " << a << " is not a weight (must be >= 0)";
-          f.summary = os.str();
-          return f;
-        }
-        sum += ref::Real(a);
+      if (r.kind == detail::RowJudgment::Kind::negative_weight) {
+        Failure f;
+        f.outcome = o;
+        f.marked_row = i;
+        std::ostringstream os;
+        os << "A(" << i << ", " << r.column << ") = " << o.A(i, r.column)
+           << " is not a weight (must be >= 0)";
+        f.summary = os.str();
+        return f;
       }
-      const double err = static_cast<double>(abs(sum - 1));
-      if (!(err <= bound)) {
+      if (r.kind == detail::RowJudgment::Kind::sum_off) {
         Failure f;
         f.outcome = o;
         f.marked_row = i;
         std::ostringstream os;
         // Every digit that matters: "sums to 0.99999999999 (1 - 1e-11)", never "sums to 1, not 1".
-        const double total = static_cast<double>(sum);
+        const double total = static_cast<double>(r.sum);
         char text[40];
         const auto end = std::to_chars(text, text + sizeof text, total).ptr;
         os << "row " << i << " of A sums to " << std::string(text, end) << std::setprecision(3)
-           << " (1 " << (sum < 1 ? "- " : "+ ") << err << "), not 1 within the bound " << bound;
+           << " (1 " << (r.sum < 1 ? "- " : "+ ") << r.error << "), not 1 within the bound " << bound;
         f.summary = os.str();
-        f.worst = WorstEntry{"row sum of A", i, -1, 1.0, static_cast<double>(sum), err, bound};
+        f.worst = WorstEntry{"row sum of A", i, -1, 1.0, total, r.error, bound};
         return f;
       }
     }

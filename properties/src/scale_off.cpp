@@ -66,22 +66,17 @@ Property scale_off(Operation op) {
     // the scaled Q to a 16-bit storage type changed it).
     ref::RealMatrix S(c.Q.rows(), c.K.rows());
     for (Index i = 0; i < c.Q.rows(); ++i)
-      for (Index j = 0; j < c.K.rows(); ++j) {
-        ref::Real dot = 0;
-        for (Index r = 0; r < c.Q.cols(); ++r)
-          dot += ref::Real(scaled.Q(i, r)) / ref::Real(root) * ref::Real(c.K(j, r));
-        S(i, j) = dot;
-      }
+      for (Index j = 0; j < c.K.rows(); ++j)
+        S(i, j) = detail::exact_sum(c.Q.cols(), [&](Index r) {
+          return ref::Real(scaled.Q(i, r)) / ref::Real(root) * ref::Real(c.K(j, r));
+        });
     ref::BoolMatrix allowed = ref::BoolMatrix::Constant(c.Q.rows(), c.K.rows(), true);
     if (c.mask) allowed = c.mask->unaryExpr([](bool m) { return !m; });
     const ref::RealMatrix A = ref::exact_softmax(S, allowed);
     ref::RealMatrix O(c.Q.rows(), c.V.cols());
     for (Index i = 0; i < c.Q.rows(); ++i)
-      for (Index l = 0; l < c.V.cols(); ++l) {
-        ref::Real sum = 0;
-        for (Index j = 0; j < c.K.rows(); ++j) sum += A(i, j) * ref::Real(c.V(j, l));
-        O(i, l) = sum;
-      }
+      for (Index l = 0; l < c.V.cols(); ++l)
+        O(i, l) = detail::exact_sum(c.K.rows(), [&](Index j) { return A(i, j) * ref::Real(c.V(j, l)); });
     const detail::Expected e = detail::expected_for(scaled, s.precision());
     auto fail = [&](std::optional<Failure> f) {
       f->summary = "with Q scaled by sqrt(d_k) = " + std::to_string(int(root)) +

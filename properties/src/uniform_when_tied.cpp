@@ -48,12 +48,10 @@ Property uniform_when_tied(Operation op) {
       for (Index j = 0; j < c.K.rows(); ++j) n += !(c.mask && (*c.mask)(i, j));
       for (Index j = 0; j < c.K.rows(); ++j)
         A(i, j) = (c.mask && (*c.mask)(i, j)) ? ref::Real(0) : ref::Real(1) / n;
-      for (Index l = 0; l < c.V.cols(); ++l) {
-        ref::Real sum = 0;
-        for (Index j = 0; j < c.K.rows(); ++j)
-          if (!(c.mask && (*c.mask)(i, j))) sum += ref::Real(c.V(j, l));
-        O(i, l) = sum / n;
-      }
+      for (Index l = 0; l < c.V.cols(); ++l)
+        O(i, l) = detail::exact_sum(c.K.rows(), [&](Index j) {
+                    return (c.mask && (*c.mask)(i, j)) ? ref::Real(0) : ref::Real(c.V(j, l));
+                  }) / n;
     }
     if (judged.parts.A)
       if (auto f = detail::compare_with_bound("A", o.A, A, e.bound_A)) {
