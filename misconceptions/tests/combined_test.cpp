@@ -63,16 +63,7 @@ Outcome written(const Case& c, const Flaws& f) {
       }
       continue;
     }
-    double m = -std::numeric_limits<double>::infinity();
-    for (double x : s) m = std::max(m, x);
-    double z = 0;
-    for (double x : s) z = r(z + r(std::exp(r(x - m))));
-    for (Index j = 0; j < T_v; ++j) A(i, j) = r(r(std::exp(r(s[std::size_t(j)] - m))) / z);
-    for (Index k = 0; k < d_v; ++k) {
-      double o = 0;
-      for (Index j = 0; j < T_v; ++j) o = r(o + r(A(i, j) * c.V(j, k)));
-      O(i, k) = o;
-    }
+    softmax_row_and_output(c, i, s, r, A, O);
   }
   return Outcome::make_result(O, A);
 }

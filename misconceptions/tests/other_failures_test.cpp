@@ -66,16 +66,7 @@ TEST_CASE("another failure's input past float32's range does not contradict low_
   // left with no allowed key and the code refuses a valid input. The
   // float32 model makes no claim on an input its type cannot hold.
   const double lowest = std::numeric_limits<double>::lowest();
-  Case past;
-  past.op = Operation::attention;
-  past.Q = DMatrix::Constant(1, 1, 1.0);
-  past.K = DMatrix(3, 1);
-  past.K << lowest, lowest, 0;
-  past.V = DMatrix(3, 1);
-  past.V << 1, 2, 4;
-  attn::Mask M(1, 3);
-  M << false, false, true;
-  past.mask = M;
+  const Case past = two_allowed_one_forbidden(lowest);
   REQUIRE(s.run(past).kind == Outcome::Kind::refusal);
   attn::mis::Options options;
   options.other_failures = {past};

@@ -33,16 +33,7 @@ Outcome filled(const Case& c, double fill) {
       for (Index k = 0; k < d_k; ++k) dot = r(dot + r(c.Q(i, k) * c.K(j, k)));
       s[std::size_t(j)] = c.mask && (*c.mask)(i, j) ? r(fill) : r(dot / root);
     }
-    double m = -std::numeric_limits<double>::infinity();
-    for (double x : s) m = std::max(m, x);
-    double z = 0;
-    for (double x : s) z = r(z + r(std::exp(r(x - m))));
-    for (Index j = 0; j < T_v; ++j) A(i, j) = r(r(std::exp(r(s[std::size_t(j)] - m))) / z);
-    for (Index k = 0; k < d_v; ++k) {
-      double o = 0;
-      for (Index j = 0; j < T_v; ++j) o = r(o + r(A(i, j) * c.V(j, k)));
-      O(i, k) = o;
-    }
+    softmax_row_and_output(c, i, s, r, A, O);
   }
   return Outcome::make_result(O, A);
 }
@@ -50,20 +41,7 @@ Outcome filled(const Case& c, double fill) {
 /// The shrunk exact_zeros counterexample of the public lowest-fill files:
 /// T_q = 1, T_v = 3, d = 1; the allowed logits are float lowest, as is the
 /// forbidden key's fill, so the three tie: A = [1/3, 1/3, 1/3].
-Case lowest_tie() {
-  const double lowest = -double(std::numeric_limits<float>::max());
-  Case c;
-  c.op = Operation::attention;
-  c.Q = DMatrix::Constant(1, 1, 1.0);
-  c.K = DMatrix(3, 1);
-  c.K << lowest, lowest, 0;
-  c.V = DMatrix(3, 1);
-  c.V << 1, 2, 4;
-  attn::Mask M(1, 3);
-  M << false, false, true;
-  c.mask = M;
-  return c;
-}
+Case lowest_tie() { return two_allowed_one_forbidden(-double(std::numeric_limits<float>::max())); }
 
 bool names(const Diagnosis& d, const std::string& key) {
   for (const auto& f : d.fits)

@@ -1,6 +1,7 @@
 // Independent test subjects (subjects.hpp): each bug written out with loops.
 #include "subjects.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -641,6 +642,35 @@ std::vector<KeyedSubject> keyed_subjects() {
   add_normaliser_and_output_subjects(v);
   add_refusal_tiled_heads_and_builder_subjects(v);
   return v;
+}
+
+void softmax_row_and_output(const Case& c, Index i, const std::vector<double>& s,
+                            const std::function<double(double)>& r, DMatrix& A, DMatrix& O) {
+  const Index T_v = c.K.rows(), d_v = c.V.cols();
+  double m = -std::numeric_limits<double>::infinity();
+  for (double x : s) m = std::max(m, x);
+  double z = 0;
+  for (double x : s) z = r(z + r(std::exp(r(x - m))));
+  for (Index j = 0; j < T_v; ++j) A(i, j) = r(r(std::exp(r(s[std::size_t(j)] - m))) / z);
+  for (Index k = 0; k < d_v; ++k) {
+    double o = 0;
+    for (Index j = 0; j < T_v; ++j) o = r(o + r(A(i, j) * c.V(j, k)));
+    O(i, k) = o;
+  }
+}
+
+Case two_allowed_one_forbidden(double allowed) {
+  Case c;
+  c.op = Operation::attention;
+  c.Q = DMatrix::Constant(1, 1, 1.0);
+  c.K = DMatrix(3, 1);
+  c.K << allowed, allowed, 0;
+  c.V = DMatrix(3, 1);
+  c.V << 1, 2, 4;
+  attn::Mask M(1, 3);
+  M << false, false, true;
+  c.mask = M;
+  return c;
 }
 
 }  // namespace mis_test

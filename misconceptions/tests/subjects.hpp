@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "attn/prop/subject.hpp"
 
@@ -54,5 +55,18 @@ std::function<Outcome(const Case&)> correct_loops(Operation op);
 
 /// A small counterexample for an operation, like the ones RapidCheck shrinks to.
 Case small_case(Operation op);
+
+/// Row i of A and O from the row's logits `s` (T_v of them, forbidden ones
+/// already filled), every step rounded by `r`: the maximum subtracted, the
+/// exponentials summed left to right, each divided by the sum, then O's row
+/// as the weights times V, summed left to right. The tail the loop-written
+/// subjects share; what differs between them is how `s` is made.
+void softmax_row_and_output(const Case& c, Index i, const std::vector<double>& s,
+                            const std::function<double(double)>& r, DMatrix& A, DMatrix& O);
+
+/// T_q = 1, T_v = 3, d = 1: two allowed keys whose logits are `allowed`
+/// (Q = 1, K = [allowed, allowed, 0]), the third key forbidden, V = [1, 2, 4].
+/// At allowed = float lowest a finite fill of float lowest ties the three.
+Case two_allowed_one_forbidden(double allowed);
 
 }  // namespace mis_test
