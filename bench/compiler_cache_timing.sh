@@ -9,12 +9,7 @@
 #  3. a class of 30 C++ students (copies of the F3 model solution, each with
 #     a constant of its own, so none shares an entry) at --jobs 2: with
 #     --no-cache, cold, and graded again (every compile a hit).
-set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${1:-${ATTNLAB_BUILD_DIR:-$root/build}}"
-attnlab="$build/grader/attnlab"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 export ATTNLAB_CACHE_DIR="$tmp/cache"
 unset ATTNLAB_NO_CACHE
 

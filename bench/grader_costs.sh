@@ -9,12 +9,7 @@
 #     the mutant catalogue, as `attnlab mutants` prints them (ATTNLAB_COSTS_MUTANTS=0
 #     skips this, the longest step).
 # The whole test suite's time is ctest's own "Total Test time".
-set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${1:-${ATTNLAB_BUILD_DIR:-$root/build}}"
-attnlab="$build/grader/attnlab"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 best_of_3() {  # best_of_3 CMD...: the least wall-clock seconds of three runs
   local best="" t
