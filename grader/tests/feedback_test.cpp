@@ -25,6 +25,7 @@
 #include "exercises/exercise.hpp"
 #include "exercises/registry.hpp"
 #include "attn/prop/catalog.hpp"
+#include "attn/prop/operation.hpp"
 #include "attn/prop/property.hpp"
 #include "report/results_json.hpp"
 #include "report/scoring.hpp"
@@ -409,6 +410,37 @@ TEST_CASE("diagnosis text: no known mistake is said once, not twice",
   const std::size_t first = text.find(said);
   REQUIRE(first != std::string::npos);
   CHECK(text.find(said, first + 1) == std::string::npos);
+}
+
+TEST_CASE("diagnosis stage: an operation whose spec says it is not diagnosed gets no name, one that is does",
+          "[feedback][diagnosis]") {
+  // A subject whose every answer is wrong (weights 0.3 everywhere): were the
+  // engine run, it would answer (no known mistake at least).
+  FnSubject s([](const Case& c) {
+    const DMatrix A = DMatrix::Constant(c.Q.rows(), c.K.rows(), 0.3);
+    return Outcome::make_result(A * c.V, A);
+  });
+  int not_diagnosed = 0;
+  for (const attn::prop::OperationSpec& spec : attn::prop::operation_specs()) {
+    if (spec.diagnosed) continue;
+    ++not_diagnosed;
+    attn::grader::DiagnosisStage stage(s, attn::mis::Language::numpy);
+    Case c = masked_case();
+    c.op = spec.op;
+    const FailureDiagnosis d = stage.diagnose(failed("oracle_agreement", c, s.run(masked_case()).A));
+    INFO(std::string(spec.name));
+    CHECK(d.status == FailureDiagnosis::Status::not_applicable);
+    CHECK_THAT(d.why_not, Catch::Contains("models no misconception of " + std::string(spec.name)));
+    CHECK(stage.runs() == 0);
+  }
+  CHECK(not_diagnosed >= 1);  // batched_attention's row says false
+  // The same failure on an operation the spec says is diagnosed runs the engine.
+  attn::grader::DiagnosisStage stage(s, attn::mis::Language::numpy);
+  const Case c = masked_case();
+  REQUIRE(attn::prop::operation_spec(c.op).diagnosed);
+  const FailureDiagnosis d = stage.diagnose(failed("oracle_agreement", c, s.run(c).A));
+  CHECK(d.status == FailureDiagnosis::Status::diagnosed);
+  CHECK(stage.runs() == 1);
 }
 
 TEST_CASE("diagnosis stage: a counterexample is diagnosed once", "[feedback][diagnosis]") {
