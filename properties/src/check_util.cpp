@@ -544,7 +544,7 @@ RowJudgment judge_row_stochastic(const Case& c, const DMatrix& A, Index i, doubl
       r.column = j;
       return r;
     }
-  r.sum = exact_sum(A.cols(), [&](Index j) { return ref::Real(A(i, j)); });
+  r.sum = exact_row_sum(A, i);
   r.error = static_cast<double>(abs(r.sum - 1));
   r.kind = r.error <= bound ? RowJudgment::Kind::passes : RowJudgment::Kind::sum_off;
   return r;
@@ -668,7 +668,7 @@ std::optional<Failure> check_answer(const Subject& s, const Case& c, const Outco
         ++n;
       }
     std::ostringstream os;
-    os << "row " << first << " of A sums to " << static_cast<double>(exact_sum(o.A.cols(), [&](Index j) { return ref::Real(o.A(first, j)); }))
+    os << "row " << first << " of A sums to " << static_cast<double>(exact_row_sum(o.A, first))
        << "; its allowed weights" << (parts.O && takes_qkv(c.op) ? " and O's row" : "")
        << " are the softmax over every key with the forbidden weights zeroed";
     if (n > 1) os << " (and " << n - 1 << (n == 2 ? " other row)" : " other rows)");

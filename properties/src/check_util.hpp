@@ -145,6 +145,11 @@ ref::Real exact_sum(Index n, const Term& term) {
   return sum;
 }
 
+/// The exact sum of row i of A (exact_sum of its entries, left to right).
+inline ref::Real exact_row_sum(const DMatrix& A, Index i) {
+  return exact_sum(A.cols(), [&](Index j) { return ref::Real(A(i, j)); });
+}
+
 /// row_stochastic's judgment of row i of an answer's A (T_q x T_v) to case c
 /// (F1, sections 32.2.8-32.2.9; one fault, one charge: properties/README.md),
 /// with `bound` the row's rounding bound on its sum (Expected::bound_row_sum,
