@@ -53,6 +53,17 @@ Case generated_case(Operation op, std::uint64_t seed) {
   return c;
 }
 
+/// Calls fn(spec, c) for a generated case of every operation at seeds 1-5
+/// (INFO names the operation and seed for a failing check).
+template <class Fn>
+void for_each_generated_case(const Fn& fn) {
+  for (const OperationSpec& spec : attn::prop::operation_specs())
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      INFO(spec.name << ", seed " << seed);
+      fn(spec, generated_case(spec.op, seed));
+    }
+}
+
 /// Same shape and the same entries (NaN equal to NaN, -0 to -0).
 template <class A, class B>
 bool same(const A& a, const B& b) {
@@ -122,50 +133,46 @@ TEST_CASE("every operation has a codec row of its own", "[protocol][operation_ta
 TEST_CASE("a generated case of each operation round-trips through the protocol",
           "[protocol][operation_table]") {
   attn::prop::LibSubject<double> library;
-  for (const OperationSpec& spec : attn::prop::operation_specs()) {
-    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-      INFO(spec.name << ", seed " << seed);
-      const Case c = generated_case(spec.op, seed);
-      const json request = json::parse(request_line(c, 9));
-      CHECK(request["op"] == std::string(spec.name));
-      for (const std::string& m : members_named_by_flags(spec)) CHECK(request.contains(m));
-      if (spec.inputs & input::logits) CHECK(same(decode_matrix(request["S"], "S"), c.S));
-      if (spec.inputs & input::qkv) {
-        CHECK(same(decode_matrix(request["Q"], "Q"), c.Q));
-        CHECK(same(decode_matrix(request["K"], "K"), c.K));
-        CHECK(same(decode_matrix(request["V"], "V"), c.V));
-      }
-      if (spec.inputs & input::upstream) CHECK(same(decode_matrix(request["dO"], "dO"), c.dO));
-      if (spec.inputs & input::projections) CHECK(same(decode_matrix(request["X"], "X"), c.X));
-      if ((spec.inputs & input::mask) && !(spec.inputs & input::batched)) {
-        if (c.mask) CHECK(decode_mask(request["mask"], "mask") == *c.mask);
-        else CHECK(request["mask"].is_null());
-      }
-      if (spec.inputs & input::mask_shape) CHECK(request["T_q"] == c.mask_shape.T_q);
-      if (spec.op == Operation::attention_tiled) {  // its tiles (the backward's are not sent)
-        CHECK(request.value("tile_q", Eigen::Index(-1)) == c.tile_q);
-        CHECK(request.value("tile_k", Eigen::Index(-1)) == c.tile_k);
-      }
-
-      const Outcome expected = library.run(c);
-      if (expected.kind != Outcome::Kind::result) continue;  // a refusal has no answer to carry
-      const Outcome got = parse_reply(reply_for(c, expected, 9), 9, c);
-      INFO(got.message);
-      REQUIRE(got.kind == Outcome::Kind::result);
-      CHECK(same(got.O, expected.O));
-      CHECK(same(got.A, expected.A));
-      CHECK(same(got.logsumexp, expected.logsumexp));
-      CHECK(got.mask == expected.mask);
-      CHECK(same(got.dQ, expected.dQ));
-      CHECK(same(got.dK, expected.dK));
-      CHECK(same(got.dV, expected.dV));
-      // The bound on the reply's length counts every number of the answer.
-      CHECK(operation_codec(spec.op).answer_numbers(c) ==
-            static_cast<std::size_t>(expected.O.size() + expected.A.size() +
-                                     expected.logsumexp.size() + expected.mask.size() +
-                                     expected.dQ.size() + expected.dK.size() + expected.dV.size()));
+  for_each_generated_case([&](const OperationSpec& spec, const Case& c) {
+    const json request = json::parse(request_line(c, 9));
+    CHECK(request["op"] == std::string(spec.name));
+    for (const std::string& m : members_named_by_flags(spec)) CHECK(request.contains(m));
+    if (spec.inputs & input::logits) CHECK(same(decode_matrix(request["S"], "S"), c.S));
+    if (spec.inputs & input::qkv) {
+      CHECK(same(decode_matrix(request["Q"], "Q"), c.Q));
+      CHECK(same(decode_matrix(request["K"], "K"), c.K));
+      CHECK(same(decode_matrix(request["V"], "V"), c.V));
     }
-  }
+    if (spec.inputs & input::upstream) CHECK(same(decode_matrix(request["dO"], "dO"), c.dO));
+    if (spec.inputs & input::projections) CHECK(same(decode_matrix(request["X"], "X"), c.X));
+    if ((spec.inputs & input::mask) && !(spec.inputs & input::batched)) {
+      if (c.mask) CHECK(decode_mask(request["mask"], "mask") == *c.mask);
+      else CHECK(request["mask"].is_null());
+    }
+    if (spec.inputs & input::mask_shape) CHECK(request["T_q"] == c.mask_shape.T_q);
+    if (spec.op == Operation::attention_tiled) {  // its tiles (the backward's are not sent)
+      CHECK(request.value("tile_q", Eigen::Index(-1)) == c.tile_q);
+      CHECK(request.value("tile_k", Eigen::Index(-1)) == c.tile_k);
+    }
+
+    const Outcome expected = library.run(c);
+    if (expected.kind != Outcome::Kind::result) return;  // a refusal has no answer to carry
+    const Outcome got = parse_reply(reply_for(c, expected, 9), 9, c);
+    INFO(got.message);
+    REQUIRE(got.kind == Outcome::Kind::result);
+    CHECK(same(got.O, expected.O));
+    CHECK(same(got.A, expected.A));
+    CHECK(same(got.logsumexp, expected.logsumexp));
+    CHECK(got.mask == expected.mask);
+    CHECK(same(got.dQ, expected.dQ));
+    CHECK(same(got.dK, expected.dK));
+    CHECK(same(got.dV, expected.dV));
+    // The bound on the reply's length counts every number of the answer.
+    CHECK(operation_codec(spec.op).answer_numbers(c) ==
+          static_cast<std::size_t>(expected.O.size() + expected.A.size() +
+                                   expected.logsumexp.size() + expected.mask.size() +
+                                   expected.dQ.size() + expected.dK.size() + expected.dV.size()));
+  });
 }
 
 TEST_CASE("every operation has a reproduction row that calls its function",
@@ -208,53 +215,49 @@ TEST_CASE("every operation check takes has a pseudo-exercise to run it",
 TEST_CASE("case_sizes says the sizes the protocol sends and the library answers with",
           "[operation_table]") {
   attn::prop::LibSubject<double> library;
-  for (const OperationSpec& spec : attn::prop::operation_specs()) {
-    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-      INFO(spec.name << ", seed " << seed);
-      const Case c = generated_case(spec.op, seed);
-      const attn::prop::CaseSizes s = attn::prop::case_sizes(c);
-      CHECK(s.T_q >= 1);
-      CHECK(s.T_v >= 1);
-      // The request's shapes: the last two dimensions of Q, K, V (matrices
-      // or stacked tensors), S, X and one head's projections.
-      const json request = json::parse(request_line(c, 9));
-      const json& shapes = request.contains("shapes") ? request["shapes"] : json::object();
-      const auto last = [&](const char* m, std::size_t from_end) {
-        const json& d = shapes.at(m);
-        return d.at(d.size() - from_end).get<Eigen::Index>();
-      };
-      if (spec.inputs & input::mask_shape) {
-        CHECK(request.at("T_q") == s.T_q);
-        CHECK(request.at("T_v") == s.T_v);
-      }
-      if (spec.inputs & input::logits) {
-        CHECK(last("S", 2) == s.T_q);
-        CHECK(last("S", 1) == s.T_v);
-      }
-      if (spec.inputs & (input::qkv | input::batched)) {
-        CHECK(last("Q", 2) == s.T_q);
-        CHECK(last("K", 2) == s.T_v);
-        CHECK(s.d_k == std::optional<Eigen::Index>(last("Q", 1)));
-        CHECK(s.d_v == std::optional<Eigen::Index>(last("V", 1)));
-      }
-      if (spec.inputs & input::batched)
-        CHECK(s.heads == std::optional<Eigen::Index>(shapes.at("Q").at(1).get<Eigen::Index>()));
-      if (spec.inputs & input::projections) {
-        CHECK(last("X", 2) == s.T_q);
-        CHECK(s.T_v == s.T_q);  // self-attention
-        CHECK(s.heads == std::optional<Eigen::Index>(Eigen::Index(c.heads.size())));
-        if (!c.heads.empty()) {
-          CHECK(s.d_k == std::optional<Eigen::Index>(last("W_Q", 1)));
-          CHECK(s.d_v == std::optional<Eigen::Index>(last("W_V", 1)));
-        }
-      }
-      // The library's answer has T_q rows (and T_v columns where it has keys').
-      const Outcome o = library.run(c);
-      if (o.kind != Outcome::Kind::result) continue;
-      if (o.O.size() > 0) CHECK(o.O.rows() == s.T_q);
-      if (o.A.size() > 0) CHECK((o.A.rows() == s.T_q && o.A.cols() == s.T_v));
-      if (o.mask.size() > 0) CHECK((o.mask.rows() == s.T_q && o.mask.cols() == s.T_v));
-      if (o.dQ.size() > 0) CHECK((o.dQ.rows() == s.T_q && o.dK.rows() == s.T_v));
+  for_each_generated_case([&](const OperationSpec& spec, const Case& c) {
+    const attn::prop::CaseSizes s = attn::prop::case_sizes(c);
+    CHECK(s.T_q >= 1);
+    CHECK(s.T_v >= 1);
+    // The request's shapes: the last two dimensions of Q, K, V (matrices
+    // or stacked tensors), S, X and one head's projections.
+    const json request = json::parse(request_line(c, 9));
+    const json& shapes = request.contains("shapes") ? request["shapes"] : json::object();
+    const auto last = [&](const char* m, std::size_t from_end) {
+      const json& d = shapes.at(m);
+      return d.at(d.size() - from_end).get<Eigen::Index>();
+    };
+    if (spec.inputs & input::mask_shape) {
+      CHECK(request.at("T_q") == s.T_q);
+      CHECK(request.at("T_v") == s.T_v);
     }
-  }
+    if (spec.inputs & input::logits) {
+      CHECK(last("S", 2) == s.T_q);
+      CHECK(last("S", 1) == s.T_v);
+    }
+    if (spec.inputs & (input::qkv | input::batched)) {
+      CHECK(last("Q", 2) == s.T_q);
+      CHECK(last("K", 2) == s.T_v);
+      CHECK(s.d_k == std::optional<Eigen::Index>(last("Q", 1)));
+      CHECK(s.d_v == std::optional<Eigen::Index>(last("V", 1)));
+    }
+    if (spec.inputs & input::batched)
+      CHECK(s.heads == std::optional<Eigen::Index>(shapes.at("Q").at(1).get<Eigen::Index>()));
+    if (spec.inputs & input::projections) {
+      CHECK(last("X", 2) == s.T_q);
+      CHECK(s.T_v == s.T_q);  // self-attention
+      CHECK(s.heads == std::optional<Eigen::Index>(Eigen::Index(c.heads.size())));
+      if (!c.heads.empty()) {
+        CHECK(s.d_k == std::optional<Eigen::Index>(last("W_Q", 1)));
+        CHECK(s.d_v == std::optional<Eigen::Index>(last("W_V", 1)));
+      }
+    }
+    // The library's answer has T_q rows (and T_v columns where it has keys').
+    const Outcome o = library.run(c);
+    if (o.kind != Outcome::Kind::result) return;
+    if (o.O.size() > 0) CHECK(o.O.rows() == s.T_q);
+    if (o.A.size() > 0) CHECK((o.A.rows() == s.T_q && o.A.cols() == s.T_v));
+    if (o.mask.size() > 0) CHECK((o.mask.rows() == s.T_q && o.mask.cols() == s.T_v));
+    if (o.dQ.size() > 0) CHECK((o.dQ.rows() == s.T_q && o.dK.rows() == s.T_v));
+  });
 }
