@@ -203,7 +203,7 @@ std::vector<Case> qkv_cases(Operation op, const Precision& p) {
     DMatrix Qa(2, 1), Ka(4, 1);
     Qa << 1, 1;
     Ka << -1e6, 0, -1e10, 0;
-    add(Qa, Ka, q.matrix(4, 2), mask_from({{0, 1, 1, 1}, {1, 1, 0, 1}}), 2, "added fill levels");
+    add(Qa, Ka, q.matrix(4, 2), mask_from({{0, 1, 1, 1}, {1, 1, 0, 1}}), 2, kAddedFillLevels);
   }
   if (p.largest_finite() >= double(std::numeric_limits<float>::max())) {
     // Allowed logits at float32's lowest value beside a forbidden key: a fill
@@ -214,7 +214,7 @@ std::vector<Case> qkv_cases(Operation op, const Precision& p) {
     Qt << 1;
     Kt << lowest, lowest, 0;
     Vt << 1, 2, 4;
-    add(Qt, Kt, Vt, mask_from({{0, 0, 1}}), 2, "allowed logits at float lowest");
+    add(Qt, Kt, Vt, mask_from({{0, 0, 1}}), 2, kFloatLowestTie);
   }
   {  // 512 tied logits: a sum of 512 ones kept in bfloat16 (8 significant bits)
      // stops growing at 256, so the weights come out 1/256 instead of 1/512 and

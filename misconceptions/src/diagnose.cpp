@@ -196,14 +196,20 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
   for (const Case& c : pool) pool_pred.push_back(predict_all(c));
   std::vector<char> used(pool.size(), 0);
   // Greedy: add the case that separates the most pairs still together; drop
-  // the cases that separate none.
+  // the cases that separate none. The single models first, from the cases
+  // but the two of the second round; then the composed fills (n_single
+  // onwards) from every case, with what budget is left.
+  std::size_t upto = n_single;
   while (b.cases.size() < max_cases) {
     std::size_t best = pool.size(), best_gain = 0;
     for (std::size_t k = 0; k < pool.size(); ++k) {
       if (used[k] || b.entries + detail::case_entries(pool[k]) > max_entries) continue;
+      const bool second = !pool[k].tags.empty() && (pool[k].tags[0] == detail::kAddedFillLevels ||
+                                                     pool[k].tags[0] == detail::kFloatLowestTie);
+      if (second && upto < n) continue;
       std::size_t gain = 0;
-      for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = i + 1; j < n; ++j)
+      for (std::size_t i = 0; i < upto; ++i)
+        for (std::size_t j = i + 1; j < upto; ++j)
           if (!done[i * n + j] && separated(pool_pred[k][i], pool_pred[k][j], pool[k],
                                             kSeparationFactor, returns_weights))
             ++gain;
@@ -211,6 +217,10 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
         best_gain = gain;
         best = k;
       }
+    }
+    if (best == pool.size() && upto < n) {
+      upto = n;
+      continue;
     }
     if (best == pool.size()) break;
     used[best] = 1;
