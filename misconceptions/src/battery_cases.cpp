@@ -195,6 +195,27 @@ std::vector<Case> qkv_cases(Operation op, const Precision& p) {
     Kf << 1000, 0.5, -0.25, 1;
     add(Qf, Kf, q.matrix(4, 2), mask_from({{1, 0, 0, 0}, {1, 0, 1, 0}}), 2, "large forbidden logit");
   }
+  if (p.largest_finite() > 1e10) {  // additive fills (S + mask * fill): a forbidden logit 0 over
+    // an allowed one at -1e6 (row 0: -1e4 added stays above it, -1e9 added
+    // falls below) or at -1e10 (row 1: -1e9 added stays above it, a fill that
+    // replaces the logit at -1e9 too, float lowest or -inf below). The levels
+    // rows cannot tell an added fill: their largest logit is an allowed one.
+    DMatrix Qa(2, 1), Ka(4, 1);
+    Qa << 1, 1;
+    Ka << -1e6, 0, -1e10, 0;
+    add(Qa, Ka, q.matrix(4, 2), mask_from({{0, 1, 1, 1}, {1, 1, 0, 1}}), 2, kAddedFillLevels);
+  }
+  if (p.largest_finite() >= double(std::numeric_limits<float>::max())) {
+    // Allowed logits at float32's lowest value beside a forbidden key: a fill
+    // of float lowest ties them (1/3 each), -inf leaves the key 0. The logits
+    // are exact in float32 (1 times K), so a float32 model claims them.
+    const double lowest = -double(std::numeric_limits<float>::max());
+    DMatrix Qt(1, 1), Kt(3, 1), Vt(3, 1);
+    Qt << 1;
+    Kt << lowest, lowest, 0;
+    Vt << 1, 2, 4;
+    add(Qt, Kt, Vt, mask_from({{0, 0, 1}}), 2, kFloatLowestTie);
+  }
   {  // 512 tied logits: a sum of 512 ones kept in bfloat16 (8 significant bits)
      // stops growing at 256, so the weights come out 1/256 instead of 1/512 and
      // O (V: 1 at even keys, 0 at odd ones) 1 instead of 1/2; float16 and

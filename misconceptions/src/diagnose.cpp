@@ -127,7 +127,31 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
   const std::size_t max_cases = std::min(options.max_cases, kMaxBatteryCases);
   const std::size_t max_entries = std::min(options.max_entries, kMaxBatteryEntries);
   if (op == Operation::attention_backward) return detail::backward_battery(declared, counterexample, options);
-  const std::vector<Model> models = candidate_models(op, declared);
+  std::vector<Model> models = candidate_models(op, declared);
+  // Under a declared float64, the fills composed with float32 arithmetic
+  // (public code in float32 with a finite fill) are told apart only by
+  // cases float32 holds: the float64-only levels leave them no claim, and a
+  // fill of float lowest is told from -inf (with an empty row answered
+  // uniform) by allowed logits at float lowest alone. These pairs take part
+  // in choosing the cases (after the single models, which alone are named
+  // or reported as unseparated).
+  const std::size_t n_single = models.size();
+  if (declared.storage == NumberFormat::float64 && declared.accumulate == NumberFormat::float64) {
+    const Model* f32 = nullptr;
+    for (const Model& m : models)
+      if (m.key == "low_precision" && m.knobs && m.knobs->narrow && m.knobs->arith == NumberFormat::float32)
+        f32 = &m;
+    std::vector<Model> pairs;
+    if (f32)
+      for (const Model& m : models)
+        if (m.key == "finite_fill" && m.knobs)
+          if (const std::optional<detail::Knobs> k = detail::compose(*m.knobs, *f32->knobs)) {
+            std::vector<Param> params = m.params;
+            params.insert(params.end(), f32->params.begin(), f32->params.end());
+            pairs.push_back(detail::knob_model(m.key + "+" + f32->key, params, *k));
+          }
+    for (Model& m : pairs) models.push_back(std::move(m));
+  }
   std::vector<Case> pool;
   Battery b;
   const bool convention = options.fully_forbidden != attn::prop::FullyForbidden::error;
@@ -172,14 +196,20 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
   for (const Case& c : pool) pool_pred.push_back(predict_all(c));
   std::vector<char> used(pool.size(), 0);
   // Greedy: add the case that separates the most pairs still together; drop
-  // the cases that separate none.
+  // the cases that separate none. The single models first, from the cases
+  // but the two of the second round; then the composed fills (n_single
+  // onwards) from every case, with what budget is left.
+  std::size_t upto = n_single;
   while (b.cases.size() < max_cases) {
     std::size_t best = pool.size(), best_gain = 0;
     for (std::size_t k = 0; k < pool.size(); ++k) {
       if (used[k] || b.entries + detail::case_entries(pool[k]) > max_entries) continue;
+      const bool second = !pool[k].tags.empty() && (pool[k].tags[0] == detail::kAddedFillLevels ||
+                                                     pool[k].tags[0] == detail::kFloatLowestTie);
+      if (second && upto < n) continue;
       std::size_t gain = 0;
-      for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = i + 1; j < n; ++j)
+      for (std::size_t i = 0; i < upto; ++i)
+        for (std::size_t j = i + 1; j < upto; ++j)
           if (!done[i * n + j] && separated(pool_pred[k][i], pool_pred[k][j], pool[k],
                                             kSeparationFactor, returns_weights))
             ++gain;
@@ -187,6 +217,10 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
         best_gain = gain;
         best = k;
       }
+    }
+    if (best == pool.size() && upto < n) {
+      upto = n;
+      continue;
     }
     if (best == pool.size()) break;
     used[best] = 1;
@@ -199,12 +233,12 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
     for (const Case& c : b.cases) std::cerr << " [" << (c.tags.empty() ? "" : c.tags[0]) << "]";
     std::cerr << "\n";
   }
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = i + 1; j < n; ++j)
+  for (std::size_t i = 0; i < n_single; ++i)
+    for (std::size_t j = i + 1; j < n_single; ++j)
       if (!done[i * n + j] && models[i].key != models[j].key)
         b.unseparated.push_back(models[i].label() + " ~ " + models[j].label());
   // Members the battery cannot tell from the definition (models[0]) are never named.
-  for (std::size_t j = 1; j < n; ++j)
+  for (std::size_t j = 1; j < n_single; ++j)
     if (!done[j]) b.like_definition.push_back(models[j].label());
   return b;
 }
@@ -340,8 +374,12 @@ class Explains {
   }
 
   bool operator()(const Model& m) const {
-    return fits_all(x_, m) && claims_every_departure(m) && claims_the_counterexample(m) &&
-           rounds_where_it_would(m);
+    if (!fits_all(x_, m)) return false;
+    if (!claims_every_departure(m)) {
+      if (x_.debug && m.key == x_.debug) std::cerr << m.label() << ": no determined claim on any departure\n";
+      return false;
+    }
+    return claims_the_counterexample(m) && rounds_where_it_would(m);
   }
 
  private:
@@ -447,10 +485,11 @@ std::vector<std::vector<Model>> fitting_groups(const Answered& x, Operation op) 
   const Explains explains(x);
   std::vector<std::vector<Model>> groups;
   for (const Model& m : candidate_models(op, x.declared)) {
-    if (m.key == "correct" ||
-        std::find(x.b.like_definition.begin(), x.b.like_definition.end(), m.label()) !=
-            x.b.like_definition.end() ||
-        !explains(m)) {
+    const bool like_def = std::find(x.b.like_definition.begin(), x.b.like_definition.end(), m.label()) !=
+                          x.b.like_definition.end();
+    if (like_def && x.debug && m.key == x.debug)
+      std::cerr << m.label() << ": no battery case tells it from the definition\n";
+    if (m.key == "correct" || like_def || !explains(m)) {
       if (x.debug && m.key == x.debug)
         std::cerr << m.label() << ": like the definition on the battery, or no claim where the answers depart\n";
       continue;
@@ -636,6 +675,11 @@ void combined_fits(const Answered& x, Operation op, const std::vector<Model>& si
           return &p != &q && (wider(x, p.both, q.both) || more_definite(x, q.both, p.both));
         }))
       kept.push_back(&p);
+  if (x.debug)
+    for (const Pair& p : fitting)
+      for (const Pair& q : fitting)
+        if (&p != &q && (wider(x, p.both, q.both) || more_definite(x, q.both, p.both)))
+          std::cerr << "pair dropped: " << p.both.label() << " (beside " << q.both.label() << ")\n";
   if (x.debug)
     for (const Pair* p : kept) std::cerr << "pair fits: " << p->both.label() << "\n";
   if (kept.empty()) return;

@@ -122,6 +122,34 @@ struct HeadWork {
   }
 };
 
+/// Whether logit (i, j) is exact in the arithmetic whatever the order of the
+/// code's operations: at most one nonzero product q_t k_t, exact in the
+/// format (no sum rounds), and a scale that is a power of two which neither
+/// the product nor q or k scaled first leaves the format's normal range
+/// (q * scale before the product, as PaLM, MLX and equinox write it, or the
+/// logits divided after). The a-priori bound gamma_n sum |q_t k_t| is then 0,
+/// not the (d + 4) u |q k| that at logits near float lowest leaves the row
+/// no claim at all (an infinite bound).
+bool exact_logit(const HeadWork& w, Index i, Index j, Index d_prod, double div) {
+  if (w.k.scale == Scale::dk || w.k.scale == Scale::times_sqrt_dk) return false;
+  int exp2 = 0;
+  if (!(div > 0) || std::frexp(div, &exp2) != 0.5) return false;  // a power of two
+  const double tiny = ref::format_smallest_normal(w.a);
+  auto exact = [&w, tiny](double x) {
+    return std::isfinite(x) && w.r(x) == x && (x == 0 || std::abs(x) >= tiny);
+  };
+  int nonzero = 0;
+  for (Index t = 0; t < d_prod; ++t) {
+    const double q = w.in.Q(i, t), k = w.in.K(j, t);
+    if (q == 0 || k == 0) continue;
+    if (++nonzero > 1) return false;
+    const double p = q * k;
+    if (std::fma(q, k, -p) != 0 || !exact(p) || !exact(p / div) || !exact(q / div) || !exact(k / div))
+      return false;
+  }
+  return true;
+}
+
 /// The logits S (given, or Q K^T under the mistake's scale) and their error.
 void head_logits(HeadWork& w) {
   auto r = [&w](double x) { return w.r(x); };
@@ -157,7 +185,7 @@ void head_logits(HeadWork& w) {
           s = r(dot / r(div));
         }
         S(i, j) = s;
-        if (own_err) err(i, j) = double(d_prod + 4) * mag / div;
+        if (own_err) err(i, j) = exact_logit(w, i, j, d_prod, div) ? 0.0 : double(d_prod + 4) * mag / div;
       }
     }
   }
@@ -424,12 +452,31 @@ void head_weight_tolerances(HeadWork& w) {
   // with allowed logits near float lowest), so the model claims that 0.
   const bool exp_of_logit = k.norm == Norm::row && k.exp_stand_in == 0 && k.eps == 0 &&
                             k.mask != MaskUse::multiplicative && k.mask != MaskUse::post_renorm;
-  for (Index i = 0; i < T_q; ++i)
+  // Likewise a weight whose exponential underflows whatever the logits'
+  // errors: with the row's maximum subtracted, the largest exponential is
+  // exp(0) = 1, so Z >= 1, and exp(x) for x below the format's smallest
+  // normal's log, even moved by the bound on both logits' errors and the
+  // subtraction's rounding, leaves A_ij below the absolute underflow term.
+  // A row whose logits are large (-1e9 added in float32: errors of hundreds)
+  // has no relative bound, but a key 1e9 below its maximum still gets 0.
+  const bool max_shifted = exp_of_logit && k.shift == Shift::row_max && k.tiled == Tiled::naive;
+  const double log_tiny = std::log(ref::format_smallest_normal(a)) - 5;
+  for (Index i = 0; i < T_q; ++i) {
+    double row_err = 0;
+    for (Index j = 0; j < T_v; ++j)
+      if (std::isfinite(w.err(i, j))) row_err = std::max(row_err, w.err(i, j));
+    const double mi = w.m[std::size_t(i)];
     for (Index j = 0; j < T_v; ++j) {
       const bool exact_zero = exp_of_logit && A(i, j) == 0 && L(i, j) == -kInf;
-      out.tol_A(i, j) = (exact_zero ? 0.0 : times(rel[std::size_t(i)], std::abs(A(i, j)))) +
-                        (real(i, j) ? 0.0 : double(T_v + 2) * ref::format_smallest_normal(a));
+      const double x = L(i, j) - mi;
+      const bool underflows = max_shifted && std::isfinite(L(i, j)) && std::isfinite(mi) &&
+                              std::isfinite(w.err(i, j)) &&
+                              x + kTolFactor * w.u_eff * (2 * row_err + std::abs(x)) < log_tiny;
+      const double abs_term = real(i, j) ? 0.0 : double(T_v + 2) * ref::format_smallest_normal(a);
+      out.tol_A(i, j) = (exact_zero ? 0.0 : times(rel[std::size_t(i)], std::abs(A(i, j)))) + abs_term;
+      if (underflows) out.tol_A(i, j) = std::min(out.tol_A(i, j), double(T_v + 2) * ref::format_smallest_normal(a));
     }
+  }
   // A stand-in for exp(-inf) is known to a few digits only: vectorised exps
   // clamp their argument at slightly different points (Eigen's clamp gives
   // 5.56e-309 or 5.56e-309 x (1 - 1e-3) depending on the code path).

@@ -125,3 +125,91 @@ TEST_CASE("a candidate another failure's counterexample contradicts is not offer
   CHECK(d.cases_sent <= attn::mis::kMaxBatteryCases);
   CHECK(d.entries_sent <= attn::mis::kMaxBatteryEntries);
 }
+
+namespace {
+
+/// The fit of `key` in d whose parameter texts include `text`.
+bool names_with(const Diagnosis& d, const std::string& key, const std::string& text) {
+  for (const auto& f : d.fits)
+    if (f.key == key)
+      for (const auto& p : f.params)
+        if (p.text == text) return true;
+  return false;
+}
+
+/// fully_forbidden_refused's counterexample: one query, its only key forbidden.
+Case lone_forbidden_key() {
+  Case c;
+  c.op = Operation::attention;
+  c.Q = DMatrix::Constant(1, 1, 1.0);
+  c.K = DMatrix::Constant(1, 1, 1.0);
+  c.V = DMatrix::Constant(1, 1, 1.0);
+  attn::Mask M(1, 1);
+  M << true;
+  c.mask = M;
+  return c;
+}
+
+}  // namespace
+
+// Before: the logits 1 * K at float lowest got the a-priori bound
+// (d + 4) u |q k|, infinite relative to the row, so finite_fill (float lowest)
+// claimed nothing on the tie row and no battery case told it from the
+// definition: "no known mistake".
+TEST_CASE("a float-lowest fill declared float32 is named finite_fill (float lowest) on the tie row",
+          "[public_fills]") {
+  const double lowest = -double(std::numeric_limits<float>::max());
+  FnSubject s("lowest fill", Operation::attention, [lowest](const Case& c) { return filled(c, lowest); },
+              attn::prop::Precision::of_float());
+  const Diagnosis d = attn::mis::diagnose(s, lowest_tie(), "exact_zeros", {});
+  INFO(attn::mis::to_json(d));
+  CHECK(d.verdict == Diagnosis::Verdict::misconception);
+  CHECK(names_with(d, "finite_fill", "float lowest"));
+  CHECK_FALSE(names(d, "fully_forbidden_answered"));
+}
+
+// Before: declared float64, float32 with a float-lowest fill was told from
+// float32 with -inf and a uniform empty row, and from -1e9 added in float32,
+// by no case the battery chose (the float64-only levels leave float32 no
+// claim): both pairs fitted, none was named.
+TEST_CASE("float32 code with a float-lowest fill declared float64 names the fill and float32",
+          "[public_fills]") {
+  const double lowest = -double(std::numeric_limits<float>::max());
+  FnSubject s("lowest fill", Operation::attention, [lowest](const Case& c) { return filled(c, lowest); });
+  const Diagnosis d = attn::mis::diagnose(s, lone_forbidden_key(), "fully_forbidden_refused", {});
+  INFO(attn::mis::to_json(d));
+  CHECK(d.verdict == Diagnosis::Verdict::combined);
+  CHECK(names_with(d, "finite_fill", "float lowest"));
+  CHECK(names_with(d, "low_precision", "float32"));
+  CHECK_FALSE(names(d, "fully_forbidden_answered"));
+}
+
+// Before: -1e4 added was named for code adding -1e9 in float32: the logits
+// near -2e9 leave the row no relative bound, so neither added fill claimed
+// the weights, though a key 1e9 below the row's maximum has weight 0 in both.
+TEST_CASE("float32 code adding -1e9 is not named -1e4 added", "[public_fills]") {
+  FnSubject s("-1e9 added", Operation::attention, [](const Case& c) {
+    if (!c.mask) return filled(c, 0);
+    // S + mask * -1e9: the fill added to the forbidden logits, in float32.
+    auto r = [](double x) { return double(float(x)); };
+    const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_k = c.Q.cols(), d_v = c.V.cols();
+    if (c.K.cols() != d_k || c.V.rows() != T_v) return Outcome::make_refusal("ValueError", "shapes");
+    const double root = r(std::sqrt(double(d_k)));
+    DMatrix A(T_q, T_v), O(T_q, d_v);
+    for (Index i = 0; i < T_q; ++i) {
+      std::vector<double> sv(static_cast<std::size_t>(T_v));
+      for (Index j = 0; j < T_v; ++j) {
+        double dot = 0;
+        for (Index k = 0; k < d_k; ++k) dot = r(dot + r(c.Q(i, k) * c.K(j, k)));
+        sv[std::size_t(j)] = r(r(dot / root) + ((*c.mask)(i, j) ? r(-1e9) : 0.0));
+      }
+      softmax_row_and_output(c, i, sv, r, A, O);
+    }
+    return Outcome::make_result(O, A);
+  });
+  attn::mis::Options opts;
+  const Diagnosis d = attn::mis::diagnose(s, lone_forbidden_key(), "fully_forbidden_refused", opts);
+  INFO(attn::mis::to_json(d));
+  CHECK_FALSE(names_with(d, "finite_fill", "-1e4"));
+  CHECK(names_with(d, "finite_fill", "-1e9"));
+}
