@@ -371,8 +371,20 @@ Model in_format(const Model& m, NumberFormat f) {
   return detail::knob_model(m.key, params, k);
 }
 
-/// Model m_g reproduces every answer wherever model m_f makes a claim: on
-/// each case m_f claims (m_g judged there), with m_g's tolerance opened
+/// Tolerance tg is finite wherever tf is (same shapes; else left to agreement).
+bool claims_as_much(const DMatrix& tg, const DMatrix& tf) {
+  if (tg.rows() != tf.rows() || tg.cols() != tf.cols()) return true;
+  for (Index i = 0; i < tf.rows(); ++i)
+    for (Index j = 0; j < tf.cols(); ++j)
+      if (tf(i, j) != detail::kAnyAnswer && std::isfinite(tf(i, j)) &&
+          (tg(i, j) == detail::kAnyAnswer || !std::isfinite(tg(i, j))))
+        return false;
+  return true;
+}
+
+/// Model m_g reproduces every answer wherever model m_f makes a claim, and
+/// claims there at least as much: on each case m_f claims (m_g judged
+/// there), with m_g's tolerance opened
 /// (kAnyAnswer) on the entries where m_f's is not finite. A narrow type's
 /// a-priori bound is +Inf past a relative 1/4 (a bfloat16 row of logits
 /// near 10): there it says nothing, and the answers are no evidence for it
@@ -389,6 +401,11 @@ bool reproduces_where_claimed(const Answered& x, const Model& m_g, const Model& 
     const Prediction pf = x.predicted(m_f, k);
     if (pf.no_claim) continue;
     Prediction pg = x.predicted(m_g, k);
+    // m_g must claim at least what m_f claims: not where it says nothing
+    // (an input past float16's range) or its bound is +Inf.
+    if (pg.no_claim || !claims_as_much(pg.tol_A, pf.tol_A) || !claims_as_much(pg.tol_O, pf.tol_O) ||
+        !claims_as_much(pg.tol_lse, pf.tol_lse))
+      return false;
     if (pf.has_answer && pg.has_answer) {
       open(pg.tol_A, pf.tol_A);
       open(pg.tol_O, pf.tol_O);
