@@ -363,6 +363,93 @@ bool fits_all(const Answered& x, const Model& m) {
   return true;
 }
 
+/// A fill (finite_fill, additive_fill) that the model's arithmetic rounds to
+/// an infinity (-1e9 in float16, added or put in place) is that type's -inf,
+/// the definition's mask: no finite fill is computed, and such a member is
+/// never named (it would stand beside the same computation without it).
+bool fill_vanishes(const Model& m, const Precision& declared) {
+  if (!m.knobs) return false;
+  const detail::Knobs& k = *m.knobs;
+  if (k.mask != detail::MaskUse::finite_fill && k.mask != detail::MaskUse::additive_fill) return false;
+  return !std::isfinite(ref::round_to_format(k.narrow ? k.arith : declared.accumulate, k.fill));
+}
+
+/// A model computed in a narrower type than declared (low_precision, alone
+/// or in a pair).
+bool narrow_model(const Model& m) { return m.knobs && m.knobs->narrow; }
+
+/// The other types a narrow model may be computed in: those of
+/// candidate_models (narrower than the declared accumulation), more precise
+/// than `f` (most precise first) or less precise (`more` false).
+std::vector<NumberFormat> other_formats(const Precision& declared, NumberFormat f, bool more) {
+  std::vector<NumberFormat> v;
+  const double u = ref::format_unit_roundoff(f), u_declared = ref::format_unit_roundoff(declared.accumulate);
+  for (const ref::FormatInfo& g : ref::number_formats())
+    if (g.unit_roundoff > u_declared && (more ? g.unit_roundoff < u : g.unit_roundoff > u)) v.push_back(g.format);
+  std::sort(v.begin(), v.end(), [](NumberFormat a, NumberFormat b) {
+    return ref::format_unit_roundoff(a) < ref::format_unit_roundoff(b);
+  });
+  return v;
+}
+
+/// Narrow model m computed in format f instead (its precision parameter with it).
+Model in_format(const Model& m, NumberFormat f) {
+  detail::Knobs k = *m.knobs;
+  k.arith = f;
+  std::vector<Param> params = m.params;
+  for (Param& p : params)
+    if (p.name == "precision") {
+      p.value = double(ref::format_info(f).significand_bits);
+      p.text = ref::format_info(f).name;
+    }
+  return detail::knob_model(m.key, params, k);
+}
+
+/// Tolerance tg is finite wherever tf is (same shapes; else left to agreement).
+bool claims_as_much(const DMatrix& tg, const DMatrix& tf) {
+  if (tg.rows() != tf.rows() || tg.cols() != tf.cols()) return true;
+  for (Index i = 0; i < tf.rows(); ++i)
+    for (Index j = 0; j < tf.cols(); ++j)
+      if (tf(i, j) != detail::kAnyAnswer && std::isfinite(tf(i, j)) &&
+          (tg(i, j) == detail::kAnyAnswer || !std::isfinite(tg(i, j))))
+        return false;
+  return true;
+}
+
+/// Model m_g reproduces every answer wherever model m_f makes a claim, and
+/// claims there at least as much: on each case m_f claims (m_g judged
+/// there), with m_g's tolerance opened
+/// (kAnyAnswer) on the entries where m_f's is not finite. A narrow type's
+/// a-priori bound is +Inf past a relative 1/4 (a bfloat16 row of logits
+/// near 10): there it says nothing, and the answers are no evidence for it
+/// over a more precise type.
+bool reproduces_where_claimed(const Answered& x, const Model& m_g, const Model& m_f) {
+  auto open = [](DMatrix& tol, const DMatrix& claimed) {
+    if (tol.rows() != claimed.rows() || tol.cols() != claimed.cols()) return;
+    for (Index i = 0; i < tol.rows(); ++i)
+      for (Index j = 0; j < tol.cols(); ++j)
+        if (claimed(i, j) == detail::kAnyAnswer || !std::isfinite(claimed(i, j))) tol(i, j) = detail::kAnyAnswer;
+  };
+  for (std::size_t k = 0; k < x.answers.size(); ++k) {
+    if (!x.judged(m_g, k) || !x.judged(m_f, k)) continue;
+    const Prediction pf = x.predicted(m_f, k);
+    if (pf.no_claim) continue;
+    Prediction pg = x.predicted(m_g, k);
+    // m_g must claim at least what m_f claims: not where it says nothing
+    // (an input past float16's range) or its bound is +Inf.
+    if (pg.no_claim || !claims_as_much(pg.tol_A, pf.tol_A) || !claims_as_much(pg.tol_O, pf.tol_O) ||
+        !claims_as_much(pg.tol_lse, pf.tol_lse))
+      return false;
+    if (pf.has_answer && pg.has_answer) {
+      open(pg.tol_A, pf.tol_A);
+      open(pg.tol_O, pf.tol_O);
+      open(pg.tol_lse, pf.tol_lse);
+    }
+    if (!agrees(x.answers[k], pg, x.b.cases[k], x.subject.returns_weights())) return false;
+  }
+  return true;
+}
+
 /// Whether a model explains the answers: it fits every answer and makes a
 /// claim where the answers depart from the definition, and (a narrower
 /// precision) departs where it would.
@@ -374,7 +461,7 @@ class Explains {
   }
 
   bool operator()(const Model& m) const {
-    if (!fits_all(x_, m)) return false;
+    if (!(narrow_model(m) ? fits_in_most_precise_type(m) : fits_all(x_, m))) return false;
     if (!claims_every_departure(m)) {
       if (x_.debug && m.key == x_.debug) std::cerr << m.label() << ": no determined claim on any departure\n";
       return false;
@@ -383,6 +470,28 @@ class Explains {
   }
 
  private:
+  /// Precision, most precise first: a narrow model (type g) fits when it
+  /// reproduces every answer and no more precise type below the declared
+  /// one reproduces them wherever it makes a claim. A lower precision is
+  /// named only when no more precise type reproduces the answers: the next
+  /// one up may not where a wider one does (float16 overflows past 65504,
+  /// float32 and bfloat16 do not), so each is tried. Where g's bound is +Inf
+  /// (bfloat16's on a row of logits near 10: it claims nothing) the answers
+  /// are no evidence for g over the more precise type. That type is named
+  /// only when it reproduces every answer itself (its own member).
+  bool fits_in_most_precise_type(const Model& m) const {
+    if (!fits_all(x_, m)) return false;
+    for (NumberFormat h : other_formats(x_.declared, m.knobs->arith, true)) {
+      const Model m_h = in_format(m, h);
+      if (reproduces_where_claimed(x_, m_h, m)) {
+        if (x_.debug && m.key == x_.debug)
+          std::cerr << m.label() << ": " << m_h.label() << " reproduces the answers wherever it claims\n";
+        return false;
+      }
+    }
+    return true;
+  }
+
   /// On the diagnosed failure's counterexample (the battery's first case,
   /// when Battery::counterexamples > 0), if the answers depart there, the
   /// model makes a claim, and a determined one on each entry where the
@@ -461,16 +570,30 @@ class Explains {
   }
 
   /// A narrower-precision model must also show where it is told apart from
-  /// the definition (tolerance.hpp, departs_where_separated).
+  /// the definition (tolerance.hpp, departs_where_separated): the definition
+  /// in the declared precision, and in each more precise type still
+  /// narrower than it. Answers exact to float32's definition on a case where
+  /// a bfloat16 model's own answer is visibly off it are float32's, not a
+  /// bfloat16 computation whose +Inf bound admits them (nor a second
+  /// mistake hidden in that bound).
   bool rounds_where_it_would(const Model& m) const {
-    for (std::size_t k = 0; k < x_.answers.size(); ++k)
-      if (x_.judged(m, k) && !detail::departs_where_separated(x_.answers[k], x_.predicted(m, k), x_.predicted(x_.def, k),
-                                           x_.b.cases[k], x_.subject.returns_weights(),
-                                           kSeparationFactor)) {
-        if (x_.debug && m.key == x_.debug)
-          std::cerr << m.label() << ": exact where it would round, case " << k << "\n";
-        return false;
+    std::vector<Model> defs = {x_.def};
+    if (narrow_model(m))
+      for (NumberFormat h : other_formats(x_.declared, m.knobs->arith, true)) {
+        detail::Knobs k;
+        k.narrow = true;
+        k.arith = h;
+        defs.push_back(detail::knob_model("low_precision", {}, k));
       }
+    for (const Model& def : defs)
+      for (std::size_t k = 0; k < x_.answers.size(); ++k)
+        if (x_.judged(m, k) && !detail::departs_where_separated(x_.answers[k], x_.predicted(m, k), x_.predicted(def, k),
+                                             x_.b.cases[k], x_.subject.returns_weights(),
+                                             kSeparationFactor)) {
+          if (x_.debug && m.key == x_.debug)
+            std::cerr << m.label() << ": exact where it would round, case " << k << " (against " << def.label() << ")\n";
+          return false;
+        }
     return true;
   }
 
@@ -489,7 +612,7 @@ std::vector<std::vector<Model>> fitting_groups(const Answered& x, Operation op) 
                           x.b.like_definition.end();
     if (like_def && x.debug && m.key == x.debug)
       std::cerr << m.label() << ": no battery case tells it from the definition\n";
-    if (m.key == "correct" || like_def || !explains(m)) {
+    if (m.key == "correct" || like_def || fill_vanishes(m, x.declared) || !explains(m)) {
       if (x.debug && m.key == x.debug)
         std::cerr << m.label() << ": like the definition on the battery, or no claim where the answers depart\n";
       continue;
@@ -667,7 +790,7 @@ void combined_fits(const Answered& x, Operation op, const std::vector<Model>& si
       std::vector<Param> params = parts[i].params;
       params.insert(params.end(), parts[j].params.begin(), parts[j].params.end());
       Model both = detail::knob_model(parts[i].key + "+" + parts[j].key, params, *k);
-      if (explains(both)) fitting.push_back({&parts[i], &parts[j], std::move(both)});
+      if (!fill_vanishes(both, x.declared) && explains(both)) fitting.push_back({&parts[i], &parts[j], std::move(both)});
     }
   std::vector<const Pair*> kept;
   for (const Pair& p : fitting)

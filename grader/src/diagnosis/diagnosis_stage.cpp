@@ -4,6 +4,8 @@
 
 #include <cstring>
 #include <exception>
+#include <set>
+#include <string>
 #include <utility>
 
 namespace attn::grader {
@@ -105,6 +107,17 @@ FailureDiagnosis DiagnosisStage::diagnose(const attn::prop::Verdict& v,
   return out;
 }
 
+void DiagnosisStage::add_failure(const attn::prop::Verdict& v) {
+  if (v.counts_as_failed() && v.failure && v.counterexample) add_case(*v.counterexample);
+}
+
+void DiagnosisStage::add_case(const attn::prop::Case& c) {
+  const std::string key = case_key(c);
+  for (const attn::prop::Case& f : failed_)
+    if (case_key(f) == key) return;
+  failed_.push_back(c);
+}
+
 FailureDiagnosis DiagnosisStage::diagnose_engine(const attn::prop::Verdict& v) {
   FailureDiagnosis out;
   if (!v.counts_as_failed()) {
@@ -144,9 +157,10 @@ FailureDiagnosis DiagnosisStage::diagnose_engine(const attn::prop::Verdict& v) {
     attn::mis::Options options;
     options.language = language_;
     options.fully_forbidden = fully_forbidden_;
+    std::set<std::string> seen = {key};
     for (const attn::prop::Case& f : failed_)
-      if (f.op == c.op) options.other_failures.push_back(f);
-    failed_.push_back(c);
+      if (f.op == c.op && seen.insert(case_key(f)).second) options.other_failures.push_back(f);
+    add_case(c);
     out.engine = attn::mis::diagnose(subject_, c, v.property_id, options);
     out.status = FailureDiagnosis::Status::diagnosed;
     ++runs_;

@@ -91,11 +91,17 @@ class DiagnosisStage {
   /// declaring float64 is then judged at float32's bounds on its
   /// counterexample (FailureDiagnosis::within_precision; one or two more
   /// cases sent, not when stopped).
-  /// The counterexamples of the failures diagnosed before it in this stage
-  /// are evidence for it (attn::mis::Options::other_failures): a mistake
-  /// one of them contradicts is not named.
+  /// The counterexamples of the other failures of the run (those given to
+  /// add_failure, else those diagnosed before it in this stage) are
+  /// evidence for it (attn::mis::Options::other_failures): a mistake one of
+  /// them contradicts is not named.
   FailureDiagnosis diagnose(const attn::prop::Verdict& v,
                             const attn::prop::Property* property = nullptr);
+
+  /// Registers a failed verdict's counterexample as evidence for every
+  /// diagnosis of this stage, the earlier and the later ones (a mistake a
+  /// failure shown in the same report contradicts is named for none).
+  void add_failure(const attn::prop::Verdict& v);
 
   /// Engine runs made (cache misses), cases and entries sent, seconds spent.
   int runs() const { return runs_; }
@@ -104,12 +110,13 @@ class DiagnosisStage {
 
  private:
   FailureDiagnosis diagnose_engine(const attn::prop::Verdict& v);
+  void add_case(const attn::prop::Case& c);
   attn::prop::Subject& subject_;
   attn::mis::Language language_;
   DiagnosisStop stopped_;
   attn::prop::FullyForbidden fully_forbidden_;
   std::map<std::string, FailureDiagnosis> cache_;
-  std::vector<attn::prop::Case> failed_;  ///< counterexamples of the failures diagnosed so far
+  std::vector<attn::prop::Case> failed_;  ///< counterexamples of the failures registered or diagnosed so far
   int runs_ = 0;
   std::size_t cases_ = 0;
   double seconds_ = 0;

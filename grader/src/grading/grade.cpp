@@ -421,6 +421,8 @@ std::vector<std::optional<FailureDiagnosis>> diagnose_failures(const std::vector
     return std::nullopt;
   };
   DiagnosisStage stage(budget, explanation_language(language), stopped, exercise.fully_forbidden);
+  // Every failure of the report is evidence for each diagnosis, the later ones too.
+  for (const Graded& g : graded) stage.add_failure(g.verdict);
   for (std::size_t k = 0; k < graded.size(); ++k) {
     const attn::prop::Verdict& v = graded[k].verdict;
     if (!v.counts_as_failed()) continue;
