@@ -380,6 +380,13 @@ struct Entry {
 /// answers as a whole first.
 std::vector<std::string> graded_as(const Candidate& c, const CollectRules& rules) {
   const auto& d = c.defines;
+  // Several exercises graded (the configuration's "exercises", --exercise
+  // F2,F3): a file whose `# exercise:` line names another is no work of
+  // them (not an error row). With one exercise fixed, an F4 file is graded
+  // as F3 (one interface: pairs_with), as the examples' partial F3 is.
+  if (c.explicit_line && !c.exercise.empty() && rules.exercise.empty() && !rules.graded.empty() &&
+      !rules.graded.count(c.exercise))
+    return {};
   if (!rules.exercise.empty()) {
     const bool has = std::find(d.begin(), d.end(), rules.exercise) != d.end() ||
                      (!c.exercise.empty() && pairs_with(c.exercise, rules.exercise));
@@ -559,6 +566,7 @@ class Collector {
     for (const auto& a : files.answers) {
       if (used_answers.count(&a) || (!exercise_.empty() && a.exercise != exercise_)) continue;
       if (!entries.empty() && !exercise_.empty()) continue;
+      if (!rules_.graded.empty() && !rules_.graded.count(a.exercise)) continue;  // not graded here
       BatchInput in = input_of(s, a.source, prefix + a.rel);
       in.choice = "answers " + a.rel + " alone (no code file of " + a.exercise + ")";
       if (!in.refused.empty()) in.choice += "; " + in.refused;
@@ -569,7 +577,10 @@ class Collector {
                        [&](const Candidate& b) { return used_answers.count(&b) && b.rel == o; }))
         out_.ignored.push_back(shown_path(dir, o));
     if (out_.inputs.size() == inputs_before) {  // only other exercises' work
-      if (why) *why = "it holds no work of " + exercise_ + " (" + other_work(files.code, files.answers) + ")";
+      std::string of = exercise_;
+      if (of.empty())  // the configuration's "exercises" (--exercise F2,F3): "F2/F3"
+        for (const auto& g : rules_.graded) of += (of.empty() ? "" : "/") + g;
+      if (why) *why = "it holds no work of " + of + " (" + other_work(files.code, files.answers) + ")";
       return false;
     }
     return true;
