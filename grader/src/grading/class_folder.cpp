@@ -567,8 +567,13 @@ class Collector {
       if (used_answers.count(&a) || (!exercise_.empty() && a.exercise != exercise_)) continue;
       if (!entries.empty() && !exercise_.empty()) continue;
       if (!rules_.graded.empty() && !rules_.graded.count(a.exercise)) continue;  // not graded here
+      if (answers_left_out(a, files, used_answers)) continue;  // another attempt is graded
       BatchInput in = input_of(s, a.source, prefix + a.rel);
       in.choice = "answers " + a.rel + " alone (no code file of " + a.exercise + ")";
+      if (const std::string attempt = answers_attempt(a, files); !attempt.empty()) {
+        in.choice += "; " + attempt;
+        in.notes.push_back(attempt);
+      }
       if (!in.refused.empty()) in.choice += "; " + in.refused;
       out_.inputs.push_back(std::move(in));
     }
@@ -733,7 +738,10 @@ class Collector {
     if (is_answers_file(f)) {
       const Recognition r = recognise_exercise(src);
       if (r.status == Recognition::Status::recognised) {
-        files.answers.push_back({f, src, src, rel, r.exercise, false, "", {}, {}});
+        Candidate a{f, src, src, rel, r.exercise, false, "", {}, {}};
+        struct stat st {};
+        if (::lstat(src.c_str(), &st) == 0) a.mtime = st.st_mtim;
+        files.answers.push_back(a);
         return;
       }
       // Not paired (no entry of an exercise with answers): a data file, as before.
@@ -800,14 +808,54 @@ class Collector {
 
   /// The answers file (unused yet) for an entry graded as `exercise`: one of
   /// that exercise, else (an F3-looking entry, the exercise not fixed) F4's.
+  /// Of several answers files of one exercise, one is a student's attempt as
+  /// a code file is (choose_attempts): the latest by modification time, but
+  /// with attempts "best" each in turn (the first unused, in name order).
   const Candidate* answers_for(const std::string& exercise, const Sorted& files,
                                const std::set<const Candidate*>& used) const {
-    for (const bool exact : {true, false})
+    for (const bool exact : {true, false}) {
+      const Candidate* found = nullptr;
       for (const auto& a : files.answers)
         if (!used.count(&a) && (exact ? a.exercise == exercise : pairs_with(exercise, a.exercise)) &&
-            (exercise_.empty() || a.exercise == exercise_))
-          return &a;
+            (exercise_.empty() || a.exercise == exercise_)) {
+          if (rules_.attempts == Attempts::best) return &a;
+          if (!found || !later(found->mtime, a.mtime)) found = &a;
+        }
+      if (found) return found;
+    }
     return nullptr;
+  }
+
+  /// The answers files of `a`'s exercise other than `a` (in name order), when
+  /// one attempt is graded (not attempts "best"): not graded.
+  std::vector<const Candidate*> other_answers(const Candidate& a, const Sorted& files) const {
+    std::vector<const Candidate*> out;
+    if (rules_.attempts == Attempts::best) return out;
+    for (const auto& b : files.answers)
+      if (&b != &a && b.exercise == a.exercise) out.push_back(&b);
+    return out;
+  }
+
+  /// The note for answers file `a` graded as one of several of its exercise
+  /// ("graded a2.json: latest of 2 answers files of F4 by modification time
+  /// (not graded: a1.json)"); empty when it is the only one.
+  std::string answers_attempt(const Candidate& a, const Sorted& files) const {
+    const std::vector<const Candidate*> others = other_answers(a, files);
+    if (others.empty()) return "";
+    std::string names;
+    for (const Candidate* b : others) names += (names.empty() ? "" : ", ") + b->rel;
+    return "graded " + a.rel + ": latest of " + std::to_string(others.size() + 1) +
+           " answers files of " + a.exercise + " by modification time (not graded: " + names + ")";
+  }
+
+  /// Whether answers file `a`, unused, is another attempt of an exercise
+  /// whose answers file is graded or later (other_answers): not graded.
+  bool answers_left_out(const Candidate& a, const Sorted& files,
+                        const std::set<const Candidate*>& used) const {
+    for (const Candidate* b : other_answers(a, files))
+      if (used.count(b) || later(b->mtime, a.mtime) || (!later(a.mtime, b->mtime) && b > &a))
+        return true;
+    return false;
   }
 
   /// A broken answers file (Sorted::broken_answers, unused yet) for an entry
@@ -879,6 +927,11 @@ class Collector {
       in.notes.push_back(e.attempt);
     }
     if (paired) in.choice += "; answers " + paired->rel;
+    if (paired && !paired->exercise.empty())
+      if (const std::string attempt = answers_attempt(*paired, files); !attempt.empty()) {
+        in.choice += " (" + attempt + ")";
+        in.notes.push_back(attempt);
+      }
     if (!helpers.empty()) in.choice += "; helpers: " + helpers;
     if (!data.empty()) in.choice += "; data files: " + data;
     if (!note.empty()) in.choice += "; " + note;
