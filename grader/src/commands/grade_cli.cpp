@@ -24,6 +24,7 @@
 #include "commands/cli_checks.hpp"
 #include "commands/colour.hpp"
 #include "commands/precision_options.hpp"
+#include "exercises/answers.hpp"
 #include "exercises/exercise.hpp"
 #include "grading/batch.hpp"
 #include "grading/class_folder.hpp"
@@ -623,10 +624,18 @@ int GradeCommand::grade_class(const GradePlan& plan) const {
       return 0;
     }
   }
-  for (const auto& i : ignored)
-    std::cout << "attnlab: ignored " << i
-              << (is_answers_file(i) ? " (not an answers file: its \"exercise\" is not F2 or F4)\n"
-                                     : " (not .py, .cpp, .json or executable)\n");
+  for (const auto& i : ignored) {
+    std::string why = " (not .py, .cpp, .json or executable)";
+    if (is_answers_file(i)) {
+      std::error_code ec;
+      const AnswersExercise a = fs::exists(i, ec) ? read_answers_exercise(i) : AnswersExercise{};
+      why = a.refused.empty() ? " (not an answers file: its \"exercise\" is not F2 or F4)"
+                              : " (not read as an answers file: " + a.refused +
+                                    (a.refused.find("larger than") != std::string::npos
+                                         ? ", the limit of an answers file)" : ")");
+    }
+    std::cout << "attnlab: ignored " << i << why << "\n";
+  }
   if (b.inputs.empty()) {
     std::cerr << "attnlab: " << no_submission_message(paths, ignored) << "\n";
     return 2;

@@ -295,6 +295,15 @@ constexpr std::uintmax_t kDataTotalBytes = 8u << 20;
 
 /// "ignored a.py: a symbolic link ...; ignored b: a FIFO, ..." (at most
 /// three, each shortened to kNoteItemBytes, then the count of the others).
+/// RefusedFile's words without the file's path ("is larger than N bytes" ->
+/// "larger than N bytes (the limit of an answers file: 1 MiB)", kAnswersMaxBytes).
+std::string refused_reason(const std::string& refused) {
+  const std::size_t at = refused.rfind(" is ");
+  std::string why = at == std::string::npos ? refused : refused.substr(at + 4);
+  if (why.rfind("larger than ", 0) == 0) why += " (the limit of an answers file: 1 MiB)";
+  return why;
+}
+
 std::string ignored_clause(const std::vector<std::string>& refused) {
   std::string s;
   for (std::size_t k = 0; k < refused.size() && k < 3; ++k)
@@ -541,6 +550,7 @@ class Collector {
       for (const auto& o : files.others) out_.ignored.push_back(shown_path(dir, o));
       return false;
     }
+    refused.insert(refused.end(), files.refused_answers.begin(), files.refused_answers.end());
     std::string noted = ignored_clause(refused);
     for (const auto& same : walk.shared) noted += (noted.empty() ? "" : "; ") + same;
     Student s{student, prefix, root, noted};
@@ -712,6 +722,9 @@ class Collector {
     /// report says why the answers points are lost (also among the data
     /// files, which it stays when nothing pairs with it).
     std::vector<Candidate> broken_answers;
+    /// .json files not read at all (answers.cpp: too large, a FIFO...), each
+    /// "PATH: why", said in the row's note ("ignored ...").
+    std::vector<std::string> refused_answers;
   };
 
   /// The student being collected.
@@ -748,6 +761,8 @@ class Collector {
       if (const AnswersExercise a = read_answers_exercise(src);
           a.refused.empty() && a.problem.rfind("it is not valid JSON", 0) == 0)
         files.broken_answers.push_back({f, src, src, rel, "", false, "", {}, {}});
+      else if (!a.refused.empty())
+        files.refused_answers.push_back(rel + ": not read as an answers file: " + refused_reason(a.refused));
       add_data(f, src, rel, files);  // a .json that is not an answers file: a data file
       return;
     }
