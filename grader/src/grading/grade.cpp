@@ -146,16 +146,28 @@ bool choose_exercise(const GradeOptions& options, std::optional<Exercise>& exerc
     return false;
   }
   result.recognised_by = rec.how;
+  // A file of several exercises given with an answers file is graded as the
+  // exercise the answers file names ({"exercise": "F2"}), when it defines it.
+  std::string chosen = rec.exercise;
+  if (options.answers && rec.defines.size() > 1) {
+    const AnswersExercise a = read_answers_exercise(*options.answers, answers_root(options, *options.answers));
+    if (a.exercise && *a.exercise != rec.exercise &&
+        std::find(rec.defines.begin(), rec.defines.end(), *a.exercise) != rec.defines.end()) {
+      chosen = *a.exercise;
+      result.recognised_by = "it defines " + chosen + ", the exercise of the answers file " +
+                             options.answers->filename().string();
+    }
+  }
   // One file, one report: the other exercises it defines are named, with how to grade them.
   std::vector<std::string> others;
   for (const auto& id : rec.defines)
-    if (id != rec.exercise) others.push_back(id);
+    if (id != chosen) others.push_back(id);
   for (std::size_t k = 0; k < others.size(); ++k)
     result.recognised_by += (k == 0 ? "; it also defines " : k + 1 == others.size() ? " and " : ", ") + others[k];
   if (!others.empty())
     result.recognised_by += " (graded one at a time with --exercise " + others.front() +
                             ", or each in its own row with --out DIR)";
-  return load(rec.exercise, exercise, result);
+  return load(chosen, exercise, result);
 }
 
 /// A submission made ready to run: its launch (command, language, build
