@@ -377,6 +377,9 @@ SummaryRow summary_row(const std::string& name, const GradeResult& r) {
       if (r.failed > 0) row.note = std::to_string(r.failed) + " failed";
       if (!r.missing.empty())
         row.note += (row.note.empty() ? "" : "; ") + std::string("missing ") + r.missing;
+      for (const auto& [id, max] : r.missing_items)  // 0 of its maximum, as the note says
+        if (std::none_of(row.points.begin(), row.points.end(), [&](const auto& p) { return p.first == id; }))
+          row.points.push_back({id, {0.0, max}});
       break;
     case GradeResult::Status::not_gradable:
       row.status = "not gradable";
