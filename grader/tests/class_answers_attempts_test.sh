@@ -38,5 +38,8 @@ assert said in row["choice"], row["choice"]
 report = open(os.path.join(out, row["report"])).read()
 assert "note:        " + said in report, report[:1500]
 assert "the best one counts" not in student["note"], student["note"]
+with open(os.path.join(out, "summary.csv"), newline="") as f:
+    csv_note = next(csv.DictReader(f))["note"]
+assert said in csv_note, ("summary.csv's note lacks the attempt", csv_note)
 PY
 echo "class_answers_attempts_test: passed"

@@ -392,6 +392,10 @@ SummaryRow summary_row(const std::string& name, const GradeResult& r) {
       row.note = first_line(r.message);
       break;
   }
+  // The report's notes (the attempt graded, what of a notebook was skipped,
+  // a data file not beside the code): in the gradebook's note too.
+  for (const auto& n : r.header.notes)
+    if (row.note.find(n) == std::string::npos) row.note += (row.note.empty() ? "" : "; ") + n;
   return row;
 }
 
