@@ -24,6 +24,7 @@
 #include "commands/cli_checks.hpp"
 #include "commands/colour.hpp"
 #include "commands/precision_options.hpp"
+#include "exercises/answers.hpp"
 #include "exercises/exercise.hpp"
 #include "grading/batch.hpp"
 #include "grading/class_folder.hpp"
@@ -286,8 +287,14 @@ void GradeCommand::add_output_options() {
   grade
       ->add_option("--students", only_students,
                    "grade only these students of the class folder (names as in summary.csv, "
-                   "comma-separated); with --out, their rows are replaced and the others kept")
+                   "comma-separated; a name with a comma: --only-student); with --out, their rows are "
+                   "replaced and the others kept")
       ->delimiter(',');
+  grade
+      ->add_option("--only-student", only_students,
+                   "grade only this student (repeatable; the name whole, as in summary.csv's "
+                   "student column, commas and quotes included)")
+      ->allow_extra_args(false);
   grade
       ->add_option("--shard", shard,
                    "K/N: grade only the students of shard K of N (a deterministic split by "
@@ -547,6 +554,18 @@ void GradeCommand::make_sandbox(GradePlan& plan) const {
   plan.options.sandbox = std::make_shared<const Sandbox>(Sandbox::detect(sandbox_options));
 }
 
+namespace {
+/// Whether `s`, a name given to --students or --only-student, names student id
+/// `who`: the id (summary.csv, class_folder.hpp student_id), the folder's raw
+/// name, or summary.csv's form of a name starting with = + - @ (an apostrophe
+/// before it against spreadsheet formulas: gradebook.hpp csv_cell).
+bool names_student(const std::string& s, const std::string& who) {
+  if (s == who || student_id(s) == who) return true;
+  const bool guarded = s.size() > 1 && s[0] == '\'' && std::string("=+-@\t\r").find(s[1]) != std::string::npos;
+  return guarded && names_student(s.substr(1), who);
+}
+}  // namespace
+
 /// Several files or a class folder: every student into --out.
 int GradeCommand::grade_class(const GradePlan& plan) const {
   const auto& config = plan.config;
@@ -561,7 +580,7 @@ int GradeCommand::grade_class(const GradePlan& plan) const {
     const bool named =
         only_students.empty() ||
         std::any_of(only_students.begin(), only_students.end(),
-                    [&](const std::string& s) { return s == who || student_id(s) == who; });
+                    [&](const std::string& s) { return names_student(s, who); });
     if (!named || shard.empty()) return named;
     const auto [k, n] = check::parse_shard(shard);
     return in_shard(who, k, n);
@@ -580,11 +599,7 @@ int GradeCommand::grade_class(const GradePlan& plan) const {
                  "not a student\n";
   b.inputs = std::move(inputs.inputs);
   if (!only_students.empty()) {
-    // A student is named by its id (summary.csv, class_folder.hpp student_id)
-    // or by the folder's raw name.
-    auto names = [](const std::string& s, const std::string& who) {
-      return s == who || student_id(s) == who;
-    };
+    const auto names = names_student;
     std::erase_if(b.inputs, [&](const BatchInput& in) {
       const std::string& who = in.student.empty() ? in.name : in.student;
       return std::none_of(only_students.begin(), only_students.end(),
@@ -609,10 +624,18 @@ int GradeCommand::grade_class(const GradePlan& plan) const {
       return 0;
     }
   }
-  for (const auto& i : ignored)
-    std::cout << "attnlab: ignored " << i
-              << (is_answers_file(i) ? " (not an answers file: its \"exercise\" is not F2 or F4)\n"
-                                     : " (not .py, .cpp, .json or executable)\n");
+  for (const auto& i : ignored) {
+    std::string why = " (not .py, .cpp, .json or executable)";
+    if (is_answers_file(i)) {
+      std::error_code ec;
+      const AnswersExercise a = fs::exists(i, ec) ? read_answers_exercise(i) : AnswersExercise{};
+      why = a.refused.empty() ? " (not an answers file: its \"exercise\" is not F2 or F4)"
+                              : " (not read as an answers file: " + a.refused +
+                                    (a.refused.find("larger than") != std::string::npos
+                                         ? ", the limit of an answers file)" : ")");
+    }
+    std::cout << "attnlab: ignored " << i << why << "\n";
+  }
   if (b.inputs.empty()) {
     std::cerr << "attnlab: " << no_submission_message(paths, ignored) << "\n";
     return 2;

@@ -377,6 +377,9 @@ SummaryRow summary_row(const std::string& name, const GradeResult& r) {
       if (r.failed > 0) row.note = std::to_string(r.failed) + " failed";
       if (!r.missing.empty())
         row.note += (row.note.empty() ? "" : "; ") + std::string("missing ") + r.missing;
+      for (const auto& [id, max] : r.missing_items)  // 0 of its maximum, as the note says
+        if (std::none_of(row.points.begin(), row.points.end(), [&](const auto& p) { return p.first == id; }))
+          row.points.push_back({id, {0.0, max}});
       break;
     case GradeResult::Status::not_gradable:
       row.status = "not gradable";
@@ -389,6 +392,10 @@ SummaryRow summary_row(const std::string& name, const GradeResult& r) {
       row.note = first_line(r.message);
       break;
   }
+  // The report's notes (the attempt graded, what of a notebook was skipped,
+  // a data file not beside the code): in the gradebook's note too.
+  for (const auto& n : r.header.notes)
+    if (row.note.find(n) == std::string::npos) row.note += (row.note.empty() ? "" : "; ") + n;
   return row;
 }
 

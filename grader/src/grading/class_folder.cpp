@@ -295,6 +295,15 @@ constexpr std::uintmax_t kDataTotalBytes = 8u << 20;
 
 /// "ignored a.py: a symbolic link ...; ignored b: a FIFO, ..." (at most
 /// three, each shortened to kNoteItemBytes, then the count of the others).
+/// RefusedFile's words without the file's path ("is larger than N bytes" ->
+/// "larger than N bytes (the limit of an answers file: 1 MiB)", kAnswersMaxBytes).
+std::string refused_reason(const std::string& refused) {
+  const std::size_t at = refused.rfind(" is ");
+  std::string why = at == std::string::npos ? refused : refused.substr(at + 4);
+  if (why.rfind("larger than ", 0) == 0) why += " (the limit of an answers file: 1 MiB)";
+  return why;
+}
+
 std::string ignored_clause(const std::vector<std::string>& refused) {
   std::string s;
   for (std::size_t k = 0; k < refused.size() && k < 3; ++k)
@@ -380,6 +389,13 @@ struct Entry {
 /// answers as a whole first.
 std::vector<std::string> graded_as(const Candidate& c, const CollectRules& rules) {
   const auto& d = c.defines;
+  // Several exercises graded (the configuration's "exercises", --exercise
+  // F2,F3): a file whose `# exercise:` line names another is no work of
+  // them (not an error row). With one exercise fixed, an F4 file is graded
+  // as F3 (one interface: pairs_with), as the examples' partial F3 is.
+  if (c.explicit_line && !c.exercise.empty() && rules.exercise.empty() && !rules.graded.empty() &&
+      !rules.graded.count(c.exercise))
+    return {};
   if (!rules.exercise.empty()) {
     const bool has = std::find(d.begin(), d.end(), rules.exercise) != d.end() ||
                      (!c.exercise.empty() && pairs_with(c.exercise, rules.exercise));
@@ -534,6 +550,7 @@ class Collector {
       for (const auto& o : files.others) out_.ignored.push_back(shown_path(dir, o));
       return false;
     }
+    refused.insert(refused.end(), files.refused_answers.begin(), files.refused_answers.end());
     std::string noted = ignored_clause(refused);
     for (const auto& same : walk.shared) noted += (noted.empty() ? "" : "; ") + same;
     Student s{student, prefix, root, noted};
@@ -559,8 +576,14 @@ class Collector {
     for (const auto& a : files.answers) {
       if (used_answers.count(&a) || (!exercise_.empty() && a.exercise != exercise_)) continue;
       if (!entries.empty() && !exercise_.empty()) continue;
+      if (!rules_.graded.empty() && !rules_.graded.count(a.exercise)) continue;  // not graded here
+      if (answers_left_out(a, files, used_answers)) continue;  // another attempt is graded
       BatchInput in = input_of(s, a.source, prefix + a.rel);
       in.choice = "answers " + a.rel + " alone (no code file of " + a.exercise + ")";
+      if (const std::string attempt = answers_attempt(a, files); !attempt.empty()) {
+        in.choice += "; " + attempt;
+        in.notes.push_back(attempt);
+      }
       if (!in.refused.empty()) in.choice += "; " + in.refused;
       out_.inputs.push_back(std::move(in));
     }
@@ -569,7 +592,10 @@ class Collector {
                        [&](const Candidate& b) { return used_answers.count(&b) && b.rel == o; }))
         out_.ignored.push_back(shown_path(dir, o));
     if (out_.inputs.size() == inputs_before) {  // only other exercises' work
-      if (why) *why = "it holds no work of " + exercise_ + " (" + other_work(files.code, files.answers) + ")";
+      std::string of = exercise_;
+      if (of.empty())  // the configuration's "exercises" (--exercise F2,F3): "F2/F3"
+        for (const auto& g : rules_.graded) of += (of.empty() ? "" : "/") + g;
+      if (why) *why = "it holds no work of " + of + " (" + other_work(files.code, files.answers) + ")";
       return false;
     }
     return true;
@@ -696,6 +722,9 @@ class Collector {
     /// report says why the answers points are lost (also among the data
     /// files, which it stays when nothing pairs with it).
     std::vector<Candidate> broken_answers;
+    /// .json files not read at all (answers.cpp: too large, a FIFO...), each
+    /// "PATH: why", said in the row's note ("ignored ...").
+    std::vector<std::string> refused_answers;
   };
 
   /// The student being collected.
@@ -722,13 +751,18 @@ class Collector {
     if (is_answers_file(f)) {
       const Recognition r = recognise_exercise(src);
       if (r.status == Recognition::Status::recognised) {
-        files.answers.push_back({f, src, src, rel, r.exercise, false, "", {}, {}});
+        Candidate a{f, src, src, rel, r.exercise, false, "", {}, {}};
+        struct stat st {};
+        if (::lstat(src.c_str(), &st) == 0) a.mtime = st.st_mtim;
+        files.answers.push_back(a);
         return;
       }
       // Not paired (no entry of an exercise with answers): a data file, as before.
       if (const AnswersExercise a = read_answers_exercise(src);
           a.refused.empty() && a.problem.rfind("it is not valid JSON", 0) == 0)
         files.broken_answers.push_back({f, src, src, rel, "", false, "", {}, {}});
+      else if (!a.refused.empty())
+        files.refused_answers.push_back(rel + ": not read as an answers file: " + refused_reason(a.refused));
       add_data(f, src, rel, files);  // a .json that is not an answers file: a data file
       return;
     }
@@ -789,14 +823,54 @@ class Collector {
 
   /// The answers file (unused yet) for an entry graded as `exercise`: one of
   /// that exercise, else (an F3-looking entry, the exercise not fixed) F4's.
+  /// Of several answers files of one exercise, one is a student's attempt as
+  /// a code file is (choose_attempts): the latest by modification time, but
+  /// with attempts "best" each in turn (the first unused, in name order).
   const Candidate* answers_for(const std::string& exercise, const Sorted& files,
                                const std::set<const Candidate*>& used) const {
-    for (const bool exact : {true, false})
+    for (const bool exact : {true, false}) {
+      const Candidate* found = nullptr;
       for (const auto& a : files.answers)
         if (!used.count(&a) && (exact ? a.exercise == exercise : pairs_with(exercise, a.exercise)) &&
-            (exercise_.empty() || a.exercise == exercise_))
-          return &a;
+            (exercise_.empty() || a.exercise == exercise_)) {
+          if (rules_.attempts == Attempts::best) return &a;
+          if (!found || !later(found->mtime, a.mtime)) found = &a;
+        }
+      if (found) return found;
+    }
     return nullptr;
+  }
+
+  /// The answers files of `a`'s exercise other than `a` (in name order), when
+  /// one attempt is graded (not attempts "best"): not graded.
+  std::vector<const Candidate*> other_answers(const Candidate& a, const Sorted& files) const {
+    std::vector<const Candidate*> out;
+    if (rules_.attempts == Attempts::best) return out;
+    for (const auto& b : files.answers)
+      if (&b != &a && b.exercise == a.exercise) out.push_back(&b);
+    return out;
+  }
+
+  /// The note for answers file `a` graded as one of several of its exercise
+  /// ("graded a2.json: latest of 2 answers files of F4 by modification time
+  /// (not graded: a1.json)"); empty when it is the only one.
+  std::string answers_attempt(const Candidate& a, const Sorted& files) const {
+    const std::vector<const Candidate*> others = other_answers(a, files);
+    if (others.empty()) return "";
+    std::string names;
+    for (const Candidate* b : others) names += (names.empty() ? "" : ", ") + b->rel;
+    return "graded " + a.rel + ": latest of " + std::to_string(others.size() + 1) +
+           " answers files of " + a.exercise + " by modification time (not graded: " + names + ")";
+  }
+
+  /// Whether answers file `a`, unused, is another attempt of an exercise
+  /// whose answers file is graded or later (other_answers): not graded.
+  bool answers_left_out(const Candidate& a, const Sorted& files,
+                        const std::set<const Candidate*>& used) const {
+    for (const Candidate* b : other_answers(a, files))
+      if (used.count(b) || later(b->mtime, a.mtime) || (!later(a.mtime, b->mtime) && b > &a))
+        return true;
+    return false;
   }
 
   /// A broken answers file (Sorted::broken_answers, unused yet) for an entry
@@ -868,6 +942,11 @@ class Collector {
       in.notes.push_back(e.attempt);
     }
     if (paired) in.choice += "; answers " + paired->rel;
+    if (paired && !paired->exercise.empty())
+      if (const std::string attempt = answers_attempt(*paired, files); !attempt.empty()) {
+        in.choice += " (" + attempt + ")";
+        in.notes.push_back(attempt);
+      }
     if (!helpers.empty()) in.choice += "; helpers: " + helpers;
     if (!data.empty()) in.choice += "; data files: " + data;
     if (!note.empty()) in.choice += "; " + note;

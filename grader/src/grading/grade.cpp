@@ -98,8 +98,9 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 /// executable is recognised later, from its hello (`from_hello`). False
 /// (with result's status and message set) when there is nothing to grade.
 bool choose_exercise(const GradeOptions& options, std::optional<Exercise>& exercise,
-                     bool& from_hello, GradeResult& result) {
+                     bool& from_hello, GradeResult& result, bool& unrecognised) {
   from_hello = false;
+  unrecognised = false;
   if (options.kernel) {
     exercise = *options.kernel;
     result.exercise = options.kernel->id;
@@ -141,19 +142,32 @@ bool choose_exercise(const GradeOptions& options, std::optional<Exercise>& exerc
   if (rec.status != Recognition::Status::recognised) {
     result.status = GradeResult::Status::usage_error;
     result.message = rec.message;
+    unrecognised = true;
     return false;
   }
   result.recognised_by = rec.how;
+  // A file of several exercises given with an answers file is graded as the
+  // exercise the answers file names ({"exercise": "F2"}), when it defines it.
+  std::string chosen = rec.exercise;
+  if (options.answers && rec.defines.size() > 1) {
+    const AnswersExercise a = read_answers_exercise(*options.answers, answers_root(options, *options.answers));
+    if (a.exercise && *a.exercise != rec.exercise &&
+        std::find(rec.defines.begin(), rec.defines.end(), *a.exercise) != rec.defines.end()) {
+      chosen = *a.exercise;
+      result.recognised_by = "it defines " + chosen + ", the exercise of the answers file " +
+                             options.answers->filename().string();
+    }
+  }
   // One file, one report: the other exercises it defines are named, with how to grade them.
   std::vector<std::string> others;
   for (const auto& id : rec.defines)
-    if (id != rec.exercise) others.push_back(id);
+    if (id != chosen) others.push_back(id);
   for (std::size_t k = 0; k < others.size(); ++k)
     result.recognised_by += (k == 0 ? "; it also defines " : k + 1 == others.size() ? " and " : ", ") + others[k];
   if (!others.empty())
     result.recognised_by += " (graded one at a time with --exercise " + others.front() +
                             ", or each in its own row with --out DIR)";
-  return load(rec.exercise, exercise, result);
+  return load(chosen, exercise, result);
 }
 
 /// A submission made ready to run: its launch (command, language, build
@@ -549,6 +563,24 @@ GradeResult grade_notebook(const GradeOptions& options, std::ostream& report) {
   }
 }
 
+/// A student's file (a class folder, an upload: GradeOptions::whole_exercise)
+/// of which no exercise can be told is the student's work that cannot be
+/// graded: not gradable with the reason (exit status 1), not a usage error
+/// of the whole run. Graded alone, the file is the user's mistake (exit 2).
+GradeResult unrecognised_work(const GradeOptions& options, const std::string& shown,
+                              GradeResult& result, std::ostream& report) {
+  result.status = GradeResult::Status::not_gradable;
+  result.header.submission = shown;
+  result.header.exercise = "not known";
+  result.header.seed = options.run.seed;
+  result.header.cases = options.run.cases;
+  result.header.brief = options.brief_header;
+  print_header(report, result.header);
+  report_not_gradable(report, result, "answers no exercise attnlab can tell",
+                      "What is wrong: " + result.message + "\n", "");
+  return result;
+}
+
 }  // namespace
 
 GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
@@ -558,8 +590,11 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   const std::string shown = untrusted_text(
       options.display_name.empty() ? options.file.string() : options.display_name, 400);
   std::optional<Exercise> exercise;
-  bool from_hello = false;
-  if (!choose_exercise(options, exercise, from_hello, result)) return result;
+  bool from_hello = false, unrecognised = false;
+  if (!choose_exercise(options, exercise, from_hello, result, unrecognised)) {
+    if (unrecognised && options.whole_exercise) return unrecognised_work(options, shown, result, report);
+    return result;
+  }
   if (is_answers_file(options.file) && exercise)
     return grade_answers_file(options, *exercise, result, report);
   if (exercise && !answers_usable(options, *exercise, result)) return result;

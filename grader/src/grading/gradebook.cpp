@@ -36,6 +36,11 @@ int status_rank(const std::string& s) {
 
 bool handed_in(const SummaryRow& s) { return s.status != "no submission"; }
 
+/// A row whose exercise attnlab could not tell (empty, or the report's "not known").
+bool of_no_known_exercise(const SummaryRow& s) {
+  return s.exercise.empty() || s.exercise.rfind("not known", 0) == 0;
+}
+
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
   std::string out;
   for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
@@ -343,15 +348,27 @@ StudentRow student_row(const std::string& name, const std::vector<const SummaryR
   const std::vector<const SummaryRow*> best = best_per_exercise(subs);
   for (const SummaryRow* s : best) count_file(*s, row, seen);
   std::vector<std::string> outside;
-  for (const SummaryRow* s : best)
-    if (handed_in(*s) && std::none_of(columns.begin(), columns.end(),
+  const SummaryRow* unknown = nullptr;  // work of no known exercise that could not be graded
+  for (const SummaryRow* s : best) {
+    if (!handed_in(*s) || std::any_of(columns.begin(), columns.end(),
                                       [&](const auto& c) { return c.exercise == s->exercise; }))
+      continue;
+    if (of_no_known_exercise(*s) && s->status != "graded") {
+      if (!unknown || status_rank(s->status) > status_rank(unknown->status)) unknown = s;
+    } else {
       outside.push_back(s->exercise.empty() ? s->file : s->exercise);
+    }
+  }
   for (const auto& c : columns) {
     ExerciseCell cell;
     for (const SummaryRow* s : best)
       if (s->exercise == c.exercise && handed_in(*s))
         cell = ExerciseCell{s->status, s->status == "graded" ? s->score : 0.0, s->file};
+    // Handed-in work that could not be read or graded, of no exercise attnlab
+    // could tell, stands for every exercise the student has nothing else of:
+    // not gradable (or error), never a 0 (the LMS files leave the student out).
+    if (unknown && cell.status == "no submission")
+      cell = ExerciseCell{unknown->status, 0.0, unknown->file};
     row.score += cell.score;
     row.max_score += c.max_score;
     row.cells[c.exercise] = cell;
@@ -509,10 +526,14 @@ ojson gradebook_overview(const Gradebook& book) {
 std::string overview_text(const Gradebook& book) {
   const ojson o = gradebook_overview(book);
   std::ostringstream os;
-  const std::size_t files = o["submissions"].get<std::size_t>();
+  std::size_t files = 0, ungraded = 0;  // handed in: graded, or not (not gradable, error)
+  for (const auto& s : book.submissions)
+    if (handed_in(s)) ++(s.status == "graded" ? files : ungraded);
   os << "class overview: " << book.students.size() << " student"
      << (book.students.size() == 1 ? "" : "s") << ", " << files << " file"
-     << (files == 1 ? "" : "s") << " graded\n";
+     << (files == 1 ? "" : "s") << " graded";
+  if (ungraded > 0) os << ", " << ungraded << " handed in but not graded (not gradable or error)";
+  os << "\n";
   os << "score histogram (percent of the maximum; the students whose files were all graded):\n";
   int most = 1;
   for (const auto& b : o["score_histogram"]) most = std::max(most, b["students"].get<int>());

@@ -68,13 +68,17 @@ void count_missing_part(const GradeOptions& options, const Exercise& exercise, b
   const ScoringRules rules = scoring_rules(exercise, options.config.get());
   if (answers_only) {
     double code = 0;
-    for (const auto& p : exercise.properties) code += rules.points_for(p.id);
+    for (const auto& p : exercise.properties) {
+      code += rules.points_for(p.id);
+      r.missing_items.push_back({p.id, rules.points_for(p.id)});
+    }
     r.max_score += code;
     r.missing = "the code (" + exercise.id + "'s properties): 0 of " + format_points(code) +
                 " points";
   } else if (!options.answers) {
     const double points = rules.points_for(kAnswersItem);
     r.max_score += points;
+    r.missing_items.push_back({kAnswersItem, points});
     r.missing = "the answers file: 0 of " + format_points(points) + " points";
   }
 }

@@ -53,6 +53,9 @@ struct GradeResult {
   /// not handed in and its points, counted 0 and in max_score ("the answers
   /// file: 0 of 3 points"); empty when nothing is missing.
   std::string missing;
+  /// The items of that missing part, each with its maximum ("answers", 3):
+  /// 0 points each in the gradebook's columns, not empty cells.
+  std::vector<std::pair<std::string, double>> missing_items;
   /// What of the student's folder was not read and why, as a clause
   /// ("ignored notes.py: a symbolic link to a file outside the student's
   /// folder (not followed)"; grading/class_folder.hpp, BatchInput::refused);

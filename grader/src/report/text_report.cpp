@@ -44,6 +44,11 @@ std::string paste_block(const GradeResult& r, const attn::prop::Case& c) {
   const bool cpp = r.header.language == "C++";
   std::string name = r.header.submission;
   if (const auto slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
+  // A file graded as each of its exercises is shown "attention.py (F2)" in a
+  // class (class_folder.hpp); the code to paste opens the file itself.
+  if (const std::string suffix = " (" + r.exercise + ")";
+      !r.exercise.empty() && name.size() > suffix.size() && name.ends_with(suffix))
+    name.erase(name.size() - suffix.size());
   const std::string code =
       cpp ? cpp_reproduction(c, r.exercise) : python_reproduction(c, name, r.header.entry);
   std::string out;

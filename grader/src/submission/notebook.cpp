@@ -271,6 +271,74 @@ void add_guarded_cell(const std::vector<std::string>& lines, int n,
   else nb.name_guarded_cells.push_back("cell " + std::to_string(n) + " (" + join(uses) + ")");
 }
 
+/// A cell whose display imports all stand alone at its top level (one line
+/// each, not indented, not continued): each such import runs in a `try` of
+/// its own, skipped alone where its module is missing (the preamble's
+/// _attnlab_display_missing), and the rest of the cell runs; a statement of
+/// the cell using a name such an import binds runs guarded as a later
+/// cell's does (add_guarded_cell). Returns false (nothing appended) when an
+/// import does not stand alone: the cell is then guarded whole.
+bool display_imports_alone(const std::vector<std::string>& lines, int n, NotebookPython& nb) {
+  std::vector<std::string> out, binds, imports, modules;
+  LineState state;
+  for (const auto& line : lines) {
+    const bool statement = state.starts_statement();
+    state.advance(line);
+    const std::vector<std::string> found = statement ? display_imports(line) : std::vector<std::string>{};
+    if (found.empty()) {
+      out.push_back(line);
+      continue;
+    }
+    const std::size_t last = line.find_last_not_of(" \t\r");
+    if (line.find_first_of(" \t") == 0 || line.find_first_of("(;") != std::string::npos ||
+        (last != std::string::npos && line[last] == '\\'))
+      return false;
+    std::string tuple = "(";
+    for (const auto& b : display_import_names(line)) {
+      tuple += "'" + b + "', ";
+      if (std::find(binds.begin(), binds.end(), b) == binds.end()) binds.push_back(b);
+    }
+    for (const auto& m : found)
+      if (std::find(modules.begin(), modules.end(), m) == modules.end()) modules.push_back(m);
+    std::string shown = line.substr(0, last == std::string::npos ? 0 : last + 1);
+    imports.push_back(shown);
+    std::string quoted;  // the statement as a Python string, for stderr
+    for (char c : shown) quoted += c == '\\' || c == '\'' ? std::string("\\") + c : std::string(1, c);
+    out.push_back("try:  # attnlab: a display import, skipped alone where its module is missing");
+    out.push_back("    " + shown);
+    out.push_back("except ModuleNotFoundError as _attnlab_missing:");
+    out.push_back("    if not _attnlab_display_missing(_attnlab_missing, " + std::to_string(n) + ", " +
+                  tuple + "), '" + quoted + "'): raise");
+  }
+  for (const auto& b : binds)
+    if (std::find(nb.display_names.begin(), nb.display_names.end(), b) == nb.display_names.end())
+      nb.display_names.push_back(b);
+  std::string list;
+  for (const auto& m : modules) list += (list.empty() ? "" : ", ") + m;
+  nb.guarded_imports.push_back("cell " + std::to_string(n) + " (" + list + ")");
+  // The names the cell's other statements use of those its display imports
+  // (or earlier ones) bind: those statements run guarded.
+  std::vector<std::string> uses;
+  for (const auto& name : nb.display_names) {
+    const std::regex word("(^|[^\\w.])" + name + "\\b");
+    for (const auto& line : lines)
+      if (display_imports(line).empty() && std::regex_search(line, word)) {
+        uses.push_back(name);
+        break;
+      }
+  }
+  if (!uses.empty()) {
+    add_guarded_cell(out, n, {}, binds, uses, nb);
+    return true;
+  }
+  LineState again;
+  for (const auto& line : out) {
+    nb.python += (again.starts_statement() ? python_line(line, nb) : line) + "\n";
+    again.advance(line);
+  }
+  return true;
+}
+
 /// Appends the Python of code cell `n` to nb.python.
 void add_code_cell(const std::string& source, int n, NotebookPython& nb) {
   std::vector<std::string> lines;
@@ -311,6 +379,7 @@ void add_code_cell(const std::string& source, int n, NotebookPython& nb) {
         break;
       }
   }
+  if (!modules.empty() && display_imports_alone(lines, n, nb)) return;
   if (!modules.empty() || !uses.empty()) {
     std::vector<std::string> binds;
     LineState again;
@@ -341,7 +410,7 @@ constexpr const char* kPreamble =
     "    def __getattr__(self, name): return _attnlab_no_op\n"
     "def get_ipython(): return _AttnlabNoIPython()\n"
     "_attnlab_unbound = set()\n"
-    "def _attnlab_display_missing(error, cell, binds):\n"
+    "def _attnlab_display_missing(error, cell, binds, statement=None):\n"
     "    # attnlab: a cell that fails only on importing a display module is skipped,\n"
     "    # and so is a later one that fails only on a name such a skipped import binds\n"
     "    import sys\n"
@@ -355,6 +424,10 @@ constexpr const char* kPreamble =
     "        return True\n"
     "    if (error.name or '').split('.')[0] not in _ATTNLAB_DISPLAY_MODULES: return False\n"
     "    _attnlab_unbound.update(b for b in binds if b not in globals())\n"
+    "    if statement is not None:\n"
+    "        print('attnlab: skipped `%s` in notebook cell %d: %s (a display module, not installed '\n"
+    "              'here); the rest of the cell runs' % (statement, cell, error), file=sys.stderr)\n"
+    "        return True\n"
     "    print('attnlab: skipped notebook cell %d: %s (a display module, not installed here)'\n"
     "          % (cell, error), file=sys.stderr)\n"
     "    return True\n";
@@ -405,6 +478,15 @@ std::string NotebookPython::note() const {
     text += text.empty() ? "skipped " : "; skipped ";
     for (std::size_t k = 0; k < parts.size(); ++k) text += (k ? ", " : "") + parts[k];
     text += " of the notebook (IPython syntax, not Python; display() shows nothing)";
+  }
+  if (!guarded_imports.empty()) {
+    std::string cells;
+    for (std::size_t k = 0; k < guarded_imports.size(); ++k)
+      cells += (k == 0 ? "" : k + 1 == guarded_imports.size() ? " and " : ", ") + guarded_imports[k];
+    text += (text.empty() ? "" : "; ") + cells +
+            (guarded_imports.size() == 1 ? " imports" : " import") +
+            " a display or plotting module: where it is not installed, only that import "
+            "statement is skipped (its stderr says so) and the rest of the cell runs";
   }
   if (!guarded_cells.empty()) {
     std::string cells;

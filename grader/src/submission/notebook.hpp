@@ -23,12 +23,17 @@
 //   method with nothing (one definition each, before the first cell).
 // Each kind skipped is counted for the report's note.
 //
-// A cell that imports a display or plotting module (display_modules():
-// IPython, altair, bokeh, ipywidgets, matplotlib, mpl_toolkits, plotly,
-// pylab, seaborn, tqdm; `import matplotlib.pyplot as plt`, `from tqdm
-// import tqdm`) runs inside a `try`: if it fails with ModuleNotFoundError
-// for one of these modules (the grading machine has no matplotlib), the
-// rest of the cell is skipped and a line on stderr says so; any other
+// A display or plotting module's import (display_modules(): IPython,
+// altair, bokeh, ipywidgets, matplotlib, mpl_toolkits, plotly, pylab,
+// seaborn, tqdm; `import matplotlib.pyplot as plt`, `from tqdm import
+// tqdm`) standing alone on a line at a cell's top level runs in a `try` of
+// its own: where it fails with ModuleNotFoundError for one of these modules
+// (the grading machine has no matplotlib), only that statement is skipped,
+// a line on stderr says so, and the rest of the cell runs (its statements
+// using the name it binds guarded as a later cell's are, below). A cell
+// whose display import is indented, bracketed or continued runs inside a
+// `try` whole: on such a failure the rest of the cell is skipped and a
+// line on stderr says so; any other
 // error, a missing numpy included, is raised as from any cell. A later
 // cell that uses a name such an import binds (`plt`, `sns`, as imported; a
 // word of its text) runs guarded too: if it fails with NameError for a name
@@ -69,6 +74,9 @@ struct NotebookPython {
   int ipython_imports = 0;  ///< `from IPython... import` and `import IPython` lines
   /// Cells run guarded because they import display modules: "cell 4 (matplotlib)".
   std::vector<std::string> guarded_cells;
+  /// Cells whose display imports each run guarded alone, the rest of the cell
+  /// run: "cell 1 (matplotlib)" (an import standing alone at the cell's top level).
+  std::vector<std::string> guarded_imports;
   /// Later cells run guarded because they use a name a display import binds: "cell 6 (plt)".
   std::vector<std::string> name_guarded_cells;
   /// The names the display imports seen so far bind (plt, sns, tqdm), in order.
