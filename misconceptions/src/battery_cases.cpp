@@ -6,6 +6,8 @@
 #include "battery_cases.hpp"
 
 #include <cmath>
+#include <cstddef>
+#include <iterator>
 #include <limits>
 
 namespace attn::mis::detail {
@@ -249,7 +251,7 @@ std::vector<Case> qkv_cases(Operation op, const Precision& p) {
 
 // -- multi-head attention -----------------------------------------------------
 
-std::vector<Case> multi_head_cases(const Precision&) {
+std::vector<Case> multi_head_cases(Operation, const Precision&) {
   std::vector<Case> out;
   Quarters q(13);
   // T 4, d_model 5, two heads with d_k 2, d_v 3, W_O 6 x 4.
@@ -277,45 +279,82 @@ std::vector<Case> multi_head_cases(const Precision&) {
 
 // -- mask builders ------------------------------------------------------------
 
-std::vector<Case> mask_cases(Operation op) {
+/// Appends a mask builder's call with (T_q, T_v, bottom-right alignment, key length).
+void add_mask_call(std::vector<Case>& out, Operation op, Index T_q, Index T_v, bool bottom_right,
+                   Index key_length) {
+  Case c;
+  c.op = op;
+  c.mask_shape.T_q = T_q;
+  c.mask_shape.T_v = T_v;
+  c.mask_shape.bottom_right = bottom_right;
+  c.mask_shape.key_length = key_length;
+  out.push_back(c);
+}
+
+std::vector<Case> causal_mask_cases(Operation op, const Precision&) {
   std::vector<Case> out;
-  auto add = [&](Index T_q, Index T_v, bool br, Index L) {
-    Case c;
-    c.op = op;
-    c.mask_shape.T_q = T_q;
-    c.mask_shape.T_v = T_v;
-    c.mask_shape.bottom_right = br;
-    c.mask_shape.key_length = L;
-    out.push_back(c);
-  };
-  if (op == Operation::causal_mask) {
-    add(3, 5, false, 0);
-    add(3, 5, true, 0);
-    add(5, 3, true, 0);
-    add(4, 4, false, 0);
-  } else {
-    add(3, 5, false, 2);
-    add(4, 6, false, 4);
-    add(2, 3, false, 3);
-  }
+  add_mask_call(out, op, 3, 5, false, 0);
+  add_mask_call(out, op, 3, 5, true, 0);
+  add_mask_call(out, op, 5, 3, true, 0);
+  add_mask_call(out, op, 4, 4, false, 0);
   return out;
 }
+
+std::vector<Case> padding_mask_cases(Operation op, const Precision&) {
+  std::vector<Case> out;
+  add_mask_call(out, op, 3, 5, false, 2);
+  add_mask_call(out, op, 4, 6, false, 4);
+  add_mask_call(out, op, 2, 3, false, 3);
+  return out;
+}
+
+/// No models of these (the grader does not ask: diagnosed = false, or the
+/// backward pass's own battery, backward_models.cpp).
+std::vector<Case> no_cases(Operation, const Precision&) { return {}; }
+
+// -- the entries of an answer (case_entries) -----------------------------------
+
+std::size_t mask_answer_entries(const Case& c) { return std::size_t(c.mask_shape.T_q * c.mask_shape.T_v); }
+std::size_t multi_head_answer_entries(const Case& c) { return std::size_t(c.X.rows() * c.W_O.cols()); }
+std::size_t qkv_answer_entries(const Case& c) {
+  return std::size_t(c.Q.rows() * (c.K.rows() + c.V.cols() + 1));
+}
+std::size_t logits_answer_entries(const Case& c) { return std::size_t(c.S.size()); }
+
+/// An operation's battery: its candidate cases and the entries of its answer.
+struct BatteryRow {
+  Operation op;
+  std::vector<Case> (*cases)(Operation op, const Precision& declared);
+  std::size_t (*answer_entries)(const Case& c);
+};
+
+constexpr BatteryRow kBatteryRows[] = {
+    {Operation::softmax_rows, logits_cases, logits_answer_entries},
+    {Operation::masked_softmax, logits_cases, logits_answer_entries},
+    {Operation::attention, qkv_cases, qkv_answer_entries},
+    {Operation::attention_tiled, qkv_cases, qkv_answer_entries},
+    {Operation::multi_head_attention, multi_head_cases, multi_head_answer_entries},
+    {Operation::causal_mask, causal_mask_cases, mask_answer_entries},
+    {Operation::padding_mask, padding_mask_cases, mask_answer_entries},
+    {Operation::batched_attention, no_cases, logits_answer_entries},
+    {Operation::attention_backward, no_cases, qkv_answer_entries},
+};
+
+constexpr bool battery_rows_in_enumerator_order() {
+  if (std::size(kBatteryRows) != attn::prop::operation_specs().size()) return false;
+  for (std::size_t i = 0; i < std::size(kBatteryRows); ++i)
+    if (kBatteryRows[i].op != attn::prop::operation_specs()[i].op) return false;
+  return true;
+}
+static_assert(battery_rows_in_enumerator_order(),
+              "kBatteryRows: one row per OperationSpec, in the enumerator's order");
+
+const BatteryRow& battery_row(Operation op) { return kBatteryRows[static_cast<std::size_t>(op)]; }
 
 }  // namespace
 
 std::vector<Case> candidate_cases(Operation op, const Precision& declared) {
-  std::vector<Case> all;
-  switch (op) {
-    case Operation::softmax_rows:
-    case Operation::masked_softmax: all = logits_cases(op, declared); break;
-    case Operation::attention:
-    case Operation::attention_tiled: all = qkv_cases(op, declared); break;
-    case Operation::multi_head_attention: all = multi_head_cases(declared); break;
-    case Operation::causal_mask:
-    case Operation::padding_mask: all = mask_cases(op); break;
-    case Operation::batched_attention:  // no models of these (the grader does not ask)
-    case Operation::attention_backward: break;
-  }
+  std::vector<Case> all = battery_row(op).cases(op, declared);
   std::vector<Case> out;
   for (auto& c : all)
     if (fit_to(c, declared)) out.push_back(std::move(c));
@@ -327,11 +366,7 @@ std::size_t case_entries(const Case& c) {
                               c.W_O.size());
   for (const auto& h : c.heads) n += std::size_t(h.W_Q.size() + h.W_K.size() + h.W_V.size());
   if (c.mask) n += std::size_t(c.mask->size());
-  if (builds_mask(c.op)) n += std::size_t(c.mask_shape.T_q * c.mask_shape.T_v);
-  else if (c.op == Operation::multi_head_attention) n += std::size_t(c.X.rows() * c.W_O.cols());
-  else if (takes_qkv(c.op)) n += std::size_t(c.Q.rows() * (c.K.rows() + c.V.cols() + 1));
-  else n += std::size_t(c.S.size());
-  return n;
+  return n + battery_row(c.op).answer_entries(c);
 }
 
 }  // namespace attn::mis::detail

@@ -10,6 +10,8 @@
 #include <map>
 #include <sstream>
 
+#include "operation_table.hpp"
+
 namespace attn::prop {
 
 namespace {
@@ -179,46 +181,91 @@ CaseSizes case_sizes(const Case& c) {
   return s;
 }
 
-void print_inputs(std::ostream& os, const Case& c, Index marked_row) {
-  if (builds_mask(c.op)) {
-    const auto& m = c.mask_shape;
-    os << "  " << operation_name(c.op) << "(T_q = " << m.T_q << ", T_v = " << m.T_v;
-    if (c.op == Operation::causal_mask)
-      os << ", alignment = " << (m.bottom_right ? "bottom_right" : "top_left");
-    else
-      os << ", key_length = " << m.key_length;
-    os << ")\n";
-    return;
-  }
-  if (c.op == Operation::batched_attention) {
-    print_batched_inputs(os, c, marked_row);
-    return;
-  }
-  if (takes_qkv(c.op)) {
-    print_matrix(os, "  Q", c.Q, marked_row);
-    print_matrix(os, "  K", c.K);
-    print_matrix(os, "  V", c.V);
-    if (c.op == Operation::attention_backward) print_matrix(os, "  dO", c.dO, marked_row);
-  } else if (c.op == Operation::multi_head_attention) {
-    print_matrix(os, "  X", c.X, marked_row);
-    for (std::size_t h = 0; h < c.heads.size(); ++h) {
-      const std::string head = "  head " + std::to_string(h) + ": ";
-      print_matrix(os, head + "W_Q", c.heads[h].W_Q);
-      print_matrix(os, head + "W_K", c.heads[h].W_K);
-      print_matrix(os, head + "W_V", c.heads[h].W_V);
-    }
-    print_matrix(os, "  W_O", c.W_O);
-  } else {
-    print_matrix(os, "  S", c.S, marked_row);
-  }
+namespace {
+
+// How each operation's inputs are printed in a counterexample (print_inputs).
+// Not the params: they are a property's knobs, not inputs of the subject,
+// and each property says what they did in its failure's summary (the shifts
+// c_i, sqrt(d_k), the permutation, the mismatch); a bare "params = [0]"
+// explained nothing.
+
+void print_optional_mask(std::ostream& os, const Case& c, Index marked_row) {
   if (c.mask)
     print_mask(os, "  mask (x = forbidden)", *c.mask, marked_row);
   else
     os << "  mask = none\n";
-  // Not the params: they are a property's knobs, not inputs of the subject,
-  // and each property says what they did in its failure's summary (the shifts
-  // c_i, sqrt(d_k), the permutation, the mismatch); a bare "params = [0]"
-  // explained nothing.
+}
+
+void print_logits_inputs(std::ostream& os, const Case& c, Index marked_row) {
+  print_matrix(os, "  S", c.S, marked_row);
+  print_optional_mask(os, c, marked_row);
+}
+
+void print_qkv(std::ostream& os, const Case& c, Index marked_row) {
+  print_matrix(os, "  Q", c.Q, marked_row);
+  print_matrix(os, "  K", c.K);
+  print_matrix(os, "  V", c.V);
+}
+
+void print_qkv_inputs(std::ostream& os, const Case& c, Index marked_row) {
+  print_qkv(os, c, marked_row);
+  print_optional_mask(os, c, marked_row);
+}
+
+void print_backward_inputs(std::ostream& os, const Case& c, Index marked_row) {
+  print_qkv(os, c, marked_row);
+  print_matrix(os, "  dO", c.dO, marked_row);
+  print_optional_mask(os, c, marked_row);
+}
+
+void print_multi_head_inputs(std::ostream& os, const Case& c, Index marked_row) {
+  print_matrix(os, "  X", c.X, marked_row);
+  for (std::size_t h = 0; h < c.heads.size(); ++h) {
+    const std::string head = "  head " + std::to_string(h) + ": ";
+    print_matrix(os, head + "W_Q", c.heads[h].W_Q);
+    print_matrix(os, head + "W_K", c.heads[h].W_K);
+    print_matrix(os, head + "W_V", c.heads[h].W_V);
+  }
+  print_matrix(os, "  W_O", c.W_O);
+  print_optional_mask(os, c, marked_row);
+}
+
+// The mask builders: the call, with the builder's own argument.
+void print_causal_mask_call(std::ostream& os, const Case& c, Index) {
+  const auto& m = c.mask_shape;
+  os << "  " << operation_name(c.op) << "(T_q = " << m.T_q << ", T_v = " << m.T_v
+     << ", alignment = " << (m.bottom_right ? "bottom_right" : "top_left") << ")\n";
+}
+
+void print_padding_mask_call(std::ostream& os, const Case& c, Index) {
+  const auto& m = c.mask_shape;
+  os << "  " << operation_name(c.op) << "(T_q = " << m.T_q << ", T_v = " << m.T_v
+     << ", key_length = " << m.key_length << ")\n";
+}
+
+struct InputPrinter {
+  Operation op;
+  void (*print)(std::ostream& os, const Case& c, Index marked_row);
+};
+
+constexpr InputPrinter kInputPrinters[] = {
+    {Operation::softmax_rows, print_logits_inputs},
+    {Operation::masked_softmax, print_logits_inputs},
+    {Operation::attention, print_qkv_inputs},
+    {Operation::attention_tiled, print_qkv_inputs},
+    {Operation::multi_head_attention, print_multi_head_inputs},
+    {Operation::causal_mask, print_causal_mask_call},
+    {Operation::padding_mask, print_padding_mask_call},
+    {Operation::batched_attention, print_batched_inputs},
+    {Operation::attention_backward, print_backward_inputs},
+};
+static_assert(detail::one_row_per_operation(kInputPrinters),
+              "kInputPrinters: one row per OperationSpec, in the enumerator's order");
+
+}  // namespace
+
+void print_inputs(std::ostream& os, const Case& c, Index marked_row) {
+  detail::row_of(kInputPrinters, c.op).print(os, c, marked_row);
 }
 
 void showValue(const Case& c, std::ostream& os) {

@@ -9,8 +9,35 @@
 #include "attn/prop/batched.hpp"
 #include "attn/ref/extended_reference.hpp"
 #include "oracle_memo.hpp"
+#include "operation_table.hpp"
 
 namespace attn::prop::detail {
+
+namespace {
+
+/// What the oracle answers for an operation and how an answer of it is
+/// judged: one row per operation in kOracleRows (below), read by the
+/// operation's value.
+struct OracleRow {
+  Operation op;
+  /// The oracle's answer and the bound it is judged with (expected_for;
+  /// reference/TOLERANCE.md).
+  Expected (*expected)(const Case& c, const Precision& p);
+  /// The property that owns answering (answering_owner).
+  const char* answering_owner;
+  /// Whether a subject that returns the weights A returns them for it
+  /// (weights_expected).
+  bool weights;
+  /// What is wrong with the shape of an answered O, if anything; nullptr
+  /// for an operation whose answer is judged without O's shape.
+  std::optional<std::string> (*O_shape_problem)(const DMatrix& O, const Case& c);
+  /// Whether O stacks heads and is compared head by head (compare_batched).
+  bool O_per_head;
+};
+
+const OracleRow& oracle_row(Operation op);
+
+}  // namespace
 
 Index T_q(const Case& c) { return case_sizes(c).T_q; }
 Index T_v(const Case& c) { return case_sizes(c).T_v; }
@@ -20,8 +47,7 @@ bool forbidden(const Case& c, Index i, Index j) {
 }
 
 bool weights_expected(const Subject& s, const Case& c) {
-  return c.op != Operation::attention_tiled && c.op != Operation::multi_head_attention &&
-         c.op != Operation::batched_attention && !builds_mask(c.op) && s.returns_weights();
+  return oracle_row(c.op).weights && s.returns_weights();
 }
 
 ref::MultiHeadWeights multi_head_weights(const Case& c) {
@@ -52,7 +78,7 @@ std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Sub
     }
     return std::nullopt;
   }
-  if (c.op == Operation::attention_tiled) {
+  if (operation_spec(c.op).answers & answer::logsumexp) {
     if (o.logsumexp.rows() != T_q(c) || o.logsumexp.cols() != 1) {
       f.summary = "logsumexp is " + shape(o.logsumexp) + " but must be T_q x 1 = " +
                   std::to_string(T_q(c)) + "x1";
@@ -63,30 +89,15 @@ std::optional<Failure> require_answer(const Outcome& o, const Case& c, const Sub
                 std::to_string(T_v(c)) + " (Lemma 1)";
     return f;
   }
-  if (c.op == Operation::multi_head_attention &&
-      (o.O.rows() != c.X.rows() || o.O.cols() != c.W_O.cols())) {
-    f.summary = "O is " + shape(o.O) + " but must be T x d_out = " + std::to_string(c.X.rows()) +
-                "x" + std::to_string(c.W_O.cols()) + " ([O_1, ..., O_h] W_O, section 32.2.5)";
-    return f;
-  }
-  if (c.op == Operation::batched_attention) {
-    const Shape4 out = batched_output_shape(c);
-    if (o.O.rows() != out[0] * out[1] * out[2] || o.O.cols() != out[3]) {
-      f.summary = "O does not have the shape (N, H, T_q, d_v) = " + shape_text(out);
+  if (const auto O_shape = oracle_row(c.op).O_shape_problem)
+    if (auto why = O_shape(o.O, c)) {
+      f.summary = std::move(*why);
       return f;
     }
-  }
-  if (takes_qkv(c.op) && (o.O.rows() != c.Q.rows() || o.O.cols() != c.V.cols())) {
-    f.summary = "O is " + shape(o.O) + " but must be T_q x d_v = " + std::to_string(c.Q.rows()) +
-                "x" + std::to_string(c.V.cols());
-    return f;
-  }
   return std::nullopt;
 }
 
-const char* answering_owner(Operation op) {
-  return op == Operation::attention ? "score_shape" : "oracle_agreement";
-}
+const char* answering_owner(Operation op) { return oracle_row(op).answering_owner; }
 
 namespace {
 
@@ -99,7 +110,7 @@ Parts expected_parts(const Case& c, const Subject& s, Reads reads) {
   p.A = weights_expected(s, c);
   if (reads == Reads::all) {
     p.O = returns_outputs(c.op);
-    p.logsumexp = c.op == Operation::attention_tiled;
+    p.logsumexp = (operation_spec(c.op).answers & answer::logsumexp) != 0;
   }
   return p;
 }
@@ -108,16 +119,7 @@ Parts expected_parts(const Case& c, const Subject& s, Reads reads) {
 Parts well_shaped_parts(const Outcome& o, const Case& c, const Subject& s, Reads reads) {
   Parts p = expected_parts(c, s, reads);
   p.A = p.A && o.A.rows() == T_q(c) && o.A.cols() == T_v(c);
-  if (p.O) {
-    if (c.op == Operation::batched_attention) {
-      const Shape4 out = batched_output_shape(c);
-      p.O = o.O.rows() == out[0] * out[1] * out[2] && o.O.cols() == out[3];
-    } else if (c.op == Operation::multi_head_attention) {
-      p.O = o.O.rows() == c.X.rows() && o.O.cols() == c.W_O.cols();
-    } else {
-      p.O = o.O.rows() == c.Q.rows() && o.O.cols() == c.V.cols();
-    }
-  }
+  if (p.O) p.O = !oracle_row(c.op).O_shape_problem(o.O, c);
   p.logsumexp = p.logsumexp && o.logsumexp.rows() == T_q(c) && o.logsumexp.cols() == 1;
   return p;
 }
@@ -181,75 +183,138 @@ ref::PrecisionModel precision_model(const Precision& p) {
   return p.model();
 }
 
-Expected expected_for(const Case& c, const Precision& p) {
+namespace {
+
+// The oracle's answers (expected_for), one per kind of operation.
+
+/// One attention per (n, h), each with its own oracle and per-head bound.
+Expected expected_batched(const Case& c, const Precision& p) {
   Expected e;
-  if (c.op == Operation::batched_attention) {
-    // One attention per (n, h), each with its own oracle and per-head bound.
-    if (auto why = batched_shape_problem(c)) throw ref::OracleRefusal("oracle: " + *why);
-    const Shape4 out = batched_output_shape(c);
-    const Index rows = out[2], d_v = out[3];
-    e.O = ref::RealMatrix(out[0] * out[1] * rows, d_v);
-    e.bound_O = DMatrix(out[0] * out[1] * rows, d_v);
-    const ref::PrecisionModel model = precision_model(p);
-    for (Index n = 0; n < out[0]; ++n)
-      for (Index h = 0; h < out[1]; ++h) {
-        const HeadSlice hs = batched_head(c, n, h);
-        const auto exact = memo_exact_attention(hs.Q, hs.K, hs.V, hs.mask, c.batched.scale);
-        const auto bound =
-            ref::attention_error_bound(hs.Q, hs.K, hs.V, exact, model, c.batched.scale);
-        const Index first = (n * out[1] + h) * rows;
-        for (Index i = 0; i < rows; ++i)
-          for (Index l = 0; l < d_v; ++l) {
-            e.O(first + i, l) = exact.O(i, l);
-            e.bound_O(first + i, l) = bound.O(i, l);
-          }
-      }
-    return e;
-  }
-  if (c.op == Operation::multi_head_attention) {
-    const ref::MultiHeadWeights w = multi_head_weights(c);
-    e.O = ref::exact_multi_head_attention(c.X, c.X, w, c.mask);
-    e.bound_O = ref::multi_head_error_bound(c.X, c.X, w, c.mask, precision_model(p));
-  } else if (takes_qkv(c.op)) {
-    // Large cases go to the oracle's second tier, whose own bound is added
-    // (TOLERANCE.md, "Two tiers").
-    const bool extended = ref::uses_extended_tier(c.Q.rows(), c.K.rows(), c.Q.cols(), c.V.cols());
-    const auto exact = extended ? memo_extended_attention(c.Q, c.K, c.V, c.mask)
-                                : memo_exact_attention(c.Q, c.K, c.V, c.mask);
-    ref::PrecisionModel model = precision_model(p);
-    // The online softmax rescales once per key tile after the first (TOLERANCE.md, (2')).
-    if (c.op == Operation::attention_tiled && c.tile_k > 0)
-      model.online_rescales = int((c.K.rows() + c.tile_k - 1) / c.tile_k) - 1;
-    auto bound = ref::attention_error_bound(c.Q, c.K, c.V, exact, model);
-    if (extended)
-      bound = ref::add_bounds(std::move(bound), ref::attention_error_bound(c.Q, c.K, c.V, exact,
-                                                                           ref::extended_precision()));
-    e.logsumexp = ref::RealMatrix(c.Q.rows(), 1);
-    e.bound_logsumexp = DMatrix(c.Q.rows(), 1);
-    for (Index i = 0; i < c.Q.rows(); ++i) {
-      e.logsumexp(i, 0) = exact.logsumexp[std::size_t(i)];
-      e.bound_logsumexp(i, 0) = bound.logsumexp[std::size_t(i)];
+  if (auto why = batched_shape_problem(c)) throw ref::OracleRefusal("oracle: " + *why);
+  const Shape4 out = batched_output_shape(c);
+  const Index rows = out[2], d_v = out[3];
+  e.O = ref::RealMatrix(out[0] * out[1] * rows, d_v);
+  e.bound_O = DMatrix(out[0] * out[1] * rows, d_v);
+  const ref::PrecisionModel model = precision_model(p);
+  for (Index n = 0; n < out[0]; ++n)
+    for (Index h = 0; h < out[1]; ++h) {
+      const HeadSlice hs = batched_head(c, n, h);
+      const auto exact = memo_exact_attention(hs.Q, hs.K, hs.V, hs.mask, c.batched.scale);
+      const auto bound = ref::attention_error_bound(hs.Q, hs.K, hs.V, exact, model, c.batched.scale);
+      const Index first = (n * out[1] + h) * rows;
+      for (Index i = 0; i < rows; ++i)
+        for (Index l = 0; l < d_v; ++l) {
+          e.O(first + i, l) = exact.O(i, l);
+          e.bound_O(first + i, l) = bound.O(i, l);
+        }
     }
-    e.A = exact.A;
-    e.O = exact.O;
-    e.bound_A = bound.A;
-    e.bound_O = bound.O;
-    e.bound_row_sum = bound.row_sum;
-    e.allowed = exact.allowed;
-  } else {
-    const bool extended = ref::uses_extended_tier(c.S.rows(), c.S.cols(), 1, 1);
-    const auto exact = extended ? memo_extended_masked_softmax(c.S, c.mask)
-                                : memo_exact_masked_softmax(c.S, c.mask);
-    auto bound = ref::softmax_error_bound(exact, precision_model(p));
-    if (extended)
-      bound = ref::add_bounds(std::move(bound), ref::softmax_error_bound(exact, ref::extended_precision()));
-    e.A = exact.A;
-    e.bound_A = bound.A;
-    e.bound_row_sum = bound.row_sum;
-    e.allowed = exact.allowed;
-  }
   return e;
 }
+
+Expected expected_multi_head(const Case& c, const Precision& p) {
+  Expected e;
+  const ref::MultiHeadWeights w = multi_head_weights(c);
+  e.O = ref::exact_multi_head_attention(c.X, c.X, w, c.mask);
+  e.bound_O = ref::multi_head_error_bound(c.X, c.X, w, c.mask, precision_model(p));
+  return e;
+}
+
+/// Attention on Q, K, V; `online`: the online softmax's rescales counted in
+/// the bound (the tiled forward).
+Expected expected_qkv(const Case& c, const Precision& p, bool online) {
+  Expected e;
+  // Large cases go to the oracle's second tier, whose own bound is added
+  // (TOLERANCE.md, "Two tiers").
+  const bool extended = ref::uses_extended_tier(c.Q.rows(), c.K.rows(), c.Q.cols(), c.V.cols());
+  const auto exact = extended ? memo_extended_attention(c.Q, c.K, c.V, c.mask)
+                              : memo_exact_attention(c.Q, c.K, c.V, c.mask);
+  ref::PrecisionModel model = precision_model(p);
+  // The online softmax rescales once per key tile after the first (TOLERANCE.md, (2')).
+  if (online && c.tile_k > 0) model.online_rescales = int((c.K.rows() + c.tile_k - 1) / c.tile_k) - 1;
+  auto bound = ref::attention_error_bound(c.Q, c.K, c.V, exact, model);
+  if (extended)
+    bound = ref::add_bounds(std::move(bound), ref::attention_error_bound(c.Q, c.K, c.V, exact,
+                                                                         ref::extended_precision()));
+  e.logsumexp = ref::RealMatrix(c.Q.rows(), 1);
+  e.bound_logsumexp = DMatrix(c.Q.rows(), 1);
+  for (Index i = 0; i < c.Q.rows(); ++i) {
+    e.logsumexp(i, 0) = exact.logsumexp[std::size_t(i)];
+    e.bound_logsumexp(i, 0) = bound.logsumexp[std::size_t(i)];
+  }
+  e.A = exact.A;
+  e.O = exact.O;
+  e.bound_A = bound.A;
+  e.bound_O = bound.O;
+  e.bound_row_sum = bound.row_sum;
+  e.allowed = exact.allowed;
+  return e;
+}
+
+Expected expected_attention(const Case& c, const Precision& p) { return expected_qkv(c, p, false); }
+Expected expected_tiled(const Case& c, const Precision& p) { return expected_qkv(c, p, true); }
+
+Expected expected_logits(const Case& c, const Precision& p) {
+  Expected e;
+  const bool extended = ref::uses_extended_tier(c.S.rows(), c.S.cols(), 1, 1);
+  const auto exact = extended ? memo_extended_masked_softmax(c.S, c.mask)
+                              : memo_exact_masked_softmax(c.S, c.mask);
+  auto bound = ref::softmax_error_bound(exact, precision_model(p));
+  if (extended)
+    bound = ref::add_bounds(std::move(bound), ref::softmax_error_bound(exact, ref::extended_precision()));
+  e.A = exact.A;
+  e.bound_A = bound.A;
+  e.bound_row_sum = bound.row_sum;
+  e.allowed = exact.allowed;
+  return e;
+}
+
+// What is wrong with an answered O's shape, by the operation's inputs.
+
+std::string shape_of(const DMatrix& M) { return std::to_string(M.rows()) + "x" + std::to_string(M.cols()); }
+
+std::optional<std::string> qkv_O_shape_problem(const DMatrix& O, const Case& c) {
+  if (O.rows() == c.Q.rows() && O.cols() == c.V.cols()) return std::nullopt;
+  return "O is " + shape_of(O) + " but must be T_q x d_v = " + std::to_string(c.Q.rows()) + "x" +
+         std::to_string(c.V.cols());
+}
+
+std::optional<std::string> multi_head_O_shape_problem(const DMatrix& O, const Case& c) {
+  if (O.rows() == c.X.rows() && O.cols() == c.W_O.cols()) return std::nullopt;
+  return "O is " + shape_of(O) + " but must be T x d_out = " + std::to_string(c.X.rows()) + "x" +
+         std::to_string(c.W_O.cols()) + " ([O_1, ..., O_h] W_O, section 32.2.5)";
+}
+
+std::optional<std::string> batched_O_shape_problem(const DMatrix& O, const Case& c) {
+  const Shape4 out = batched_output_shape(c);
+  if (O.rows() == out[0] * out[1] * out[2] && O.cols() == out[3]) return std::nullopt;
+  return "O does not have the shape (N, H, T_q, d_v) = " + shape_text(out);
+}
+
+// One row per operation, in the enumerator's order. The backward pass's row
+// keeps the weights flag it had (true): no backward property reads
+// judge_parts or weights_expected, they judge the gradients.
+constexpr OracleRow kOracleRows[] = {
+    {Operation::softmax_rows, expected_logits, "oracle_agreement", true, nullptr, false},
+    {Operation::masked_softmax, expected_logits, "oracle_agreement", true, nullptr, false},
+    {Operation::attention, expected_attention, "score_shape", true, qkv_O_shape_problem, false},
+    {Operation::attention_tiled, expected_tiled, "oracle_agreement", false, qkv_O_shape_problem, false},
+    {Operation::multi_head_attention, expected_multi_head, "oracle_agreement", false,
+     multi_head_O_shape_problem, false},
+    {Operation::causal_mask, expected_logits, "oracle_agreement", false, nullptr, false},
+    {Operation::padding_mask, expected_logits, "oracle_agreement", false, nullptr, false},
+    {Operation::batched_attention, expected_batched, "oracle_agreement", false, batched_O_shape_problem,
+     true},
+    {Operation::attention_backward, expected_attention, "oracle_agreement", true, qkv_O_shape_problem,
+     false},
+};
+static_assert(detail::one_row_per_operation(kOracleRows),
+              "kOracleRows: one row per OperationSpec, in the enumerator's order");
+
+const OracleRow& oracle_row(Operation op) { return row_of(kOracleRows, op); }
+
+}  // namespace
+
+Expected expected_for(const Case& c, const Precision& p) { return oracle_row(c.op).expected(c, p); }
 
 std::optional<Failure> compare_with_bound(const std::string& name, const DMatrix& actual,
                                           const ref::RealMatrix& exact, const DMatrix& bound,
@@ -553,9 +618,9 @@ RowJudgment judge_row_stochastic(const Case& c, const DMatrix& A, Index i, doubl
 std::vector<bool> masked_after_softmax_rows(const Case& c, const Outcome& o, const Expected& e,
                                             const Parts& parts, const Precision& p) {
   std::vector<bool> left(std::size_t(o.A.rows()), false);
-  if (!parts.A || !c.mask || c.op == Operation::batched_attention ||
-      c.op == Operation::multi_head_attention)
-    return left;
+  // parts.A (check_answer's, from judge_parts) only where the operation's
+  // row of kOracleRows expects weights: never for an answer of stacked heads.
+  if (!parts.A || !c.mask) return left;
   // One fault, one charge (properties/README.md): the value properties
   // partition what they judge, the row sums being row_stochastic's. A
   // correct kernel never reaches a row here: it fails neither the sum check
@@ -629,7 +694,7 @@ std::optional<Failure> check_answer(const Subject& s, const Case& c, const Outco
     if (record) record(name, ratio, actual.size());
     return with_outcome(f, o);
   };
-  if (c.op == Operation::batched_attention) {
+  if (oracle_row(c.op).O_per_head) {
     if (!parts.O) return std::nullopt;
     double ratio = 0;
     auto f = compare_batched(c, o.O, e.O, e.bound_O, &ratio);

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "operation_table.hpp"
+
 namespace attn::prop {
 
 namespace {
@@ -745,19 +747,13 @@ constexpr OperationGenerator kOperationGenerators[] = {
     {Operation::attention_backward, gen_backward_case},
 };
 
-constexpr bool generators_in_enumerator_order() {
-  if (std::size(kOperationGenerators) != operation_specs().size()) return false;
-  for (std::size_t i = 0; i < std::size(kOperationGenerators); ++i)
-    if (kOperationGenerators[i].op != operation_specs()[i].op) return false;
-  return true;
-}
-static_assert(generators_in_enumerator_order(),
+static_assert(detail::one_row_per_operation(kOperationGenerators),
               "kOperationGenerators: one row per OperationSpec, in the enumerator's order");
 
 }  // namespace
 
 rc::Gen<Case> gen_case(const GenConfig& cfg, MaskPolicy policy) {
-  return kOperationGenerators[static_cast<std::size_t>(cfg.op)].generate(cfg, policy);
+  return detail::row_of(kOperationGenerators, cfg.op).generate(cfg, policy);
 }
 
 rc::Gen<Case> gen_dk_mismatch_case(const GenConfig& cfg) {

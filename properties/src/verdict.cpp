@@ -3,6 +3,7 @@
 
 #include "attn/prop/batched.hpp"
 #include "check_util.hpp"
+#include "operation_table.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -37,20 +38,77 @@ std::string value_text(double x) {
   return std::string(buf, r.ptr);
 }
 
+// How a counterexample of each operation is described in a verdict: its
+// shapes (shape_line) and, where the answer stacks several matrices, the
+// one a marked row lies in (print_outcome).
+
+std::string mask_builder_shapes(const Case& c) {
+  return "T_q=" + std::to_string(c.mask_shape.T_q) + ", T_v=" + std::to_string(c.mask_shape.T_v);
+}
+
+std::string multi_head_shapes(const Case& c) {
+  const auto& h0 = c.heads.empty() ? HeadProjections{} : c.heads.front();
+  return "T=" + std::to_string(c.X.rows()) + ", d_model=" + std::to_string(c.X.cols()) +
+         ", h=" + std::to_string(c.heads.size()) + ", d_k=" + std::to_string(h0.W_Q.cols()) +
+         ", d_v=" + std::to_string(h0.W_V.cols()) + ", d_out=" + std::to_string(c.W_O.cols());
+}
+
+std::string batched_shapes(const Case& c) {
+  const auto& b = c.batched;
+  return "N=" + std::to_string(b.Q[0]) + ", H=" + std::to_string(b.Q[1]) +
+         ", H_kv=" + std::to_string(b.K[1]) + ", T_q=" + std::to_string(b.Q[2]) +
+         ", T_v=" + std::to_string(b.K[2]) + ", d_k=" + std::to_string(b.Q[3]) +
+         ", d_v=" + std::to_string(b.V[3]);
+}
+
+std::string qkv_shapes(const Case& c) {
+  return "T_q=" + std::to_string(c.Q.rows()) + ", T_v=" + std::to_string(c.K.rows()) +
+         ", d_k=" + std::to_string(c.Q.cols()) + ", d_v=" + std::to_string(c.V.cols());
+}
+
+std::string logits_shapes(const Case& c) {
+  return "T_q=" + std::to_string(c.S.rows()) + ", T_v=" + std::to_string(c.S.cols());
+}
+
+/// The head of the marked (stacked) row, as its own T_q x d_v matrix; false
+/// (nothing printed) when O is not (N, H, T_q, d_v).
+bool print_batched_O_of_row(std::ostream& os, const Outcome& o, const Case& c, Index marked_row) {
+  const Shape4 out = batched_output_shape(c);
+  if (o.O.rows() != out[0] * out[1] * out[2] || o.O.cols() != out[3]) return false;
+  const StackedRow at = stacked_row(out, marked_row);
+  print_matrix(os, "  answered O[n=" + std::to_string(at.n) + ", h=" + std::to_string(at.h) + "]",
+               tensor_slice(o.O, out, at.n, at.h), at.i);
+  return true;
+}
+
+struct VerdictRow {
+  Operation op;
+  std::string (*shape_line)(const Case& c);
+  /// Prints the answered O of the marked row alone and returns true, or
+  /// returns false; nullptr: O printed whole.
+  bool (*answered_O_of_row)(std::ostream& os, const Outcome& o, const Case& c, Index marked_row);
+};
+
+constexpr VerdictRow kVerdictRows[] = {
+    {Operation::softmax_rows, logits_shapes, nullptr},
+    {Operation::masked_softmax, logits_shapes, nullptr},
+    {Operation::attention, qkv_shapes, nullptr},
+    {Operation::attention_tiled, qkv_shapes, nullptr},
+    {Operation::multi_head_attention, multi_head_shapes, nullptr},
+    {Operation::causal_mask, mask_builder_shapes, nullptr},
+    {Operation::padding_mask, mask_builder_shapes, nullptr},
+    {Operation::batched_attention, batched_shapes, print_batched_O_of_row},
+    {Operation::attention_backward, qkv_shapes, nullptr},
+};
+static_assert(detail::one_row_per_operation(kVerdictRows),
+              "kVerdictRows: one row per OperationSpec, in the enumerator's order");
+
 void print_outcome(std::ostream& os, const Outcome& o, Index marked_row, const Case* c) {
   switch (o.kind) {
     case Outcome::Kind::result:
-      if (c && c->op == Operation::batched_attention && marked_row >= 0) {
-        // The head of the marked (stacked) row, as its own T_q x d_v matrix.
-        const Shape4 out = batched_output_shape(*c);
-        if (o.O.rows() == out[0] * out[1] * out[2] && o.O.cols() == out[3]) {
-          const StackedRow at = stacked_row(out, marked_row);
-          print_matrix(os,
-                       "  answered O[n=" + std::to_string(at.n) + ", h=" + std::to_string(at.h) + "]",
-                       tensor_slice(o.O, out, at.n, at.h), at.i);
-          break;
-        }
-      }
+      if (c && marked_row >= 0 && detail::row_of(kVerdictRows, c->op).answered_O_of_row &&
+          detail::row_of(kVerdictRows, c->op).answered_O_of_row(os, o, *c, marked_row))
+        break;
       if (o.O.size() > 0 || o.O.rows() > 0) print_matrix(os, "  answered O", o.O, marked_row);
       if (o.A.rows() > 0) print_matrix(os, "  answered A", o.A, marked_row);
       if (o.mask.size() > 0) print_mask(os, "  answered mask (x = forbidden)", o.mask, marked_row);
@@ -75,27 +133,7 @@ void print_outcome(std::ostream& os, const Outcome& o, Index marked_row, const C
 
 }  // namespace
 
-std::string shape_line(const Case& c) {
-  if (builds_mask(c.op))
-    return "T_q=" + std::to_string(c.mask_shape.T_q) + ", T_v=" + std::to_string(c.mask_shape.T_v);
-  if (c.op == Operation::multi_head_attention) {
-    const auto& h0 = c.heads.empty() ? HeadProjections{} : c.heads.front();
-    return "T=" + std::to_string(c.X.rows()) + ", d_model=" + std::to_string(c.X.cols()) +
-           ", h=" + std::to_string(c.heads.size()) + ", d_k=" + std::to_string(h0.W_Q.cols()) +
-           ", d_v=" + std::to_string(h0.W_V.cols()) + ", d_out=" + std::to_string(c.W_O.cols());
-  }
-  if (c.op == Operation::batched_attention) {
-    const auto& b = c.batched;
-    return "N=" + std::to_string(b.Q[0]) + ", H=" + std::to_string(b.Q[1]) +
-           ", H_kv=" + std::to_string(b.K[1]) + ", T_q=" + std::to_string(b.Q[2]) +
-           ", T_v=" + std::to_string(b.K[2]) + ", d_k=" + std::to_string(b.Q[3]) +
-           ", d_v=" + std::to_string(b.V[3]);
-  }
-  if (takes_qkv(c.op))
-    return "T_q=" + std::to_string(c.Q.rows()) + ", T_v=" + std::to_string(c.K.rows()) +
-           ", d_k=" + std::to_string(c.Q.cols()) + ", d_v=" + std::to_string(c.V.cols());
-  return "T_q=" + std::to_string(c.S.rows()) + ", T_v=" + std::to_string(c.S.cols());
-}
+std::string shape_line(const Case& c) { return detail::row_of(kVerdictRows, c.op).shape_line(c); }
 
 void show_failure_case(Verdict& v) {
   if (v.failure && v.failure->shown) {

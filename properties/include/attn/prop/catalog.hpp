@@ -133,12 +133,12 @@ std::vector<Property> attention_properties();
 Property softmax_textbook_example(Operation op);
 
 /// The properties that grade an exercise over `op` (an exercise's spec
-/// names its operation: exercises/registry.json), in report order: F1 and
-/// F2's (softmax_rows, masked_softmax: the text's worked example first),
-/// attention_properties() (attention), T1's (attention_tiled),
-/// multi_head_properties() (multi_head_attention), the masks' (causal_mask),
-/// backward_properties() (attention_backward). Throws std::invalid_argument
-/// for an operation no exercise can be over (batched_attention, padding_mask).
+/// names its operation: exercises/registry.json), in report order: the
+/// operation's row of kOperationLists (properties/src/catalog.cpp; F1 and
+/// F2's with the text's worked example first, attention_properties(), T1's,
+/// multi_head_properties(), the masks', backward_properties()). Throws
+/// std::invalid_argument for an operation whose row has no exercise's list
+/// (batched_attention, padding_mask).
 std::vector<Property> graded_properties_for(Operation op);
 
 /// For someone else's attention kernel in CI: the attention properties plus
@@ -147,14 +147,15 @@ std::vector<Property> graded_properties_for(Operation op);
 /// text's worked examples within the error bound (textbook_example(true)).
 std::vector<Property> kernel_properties(FullyForbidden fully_forbidden = FullyForbidden::error);
 
-/// The kernel properties for any operation `attnlab check` takes
-/// (attention: kernel_properties(); masked_softmax and softmax_rows: those
-/// of F2 and F1 with the metamorphic ones; attention_tiled: T1's;
-/// multi_head_attention: M1's; attention_backward: backward_properties();
-/// batched_attention: oracle agreement per (n, h),
-/// kv_heads_grouped, causal_alignment, scale_honoured, mask_broadcast, the
-/// fully forbidden row, shapes_refused). Throws std::invalid_argument for an
-/// operation that builds a mask.
+/// The kernel properties for any operation `attnlab check` takes, its row
+/// of kOperationLists (properties/src/catalog.cpp; attention:
+/// kernel_properties(); masked_softmax and softmax_rows: those of F2 and F1
+/// with the metamorphic ones; attention_tiled: T1's; multi_head_attention:
+/// M1's; attention_backward: backward_properties(); batched_attention:
+/// oracle agreement per (n, h), kv_heads_grouped, causal_alignment,
+/// scale_honoured, mask_broadcast, the fully forbidden row, shapes_refused).
+/// Throws std::invalid_argument for an operation whose row has no kernel
+/// list (those that build a mask).
 std::vector<Property> kernel_properties_for(Operation op,
                                             FullyForbidden fully_forbidden = FullyForbidden::error);
 
@@ -167,8 +168,9 @@ std::vector<Property> library_properties(Operation op = Operation::attention);
 
 /// Every property the catalogue builds, for every operation and fully
 /// forbidden convention it is built for (so one id may appear several
-/// times): the library's lists, the kernel lists of every operation `check`
-/// takes under each convention, the exercises' (graded_properties_for).
+/// times), row by row of kOperationLists: the library's list where the row
+/// says the library has one, the kernel list under each convention, the
+/// exercise's (graded_properties_for).
 /// For checks over the whole catalogue: each property has a title, a source
 /// and a hint, and a refusal property is of kind refusal.
 std::vector<Property> catalogue_properties();
