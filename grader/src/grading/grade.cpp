@@ -517,6 +517,19 @@ void finish_report(const GradeOptions& options, const ProcessSubject& subject,
 
 namespace {
 
+/// Marks `result` not gradable and prints its report's header: the
+/// submission and exercise as shown, the run's seed and cases.
+void begin_not_gradable(const GradeOptions& options, const std::string& shown, const std::string& exercise,
+                        GradeResult& result, std::ostream& report) {
+  result.status = GradeResult::Status::not_gradable;
+  result.header.submission = shown;
+  result.header.exercise = exercise;
+  result.header.seed = options.run.seed;
+  result.header.cases = options.run.cases;
+  result.header.brief = options.brief_header;
+  print_header(report, result.header);
+}
+
 /// A notebook (notebook.hpp): its code cells as Python in a private folder,
 /// with its helpers beside it, graded as a Python file under the notebook's
 /// name with the note of what was skipped; not gradable, with the reason,
@@ -529,16 +542,11 @@ GradeResult grade_notebook(const GradeOptions& options, std::ostream& report) {
     nb = read_notebook(options.file);
   } catch (const NotebookError& e) {
     GradeResult result;
-    result.status = GradeResult::Status::not_gradable;
     result.exercise = options.kernel ? options.kernel->id : options.exercise;
     result.message = std::string("is not a notebook attnlab can read: ") + e.what();
-    result.header.submission = untrusted_text(o.display_name, 400);
-    result.header.exercise = result.exercise.empty() ? "not known" : result.exercise;
     result.header.language = "Python (a Jupyter notebook)";
-    result.header.seed = options.run.seed;
-    result.header.cases = options.run.cases;
-    result.header.brief = options.brief_header;
-    print_header(report, result.header);
+    begin_not_gradable(options, untrusted_text(o.display_name, 400),
+                       result.exercise.empty() ? "not known" : result.exercise, result, report);
     report_not_gradable(report, result, "is not a notebook attnlab can read",
                         std::string("What is wrong: ") + e.what() + ".\n", "");
     return result;
@@ -569,13 +577,7 @@ GradeResult grade_notebook(const GradeOptions& options, std::ostream& report) {
 /// of the whole run. Graded alone, the file is the user's mistake (exit 2).
 GradeResult unrecognised_work(const GradeOptions& options, const std::string& shown,
                               GradeResult& result, std::ostream& report) {
-  result.status = GradeResult::Status::not_gradable;
-  result.header.submission = shown;
-  result.header.exercise = "not known";
-  result.header.seed = options.run.seed;
-  result.header.cases = options.run.cases;
-  result.header.brief = options.brief_header;
-  print_header(report, result.header);
+  begin_not_gradable(options, shown, "not known", result, report);
   report_not_gradable(report, result, "answers no exercise attnlab can tell",
                       "What is wrong: " + result.message + "\n", "");
   return result;
