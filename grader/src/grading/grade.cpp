@@ -16,6 +16,7 @@
 #include "exercises/answers.hpp"
 #include "sandbox/budget_subject.hpp"
 #include "exercises/exercise.hpp"
+#include "exercises/registry.hpp"
 #include "protocol/untrusted_text.hpp"
 #include "sandbox/exit_status.hpp"
 #include "sandbox/memory_cgroup.hpp"
@@ -146,22 +147,34 @@ bool choose_exercise(const GradeOptions& options, std::optional<Exercise>& exerc
     return false;
   }
   result.recognised_by = rec.how;
-  // A file of several exercises given with an answers file is graded as the
-  // exercise the answers file names ({"exercise": "F2"}), when it defines it.
+  // A file given with an answers file is graded as the exercise the answers
+  // file names ({"exercise": "F2"}) when it defines it, or defines the code
+  // that exercise's code is recognised as (F4's answers, code recognised as
+  // F3: the registry's code_recognised_as), as a class folder pairs them.
   std::string chosen = rec.exercise;
-  if (options.answers && rec.defines.size() > 1) {
+  std::string same_code;  // the exercise whose interface the chosen one's code has (F3 for F4)
+  if (options.answers) {
     const AnswersExercise a = read_answers_exercise(*options.answers, answers_root(options, *options.answers));
-    if (a.exercise && *a.exercise != rec.exercise &&
-        std::find(rec.defines.begin(), rec.defines.end(), *a.exercise) != rec.defines.end()) {
+    const auto defines = [&rec](const std::string& id) {
+      return id == rec.exercise || std::find(rec.defines.begin(), rec.defines.end(), id) != rec.defines.end();
+    };
+    const ExerciseSpec* spec = a.exercise ? find_exercise_spec(*a.exercise) : nullptr;
+    const std::string answers_name = options.answers->filename().string();
+    if (a.exercise && *a.exercise != rec.exercise && defines(*a.exercise)) {
       chosen = *a.exercise;
-      result.recognised_by = "it defines " + chosen + ", the exercise of the answers file " +
-                             options.answers->filename().string();
+      result.recognised_by = "it defines " + chosen + ", the exercise of the answers file " + answers_name;
+    } else if (spec && *a.exercise != rec.exercise && !spec->code_recognised_as.empty() &&
+               defines(spec->code_recognised_as)) {
+      chosen = *a.exercise;
+      same_code = spec->code_recognised_as;
+      result.recognised_by = "it defines " + spec->code_recognised_as + "'s interface, which " + chosen +
+                             "'s code has, and the answers file " + answers_name + " is " + chosen + "'s";
     }
   }
   // One file, one report: the other exercises it defines are named, with how to grade them.
   std::vector<std::string> others;
   for (const auto& id : rec.defines)
-    if (id != chosen) others.push_back(id);
+    if (id != chosen && id != same_code) others.push_back(id);
   for (std::size_t k = 0; k < others.size(); ++k)
     result.recognised_by += (k == 0 ? "; it also defines " : k + 1 == others.size() ? " and " : ", ") + others[k];
   if (!others.empty())
