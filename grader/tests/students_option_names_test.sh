@@ -30,4 +30,8 @@ rc=$?
 [ $rc = 0 ] || { cat "$tmp/r2.txt"; fail "--students with summary.csv's '-jdoe: exit $rc, expected 0"; }
 [ "$(graded "$tmp/o2")" = "'-jdoe
 bob" ] || { graded "$tmp/o2"; fail "--students did not grade exactly -jdoe and bob"; }
+"$attnlab" grade "$tmp/class" --cases 5 --out "$tmp/o3" --only-student "" > "$tmp/r3.txt" 2>&1
+rc=$?
+[ $rc = 2 ] || { cat "$tmp/r3.txt"; fail "--only-student '': exit $rc, expected 2"; }
+grep -q "an empty name names no student" "$tmp/r3.txt" || { cat "$tmp/r3.txt"; fail "--only-student '': the empty name not said"; }
 echo "students_option_names_test: passed"

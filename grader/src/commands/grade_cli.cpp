@@ -608,7 +608,10 @@ int GradeCommand::grade_class(const GradePlan& plan) const {
     for (const auto& s : only_students)
       if (std::none_of(b.inputs.begin(), b.inputs.end(),
                        [&](const auto& in) { return names(s, in.student); })) {
-        std::cerr << "attnlab: no student " << student_id(s) << " in " << files.front() << "\n";
+        if (s.empty())
+          std::cerr << "attnlab: an empty name names no student (--students, --only-student)\n";
+        else
+          std::cerr << "attnlab: no student " << student_id(s) << " in " << files.front() << "\n";
         return 2;
       }
   }
