@@ -109,4 +109,16 @@ b = json.load(open(sys.argv[2]))
 assert b["gradable"] is False and b["format_errors"], b
 print("prairielearn ok")
 PY
+# An empty upload is not graded: PrairieLearn's gradable false with the
+# reason, never a scored 0 (the run still exits 2: nothing to grade).
+mkdir -p "$tmp/pl/empty"
+"$attnlab" grade "$tmp/pl/empty" --exercise F3 --cases 10 --prairielearn-json "$tmp/pl/empty.json" > /dev/null 2>&1
+rc=$?
+[ $rc = 2 ] || fail "empty PrairieLearn upload: exit $rc, expected 2"
+/usr/bin/python3 - "$tmp/pl/empty.json" <<'PY' || fail "an empty PrairieLearn upload is scored, not 'gradable: false'"
+import json, sys
+e = json.load(open(sys.argv[1]))
+assert e["gradable"] is False and "nothing to grade" in e["format_errors"][0], e
+assert "score" not in e, e
+PY
 echo "platforms_test: ok"

@@ -33,14 +33,24 @@ nlohmann::ordered_json prairielearn_json(const GradeResult& r) {
     return j;
   }
   const bool graded = r.status == GradeResult::Status::graded;
+  if (!graded) {
+    // Not graded at all (nothing uploaded, a usage or infrastructure error):
+    // PrairieLearn's gradable false, so the attempt is not scored 0, with the
+    // reason among its format errors.
+    j["gradable"] = false;
+    j["format_errors"] = nlohmann::ordered_json::array({"attnlab could not grade this submission: " + r.message});
+    j["message"] = "Not graded: " + r.message;
+    j["output"] = summary;
+    j["tests"] = nlohmann::ordered_json::array();
+    return j;
+  }
   j["gradable"] = true;
-  j["score"] = graded && r.max_score > 0 ? r.score / r.max_score : 0.0;
-  j["message"] = graded ? "Score: " + format_points(r.score) + " / " + format_points(r.max_score)
-                        : "attnlab could not grade this submission: " + r.message;
+  j["score"] = r.max_score > 0 ? r.score / r.max_score : 0.0;
+  j["message"] = "Score: " + format_points(r.score) + " / " + format_points(r.max_score);
   j["output"] = summary;
   nlohmann::ordered_json tests = nlohmann::ordered_json::array();
   for (const auto& it : r.items) {
-    if (!graded || !it.counted || it.visibility != "visible") continue;
+    if (!it.counted || it.visibility != "visible") continue;
     const auto colon = it.name.find(": ");
     tests.push_back(nlohmann::ordered_json{
         {"name", it.id},
@@ -51,7 +61,7 @@ nlohmann::ordered_json prairielearn_json(const GradeResult& r) {
         {"output", it.text}});
   }
   std::size_t not_shown = 0;
-  for (const auto& it : r.items) not_shown += graded && it.counted && it.visibility != "visible";
+  for (const auto& it : r.items) not_shown += it.counted && it.visibility != "visible";
   if (not_shown > 0) j["message"] = j["message"].get<std::string>() + hidden_note(not_shown);
   j["tests"] = std::move(tests);
   return j;
