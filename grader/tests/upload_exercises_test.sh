@@ -87,6 +87,19 @@ code=$?
 [ "$code" = 1 ] || { cat "$tmp/u2.txt"; fail "F3 only, F2 configured: expected exit status 1, got $code"; }
 f2_zero "$tmp/u2.txt" "$tmp/gs2.json" "$tmp/pl2.json" "F2: no submission"
 
+# 2b. The same configuration, an empty upload: nothing to grade (exit 2),
+# score 0 out of both maxima, as every other upload of the class.
+mkdir -p "$tmp/empty"
+"$attnlab" grade "$tmp/empty" --config "$tmp/both.json" --results-json "$tmp/gs2b.json" > "$tmp/u2b.txt" 2>&1
+code=$?
+[ "$code" = 2 ] || { cat "$tmp/u2b.txt"; fail "empty upload, F2 and F3 configured: expected exit status 2, got $code"; }
+$py - "$tmp/gs2b.json" "$tmp/out1/summary.json" <<'PY' || { cat "$tmp/u2b.txt"; fail "empty upload: max_score is not the configured exercises' total"; }
+import json, sys
+gs = json.load(open(sys.argv[1]))
+columns = {c["exercise"]: c["max_score"] for c in json.load(open(sys.argv[2]))["columns"]}
+assert gs["score"] == 0 and gs["max_score"] == columns["F2"] + columns["F3"], (gs["score"], gs["max_score"], columns)
+PY
+
 # 3. An F2 file that does not load beside a correct F3 file.
 mkdir -p "$tmp/carol"
 cp "$src/solutions/F3/attention.py" "$tmp/carol/attention.py"

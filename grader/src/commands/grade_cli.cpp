@@ -28,6 +28,7 @@
 #include "exercises/exercise.hpp"
 #include "grading/batch.hpp"
 #include "grading/class_folder.hpp"
+#include "grading/gradebook.hpp"
 #include "grading/grade.hpp"
 #include "grading/number_bounds.hpp"
 #include "grading/scoring_rules.hpp"
@@ -698,6 +699,16 @@ int GradeCommand::grade_one(GradePlan& plan) const {
                   "). Upload your .py, .cpp or .ipynb file (and answers .json for F2 and F4).";
       options.display_name = "the upload";
       complete_scoring(r, options);
+      // Out of the class's maximum when the exercises are known (fixed, or
+      // the configuration's several), as every other upload is.
+      try {
+        double max_score = 0;
+        for (const auto& c : class_columns(fixed_exercise(options), options.config.get(), {}, options.only_property))
+          max_score += c.max_score;
+        if (max_score > 0) r.max_score = max_score;
+      } catch (const std::exception&) {
+        // no known maximum: as before
+      }
       try {
         if (results_json) write_results_json(*results_json, r);
         if (prairielearn_json) write_prairielearn_json(*prairielearn_json, r);
