@@ -210,13 +210,17 @@ std::vector<Case> qkv_cases(Operation op, const Precision& p) {
   if (p.largest_finite() >= double(std::numeric_limits<float>::max())) {
     // Allowed logits at float32's lowest value beside a forbidden key: a fill
     // of float lowest ties them (1/3 each), -inf leaves the key 0. The logits
-    // are exact in float32 (1 times K), so a float32 model claims them.
+    // are exact in float32 (1 times K), so a float32 model claims them. The
+    // forbidden key comes first: a vectorised exp (Eigen's) takes a short
+    // row's first keys in one packet and its last alone, with the scalar
+    // exp, so a stand-in for exp(-inf) (tiny_positive_exp) shows on the
+    // first key and not on a last odd one.
     const double lowest = -double(std::numeric_limits<float>::max());
     DMatrix Qt(1, 1), Kt(3, 1), Vt(3, 1);
     Qt << 1;
-    Kt << lowest, lowest, 0;
-    Vt << 1, 2, 4;
-    add(Qt, Kt, Vt, mask_from({{0, 0, 1}}), 2, kFloatLowestTie);
+    Kt << 0, lowest, lowest;
+    Vt << 4, 1, 2;
+    add(Qt, Kt, Vt, mask_from({{1, 0, 0}}), 2, kFloatLowestTie);
   }
   {  // 512 tied logits: a sum of 512 ones kept in bfloat16 (8 significant bits)
      // stops growing at 256, so the weights come out 1/256 instead of 1/512 and
