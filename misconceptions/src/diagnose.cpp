@@ -122,6 +122,17 @@ std::vector<Model> candidate_models(Operation op, const Precision& declared) {
   return v;
 }
 
+/// Models a and b together (knobs composed), keyed "a+b" with both parameter
+/// lists (ATTNLAB_MIS_DEBUG=wrong_scale+finite_fill shows why a pair misses);
+/// none when their knobs do not compose.
+std::optional<Model> composed(const Model& a, const Model& b) {
+  const std::optional<detail::Knobs> k = detail::compose(*a.knobs, *b.knobs);
+  if (!k) return std::nullopt;
+  std::vector<Param> params = a.params;
+  params.insert(params.end(), b.params.begin(), b.params.end());
+  return detail::knob_model(a.key + "+" + b.key, params, *k);
+}
+
 Battery build_battery(Operation op, const Precision& declared, bool returns_weights,
                       const Case* counterexample, const Options& options) {
   const std::size_t max_cases = std::min(options.max_cases, kMaxBatteryCases);
@@ -145,11 +156,7 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
     if (f32)
       for (const Model& m : models)
         if (m.key == "finite_fill" && m.knobs)
-          if (const std::optional<detail::Knobs> k = detail::compose(*m.knobs, *f32->knobs)) {
-            std::vector<Param> params = m.params;
-            params.insert(params.end(), f32->params.begin(), f32->params.end());
-            pairs.push_back(detail::knob_model(m.key + "+" + f32->key, params, *k));
-          }
+          if (std::optional<Model> both = composed(m, *f32)) pairs.push_back(std::move(*both));
     for (Model& m : pairs) models.push_back(std::move(m));
   }
   std::vector<Case> pool;
@@ -461,6 +468,7 @@ class Explains {
   }
 
   bool operator()(const Model& m) const {
+    if (fill_vanishes(m, x_.declared)) return false;
     if (!(narrow_model(m) ? fits_in_most_precise_type(m) : fits_all(x_, m))) return false;
     if (!claims_every_departure(m)) {
       if (x_.debug && m.key == x_.debug) std::cerr << m.label() << ": no determined claim on any departure\n";
@@ -612,7 +620,7 @@ std::vector<std::vector<Model>> fitting_groups(const Answered& x, Operation op) 
                           x.b.like_definition.end();
     if (like_def && x.debug && m.key == x.debug)
       std::cerr << m.label() << ": no battery case tells it from the definition\n";
-    if (m.key == "correct" || like_def || fill_vanishes(m, x.declared) || !explains(m)) {
+    if (m.key == "correct" || like_def || !explains(m)) {
       if (x.debug && m.key == x.debug)
         std::cerr << m.label() << ": like the definition on the battery, or no claim where the answers depart\n";
       continue;
@@ -782,27 +790,21 @@ void combined_fits(const Answered& x, Operation op, const std::vector<Model>& si
   for (std::size_t i = 0; i < parts.size(); ++i)
     for (std::size_t j = i + 1; j < parts.size() && tried < kMaxComposedPairs; ++j) {
       if (parts[i].key == parts[j].key) continue;
-      const std::optional<detail::Knobs> k = detail::compose(*parts[i].knobs, *parts[j].knobs);
-      if (!k) continue;
+      std::optional<Model> both = composed(parts[i], parts[j]);
+      if (!both) continue;
       ++tried;
-      // Keyed "a+b" with both parameter lists: ATTNLAB_MIS_DEBUG=wrong_scale+finite_fill
-      // shows why a pair misses.
-      std::vector<Param> params = parts[i].params;
-      params.insert(params.end(), parts[j].params.begin(), parts[j].params.end());
-      Model both = detail::knob_model(parts[i].key + "+" + parts[j].key, params, *k);
-      if (!fill_vanishes(both, x.declared) && explains(both)) fitting.push_back({&parts[i], &parts[j], std::move(both)});
+      if (explains(*both)) fitting.push_back({&parts[i], &parts[j], std::move(*both)});
     }
   std::vector<const Pair*> kept;
-  for (const Pair& p : fitting)
-    if (std::none_of(fitting.begin(), fitting.end(), [&](const Pair& q) {
-          return &p != &q && (wider(x, p.both, q.both) || more_definite(x, q.both, p.both));
-        }))
+  for (const Pair& p : fitting) {
+    const auto beside = std::find_if(fitting.begin(), fitting.end(), [&](const Pair& q) {
+      return &p != &q && (wider(x, p.both, q.both) || more_definite(x, q.both, p.both));
+    });
+    if (beside == fitting.end())
       kept.push_back(&p);
-  if (x.debug)
-    for (const Pair& p : fitting)
-      for (const Pair& q : fitting)
-        if (&p != &q && (wider(x, p.both, q.both) || more_definite(x, q.both, p.both)))
-          std::cerr << "pair dropped: " << p.both.label() << " (beside " << q.both.label() << ")\n";
+    else if (x.debug)
+      std::cerr << "pair dropped: " << p.both.label() << " (beside " << beside->both.label() << ")\n";
+  }
   if (x.debug)
     for (const Pair* p : kept) std::cerr << "pair fits: " << p->both.label() << "\n";
   if (kept.empty()) return;
