@@ -334,6 +334,12 @@ std::string top_level_refusal(const fs::path& e, const struct stat& st, ClassNam
   return "";
 }
 
+/// The note of one attempt graded among several: "graded a2.json: latest of
+/// 2 ... (not graded: a1.json)".
+std::string attempt_note(const std::string& graded, const std::string& why, const std::string& not_graded) {
+  return "graded " + graded + ": " + why + " (not graded: " + not_graded + ")";
+}
+
 /// Whether an entry graded as `code` can take answers of `answers`.
 bool pairs_with(const std::string& code, const std::string& answers) {
   if (code == answers) return true;
@@ -432,7 +438,7 @@ std::vector<Entry> choose_attempts(std::vector<Entry> attempts, const CollectRul
     for (std::size_t j = 0; j < n; ++j)
       if (j != k) others += (others.empty() ? "" : ", ") + attempts[j].candidate->rel;
     Entry e = attempts[k];
-    e.attempt = "graded " + e.candidate->rel + ": " + why + " (not graded: " + others + ")";
+    e.attempt = attempt_note(e.candidate->rel, why, others);
     return std::vector<Entry>{e};
   };
   std::string missing;
@@ -859,8 +865,9 @@ class Collector {
     if (others.empty()) return "";
     std::string names;
     for (const Candidate* b : others) names += (names.empty() ? "" : ", ") + b->rel;
-    return "graded " + a.rel + ": latest of " + std::to_string(others.size() + 1) +
-           " answers files of " + a.exercise + " by modification time (not graded: " + names + ")";
+    return attempt_note(a.rel, "latest of " + std::to_string(others.size() + 1) + " answers files of " +
+                                   a.exercise + " by modification time",
+                        names);
   }
 
   /// Whether answers file `a`, unused, is another attempt of an exercise
