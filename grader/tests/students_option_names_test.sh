@@ -34,4 +34,16 @@ bob" ] || { graded "$tmp/o2"; fail "--students did not grade exactly -jdoe and b
 rc=$?
 [ $rc = 2 ] || { cat "$tmp/r3.txt"; fail "--only-student '': exit $rc, expected 2"; }
 grep -q "an empty name names no student" "$tmp/r3.txt" || { cat "$tmp/r3.txt"; fail "--only-student '': the empty name not said"; }
+# Two folders whose summary.csv names look alike: -jdoe (written '-jdoe) and
+# '-jdoe itself. A name that is a student's own folder name names that folder
+# alone: the model solution in '-jdoe is graded (12 of 12), the skeleton in
+# -jdoe is not.
+mkdir -p "$tmp/twins/-jdoe" "$tmp/twins/'-jdoe"
+cp "$src/solutions/F1/softmax_rows.py" "$tmp/twins/'-jdoe/softmax.py"
+cp "$src/exercises/F1/skeleton.py" "$tmp/twins/-jdoe/skeleton.py"
+"$attnlab" grade "$tmp/twins" --cases 5 --out "$tmp/o4" --only-student "'-jdoe" > "$tmp/r4.txt" 2>&1
+rc=$?
+[ $rc = 0 ] || { cat "$tmp/r4.txt"; fail "--only-student \"'-jdoe\" beside -jdoe: exit $rc, expected 0"; }
+rows=$(/usr/bin/python3 -c 'import csv, sys; print(" ".join(r["files"] + ":" + r["score"] for r in csv.DictReader(open(sys.argv[1], newline=""))))' "$tmp/o4/summary.csv")
+[ "$rows" = "'-jdoe/softmax.py:12" ] || { echo "$rows"; fail "--only-student \"'-jdoe\" did not grade the folder '-jdoe alone"; }
 echo "students_option_names_test: passed"

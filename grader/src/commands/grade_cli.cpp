@@ -565,6 +565,16 @@ bool names_student(const std::string& s, const std::string& who) {
   const bool guarded = s.size() > 1 && s[0] == '\'' && std::string("=+-@\t\r").find(s[1]) != std::string::npos;
   return guarded && names_student(s.substr(1), who);
 }
+
+/// Whether `s` names `who` among the students `all`: a name that is some
+/// student's own id or raw name names that student alone, so `'-jdoe` picks
+/// the folder `'-jdoe`, not also `-jdoe` whose summary.csv form it shares.
+bool names_student_among(const std::string& s, const std::string& who,
+                         const std::vector<std::string>& all) {
+  const auto exact = [&](const std::string& w) { return s == w || student_id(s) == w; };
+  if (std::any_of(all.begin(), all.end(), exact)) return exact(who);
+  return names_student(s, who);
+}
 }  // namespace
 
 /// Several files or a class folder: every student into --out.
@@ -600,7 +610,11 @@ int GradeCommand::grade_class(const GradePlan& plan) const {
                  "not a student\n";
   b.inputs = std::move(inputs.inputs);
   if (!only_students.empty()) {
-    const auto names = names_student;
+    std::vector<std::string> all;
+    for (const BatchInput& in : b.inputs) all.push_back(in.student.empty() ? in.name : in.student);
+    const auto names = [&](const std::string& s, const std::string& who) {
+      return names_student_among(s, who, all);
+    };
     std::erase_if(b.inputs, [&](const BatchInput& in) {
       const std::string& who = in.student.empty() ? in.name : in.student;
       return std::none_of(only_students.begin(), only_students.end(),
