@@ -213,3 +213,54 @@ TEST_CASE("float32 code adding -1e9 is not named -1e4 added", "[public_fills]") 
   CHECK_FALSE(names_with(d, "finite_fill", "-1e4"));
   CHECK(names_with(d, "finite_fill", "-1e9"));
 }
+
+namespace {
+
+/// Unmasked attention with T_q = T_v = n, d_k = d_v = 2, entries of a fixed
+/// spread (quarters in [-2, 2]), the i-th of several: the shape cases the
+/// properties shrink to, each of which float32 rounding alone fails.
+Case rounding_case(int i) {
+  Case c;
+  c.op = Operation::attention;
+  const Index n = 2 + i % 3;
+  c.Q = DMatrix(n, 2);
+  c.K = DMatrix(n, 2);
+  c.V = DMatrix(n, 2);
+  int v = 3 * i + 1;
+  auto next = [&v]() {
+    v = (v * 7 + 5) % 17;
+    return double(v - 8) / 4;
+  };
+  for (Index r = 0; r < n; ++r)
+    for (Index k = 0; k < 2; ++k) {
+      c.Q(r, k) = next();
+      c.K(r, k) = next();
+      c.V(r, k) = next();
+    }
+  return c;
+}
+
+}  // namespace
+
+// Before: a text run of public float32 code with a float-lowest fill fails
+// ten properties, and every failure's counterexample joined the battery (16
+// cases at most): the cases that tell the fill in place from -1e4 added,
+// from max_over_forbidden and from -inf with a uniform empty row (added fill
+// levels, the float-lowest tie) were left no room, four pairs of different
+// mistakes fitted and none was named ("no known mistake" on every failure).
+TEST_CASE("float32 code with a float-lowest fill declared float64 is named beside nine other failures",
+          "[public_fills]") {
+  const double lowest = -double(std::numeric_limits<float>::max());
+  FnSubject s("lowest fill", Operation::attention, [lowest](const Case& c) { return filled(c, lowest); });
+  attn::mis::Options with_others;
+  for (int i = 0; i < 8; ++i) with_others.other_failures.push_back(rounding_case(i));
+  with_others.other_failures.push_back(two_allowed_one_forbidden(-std::numeric_limits<double>::max()));
+  for (const Case& other : with_others.other_failures) REQUIRE(s.run(other).kind == Outcome::Kind::result);
+  const Diagnosis d = attn::mis::diagnose(s, lone_forbidden_key(), "fully_forbidden_refused", with_others);
+  INFO(attn::mis::to_json(d));
+  CHECK(d.verdict == Diagnosis::Verdict::combined);
+  CHECK(names_with(d, "finite_fill", "float lowest"));
+  CHECK(names_with(d, "low_precision", "float32"));
+  CHECK(d.cases_sent <= attn::mis::kMaxBatteryCases);
+  CHECK(d.entries_sent <= attn::mis::kMaxBatteryEntries);
+}
