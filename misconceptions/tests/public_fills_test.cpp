@@ -240,6 +240,15 @@ Case rounding_case(int i) {
   return c;
 }
 
+/// The fit of `key` whose parameter `name` has value `value`.
+bool names_value(const Diagnosis& d, const std::string& key, const std::string& name, double value) {
+  for (const auto& f : d.fits)
+    if (f.key == key)
+      for (const auto& p : f.params)
+        if (p.name == name && p.value == value) return true;
+  return false;
+}
+
 }  // namespace
 
 // Before: a text run of public float32 code with a float-lowest fill fails
@@ -263,4 +272,30 @@ TEST_CASE("float32 code with a float-lowest fill declared float64 is named besid
   CHECK(names_with(d, "low_precision", "float32"));
   CHECK(d.cases_sent <= attn::mis::kMaxBatteryCases);
   CHECK(d.entries_sent <= attn::mis::kMaxBatteryEntries);
+}
+
+// Before: JAX's -0.7 * float32 max put in place was named "-1e4 added"
+// (no such candidate: of those catalogued, only an added fill answered the
+// battery as it does).
+TEST_CASE("JAX's -0.7 float32 max fill is named at its value", "[public_fills]") {
+  const double fill = double(float(-0.7f) * std::numeric_limits<float>::max());
+  FnSubject s("-0.7 max fill", Operation::attention, [fill](const Case& c) { return filled(c, fill); },
+              attn::prop::Precision::of_float());
+  const Diagnosis d = attn::mis::diagnose(s, lone_forbidden_key(), "fully_forbidden_refused", {});
+  INFO(attn::mis::to_json(d));
+  CHECK(names_with(d, "finite_fill", "-0.7 float max"));
+  CHECK_FALSE(names_with(d, "finite_fill", "added to the logits"));
+  CHECK_FALSE(names_with(d, "finite_fill", "float lowest"));
+}
+
+// Before: OpenNMT-py's masked_fill(-1e18) was named -1e20 (no -1e18
+// candidate, and no level between them to tell the two apart).
+TEST_CASE("OpenNMT's -1e18 fill is named -1e18, not -1e20", "[public_fills]") {
+  FnSubject s("-1e18 fill", Operation::attention, [](const Case& c) { return filled(c, -1e18); },
+              attn::prop::Precision::of_float());
+  const Diagnosis d = attn::mis::diagnose(s, lone_forbidden_key(), "fully_forbidden_refused", {});
+  INFO(attn::mis::to_json(d));
+  CHECK(names_value(d, "finite_fill", "fill", -1e18));
+  CHECK_FALSE(names_value(d, "finite_fill", "fill", -1e20));
+  for (const auto& f : d.fits) CHECK(f.also_fits.empty());
 }
