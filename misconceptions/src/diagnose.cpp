@@ -162,28 +162,6 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
   std::vector<Case> pool;
   Battery b;
   const bool convention = options.fully_forbidden != attn::prop::FullyForbidden::error;
-  std::optional<Case> first;
-  if (counterexample) first = convention ? without_fully_forbidden_rows(*counterexample) : *counterexample;
-  if (first && detail::case_entries(*first) <= max_entries / 4) {
-    b.cases.push_back(*first);
-    b.entries += detail::case_entries(*first);
-    // The other failures' counterexamples, while all take at most a quarter.
-    for (const Case& other : options.other_failures) {
-      if (other.op != op || b.cases.size() + 1 >= max_cases) continue;
-      std::optional<Case> kept = convention ? without_fully_forbidden_rows(other) : other;
-      if (!kept || b.entries + detail::case_entries(*kept) > max_entries / 4) continue;
-      b.entries += detail::case_entries(*kept);
-      b.cases.push_back(std::move(*kept));
-    }
-    b.counterexamples = b.cases.size();
-  }
-  for (Case& c : detail::candidate_cases(op, declared)) {
-    if (!convention) {
-      pool.push_back(std::move(c));
-    } else if (std::optional<Case> kept = without_fully_forbidden_rows(c)) {
-      pool.push_back(std::move(*kept));
-    }
-  }
   // Predictions of every model on every case.
   auto predict_all = [&](const Case& c) {
     std::vector<Prediction> p;
@@ -198,7 +176,58 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
       for (std::size_t j = i + 1; j < n; ++j)
         if (!done[i * n + j] && separated(p[i], p[j], c, kSeparationFactor, returns_weights)) done[i * n + j] = 1;
   };
-  for (const Case& c : b.cases) mark(c, predict_all(c));
+  // Pairs of models case c separates that no case so far does.
+  auto gain_of = [&](const Case& c, const std::vector<Prediction>& p, std::size_t upto) {
+    std::size_t gain = 0;
+    for (std::size_t i = 0; i < upto; ++i)
+      for (std::size_t j = i + 1; j < upto; ++j)
+        if (!done[i * n + j] && separated(p[i], p[j], c, kSeparationFactor, returns_weights)) ++gain;
+    return gain;
+  };
+  std::optional<Case> first;
+  if (counterexample) first = convention ? without_fully_forbidden_rows(*counterexample) : *counterexample;
+  if (first && detail::case_entries(*first) <= max_entries / 4) {
+    b.cases.push_back(*first);
+    b.entries += detail::case_entries(*first);
+    mark(b.cases.back(), predict_all(b.cases.back()));
+    // The other failures' counterexamples, while all take at most a quarter
+    // of the entries and of the cases (the rest of the cases tell the
+    // models apart, the composed fills' among them): those that separate
+    // the most pairs of models still together first, then in report order.
+    std::vector<Case> others;
+    for (const Case& other : options.other_failures) {
+      if (other.op != op) continue;
+      if (std::optional<Case> kept = convention ? without_fully_forbidden_rows(other) : other)
+        others.push_back(std::move(*kept));
+    }
+    std::vector<std::vector<Prediction>> other_pred;
+    for (const Case& c : others) other_pred.push_back(predict_all(c));
+    std::vector<char> taken(others.size(), 0);
+    while (b.cases.size() < std::max<std::size_t>(max_cases / 4, 1)) {
+      std::size_t best = others.size(), best_gain = 0;
+      for (std::size_t k = 0; k < others.size(); ++k) {
+        if (taken[k] || b.entries + detail::case_entries(others[k]) > max_entries / 4) continue;
+        const std::size_t gain = gain_of(others[k], other_pred[k], n);
+        if (best == others.size() || gain > best_gain) {
+          best = k;
+          best_gain = gain;
+        }
+      }
+      if (best == others.size()) break;
+      taken[best] = 1;
+      mark(others[best], other_pred[best]);
+      b.entries += detail::case_entries(others[best]);
+      b.cases.push_back(std::move(others[best]));
+    }
+    b.counterexamples = b.cases.size();
+  }
+  for (Case& c : detail::candidate_cases(op, declared)) {
+    if (!convention) {
+      pool.push_back(std::move(c));
+    } else if (std::optional<Case> kept = without_fully_forbidden_rows(c)) {
+      pool.push_back(std::move(*kept));
+    }
+  }
   std::vector<std::vector<Prediction>> pool_pred;
   for (const Case& c : pool) pool_pred.push_back(predict_all(c));
   std::vector<char> used(pool.size(), 0);
@@ -214,12 +243,7 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
       const bool second = !pool[k].tags.empty() && (pool[k].tags[0] == detail::kAddedFillLevels ||
                                                      pool[k].tags[0] == detail::kFloatLowestTie);
       if (second && upto < n) continue;
-      std::size_t gain = 0;
-      for (std::size_t i = 0; i < upto; ++i)
-        for (std::size_t j = i + 1; j < upto; ++j)
-          if (!done[i * n + j] && separated(pool_pred[k][i], pool_pred[k][j], pool[k],
-                                            kSeparationFactor, returns_weights))
-            ++gain;
+      const std::size_t gain = gain_of(pool[k], pool_pred[k], upto);
       if (gain > best_gain) {
         best_gain = gain;
         best = k;

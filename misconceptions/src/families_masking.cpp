@@ -58,7 +58,11 @@ void add_mask_value_families(std::vector<Family>& out) {
             {-1e4, "-1e4"},     {-1e5, "-1e5"},        {-1e6, "-1e6"},  // d2l's masked_softmax
             {-1e8, "-1e8"},  // Sockeye's -99999999 (-1e8 in float32)
             {-1e9, "-1e9"},
-            {-1e10, "-1e10"},   {-1e20, "-1e20"},      {-1e30, "-1e30"},
+            {-1e10, "-1e10"},
+            {-1e18, "-1e18"},  // OpenNMT-py's masked_fill(-1e18)
+            {-1e20, "-1e20"},      {-1e30, "-1e30"},
+            // JAX/Flax's dot_product_attention: -0.7 * float32's largest finite
+            {-0.7 * double(std::numeric_limits<float>::max()), "-0.7 float max"},
             {-double(std::numeric_limits<float>::max()), "float lowest"},
             {-1e300, "-1e300"}, {-std::numeric_limits<double>::max(), "double lowest"}};
         for (const auto& [f, t] : fills) {

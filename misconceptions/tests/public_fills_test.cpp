@@ -213,3 +213,89 @@ TEST_CASE("float32 code adding -1e9 is not named -1e4 added", "[public_fills]") 
   CHECK_FALSE(names_with(d, "finite_fill", "-1e4"));
   CHECK(names_with(d, "finite_fill", "-1e9"));
 }
+
+namespace {
+
+/// Unmasked attention with T_q = T_v = n, d_k = d_v = 2, entries of a fixed
+/// spread (quarters in [-2, 2]), the i-th of several: the shape cases the
+/// properties shrink to, each of which float32 rounding alone fails.
+Case rounding_case(int i) {
+  Case c;
+  c.op = Operation::attention;
+  const Index n = 2 + i % 3;
+  c.Q = DMatrix(n, 2);
+  c.K = DMatrix(n, 2);
+  c.V = DMatrix(n, 2);
+  int v = 3 * i + 1;
+  auto next = [&v]() {
+    v = (v * 7 + 5) % 17;
+    return double(v - 8) / 4;
+  };
+  for (Index r = 0; r < n; ++r)
+    for (Index k = 0; k < 2; ++k) {
+      c.Q(r, k) = next();
+      c.K(r, k) = next();
+      c.V(r, k) = next();
+    }
+  return c;
+}
+
+/// The fit of `key` whose parameter `name` has value `value`.
+bool names_value(const Diagnosis& d, const std::string& key, const std::string& name, double value) {
+  for (const auto& f : d.fits)
+    if (f.key == key)
+      for (const auto& p : f.params)
+        if (p.name == name && p.value == value) return true;
+  return false;
+}
+
+}  // namespace
+
+// Before: a text run of public float32 code with a float-lowest fill fails
+// ten properties, and every failure's counterexample joined the battery (16
+// cases at most): the cases that tell the fill in place from -1e4 added,
+// from max_over_forbidden and from -inf with a uniform empty row (added fill
+// levels, the float-lowest tie) were left no room, four pairs of different
+// mistakes fitted and none was named ("no known mistake" on every failure).
+TEST_CASE("float32 code with a float-lowest fill declared float64 is named beside nine other failures",
+          "[public_fills]") {
+  const double lowest = -double(std::numeric_limits<float>::max());
+  FnSubject s("lowest fill", Operation::attention, [lowest](const Case& c) { return filled(c, lowest); });
+  attn::mis::Options with_others;
+  for (int i = 0; i < 8; ++i) with_others.other_failures.push_back(rounding_case(i));
+  with_others.other_failures.push_back(two_allowed_one_forbidden(-std::numeric_limits<double>::max()));
+  for (const Case& other : with_others.other_failures) REQUIRE(s.run(other).kind == Outcome::Kind::result);
+  const Diagnosis d = attn::mis::diagnose(s, lone_forbidden_key(), "fully_forbidden_refused", with_others);
+  INFO(attn::mis::to_json(d));
+  CHECK(d.verdict == Diagnosis::Verdict::combined);
+  CHECK(names_with(d, "finite_fill", "float lowest"));
+  CHECK(names_with(d, "low_precision", "float32"));
+  CHECK(d.cases_sent <= attn::mis::kMaxBatteryCases);
+  CHECK(d.entries_sent <= attn::mis::kMaxBatteryEntries);
+}
+
+// Before: JAX's -0.7 * float32 max put in place was named "-1e4 added"
+// (no such candidate: of those catalogued, only an added fill answered the
+// battery as it does).
+TEST_CASE("JAX's -0.7 float32 max fill is named at its value", "[public_fills]") {
+  const double fill = double(float(-0.7f) * std::numeric_limits<float>::max());
+  FnSubject s("-0.7 max fill", Operation::attention, [fill](const Case& c) { return filled(c, fill); },
+              attn::prop::Precision::of_float());
+  const Diagnosis d = attn::mis::diagnose(s, lone_forbidden_key(), "fully_forbidden_refused", {});
+  INFO(attn::mis::to_json(d));
+  CHECK(names_with(d, "finite_fill", "-0.7 float max"));
+  CHECK_FALSE(names_with(d, "finite_fill", "added to the logits"));
+  CHECK_FALSE(names_with(d, "finite_fill", "float lowest"));
+}
+
+// Before: OpenNMT-py's masked_fill(-1e18) was named -1e20 (no -1e18
+// candidate, and no level between them to tell the two apart).
+TEST_CASE("OpenNMT's -1e18 fill is named -1e18, not -1e20", "[public_fills]") {
+  FnSubject s("-1e18 fill", Operation::attention, [](const Case& c) { return filled(c, -1e18); },
+              attn::prop::Precision::of_float());
+  const Diagnosis d = attn::mis::diagnose(s, lone_forbidden_key(), "fully_forbidden_refused", {});
+  INFO(attn::mis::to_json(d));
+  CHECK(names_value(d, "finite_fill", "fill", -1e18));
+  CHECK_FALSE(names_value(d, "finite_fill", "fill", -1e20));
+  for (const auto& f : d.fits) CHECK(f.also_fits.empty());
+}

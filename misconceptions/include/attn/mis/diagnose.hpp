@@ -43,8 +43,10 @@ struct Options {
   attn::prop::FullyForbidden fully_forbidden = attn::prop::FullyForbidden::error;
   /// Counterexamples of the same run's other failed properties (same
   /// operation): evidence for this failure too (one cause, one explanation).
-  /// Each joins the battery after the counterexample while the
-  /// counterexamples take at most a quarter of max_entries. A model is not
+  /// They join the battery after the counterexample while the
+  /// counterexamples take at most a quarter of max_entries and of
+  /// max_cases, those that separate the most pairs of models first (then
+  /// in this order). A model is not
   /// named where it makes a determined claim on one of them that the answers
   /// contradict; one the subject refused, or the definition refuses, is
   /// evidence about the refusal only, judging only a model whose refusal
