@@ -79,17 +79,6 @@ void add_mask_value_families(std::vector<Family>& out) {
           k.full_row = FullRow::natural;  // it answers such a row: the softmax of the row's own logits
           v.push_back(knob_model("finite_fill", {{"fill", f, t}, {"fill is", 1, "added to the logits"}}, k));
         }
-        // Trax's DotProductAttention: the fill in place, then the weights as
-        // exp(x - logsumexp(x)). In float32 -1e9 + log(n) rounds to -1e9, so
-        // a fully forbidden row (and any row whose largest logits tie at the
-        // fill) gets weight 1 on each of them: a row of ones.
-        {
-          Knobs k;
-          k.mask = MaskUse::finite_fill;
-          k.fill = -1e9;
-          k.lse_weights = true;
-          v.push_back(knob_model("finite_fill", {{"fill", -1e9, "-1e9"}, {"weights", 1, "exp(x - logsumexp(x))"}}, k));
-        }
         return v;
       }));
   out.push_back(family(
@@ -105,8 +94,7 @@ void add_mask_value_families(std::vector<Family>& out) {
       kMaskedOps, [](Operation) {
         std::vector<Model> v;
         const std::pair<double, const char*> fills[] = {
-            {-1e4, "-1e4"}, {-1e9, "-1e9"}, {-1e18, "-1e18"}, {-1e30, "-1e30"},
-            {-double(std::numeric_limits<float>::max()), "float lowest"}};
+            {-1e9, "-1e9"}, {-1e18, "-1e18"}};
         for (const auto& [f, t] : fills) {
           Knobs k;
           k.mask = MaskUse::fill_zeroed;

@@ -112,7 +112,6 @@ struct HeadWork {
   DMatrix A{};                    ///< the weights
   std::vector<double> Z{};        ///< each row's normaliser
   std::vector<Index> undetermined_cols{};  ///< columns a column normaliser divides 0 by 0 in
-  std::vector<Index> lse_undetermined{};   ///< lse_weights: rows whose rounded logsumexp is not determined
   /// x rounded to the arithmetic's format.
   double r(double x) const { return ref::round_to_format(a, x); }
   /// Row i of M summed left to right in the arithmetic's format.
@@ -432,30 +431,6 @@ void head_weights(HeadWork& w) {
       const double z = k.extra_zero_logit ? r(r(row_sum(P, i) + extra) + k.eps) : r(row_sum(P, i) + k.eps);
       Z[std::size_t(i)] = z;
       const bool guarded = k.zero_sum_guard && z == 0;
-      if (k.lse_weights) {
-        // exp(x - lse), lse = m + log(z) rounded once. That rounding is every
-        // implementation's of this form; where the bound on log(z) and on
-        // m's error straddles a rounding boundary of m + log(z), the row is
-        // not determined (no claim).
-        const double mi = w.m[std::size_t(i)];
-        const double mi0 = std::isfinite(mi) ? mi : 0.0;  // jax's logsumexp: max 0 when not finite
-        const double lz = r(std::log(z));
-        const double lse = r(lz + mi0);
-        // The errors of the logits whose exponentials count (those that may
-        // not underflow, moved by their error): the rest add nothing to z.
-        const double log_tiny = std::log(ref::format_smallest_normal(w.a)) - 5;
-        double row_err = 0;
-        for (Index j = 0; j < T_v; ++j)
-          if (std::isfinite(w.err(i, j)) && w.L(i, j) - mi0 + w.err(i, j) > log_tiny)
-            row_err = std::max(row_err, w.err(i, j));
-        const double delta = row_err + kTolFactor * w.u_eff * double(T_v + 2) * (std::abs(lz) + 1);
-        if (r(lz + delta + mi0) != lse || r(lz - delta + mi0) != lse) {
-          w.lse_undetermined.push_back(i);
-          w.rel[std::size_t(i)] = kInf;
-        }
-        for (Index j = 0; j < T_v; ++j) A(i, j) = r(std::exp(r(w.L(i, j) - lse)));
-        continue;
-      }
       for (Index j = 0; j < T_v; ++j) A(i, j) = guarded ? 0.0 : r(P(i, j) / z);
     }
   }
@@ -525,9 +500,6 @@ void head_weight_tolerances(HeadWork& w) {
           out.tol_A(i, j) = std::max(out.tol_A(i, j), 0.01 * A(i, j));
   for (const Index j : undetermined_cols)
     for (Index i = 0; i < T_q; ++i) out.tol_A(i, j) = kAnyAnswer;
-  for (const Index i : w.lse_undetermined)
-    for (Index j = 0; j < T_v; ++j)
-      if (!(L(i, j) == -kInf)) out.tol_A(i, j) = kInf;
 }
 
 /// The outputs O = A V and each row's logsumexp, with their tolerances.
@@ -1059,7 +1031,7 @@ std::optional<Knobs> compose(const Knobs& a, const Knobs& b) {
   take([](auto& k) { return std::tie(k.scale); });
   take([](auto& k) { return std::tie(k.mask, k.fill, k.mult_eps); });
   take([](auto& k) { return std::tie(k.shift, k.floor, k.zero_sum_guard); });
-  take([](auto& k) { return std::tie(k.norm, k.eps, k.extra_zero_logit, k.lse_weights); });
+  take([](auto& k) { return std::tie(k.norm, k.eps, k.extra_zero_logit); });
   take([](auto& k) { return std::tie(k.exp_stand_in); });
   take([](auto& k) { return std::tie(k.narrow, k.arith); });
   take([](auto& k) { return std::tie(k.full_row); });

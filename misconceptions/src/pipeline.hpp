@@ -62,11 +62,6 @@ struct Knobs {
   /// softmax1, the "quiet softmax", an implicit extra logit 0; rows sum to
   /// Z / (Z + exp(-m)) < 1.
   bool extra_zero_logit = false;
-  /// The weights are exp(x - lse), lse = m + log(sum exp(x - m)) rounded
-  /// once (Trax's exp(dots - logsumexp(dots))), not exp(x - m) / Z: where
-  /// |m| is large, lse rounds to m and tied maxima each get weight 1 (a
-  /// fully forbidden row of -1e9 in float32 is all ones).
-  bool lse_weights = false;
   /// A row whose normaliser underflowed to 0 (every exponential 0, the row
   /// not wholly forbidden) gets weights 0 instead of 0/0 = NaN: the guard
   /// `inv = sum == 0 ? 0 : 1 / sum` of C code (llm.c's softmax_forward).

@@ -245,17 +245,3 @@ TEST_CASE("float32 softmax1 is named quiet_softmax with float32", "[precision_ch
   CHECK(keys(d) == std::set<std::string>{"quiet_softmax", "low_precision"});
   CHECK(precisions(d) == std::set<std::string>{"float32"});
 }
-
-// Trax's weights exp(x - logsumexp(x)) with a -1e9 fill, in float32: -1e9 +
-// log(n) rounds to -1e9, so a fully forbidden row is all ones; the
-// catalogue's finite_fill member with those weights, beside float32.
-TEST_CASE("float32 code with a -1e9 fill and exp(x - logsumexp) weights is named with float32",
-          "[precision_choice]") {
-  const Diagnosis d = diagnosed(trax);
-  INFO(attn::mis::to_json(d));
-  CHECK(d.verdict == Diagnosis::Verdict::combined);
-  CHECK(keys(d) == std::set<std::string>{"finite_fill", "low_precision"});
-  CHECK(precisions(d) == std::set<std::string>{"float32"});
-  CHECK(param_texts(d, "finite_fill", "fill") == std::set<std::string>{"-1e9"});
-  CHECK(param_texts(d, "finite_fill", "weights") == std::set<std::string>{"exp(x - logsumexp(x))"});
-}
