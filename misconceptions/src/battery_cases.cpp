@@ -73,6 +73,7 @@ bool fit_to(Case& c, const Precision& p) {
 /// case with both would hide every level from them (a float32 computation
 /// is then not told from any fill or floor those rows tell apart).
 std::vector<std::vector<double>> levels(const Precision& p) {
+  // (-1e19: a -1e18 fill, OpenNMT's and gluon-nlp's fill_then_zeroed, from max_floor's -1e20.)
   std::vector<double> v = {-10, -1000, -2e4, -1e6, -2e8, -2e9, -1e15, -1e19, -2e25, -2e35, -3e38};
   // Only the levels the storage type holds (float16 stops below 65504).
   std::erase_if(v, [&](double x) { return -x > p.largest_finite(); });

@@ -29,6 +29,11 @@ std::map<std::string, Advice> masking_advice() {
         "S + mask * -1e4): exp(-inf) is exactly 0.",
         "Use -std::numeric_limits<T>::infinity(), not a large finite number, filled or added "
         "(mask.select(-inf, S), not S + mask * -1e4)."}},
+      {"fill_then_zeroed",
+       {"Fill forbidden logits with -np.inf, not a finite number, and do not multiply the weights "
+        "by the mask afterwards: np.where(mask, -np.inf, S); raise for a row with no allowed key.",
+        "Set forbidden logits to -infinity, not a finite number, and do not zero the weights "
+        "afterwards; throw for a row with no allowed key."}},
       {"multiplicative_mask",
        {"Do not multiply by the mask: put -np.inf at forbidden logits before the softmax.",
         "Do not multiply by the mask: put -infinity at forbidden logits before the softmax."}},
@@ -89,6 +94,11 @@ std::map<std::string, Advice> computation_advice() {
       {"epsilon_denominator",
        {"Remove the epsilon from the denominator: with the max shift the sum is at least 1.",
         "Remove the epsilon from the denominator: with the max shift the sum is at least 1."}},
+      {"quiet_softmax",
+       {"Divide by the row's own sum only: E / E.sum(axis=1, keepdims=True), with no extra "
+        "np.exp(-m) term (softmax1 is not the softmax of the text: its rows do not sum to 1).",
+        "Divide by the row's own sum only (E.rowwise().sum()), with no extra std::exp(-m) term "
+        "(softmax1 is not the softmax of the text)."}},
       {"transposed_output",
        {"Return A as T_q x T_v (queries in rows), not A.T.",
         "Return A as T_q x T_v (queries in rows), not A.transpose()."}},

@@ -1,6 +1,6 @@
 // How the mask is applied (Lemma 2, section 32.2.4: forbidden logits become
 // -inf before the softmax). Families: post_softmax_mask,
-// post_softmax_renormalised, finite_fill, multiplicative_mask,
+// post_softmax_renormalised, finite_fill, fill_then_zeroed, multiplicative_mask,
 // mask_times_inf, mask_ignored, inverted_mask, mask_transposed,
 // mask_on_values, mask_ignored_in_output, causal_assumed.
 #include <limits>
@@ -82,6 +82,28 @@ void add_mask_value_families(std::vector<Family>& out) {
           k.fill = f;
           k.full_row = FullRow::natural;  // it answers such a row: the softmax of the row's own logits
           v.push_back(knob_model("finite_fill", {{"fill", f, t}, {"fill is", 1, "added to the logits"}}, k));
+        }
+        return v;
+      }));
+  out.push_back(family(
+      "fill_then_zeroed",
+      "Forbidden logits are filled with a finite number (-1e9, -1e18...) before the softmax and "
+      "their weights multiplied by the 0/1 keep mask after it, without renormalising: a fully "
+      "forbidden row gives zeros, and so does a row whose allowed logits all lie below the fill.",
+      "Lemma 2, section 32.2.4 (exp(-inf) = 0 exactly); gluon-nlp's masked_softmax "
+      "(masked_fill(-1e18), softmax, times the mask)",
+      "finite_fill (forbidden weights not zeroed there), multiplicative_mask (logits times the "
+      "mask, renormalised); the fill is fitted: allowed logits just below each candidate fill "
+      "tell them apart",
+      kMaskedOps, [](Operation) {
+        std::vector<Model> v;
+        const std::pair<double, const char*> fills[] = {
+            {-1e9, "-1e9"}, {-1e18, "-1e18"}};
+        for (const auto& [f, t] : fills) {
+          Knobs k;
+          k.mask = MaskUse::fill_zeroed;
+          k.fill = f;
+          v.push_back(knob_model("fill_then_zeroed", {{"fill", f, t}}, k));
         }
         return v;
       }));

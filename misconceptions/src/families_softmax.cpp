@@ -1,7 +1,8 @@
 // The softmax itself (Definition 32.2.2; the stable form of 32.2.4 subtracts
 // each row's maximum over the allowed keys). Families: no_max_shift,
 // global_max, global_normaliser, max_over_forbidden, max_floor, wrong_axis,
-// abs_weights, epsilon_denominator, transposed_output, outputs_swapped.
+// abs_weights, epsilon_denominator, quiet_softmax, transposed_output,
+// outputs_swapped.
 #include <limits>
 
 #include "families.hpp"
@@ -94,6 +95,31 @@ void add_softmax_families(std::vector<Family>& out) {
           Knobs k;
           k.eps = e;
           v.push_back(knob_model("epsilon_denominator", {{"epsilon", e, num_text(e)}}, k));
+        }
+        return v;
+      }));
+  out.push_back(family(
+      "quiet_softmax",
+      "The softmax's denominator has an extra exp(0 - max), an implicit extra logit 0 "
+      "(softmax1, the \"quiet softmax\": exp(s_j) / (1 + sum_k exp(s_k))), so no row sums to 1 "
+      "and a fully forbidden row is answered (zeros, or NaN from exp(-inf - (-inf))) instead of "
+      "refused.",
+      "Definition 32.2.2 (rows sum to 1); E. Miller, \"Attention Is Off By One\" (2023); burn's "
+      "quiet_softmax",
+      "epsilon_denominator (a constant, not exp(-max)); the answer to a fully forbidden row is "
+      "fitted",
+      {Operation::softmax_rows, Operation::masked_softmax, Operation::attention,
+       Operation::multi_head_attention},
+      [](Operation) {
+        std::vector<Model> v;
+        const std::pair<FullRow, const char*> answers[] = {{FullRow::zeros, "zeros"},
+                                                          {FullRow::nan, "NaN"}};
+        double i = 0;
+        for (const auto& [f, t] : answers) {
+          Knobs k;
+          k.extra_zero_logit = true;
+          k.full_row = f;
+          v.push_back(knob_model("quiet_softmax", {{"a fully forbidden row gives", ++i, t}}, k));
         }
         return v;
       }));

@@ -250,7 +250,8 @@ void head_working_logits(HeadWork& w) {
         continue;
       }
       switch (k.mask) {
-        case MaskUse::finite_fill: L(i, j) = r(k.fill); err(i, j) = 0; break;  // fills are exact
+        case MaskUse::finite_fill:
+        case MaskUse::fill_zeroed: L(i, j) = r(k.fill); err(i, j) = 0; break;  // fills are exact
         case MaskUse::additive_fill:  // one more rounding, of a sum of size |S + fill|
           L(i, j) = r(S(i, j) + r(k.fill));
           err(i, j) += std::abs(L(i, j));
@@ -336,6 +337,12 @@ void head_exponentials(HeadWork& w) {
       P(i, j) = p;
       if (std::isfinite(x) && x > log_tiny) W[std::size_t(i)] = std::max(W[std::size_t(i)], std::abs(x));
     }
+  // softmax1's extra term exp(0 - m) is one more exponential of the row.
+  if (k.extra_zero_logit)
+    for (Index i = 0; i < T_q; ++i) {
+      const double x = -m[std::size_t(i)];
+      if (std::isfinite(x) && x > log_tiny) W[std::size_t(i)] = std::max(W[std::size_t(i)], std::abs(x));
+    }
 }
 
 /// Each row's relative tolerance from its conditioning and its logits' errors.
@@ -362,6 +369,9 @@ void head_row_tolerances(HeadWork& w) {
         e = std::max(e, err(i, j));
       }
     }
+    // softmax1's extra exp(0 - m), where it does not underflow, is one more
+    // live term: a single allowed key is no longer one-hot.
+    if (k.extra_zero_logit && std::isfinite(m[std::size_t(i)]) && -m[std::size_t(i)] > log_tiny) ++live;
     E[std::size_t(i)] = live > 1 || k.norm != Norm::row ? 2 * e : 0.0;
   }
   w.rel.assign(static_cast<std::size_t>(T_q), 0.0);
@@ -416,13 +426,16 @@ void head_weights(HeadWork& w) {
     }
   } else {
     for (Index i = 0; i < T_q; ++i) {
-      const double z = r(row_sum(P, i) + k.eps);
+      // softmax1: the extra logit 0 adds exp(0 - m) to the sum.
+      const double extra = k.extra_zero_logit ? r(std::exp(r(0.0 - w.m[std::size_t(i)]))) : 0.0;
+      const double z = k.extra_zero_logit ? r(r(row_sum(P, i) + extra) + k.eps) : r(row_sum(P, i) + k.eps);
       Z[std::size_t(i)] = z;
       const bool guarded = k.zero_sum_guard && z == 0;
       for (Index j = 0; j < T_v; ++j) A(i, j) = guarded ? 0.0 : r(P(i, j) / z);
     }
   }
-  if (k.mask == MaskUse::post_zero || k.mask == MaskUse::multiplicative || renorm_eps)
+  if (k.mask == MaskUse::post_zero || k.mask == MaskUse::multiplicative || renorm_eps ||
+      k.mask == MaskUse::fill_zeroed)
     for (Index i = 0; i < T_q; ++i)
       for (Index j = 0; j < T_v; ++j)
         if (used(i, j)) A(i, j) = 0;
@@ -1018,7 +1031,7 @@ std::optional<Knobs> compose(const Knobs& a, const Knobs& b) {
   take([](auto& k) { return std::tie(k.scale); });
   take([](auto& k) { return std::tie(k.mask, k.fill, k.mult_eps); });
   take([](auto& k) { return std::tie(k.shift, k.floor, k.zero_sum_guard); });
-  take([](auto& k) { return std::tie(k.norm, k.eps); });
+  take([](auto& k) { return std::tie(k.norm, k.eps, k.extra_zero_logit); });
   take([](auto& k) { return std::tie(k.exp_stand_in); });
   take([](auto& k) { return std::tie(k.narrow, k.arith); });
   take([](auto& k) { return std::tie(k.full_row); });

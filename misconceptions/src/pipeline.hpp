@@ -20,6 +20,7 @@ enum class MaskUse {
   additive_fill,      ///< forbidden logits = S + fill (an additive mask: S + mask * -1e4, finfo.min biases)
   post_zero,          ///< softmax over every key, forbidden weights zeroed after
   post_renorm,        ///< as post_zero, then each row divided by its new sum (+ mult_eps)
+  fill_zeroed,        ///< forbidden logits = fill, then their weights zeroed after the softmax (no renormalisation)
   multiplicative,     ///< softmax(S * keep) * keep / (sum + mult_eps)  (AllenNLP style)
   times_inf,          ///< S + mask * (-inf): 0 * -inf = NaN on allowed keys
   ignored,            ///< the mask is not used
@@ -57,6 +58,10 @@ struct Knobs {
   double floor = 0;
   Norm norm = Norm::row;
   double eps = 0;
+  /// The softmax's denominator has an extra exp(0 - m) (m the row's shift):
+  /// softmax1, the "quiet softmax", an implicit extra logit 0; rows sum to
+  /// Z / (Z + exp(-m)) < 1.
+  bool extra_zero_logit = false;
   /// A row whose normaliser underflowed to 0 (every exponential 0, the row
   /// not wholly forbidden) gets weights 0 instead of 0/0 = NaN: the guard
   /// `inv = sum == 0 ? 0 : 1 / sum` of C code (llm.c's softmax_forward).

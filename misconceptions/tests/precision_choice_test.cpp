@@ -130,6 +130,33 @@ Outcome mistral(const Case& c) {
   return Outcome::make_result(O, A);
 }
 
+/// burn's quiet_softmax (softmax1) in float32 with forbidden logits -1e4:
+/// weights exp(x - m) / (sum exp(x - m) + exp(-m)). A fully forbidden row
+/// is zeros (exp(1e4) overflows the denominator).
+Outcome quiet(const Case& c) {
+  if (refuse_input(c)) return Outcome::make_refusal("ValueError", "bad input");
+  const Index T_q = c.Q.rows(), T_v = c.K.rows();
+  DMatrix A(T_q, T_v), O(T_q, c.V.cols());
+  for (Index i = 0; i < T_q; ++i) {
+    std::vector<double> s(std::size_t(T_v), 0.0);
+    double m = -kInf;
+    for (Index j = 0; j < T_v; ++j) {
+      s[std::size_t(j)] = c.mask && (*c.mask)(i, j) ? f32(-1e4) : logit32(c, i, j);
+      m = std::max(m, s[std::size_t(j)]);
+    }
+    double z = 0;
+    std::vector<double> e(std::size_t(T_v), 0.0);
+    for (Index j = 0; j < T_v; ++j) {
+      e[std::size_t(j)] = f32(std::exp(f32(s[std::size_t(j)] - m)));
+      z = f32(z + e[std::size_t(j)]);
+    }
+    z = f32(z + f32(std::exp(f32(-m))));
+    for (Index j = 0; j < T_v; ++j) A(i, j) = f32(e[std::size_t(j)] / z);
+    output_row(c, i, A, O);
+  }
+  return Outcome::make_result(O, A);
+}
+
 Diagnosis diagnosed(Outcome (*code)(const Case&)) {
   FnSubject s("written", Operation::attention, code);
   return attn::mis::diagnose(s, small_case(Operation::attention), "oracle_agreement", {});
@@ -147,6 +174,15 @@ std::set<std::string> keys(const Diagnosis& d) {
   std::set<std::string> k;
   for (const auto& fit : d.fits) k.insert(fit.key);
   return k;
+}
+/// The texts of parameter `name` of the fits of `key`.
+std::set<std::string> param_texts(const Diagnosis& d, const std::string& key, const std::string& name) {
+  std::set<std::string> t;
+  for (const auto& fit : d.fits)
+    if (fit.key == key)
+      for (const auto& param : fit.params)
+        if (param.name == name) t.insert(param.text);
+  return t;
 }
 
 }  // namespace
@@ -186,4 +222,26 @@ TEST_CASE("float16 storage with a NaN empty row is named with the convention", "
   CHECK(d.verdict == Diagnosis::Verdict::combined);
   CHECK(keys(d) == std::set<std::string>{"low_precision", "fully_forbidden_answered"});
   CHECK(precisions(d) == std::set<std::string>{"float16"});
+}
+
+// gluon-nlp's masked_softmax fills -1e18, takes the softmax and multiplies
+// it by the keep mask: the catalogue's fill_then_zeroed, in float32.
+TEST_CASE("float32 code filling -1e18 and zeroing after the softmax is named with float32",
+          "[precision_choice]") {
+  const Diagnosis d = diagnosed(gluon);
+  INFO(attn::mis::to_json(d));
+  CHECK(d.verdict == Diagnosis::Verdict::combined);
+  CHECK(keys(d) == std::set<std::string>{"fill_then_zeroed", "low_precision"});
+  CHECK(precisions(d) == std::set<std::string>{"float32"});
+  CHECK(param_texts(d, "fill_then_zeroed", "fill") == std::set<std::string>{"-1e18"});
+}
+
+// burn's quiet_softmax (softmax1): an extra exp(0 - max) in the denominator,
+// zeros for a fully forbidden row, float32.
+TEST_CASE("float32 softmax1 is named quiet_softmax with float32", "[precision_choice]") {
+  const Diagnosis d = diagnosed(quiet);
+  INFO(attn::mis::to_json(d));
+  CHECK(d.verdict == Diagnosis::Verdict::combined);
+  CHECK(keys(d) == std::set<std::string>{"quiet_softmax", "low_precision"});
+  CHECK(precisions(d) == std::set<std::string>{"float32"});
 }

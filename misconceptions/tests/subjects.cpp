@@ -356,6 +356,19 @@ void add_masking_subjects(std::vector<KeyedSubject>& v) {
                  }
                  return attn_result(c, softmax(S));
                }});
+  // gluon-nlp-style: masked_fill(-1e18), softmax, times the keep mask.
+  v.push_back({"fill_then_zeroed", O::attention, [](const Case& c) {
+                 validate(c);
+                 DMatrix S = scores(c);
+                 for (Index i = 0; i < S.rows(); ++i)
+                   for (Index j = 0; j < S.cols(); ++j)
+                     if (masked(c, i, j)) S(i, j) = -1e18;
+                 DMatrix A = softmax(S);
+                 for (Index i = 0; i < A.rows(); ++i)
+                   for (Index j = 0; j < A.cols(); ++j)
+                     if (masked(c, i, j)) A(i, j) = 0;
+                 return attn_result(c, A);
+               }});
   // AllenNLP-style masked_softmax: multiply by the keep mask, renormalise.
   v.push_back({"multiplicative_mask", O::masked_softmax, [](const Case& c) {
                  validate(c);
@@ -528,6 +541,22 @@ void add_normaliser_and_output_subjects(std::vector<KeyedSubject>& v) {
                    if (mx == NEG_INF) throw std::invalid_argument("empty row");
                    for (Index j = 0; j < S.cols(); ++j) z += std::exp(S(i, j) - mx);
                    for (Index j = 0; j < S.cols(); ++j) A(i, j) = std::exp(S(i, j) - mx) / (z + 1e-13);
+                 }
+                 return attn_result(c, A);
+               }});
+  // softmax1 (Evan Miller's "Attention Is Off By One"): exp(s_j) / (1 + sum_k
+  // exp(s_k)), written with the row's maximum; an empty row is 0 / 1 = zeros.
+  v.push_back({"quiet_softmax", O::attention, [](const Case& c) {
+                 validate(c);
+                 const DMatrix S = with_neg_inf(c, scores(c));
+                 DMatrix A = DMatrix::Zero(S.rows(), S.cols());
+                 for (Index i = 0; i < S.rows(); ++i) {
+                   double mx = NEG_INF, z = 0;
+                   for (Index j = 0; j < S.cols(); ++j) mx = std::max(mx, S(i, j));
+                   if (mx == NEG_INF) continue;  // softmax1 of nothing: zeros
+                   for (Index j = 0; j < S.cols(); ++j) z += std::exp(S(i, j) - mx);
+                   z += std::exp(-mx);
+                   for (Index j = 0; j < S.cols(); ++j) A(i, j) = std::exp(S(i, j) - mx) / z;
                  }
                  return attn_result(c, A);
                }});
