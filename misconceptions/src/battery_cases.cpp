@@ -7,8 +7,9 @@
 
 #include <cmath>
 #include <cstddef>
-#include <iterator>
 #include <limits>
+
+#include "attn/prop/operation_table.hpp"
 
 namespace attn::mis::detail {
 namespace {
@@ -86,7 +87,7 @@ std::vector<std::vector<double>> levels(const Precision& p) {
 
 std::vector<Case> logits_cases(Operation op, const Precision& p) {
   std::vector<Case> out;
-  const bool masked = op == Operation::masked_softmax;
+  const bool masked = (attn::prop::operation_spec(op).inputs & attn::prop::input::mask) != 0;
   Quarters q(7);
   auto base = [&](DMatrix S, std::optional<Mask> m, const char* tag) {
     Case c;
@@ -345,16 +346,10 @@ constexpr BatteryRow kBatteryRows[] = {
     {Operation::attention_backward, no_cases, qkv_answer_entries},
 };
 
-constexpr bool battery_rows_in_enumerator_order() {
-  if (std::size(kBatteryRows) != attn::prop::operation_specs().size()) return false;
-  for (std::size_t i = 0; i < std::size(kBatteryRows); ++i)
-    if (kBatteryRows[i].op != attn::prop::operation_specs()[i].op) return false;
-  return true;
-}
-static_assert(battery_rows_in_enumerator_order(),
+static_assert(attn::prop::detail::one_row_per_operation(kBatteryRows),
               "kBatteryRows: one row per OperationSpec, in the enumerator's order");
 
-const BatteryRow& battery_row(Operation op) { return kBatteryRows[static_cast<std::size_t>(op)]; }
+const BatteryRow& battery_row(Operation op) { return attn::prop::detail::row_of(kBatteryRows, op); }
 
 }  // namespace
 

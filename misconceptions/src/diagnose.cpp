@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/mis/catalogue.hpp"
+#include "attn/prop/operation_table.hpp"
 #include "backward_diagnose.hpp"
 #include "battery_cases.hpp"
 #include "explain.hpp"
@@ -50,8 +51,7 @@ bool non_domain_error(const std::string& t) {
 /// operations) the logit is -inf.
 bool forbidden_at(const Case& c, Index i, Index j) {
   if (c.mask && (*c.mask)(i, j)) return true;
-  const bool logits = c.op == Operation::softmax_rows || c.op == Operation::masked_softmax;
-  return logits && c.S(i, j) == -std::numeric_limits<double>::infinity();
+  return takes_logits(c.op) && c.S(i, j) == -std::numeric_limits<double>::infinity();
 }
 
 /// Under a kernel's documented answer for a query row with every key
@@ -63,9 +63,9 @@ bool forbidden_at(const Case& c, Index i, Index j) {
 /// and keys at once). Mask builders take no rows.
 std::optional<Case> without_fully_forbidden_rows(const Case& c) {
   if (builds_mask(c.op)) return c;
-  const bool logits = c.op == Operation::softmax_rows || c.op == Operation::masked_softmax;
-  const Index T_q = logits ? c.S.rows() : c.op == Operation::multi_head_attention ? c.X.rows() : c.Q.rows();
-  const Index T_v = logits ? c.S.cols() : c.op == Operation::multi_head_attention ? c.X.rows() : c.K.rows();
+  const bool logits = takes_logits(c.op);
+  const attn::prop::CaseSizes sizes = attn::prop::case_sizes(c);
+  const Index T_q = sizes.T_q, T_v = sizes.T_v;
   if (c.mask && (c.mask->rows() != T_q || c.mask->cols() != T_v)) return c;  // a shape case
   if (!c.mask && !logits) return c;
   std::vector<Index> keep;
@@ -75,7 +75,7 @@ std::optional<Case> without_fully_forbidden_rows(const Case& c) {
     if (!all) keep.push_back(i);
   }
   if (Index(keep.size()) == T_q) return c;
-  if (keep.empty() || c.op == Operation::multi_head_attention) return std::nullopt;
+  if (keep.empty() || detail::takes_projections(c.op)) return std::nullopt;
   Case out = c;
   auto rows = [&](const DMatrix& M) {
     DMatrix R(Index(keep.size()), M.cols());
@@ -90,6 +90,36 @@ std::optional<Case> without_fully_forbidden_rows(const Case& c) {
   }
   out.tags.push_back("fully forbidden rows removed");
   return out;
+}
+
+/// The engine that diagnoses an operation's counterexamples: the forward
+/// one (this file: the models of families_for, the cases of
+/// battery_cases.cpp) or the backward pass's (backward_diagnose.cpp).
+enum class Engine { forward, backward };
+
+struct EngineRow {
+  Operation op;
+  Engine engine;
+};
+
+constexpr EngineRow kEngineRows[] = {
+    {Operation::softmax_rows, Engine::forward},
+    {Operation::masked_softmax, Engine::forward},
+    {Operation::attention, Engine::forward},
+    {Operation::attention_tiled, Engine::forward},
+    {Operation::multi_head_attention, Engine::forward},
+    {Operation::causal_mask, Engine::forward},
+    {Operation::padding_mask, Engine::forward},
+    // Not diagnosed (its spec's `diagnosed`): no family and no case of the
+    // forward engine is over it.
+    {Operation::batched_attention, Engine::forward},
+    {Operation::attention_backward, Engine::backward},
+};
+static_assert(attn::prop::detail::one_row_per_operation(kEngineRows),
+              "kEngineRows: one row per OperationSpec, in the enumerator's order");
+
+bool backward_engine(Operation op) {
+  return attn::prop::detail::row_of(kEngineRows, op).engine == Engine::backward;
 }
 
 }  // namespace
@@ -108,7 +138,7 @@ const char* verdict_name(Diagnosis::Verdict v) {
 }
 
 std::vector<Model> candidate_models(Operation op, const Precision& declared) {
-  if (op == Operation::attention_backward) return detail::backward_models(declared);
+  if (backward_engine(op)) return detail::backward_models(declared);
   std::vector<Model> v = {correct_model()};
   for (const Family* f : families_for(op))
     for (Model& m : f->members(op)) {
@@ -137,7 +167,7 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
                       const Case* counterexample, const Options& options) {
   const std::size_t max_cases = std::min(options.max_cases, kMaxBatteryCases);
   const std::size_t max_entries = std::min(options.max_entries, kMaxBatteryEntries);
-  if (op == Operation::attention_backward) return detail::backward_battery(declared, counterexample, options);
+  if (backward_engine(op)) return detail::backward_battery(declared, counterexample, options);
   std::vector<Model> models = candidate_models(op, declared);
   // Under a declared float64, the fills composed with float32 arithmetic
   // (public code in float32 with a finite fill) are told apart only by
@@ -861,7 +891,7 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
   if (!subject.supports(op))
     throw std::invalid_argument(std::string("diagnose: the subject does not support ") +
                                 attn::prop::operation_name(op));
-  if (op == Operation::attention_backward)
+  if (backward_engine(op))
     return detail::diagnose_backward(subject, counterexample, failed_property, options);
   const Precision declared = subject.precision();
   Diagnosis d;

@@ -11,8 +11,10 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
+#include "attn/prop/operation_table.hpp"
 #include "tolerance.hpp"
 
 namespace attn::mis::detail {
@@ -39,9 +41,8 @@ bool non_finite_input(const Case& c) {
       }
     return false;
   };
-  const bool logits = c.op == Operation::softmax_rows || c.op == Operation::masked_softmax;
-  if (logits) return bad(c.S, true);
-  if (c.op == Operation::multi_head_attention) {
+  if (takes_logits(c.op)) return bad(c.S, true);
+  if (takes_projections(c.op)) {
     if (bad(c.X, false) || bad(c.W_O, false)) return true;
     for (const auto& h : c.heads)
       if (bad(h.W_Q, false) || bad(h.W_K, false) || bad(h.W_V, false)) return true;
@@ -52,7 +53,7 @@ bool non_finite_input(const Case& c) {
 
 bool dk_mismatch(const Case& c) {
   if (takes_qkv(c.op)) return c.Q.cols() != c.K.cols();
-  if (c.op == Operation::multi_head_attention)
+  if (takes_projections(c.op))
     for (const auto& h : c.heads)
       if (h.W_Q.cols() != h.W_K.cols()) return true;
   return false;
@@ -199,7 +200,7 @@ void head_forbidden_sets(HeadWork& w) {
   HeadOut& out = w.out;
   const Index T_q = w.T_q, T_v = w.T_v;
   const DMatrix& S = w.S;
-  const bool logits_op = w.logits_op = in.op == Operation::softmax_rows || in.op == Operation::masked_softmax;
+  const bool logits_op = w.logits_op = takes_logits(in.op);
   w.real = Mask::Constant(T_q, T_v, false);
   w.used = Mask::Constant(T_q, T_v, false);
   Mask& real = w.real;
@@ -565,7 +566,8 @@ void head_online_form(HeadWork& w) {
   const Index T_q = w.T_q, T_v = w.T_v;
   const DMatrix& L = w.L;
   const double u_eff = w.u_eff;
-  if (in.op == Operation::attention_tiled && k.tiled != Tiled::naive && in.V && in.tile_k > 0) {
+  const bool over_tiles = (attn::prop::operation_spec(in.op).inputs & attn::prop::input::tiles) != 0;
+  if (over_tiles && k.tiled != Tiled::naive && in.V && in.tile_k > 0) {
     const DMatrix& V = *in.V;
     const Index tk = in.tile_k;
     const Index tiles = k.tiled == Tiled::last_tile_dropped ? T_v / tk : (T_v + tk - 1) / tk;
@@ -802,7 +804,7 @@ HeadOut single_head_out(const Case& c, const Knobs& k, NumberFormat a, double u_
   HeadIn in;
   in.op = c.op;
   in.mask = c.mask;
-  if (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax) {
+  if (takes_logits(c.op)) {
     in.S = &c.S;
   } else {
     const Index d = std::min(c.Q.cols(), c.K.cols());
@@ -836,10 +838,7 @@ HeadOut single_head_out(const Case& c, const Knobs& k, NumberFormat a, double u_
 /// them: NaN, zeros or the uniform average, in A, O and logsumexp.
 void answer_full_rows(HeadOut& res, const std::vector<bool>& full, const Case& c, const Knobs& k,
                       double u_eff) {
-  const Index T_v = c.op == Operation::multi_head_attention ? c.X.rows()
-                    : (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax)
-                        ? c.S.cols()
-                        : c.K.rows();
+  const Index T_v = attn::prop::case_sizes(c).T_v;
   for (std::size_t i = 0; i < full.size(); ++i) {
     if (!full[i]) continue;
     const Index row = Index(i);
@@ -854,7 +853,7 @@ void answer_full_rows(HeadOut& res, const std::vector<bool>& full, const Case& c
       res.A.row(row).setConstant(a_val);
       res.tol_A.row(row).setConstant(k.full_row == FullRow::uniform ? 4 * u_eff : 0.0);
     }
-    if (c.op == Operation::multi_head_attention) {
+    if (takes_projections(c.op)) {
       // The row's head outputs are replaced before W_O: no claim on the entry.
       res.tol_O.row(row).setConstant(kInf);
       if (k.full_row == FullRow::nan) res.O.row(row).setConstant(kNaN);
@@ -900,7 +899,7 @@ void round_to_storage(HeadOut& res, const Case& c, const Precision& declared) {
       res.O(i, l) = ref::round_to_format(s, x);
       if (!res.tol_O.size() || !std::isfinite(res.tol_O(i, l))) continue;
       double mag = 0;
-      if (c.op != Operation::multi_head_attention && res.A.size() && res.A.cols() == c.V.rows())
+      if (!takes_projections(c.op) && res.A.size() && res.A.cols() == c.V.rows())
         for (Index j = 0; j < c.V.rows(); ++j) mag += std::abs(res.A(i, j) * c.V(j, l));
       else
         mag = std::abs(x);
@@ -913,16 +912,17 @@ void round_to_storage(HeadOut& res, const Case& c, const Precision& declared) {
 void set_answer(Prediction& pr, const HeadOut& res, const Case& c, const Knobs& k) {
   Outcome o = Outcome::make_result(res.O, DMatrix());
   DMatrix tol_A = res.tol_A, tol_O = res.tol_O;
-  if (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax ||
-      c.op == Operation::attention) {
+  const unsigned answers = attn::prop::operation_spec(c.op).answers;
+  if (answers & attn::prop::answer::weights) {
     o.A = res.A;
+  } else {
+    tol_A = DMatrix();
   }
-  if (c.op == Operation::softmax_rows || c.op == Operation::masked_softmax) {
+  if (!(answers & attn::prop::answer::outputs)) {
     o.O = DMatrix();
     tol_O = DMatrix();
   }
-  if (c.op == Operation::attention_tiled || c.op == Operation::multi_head_attention) tol_A = DMatrix();
-  if (c.op == Operation::attention_tiled) {
+  if (answers & attn::prop::answer::logsumexp) {
     o.logsumexp = DMatrix(Index(res.lse.size()), 1);
     pr.tol_lse = DMatrix(Index(res.lse.size()), 1);
     for (std::size_t i = 0; i < res.lse.size(); ++i) {
@@ -942,6 +942,38 @@ void set_answer(Prediction& pr, const HeadOut& res, const Case& c, const Knobs& 
   pr.tol_O = tol_O;
 }
 
+/// The heads an operation's answer is computed from under the mistake, and
+/// its rows with no allowed key (`full`).
+using HeadsOf = HeadOut (*)(const Case& c, const Knobs& k, NumberFormat a, double u_eff,
+                            std::vector<bool>& full);
+
+HeadOut one_head(const Case& c, const Knobs& k, NumberFormat a, double u_eff, std::vector<bool>& full) {
+  HeadOut res = single_head_out(c, k, a, u_eff);
+  full = res.full_row;
+  return res;
+}
+
+/// An operation's heads under the knobs (none: the operation has models of
+/// its own, or none, and predict() refuses it).
+struct HeadRow {
+  Operation op;
+  HeadsOf heads;
+};
+
+constexpr HeadRow kHeadRows[] = {
+    {Operation::softmax_rows, one_head},
+    {Operation::masked_softmax, one_head},
+    {Operation::attention, one_head},
+    {Operation::attention_tiled, one_head},
+    {Operation::multi_head_attention, multi_head_out},
+    {Operation::causal_mask, nullptr},         // the mask builders' rules (models_masks.cpp)
+    {Operation::padding_mask, nullptr},
+    {Operation::batched_attention, nullptr},   // not diagnosed (its spec's `diagnosed`)
+    {Operation::attention_backward, nullptr},  // the backward's models (backward_models.cpp)
+};
+static_assert(attn::prop::detail::one_row_per_operation(kHeadRows),
+              "kHeadRows: one row per OperationSpec, in the enumerator's order");
+
 /// predict()'s computation; `declared_bound`: tolerances with the declared
 /// unit roundoff instead of the model's own (the separation tolerances).
 Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, bool declared_bound) {
@@ -953,13 +985,7 @@ Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, 
                                       : std::max(ref::format_unit_roundoff(a), ref::format_unit_roundoff(declared_arith));
 
   std::vector<bool> full;
-  HeadOut res;
-  if (c.op == Operation::multi_head_attention) {
-    res = multi_head_out(c, k, a, u_eff, full);
-  } else {
-    res = single_head_out(c, k, a, u_eff);
-    full = res.full_row;
-  }
+  HeadOut res = attn::prop::detail::row_of(kHeadRows, c.op).heads(c, k, a, u_eff, full);
   if (res.refuse_shape) {
     pr.may_refuse = true;
     return pr;
@@ -983,7 +1009,7 @@ Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, 
   pr.may_refuse = any_full && k.full_row == FullRow::either;
   // A layer that never passes the mask on may still check it first, refusing
   // a row with every key forbidden, or not: the mistake says nothing of it.
-  if (c.op == Operation::multi_head_attention && !k.forward_mask && c.mask)
+  if (takes_projections(c.op) && !k.forward_mask && c.mask)
     for (Index i = 0; i < c.mask->rows(); ++i)
       if (c.mask->cols() > 0 && c.mask->row(i).all()) pr.may_refuse = true;
   pr.has_answer = true;
@@ -995,6 +1021,8 @@ Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, 
 
 Prediction predict(const Case& c, const Knobs& k, const Precision& declared) {
   if (builds_mask(c.op)) throw std::invalid_argument("mask builders have their own models");
+  if (!attn::prop::detail::row_of(kHeadRows, c.op).heads)
+    throw std::invalid_argument(std::string("no knob model predicts ") + attn::prop::operation_name(c.op));
   Prediction pr = predict_in(c, k, declared, false);
   if (k.narrow && pr.has_answer && ref::format_unit_roundoff(k.arith) > ref::format_unit_roundoff(declared.accumulate)) {
     const Prediction s = predict_in(c, k, declared, true);

@@ -13,6 +13,13 @@
 
 namespace attn::mis::detail {
 
+/// True for the operations that take X and the heads' projections
+/// (input::projections: a layer, whose rows of X are queries and keys at
+/// once and whose heads' outputs are joined by W_O).
+inline bool takes_projections(Operation op) {
+  return (attn::prop::operation_spec(op).inputs & attn::prop::input::projections) != 0;
+}
+
 enum class Scale { sqrt_dk, none, dk, sqrt_dv, sqrt_Tv, sqrt_dmodel, times_sqrt_dk };
 enum class MaskUse {
   neg_inf,            ///< forbidden logits -inf before the softmax (definition)

@@ -47,11 +47,19 @@ bool all_finite(const DMatrix& M) {
   return true;
 }
 
+/// The answer's parts compared, from the operation's answer:: flags: the
+/// weights A where the answer holds them (an operation answering outputs
+/// too, attention, only when the subject gives them), O, and the logsumexp
+/// (the tiled forward's).
 bool compares_A(const Case& c, bool returns_weights) {
-  return c.op == Operation::softmax_rows || c.op == Operation::masked_softmax ||
-         (c.op == Operation::attention && returns_weights);
+  const unsigned answers = attn::prop::operation_spec(c.op).answers;
+  return (answers & attn::prop::answer::weights) != 0 &&
+         ((answers & attn::prop::answer::outputs) == 0 || returns_weights);
 }
 bool compares_O(const Case& c) { return returns_outputs(c.op); }
+bool compares_lse(const Case& c) {
+  return (attn::prop::operation_spec(c.op).answers & attn::prop::answer::logsumexp) != 0;
+}
 
 }  // namespace
 
@@ -77,7 +85,7 @@ bool agrees(const Outcome& s, const Prediction& p, const Case& c, bool returns_w
     bool fin = true;
     if (compares_A(c, returns_weights)) fin = fin && all_finite(s.A);
     if (compares_O(c)) fin = fin && all_finite(s.O);
-    if (c.op == Operation::attention_tiled) fin = fin && all_finite(s.logsumexp);
+    if (compares_lse(c)) fin = fin && all_finite(s.logsumexp);
     if (!fin) return true;
   }
   if (builds_mask(c.op)) {
@@ -89,13 +97,13 @@ bool agrees(const Outcome& s, const Prediction& p, const Case& c, bool returns_w
     bool fin = true;
     if (compares_A(c, returns_weights)) fin = fin && all_finite(s.A);
     if (compares_O(c)) fin = fin && all_finite(s.O);
-    if (c.op == Operation::attention_tiled) fin = fin && all_finite(s.logsumexp);
+    if (compares_lse(c)) fin = fin && all_finite(s.logsumexp);
     if (fin) return true;
   }
   if (!p.has_answer) return false;
   if (compares_A(c, returns_weights) && !close(s.A, p.answer.A, p.tol_A, nullptr, 1.0)) return false;
   if (compares_O(c) && !close(s.O, p.answer.O, p.tol_O, nullptr, 1.0)) return false;
-  if (c.op == Operation::attention_tiled &&
+  if (compares_lse(c) &&
       !close(s.logsumexp, p.answer.logsumexp, p.tol_lse, nullptr, 1.0))
     return false;
   return true;
@@ -110,7 +118,7 @@ bool separated(const Prediction& a, const Prediction& b, const Case& c, double f
     bool fin = true;
     if (compares_A(c, returns_weights)) fin = fin && all_finite(p.answer.A);
     if (compares_O(c)) fin = fin && all_finite(p.answer.O);
-    if (c.op == Operation::attention_tiled) fin = fin && all_finite(p.answer.logsumexp);
+    if (compares_lse(c)) fin = fin && all_finite(p.answer.logsumexp);
     return fin;
   };
   if (a.any_finite_answer && (b.any_finite_answer || finite_answer(b))) return false;
@@ -124,7 +132,7 @@ bool separated(const Prediction& a, const Prediction& b, const Case& c, double f
   if (compares_A(c, returns_weights) && !close(a.answer.A, b.answer.A, tA(a), &tA(b), factor))
     return true;
   if (compares_O(c) && !close(a.answer.O, b.answer.O, tO(a), &tO(b), factor)) return true;
-  if (c.op == Operation::attention_tiled &&
+  if (compares_lse(c) &&
       !close(a.answer.logsumexp, b.answer.logsumexp, tL(a), &tL(b), factor))
     return true;
   return false;
@@ -172,7 +180,7 @@ bool departs_where_separated(const Outcome& s, const Prediction& model, const Pr
   if (compares_O(c) &&
       exact_where_told_apart(s.O, model.answer.O, def.answer.O, model.tol_O, def.tol_O))
     return false;
-  if (c.op == Operation::attention_tiled &&
+  if (compares_lse(c) &&
       exact_where_told_apart(s.logsumexp, model.answer.logsumexp, def.answer.logsumexp,
                              model.tol_lse, def.tol_lse))
     return false;

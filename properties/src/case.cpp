@@ -10,7 +10,7 @@
 #include <map>
 #include <sstream>
 
-#include "operation_table.hpp"
+#include "attn/prop/operation_table.hpp"
 
 namespace attn::prop {
 

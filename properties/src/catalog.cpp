@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "operation_table.hpp"
+#include "attn/prop/operation_table.hpp"
 
 namespace attn::prop {
 

@@ -9,7 +9,7 @@
 #include "attn/prop/batched.hpp"
 #include "attn/ref/extended_reference.hpp"
 #include "oracle_memo.hpp"
-#include "operation_table.hpp"
+#include "attn/prop/operation_table.hpp"
 
 namespace attn::prop::detail {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "operation_table.hpp"
+#include "attn/prop/operation_table.hpp"
 
 namespace attn::prop {
 

@@ -5,7 +5,7 @@
 
 #include "attn/prop/generators.hpp"
 #include "attn/prop/property.hpp"
-#include "operation_table.hpp"
+#include "attn/prop/operation_table.hpp"
 
 namespace attn::prop {
 

@@ -3,7 +3,7 @@
 
 #include "attn/prop/batched.hpp"
 #include "check_util.hpp"
-#include "operation_table.hpp"
+#include "attn/prop/operation_table.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -1,7 +1,8 @@
 #pragma once
 // The per-operation tables of properties/src (the generators, the library's
-// answers, the oracle's, the printing, the shapes, the property lists): one
-// row per OperationSpec, in the enumerator's order, each table refused by a
+// answers, the oracle's, the printing, the shapes, the property lists) and
+// of misconceptions/src (the diagnosis's battery, its engine, the pipeline's
+// head): one row per OperationSpec, in the enumerator's order, each table refused by a
 // static_assert when it lacks an operation, and read by the operation's value
 // (docs/ARCHITECTURE.md, "How to add", an operation).
 
