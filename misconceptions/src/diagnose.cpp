@@ -163,12 +163,13 @@ std::optional<Model> composed(const Model& a, const Model& b) {
   return detail::knob_model(a.key + "+" + b.key, params, *k);
 }
 
-Battery build_battery(Operation op, const Precision& declared, bool returns_weights,
-                      const Case* counterexample, const Options& options) {
-  const std::size_t max_cases = std::min(options.max_cases, kMaxBatteryCases);
-  const std::size_t max_entries = std::min(options.max_entries, kMaxBatteryEntries);
-  if (backward_engine(op)) return detail::backward_battery(declared, counterexample, options);
+/// The models the battery's cases are chosen to tell apart: the operation's
+/// candidates, then (under a declared float64) the finite fills composed
+/// with float32 arithmetic; `n_single` is set to the number of candidates
+/// (the composed pairs follow them).
+std::vector<Model> battery_models(Operation op, const Precision& declared, std::size_t& n_single) {
   std::vector<Model> models = candidate_models(op, declared);
+  n_single = models.size();
   // Under a declared float64, the fills composed with float32 arithmetic
   // (public code in float32 with a finite fill) are told apart only by
   // cases float32 holds: the float64-only levels leave them no claim, and a
@@ -176,7 +177,6 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
   // uniform) by allowed logits at float lowest alone. These pairs take part
   // in choosing the cases (after the single models, which alone are named
   // or reported as unseparated).
-  const std::size_t n_single = models.size();
   if (declared.storage == NumberFormat::float64 && declared.accumulate == NumberFormat::float64) {
     const Model* f32 = nullptr;
     for (const Model& m : models)
@@ -189,6 +189,30 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
           if (std::optional<Model> both = composed(m, *f32)) pairs.push_back(std::move(*both));
     for (Model& m : pairs) models.push_back(std::move(m));
   }
+  return models;
+}
+
+/// The pairs of the single models (the first `n_single`) no case of `b`
+/// separates (`done`: n x n, set where one does), and the members the
+/// battery cannot tell from the definition (models[0]: never named).
+void record_unseparated(Battery& b, const std::vector<Model>& models, std::size_t n_single,
+                        const std::vector<char>& done) {
+  const std::size_t n = models.size();
+  for (std::size_t i = 0; i < n_single; ++i)
+    for (std::size_t j = i + 1; j < n_single; ++j)
+      if (!done[i * n + j] && models[i].key != models[j].key)
+        b.unseparated.push_back(models[i].label() + " ~ " + models[j].label());
+  for (std::size_t j = 1; j < n_single; ++j)
+    if (!done[j]) b.like_definition.push_back(models[j].label());
+}
+
+Battery build_battery(Operation op, const Precision& declared, bool returns_weights,
+                      const Case* counterexample, const Options& options) {
+  const std::size_t max_cases = std::min(options.max_cases, kMaxBatteryCases);
+  const std::size_t max_entries = std::min(options.max_entries, kMaxBatteryEntries);
+  if (backward_engine(op)) return detail::backward_battery(declared, counterexample, options);
+  std::size_t n_single = 0;
+  std::vector<Model> models = battery_models(op, declared, n_single);
   std::vector<Case> pool;
   Battery b;
   const bool convention = options.fully_forbidden != attn::prop::FullyForbidden::error;
@@ -294,13 +318,7 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
     for (const Case& c : b.cases) std::cerr << " [" << (c.tags.empty() ? "" : c.tags[0]) << "]";
     std::cerr << "\n";
   }
-  for (std::size_t i = 0; i < n_single; ++i)
-    for (std::size_t j = i + 1; j < n_single; ++j)
-      if (!done[i * n + j] && models[i].key != models[j].key)
-        b.unseparated.push_back(models[i].label() + " ~ " + models[j].label());
-  // Members the battery cannot tell from the definition (models[0]) are never named.
-  for (std::size_t j = 1; j < n_single; ++j)
-    if (!done[j]) b.like_definition.push_back(models[j].label());
+  record_unseparated(b, models, n_single, done);
   return b;
 }
 

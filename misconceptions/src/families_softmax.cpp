@@ -9,6 +9,10 @@
 
 namespace attn::mis::detail {
 
+namespace {
+void add_output_families(std::vector<Family>& out);
+}  // namespace
+
 void add_softmax_families(std::vector<Family>& out) {
   Knobs k;
   k.shift = Shift::none;
@@ -123,7 +127,14 @@ void add_softmax_families(std::vector<Family>& out) {
         }
         return v;
       }));
-  k = Knobs{};
+  add_output_families(out);
+}
+
+namespace {
+/// What is returned, not how it is computed: the weights transposed, the
+/// pair swapped.
+void add_output_families(std::vector<Family>& out) {
+  Knobs k;
   k.output = Output::A_transposed;
   out.push_back(family("transposed_output",
                        "The weights are returned transposed, T_v x T_q (keys by queries).",
@@ -138,5 +149,6 @@ void add_softmax_families(std::vector<Family>& out) {
                        "Exercise F3's interface (returns O, A)", "transposed_output",
                        {Operation::attention}, single("outputs_swapped", k)));
 }
+}  // namespace
 
 }  // namespace attn::mis::detail
