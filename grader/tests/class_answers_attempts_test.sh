@@ -42,4 +42,10 @@ with open(os.path.join(out, "summary.csv"), newline="") as f:
     csv_note = next(csv.DictReader(f))["note"]
 assert said in csv_note, ("summary.csv's note lacks the attempt", csv_note)
 PY
+# Equal modification times: the last by name (a2.json) is graded, and the
+# note says that the name decided.
+touch -d 2026-01-03 "$d/a1.json" "$d/a2.json"
+"$attnlab" grade "$tmp/class" --cases 5 --out "$tmp/out2" > "$tmp/run2.txt" 2>&1
+grep -q "graded a2.json: latest of 2 answers files of F4 by modification time (equal times: the last by name) (not graded: a1.json)" "$tmp/out2/summary.json" ||
+  { cat "$tmp/run2.txt"; fail "equal times: the note does not say the last by name was graded"; }
 echo "class_answers_attempts_test: passed"

@@ -123,6 +123,14 @@ expect "$tmp/o5/students/bob%2Fattention_v3.py.txt" 'note: +graded attention_v3\
 touch -d '2024-01-04 10:00' "$tmp/c2/bob/attention_v1.py"
 grade "$tmp/o6" "$tmp/c2"
 expect "$tmp/o6.rows" '^bob/attention_v1\.py\|F3\|' "latest: v1 (newest) not graded"
+# Equal modification times: the last by name is graded, and the note says so.
+touch -d '2024-01-05 10:00' "$tmp/c2/bob/attention_v1.py" "$tmp/c2/bob/attention_v2.py" "$tmp/c2/bob/attention_v3.py"
+grade "$tmp/o6t" "$tmp/c2"
+expect "$tmp/o6t.rows" '^bob/attention_v3\.py\|F3\|' "equal times: v3 (last by name) not graded"
+expect "$tmp/o6t.rows" 'latest of 3 attempts at F3 by modification time \(equal times: the last by name\)' "equal times: the note does not say the name decided"
+touch -d '2024-01-04 10:00' "$tmp/c2/bob/attention_v1.py"
+touch -d '2024-01-02 10:00' "$tmp/c2/bob/attention_v2.py"
+touch -d '2024-01-03 10:00' "$tmp/c2/bob/attention_v3.py"
 # The configuration's entry.
 printf '{"entry": "attention_v2.py"}\n' > "$tmp/named.json"
 grade "$tmp/o7" "$tmp/c2" --config "$tmp/named.json"

@@ -421,6 +421,16 @@ bool later(const struct timespec& a, const struct timespec& b) {
   return a.tv_sec != b.tv_sec ? a.tv_sec > b.tv_sec : a.tv_nsec > b.tv_nsec;
 }
 
+/// How the latest of several files was chosen: " by modification time", and
+/// when another of `times` equals the chosen one's `chosen`, that the last
+/// by name among them was taken.
+std::string by_time(const struct timespec& chosen, const std::vector<struct timespec>& others) {
+  const bool tie = std::any_of(others.begin(), others.end(), [&](const struct timespec& t) {
+    return !later(chosen, t) && !later(t, chosen);
+  });
+  return tie ? " by modification time (equal times: the last by name)" : " by modification time";
+}
+
 /// Of several attempts at one exercise (in name order), the one graded
 /// under `rules` and why; every one for Attempts::best.
 std::vector<Entry> choose_attempts(std::vector<Entry> attempts, const CollectRules& rules,
@@ -453,7 +463,10 @@ std::vector<Entry> choose_attempts(std::vector<Entry> attempts, const CollectRul
   std::size_t last = 0;
   for (std::size_t k = 1; k < n; ++k)
     if (!later(attempts[last].candidate->mtime, attempts[k].candidate->mtime)) last = k;
-  return pick(last, missing + "latest of " + count + " by modification time");
+  std::vector<struct timespec> times;
+  for (std::size_t k = 0; k < n; ++k)
+    if (k != last) times.push_back(attempts[k].candidate->mtime);
+  return pick(last, missing + "latest of " + count + by_time(attempts[last].candidate->mtime, times));
 }
 
 /// The entries among `code` (in name order) under `rules`: each file graded
@@ -864,9 +877,13 @@ class Collector {
     const std::vector<const Candidate*> others = other_answers(a, files);
     if (others.empty()) return "";
     std::string names;
-    for (const Candidate* b : others) names += (names.empty() ? "" : ", ") + b->rel;
+    std::vector<struct timespec> times;
+    for (const Candidate* b : others) {
+      names += (names.empty() ? "" : ", ") + b->rel;
+      times.push_back(b->mtime);
+    }
     return attempt_note(a.rel, "latest of " + std::to_string(others.size() + 1) + " answers files of " +
-                                   a.exercise + " by modification time",
+                                   a.exercise + by_time(a.mtime, times),
                         names);
   }
 
