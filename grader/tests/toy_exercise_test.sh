@@ -4,7 +4,8 @@
 # data/toy_exercise (F3's operation under a course's own names) is added to a
 # copy of attnlab's exercises/ and graded end to end, Python and C++, through
 # ATTNLAB_EXERCISES_DIR. Its C++ harness library is built by the test build
-# (attnlab_add_cpp_harness in grader/tests/CMakeLists.txt).
+# from its spec, by the function that builds the registry's
+# (attnlab_add_exercise_harness, grader/CMakeLists.txt).
 #   toy_exercise_test.sh ATTNLAB SOURCE_DIR
 set -u
 attnlab=$1 src=$2
