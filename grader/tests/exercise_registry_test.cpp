@@ -74,6 +74,8 @@ TEST_CASE("the registry's lists are the exercises' ids in order", "[registry]") 
   CHECK(graded_exercise_ids(ExerciseGroup::library) == std::vector<std::string>{"T1", "M1", "C1", "B1"});
   CHECK(graded_exercise_ids() == std::vector<std::string>{"F1", "F2", "F3", "F4", "T1", "M1", "C1", "B1"});
   CHECK(graded_exercises_text() == "F1, F2, F3, F4 and the library operations T1, M1, C1, B1");
+  CHECK(answers_exercises_text() == "F2 or F4");
+  CHECK(answers_exercises_text(" and ") == "F2 and F4");
   CHECK(not_graded_reason("F5").has_value());
   CHECK_FALSE(not_graded_reason("F3").has_value());
 }

@@ -64,6 +64,10 @@ expect 1 'score: 0 / 12' grade "$tmp/work/skeleton.cpp" $cases
 # Its title and the list of graded exercises come from the spec.
 expect 2 'and the library operations T1, M1, C1, B1, X1' grade --exercise X9 "$tmp/work/solution.py"
 
+# A file that names no exercise is told every id of the course's registry.
+printf 'def helper(x):\n    return x\n' >"$tmp/work/nothing.py"
+expect 2 'name the exercise with --exercise F1\|F2\|F3\|F4\|T1\|M1\|C1\|B1\|X1, or put' grade "$tmp/work/nothing.py"
+
 # Without the course's folder attnlab does not know X1.
 "$attnlab" grade --exercise X1 "$tmp/work/solution.py" >"$tmp/out" 2>&1
 got=$?

@@ -23,6 +23,7 @@
 #include "commands/cli_checks.hpp"
 #include "grading/number_bounds.hpp"
 #include "exercises/exercise.hpp"
+#include "exercises/registry.hpp"
 #include "grading/grade.hpp"
 #include "report/junit_report.hpp"
 #include "sandbox/atomic_file.hpp"
@@ -89,6 +90,29 @@ struct KernelRecogniser {
 constexpr KernelRecogniser kKernelRecognisers[] = {
     {Operation::batched_attention, recognise_batched_kernel},
 };
+
+/// The C++ interface of check's operation `op` from the registry (the
+/// exercise whose interface serves it, ExerciseSpec::check_serves):
+/// "f3::attention (exercises/F3/attention.hpp)"; empty if it has none.
+std::string cpp_interface_text(Operation op) {
+  for (const ExerciseSpec& spec : exercise_specs())
+    if (spec.check_serves == op && !spec.cpp.header.empty())
+      return spec.cpp_entry() + " (exercises/" + spec.id + "/" + spec.cpp.header + ")";
+  return {};
+}
+
+/// Every operation check takes with its C++ interface, for the help:
+/// "attention: f3::attention (exercises/F3/attention.hpp); ...;
+/// batched_attention: none".
+std::string cpp_interfaces_text() {
+  std::string text;
+  for (Operation op : check_operations()) {
+    const std::string cpp = cpp_interface_text(op);
+    text += (text.empty() ? "" : "; ") + std::string(attn::prop::operation_name(op)) + ": " +
+            (cpp.empty() ? "none" : cpp);
+  }
+  return text;
+}
 
 /// The operation of a check that names none.
 constexpr Operation kDefaultOperation = Operation::attention;
@@ -199,20 +223,20 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
   c->run.cases = attn::prop::default_case_count();
   c->app = app.add_subcommand(
       "check",
-      "Check KERNEL (a Python file defining the function, a C++ file defining the F3 "
-      "interface, or an executable speaking attnlab-protocol/1) against every property "
-      "that applies to its operation: pass/fail, no points.\n"
+      "Check KERNEL (a Python file defining the function, a C++ file defining its "
+      "operation's C++ interface, or an executable speaking attnlab-protocol/1) against every "
+      "property that applies to its operation: pass/fail, no points.\n"
+      "C++ interfaces: " + cpp_interfaces_text() + ".\n"
       "--op batched_attention: a Python NAME(Q, K, V, mask=None, scale=None, causal=False, "
       "alignment=\"top_left\") with Q (N, H, T_q, d_k), K (N, H_kv, T_v, d_k), "
       "V (N, H_kv, T_v, d_v), H_kv dividing H, query head h using kv head h / (H / H_kv), "
       "returning O (N, H, T_q, d_v); e.g. attnlab check gqa.py --op batched_attention "
-      "--entry my_gqa (no C++ interface).\n"
+      "--entry my_gqa.\n"
       "--op attention_backward: a Python NAME(Q, K, V, dO, mask=None, scale=None, "
       "causal=False) returning the gradients (dQ, dK, dV) of sum(dO * O) with "
       "O = attention(Q, K, V, mask) (the Python client's attnlab_check.torch_backward wraps "
       "a PyTorch forward); e.g. attnlab check grads.py --op attention_backward --entry "
-      "my_backward; a C++ kernel defines b1::attention_backward (exercise B1, "
-      "exercises/B1/attention_backward.hpp).\n"
+      "my_backward.\n"
       "Exit status: 0 every property passed, 1 a property failed or the kernel did not "
       "load, 2 usage or infrastructure error (a function --entry names that the file does "
       "not define too), 3 none failed but --time-budget ran out before every property ran.");
@@ -342,9 +366,10 @@ bool language_fits(const CheckCommand& c, Operation op, const Exercise& kernel,
     return false;
   }
   if (!c.entry.empty() && detect_language(file) != Language::python) {
-    std::cerr << "attnlab: --entry picks a Python function; a C++ kernel defines the F3 "
-                 "interface (f3::attention, docs/MANUAL.md 'Checking your own kernel') and an "
-                 "executable says its entry in its hello\n";
+    std::cerr << "attnlab: --entry picks a Python function; a C++ kernel of "
+              << attn::prop::operation_name(op) << " defines " << cpp_interface_text(op)
+              << " (docs/MANUAL.md 'Checking your own kernel') and an executable says its entry "
+                 "in its hello\n";
     return false;
   }
   return true;

@@ -203,7 +203,8 @@ void GradeCommand::add_options(CLI::App& app) {
       "(the function, namespace or header it defines, or an answers file's "
       "\"exercise\")");
   grade->add_option("--answers", answers,
-                    "the answers file of F2 or F4 (JSON, see exercises/F2/README.md), graded "
+                    "the answers file of " + answers_exercises_text() +
+                        " (JSON, see exercises/F2/README.md), graded "
                     "with FILE; a .json FILE is graded alone (never read through a symbolic link)");
   // Numbers are checked as text before CLI11 converts them (cli_checks.hpp):
   // nothing wraps ("--seed -1") and every message says what is expected.
@@ -647,7 +648,7 @@ int GradeCommand::grade_class(const GradePlan& plan) const {
     if (is_answers_file(i)) {
       std::error_code ec;
       const AnswersExercise a = fs::exists(i, ec) ? read_answers_exercise(i) : AnswersExercise{};
-      why = a.refused.empty() ? " (not an answers file: its \"exercise\" is not F2 or F4)"
+      why = a.refused.empty() ? " (not an answers file: its \"exercise\" is not " + answers_exercises_text() + ")"
                               : " (not read as an answers file: " + a.refused +
                                     (a.refused.find("larger than") != std::string::npos
                                          ? ", the limit of an answers file)" : ")");
@@ -710,7 +711,8 @@ int GradeCommand::grade_one(GradePlan& plan) const {
       r.status = GradeResult::Status::usage_error;
       r.exercise = fixed_exercise(options);
       r.message = "nothing to grade: no .py, .cpp or .ipynb file was uploaded (the upload: " + why +
-                  "). Upload your .py, .cpp or .ipynb file (and answers .json for F2 and F4).";
+                  "). Upload your .py, .cpp or .ipynb file (and answers .json for " +
+                  answers_exercises_text(" and ") + ").";
       options.display_name = "the upload";
       complete_scoring(r, options);
       // Out of the class's maximum when the exercises are known (fixed, or

@@ -174,4 +174,14 @@ std::string graded_exercises_text() {
   return library.empty() ? text : text + " and the library operations " + library;
 }
 
+std::string answers_exercises_text(const std::string& separator) {
+  std::vector<std::string> ids;
+  for (const auto& s : exercise_specs())
+    if (!s.answers_form.empty()) ids.push_back(s.id);
+  std::string text;
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == ids.size() ? separator : ", ") + ids[i];
+  return text;
+}
+
 }  // namespace attn::grader

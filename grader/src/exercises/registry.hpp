@@ -95,6 +95,10 @@ std::vector<std::string> graded_exercise_ids(ExerciseGroup group = ExerciseGroup
 /// "F1, F2, F3, F4 and the library operations T1, M1, C1, B1": what attnlab grades, for messages.
 std::string graded_exercises_text();
 
+/// The exercises with an answers file, in the registry's order, joined with
+/// `separator` before the last ("F2 or F4" with " or "): for messages.
+std::string answers_exercises_text(const std::string& separator = " or ");
+
 /// Why an exercise of the text with this id is not graded ("F5": its answer
 /// is prose), from the registry's "not_graded"; nullopt for any other id.
 std::optional<std::string> not_graded_reason(const std::string& id);

@@ -141,7 +141,9 @@ std::string read_text(const fs::path& file) {
 }
 
 std::string suggestion(const std::string& file_kind_marker) {
-  return "; name the exercise with --exercise F1|F2|F3|F4|T1|M1|C1" +
+  std::string ids;
+  for (const auto& id : graded_exercise_ids()) ids += (ids.empty() ? "" : "|") + id;
+  return "; name the exercise with --exercise " + ids +
          (file_kind_marker.empty() ? std::string()
                                    : ", or put a line `" + file_kind_marker + " F3` in the file");
 }
