@@ -15,7 +15,9 @@ needs_torch = pytest.mark.skipif(kernels.torch is None, reason="torch is not ins
 
 def test_numpy_kernel_passes():
     result = attnlab_check.check(kernels.numpy_attention, cases=CASES)
-    assert "13 passed, 0 failed" in result.report
+    every = len(attnlab_check.list_properties(kernels.numpy_attention))
+    assert every > 0
+    assert "%d passed, 0 failed" % every in result.report
 
 
 def test_missing_scale_fails_with_the_report():

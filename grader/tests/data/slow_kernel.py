@@ -1,7 +1,7 @@
 """A correct attention kernel that takes one second per call (the model
 solution, solutions/F3/attention.py, after a sleep): `attnlab check
 --time-budget 2` must stop it, name the properties it did not run and exit
-with status 3, whatever the machine's load (100 cases of 13 properties
+with status 3, whatever the machine's load (100 cases of every property
 would take half an hour)."""
 import importlib.util
 import os
