@@ -472,9 +472,16 @@ std::vector<BackwardRow> softmax_gradient_rows() {
 std::vector<BackwardRow> product_rows() {
   const std::string chain =
       std::string("the chain rule through S = c Q K^T: dQ = c dS K, dK = c dS^T Q (") + alg2 + ")";
+  // dV accumulated in a format narrower than float32 (the table's formats
+  // whose unit roundoff is larger: the 16-bit ones); float32 accumulation is
+  // what kernels do, and the definition's.
   std::vector<BackwardMember> narrow;
-  for (NumberFormat f : {NumberFormat::float16, NumberFormat::bfloat16})
-    narrow.push_back({{{"dV", double(int(f)), ref::format_info(f).name}}, {.dv_narrow = true, .dv_format = f}});
+  const double float32_u = ref::format_info(NumberFormat::float32).unit_roundoff;
+  for (const ref::FormatInfo& info : ref::number_formats()) {
+    if (info.unit_roundoff <= float32_u) continue;
+    const NumberFormat f = info.format;
+    narrow.push_back({{{"dV", double(int(f)), info.name}}, {.dv_narrow = true, .dv_format = f}});
+  }
   return {
       {"backward_scale_missing",
        "The logits' scale c = 1/sqrt(d_k) is left out of dQ = c dS K, of dK = c dS^T Q, or of both.", chain,

@@ -37,10 +37,10 @@ import tempfile
 __all__ = ["check", "run", "list_properties", "find_attnlab", "torch_backward", "CheckResult",
            "PropertyFailure", "TimeBudgetExceeded", "AttnlabError"]
 
-PRECISIONS = ("float64", "float32", "float16", "bfloat16")
-OPERATIONS = ("attention", "masked_softmax", "softmax_rows", "attention_tiled",
-              "multi_head_attention", "batched_attention", "attention_backward")
-FULLY_FORBIDDEN = ("error", "nan", "zeros")
+# The names of number formats, operations and fully-forbidden conventions are
+# attnlab's (its number-format table, operation registry and options); the
+# client passes them through and attnlab refuses an unknown one (exit status 2,
+# raised as AttnlabError by check), so no list of them is kept here.
 
 
 class PropertyFailure(AssertionError):
@@ -192,18 +192,11 @@ def torch_backward(forward, dtype="float32"):
     return attention_backward
 
 
-def _argv(fn, precision="float64", op="attention", fully_forbidden="error", cases=None,
+def _argv(fn, precision=None, op="attention", fully_forbidden="error", cases=None,
           seed=None, timeout=None, prop=None, accumulate=None, python=None, binary=None,
           junit=None, max_seq=None, head_dims=None, tile_multiple=None, time_budget=None,
           results_json=None, extra_args=()):
     """The ``attnlab check`` command line for these arguments (check's)."""
-    if precision not in PRECISIONS:
-        raise AttnlabError("precision must be one of %s, not %r" % (", ".join(PRECISIONS), precision))
-    if op not in OPERATIONS:
-        raise AttnlabError("op must be one of %s, not %r" % (", ".join(OPERATIONS), op))
-    if fully_forbidden not in FULLY_FORBIDDEN:
-        raise AttnlabError("fully_forbidden must be one of %s, not %r"
-                           % (", ".join(FULLY_FORBIDDEN), fully_forbidden))
     source, entry = _source_and_entry(fn)
     argv = [find_attnlab(binary), "check", source, "--op", op,
             "--fully-forbidden", fully_forbidden]
@@ -211,10 +204,10 @@ def _argv(fn, precision="float64", op="attention", fully_forbidden="error", case
         argv += ["--entry", entry]
     if source.endswith(".py"):
         argv += ["--python", python or sys.executable]
-    if precision != "float64":
-        argv += ["--precision", precision]
-    if accumulate:
-        argv += ["--accumulate", accumulate]
+    if precision is not None:
+        argv += ["--precision", str(precision)]
+    if accumulate is not None:
+        argv += ["--accumulate", str(accumulate)]
     if head_dims is not None:
         if isinstance(head_dims, int):
             head_dims = (head_dims,)
@@ -247,15 +240,16 @@ def list_properties(fn, op="attention", fully_forbidden="error", binary=None):
     return [line.strip() for line in report.splitlines() if line.strip()]
 
 
-def run(fn, precision="float64", op="attention", fully_forbidden="error", cases=None,
+def run(fn, precision=None, op="attention", fully_forbidden="error", cases=None,
         seed=None, timeout=None, prop=None, accumulate=None, python=None, binary=None,
         junit=None, max_seq=None, head_dims=None, tile_multiple=None, time_budget=None,
         results_json=None, extra_args=()):
     """Runs ``attnlab check`` on `fn` (the arguments of :func:`check`) and
     returns the CheckResult whatever the outcome, its ``results`` parsed
     from ``--results-json`` (a temporary file unless `results_json` names
-    one). Raises AttnlabError only when the command cannot be formed (a bad
-    argument, no binary)."""
+    one). Raises AttnlabError only when the command cannot be formed (no
+    binary, no file for `fn`); an argument attnlab refuses (an unknown
+    precision, operation or property) is its exit status 2 in the result."""
     options = dict(locals())
     del options["fn"]
     with tempfile.TemporaryDirectory(prefix="attnlab-check-") as folder:
@@ -280,9 +274,10 @@ def check(fn, *args, **options):
     fn: a top-level function of a Python file (or a path to a .py/.cpp file
       or a protocol executable). Its file is imported again in attnlab's own
       process, so it must import without side effects that need the caller.
-    precision, accumulate: the precision the kernel declares (float64,
-      float32, float16, bfloat16); passed as --precision/--accumulate only
-      when not the default float64 / None.
+    precision, accumulate: the number format the kernel declares (attnlab
+      check's --precision/--accumulate, e.g. "float32"); None: attnlab's
+      default (the text's float64). A name attnlab does not know is a usage
+      error (AttnlabError).
     op: the kernel's operation (attention, masked_softmax, ...; default attention).
     fully_forbidden: the kernel's documented answer for a query row whose
       every key is forbidden: "error" (the default), "nan" or "zeros".

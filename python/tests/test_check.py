@@ -33,6 +33,16 @@ def test_unknown_property_is_a_usage_error():
     assert "no property no_such_property" in str(error.value)
 
 
+def test_unknown_number_format_is_attnlabs_usage_error():
+    # The client keeps no list of formats: attnlab refuses the name and lists its own.
+    with pytest.raises(attnlab_check.AttnlabError) as error:
+        attnlab_check.check(kernels.numpy_attention, precision="float8", cases=1)
+    assert "'float8' is not a type (float64, float32" in str(error.value)
+    with pytest.raises(attnlab_check.AttnlabError) as error:
+        attnlab_check.check(kernels.numpy_attention, fully_forbidden="maybe", cases=1)
+    assert "--fully-forbidden" in str(error.value)
+
+
 def test_missing_function_is_a_usage_error_not_a_failure():
     # A function the file does not define: exit status 2 (AttnlabError), not a PropertyFailure.
     with pytest.raises(attnlab_check.AttnlabError) as error:
