@@ -350,16 +350,22 @@ struct Answered {
   const Precision& declared;
   Model def = correct_model();                        ///< the definition
   const char* debug = std::getenv("ATTNLAB_MIS_DEBUG");  ///< a key: why it does not fit
+  /// Leading cases that are the diagnosed failure's own counterexample: 1
+  /// (case 0) when judging a diagnosis on its own battery; 0 when judging a
+  /// name against another failure's battery, whose counterexample is then
+  /// another failure's too.
+  std::size_t own = 1;
   /// m's prediction for battery case k.
   Prediction predicted(const Model& m, std::size_t k) const {
     return safe_predict(m, b.cases[k], declared);
   }
   /// Whether case k is another failure's counterexample (after the
-  /// diagnosed one, among Battery::counterexamples) that is evidence about
+  /// diagnosed one, among Battery::counterexamples; from case 0 when `own`
+  /// is 0) that is evidence about
   /// the refusal only: the subject refused it (a valid input refused), or
   /// the definition refuses it (an input that must be refused, answered).
   bool refusal_evidence(std::size_t k) const {
-    if (k == 0 || k >= b.counterexamples || k >= answers.size()) return false;
+    if (k < own || k >= b.counterexamples || k >= answers.size()) return false;
     if (answers[k].kind == Outcome::Kind::refusal) return true;
     const Prediction d = predicted(def, k);
     return d.may_refuse && !d.has_answer;
@@ -921,6 +927,8 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     d.fully_forbidden_rows_left_out = attn::prop::fully_forbidden_name(options.fully_forbidden);
   const std::vector<Outcome> answers = send_battery(subject, b, d);
   auto finish = [&]() {
+    d.battery = b;
+    d.answers = answers;
     d.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     d.explanation = detail::explanation(d, options.language, declared);
     return d;
@@ -952,6 +960,92 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
   }
   detail::set_verdict_from_fits(d);
   return finish();
+}
+
+namespace {
+
+/// The catalogue member a fit names (same key, same parameters), rebuilt
+/// from `candidates`; nullopt if none is.
+std::optional<Model> model_of(const Fit& f, const std::vector<Model>& candidates) {
+  for (const Model& m : candidates) {
+    if (m.key != f.key || m.params.size() != f.params.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < m.params.size() && same; ++i) {
+      const double a = m.params[i].value, b = f.params[i].value;
+      same = m.params[i].name == f.params[i].name && (a == b || (std::isnan(a) && std::isnan(b)));
+    }
+    if (same) return m;
+  }
+  return std::nullopt;
+}
+
+/// "finite_fill (fill = -1e9)": a fit as the report names it.
+std::string fit_said(const Fit& f) {
+  std::string t;
+  for (const Param& p : f.params) t += (t.empty() ? "" : ", ") + p.said();
+  return t.empty() ? f.key : f.key + " (" + t + ")";
+}
+
+}  // namespace
+
+bool withdraw_contradicted(Diagnosis& d, const std::vector<const Diagnosis*>& others,
+                           const attn::prop::Subject& subject, Language language) {
+  const bool combined = d.verdict == Diagnosis::Verdict::combined;
+  if ((!combined && d.verdict != Diagnosis::Verdict::misconception &&
+       d.verdict != Diagnosis::Verdict::several) ||
+      backward_engine(d.counterexample.op) || d.fits.empty())
+    return false;
+  const Operation op = d.counterexample.op;
+  const Precision declared = subject.precision();
+  const std::vector<Model> candidates = candidate_models(op, declared);
+  // The models named: one per fit, or the pair composed (as combined_fits built it).
+  std::vector<std::optional<Model>> models;
+  if (combined) {
+    // The fits composed in order, as combined_fits and triple_fits built them.
+    std::optional<Model> all = model_of(d.fits.front(), candidates);
+    for (std::size_t i = 1; i < d.fits.size() && all; ++i) {
+      const std::optional<Model> next = model_of(d.fits[i], candidates);
+      all = next ? composed(*all, *next) : std::nullopt;
+    }
+    models.push_back(all);
+  } else {
+    for (const Fit& f : d.fits) models.push_back(model_of(f, candidates));
+  }
+  std::vector<std::string> ruled_by(models.size());
+  for (const Diagnosis* o : others) {
+    if (o == nullptr || o == &d || o->counterexample.op != op || o->answers.empty() ||
+        o->answers.size() > o->battery.cases.size())
+      continue;
+    Answered x{subject, o->battery, o->answers, declared};
+    x.own = 0;  // its counterexample is another failure's: evidence about the refusal only where refused
+    for (std::size_t i = 0; i < models.size(); ++i)
+      if (models[i] && ruled_by[i].empty() && !fits_all(x, *models[i])) ruled_by[i] = o->failed_property;
+  }
+  if (std::all_of(ruled_by.begin(), ruled_by.end(), [](const std::string& r) { return r.empty(); }))
+    return false;
+  std::vector<Fit> kept;
+  if (combined) {
+    std::string together;
+    for (std::size_t i = 0; i < d.fits.size(); ++i)
+      together += (i == 0 ? "" : i + 1 == d.fits.size() ? " with " : ", ") + fit_said(d.fits[i]);
+    d.withdrawn.push_back({together, ruled_by[0]});
+    d.alone_fits.clear();
+  } else {
+    for (std::size_t i = 0; i < d.fits.size(); ++i) {
+      if (ruled_by[i].empty()) kept.push_back(d.fits[i]);
+      else d.withdrawn.push_back({fit_said(d.fits[i]), ruled_by[i]});
+    }
+  }
+  d.fits = kept;
+  d.tell_apart.clear();
+  detail::set_verdict_from_fits(d);
+  d.explanation = d.fits.empty() ? "No known mistake reproduces every answer of this report."
+                                 : detail::explanation(d, language, declared);
+  for (const auto& [name, property] : d.withdrawn)
+    d.explanation += " Not named: " + name + ", which reproduces the " +
+                     std::to_string(d.cases_sent) + " cases sent for this failure but not the answers to " +
+                     "the cases sent for " + property + ".";
+  return true;
 }
 
 std::string to_json(const Diagnosis& d) {

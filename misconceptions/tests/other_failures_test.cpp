@@ -74,3 +74,32 @@ TEST_CASE("another failure's input past float32's range does not contradict low_
   INFO(attn::mis::to_json(d));
   CHECK(named_alone(d, "low_precision"));
 }
+
+TEST_CASE("a name another failure's battery answers contradict is withdrawn, naming that failure",
+          "[other_failures]") {
+  const KeyedSubject k = keyed("wrong_scale");
+  FnSubject wrong("wrong scale", k.op, k.run);
+  Diagnosis d = attn::mis::diagnose(wrong, small_case(Operation::attention), "scale_off");
+  INFO(attn::mis::to_json(d));
+  REQUIRE(named_alone(d, "wrong_scale"));
+  // Another failure's battery of the same mistake leaves the name.
+  const Diagnosis same = attn::mis::diagnose(wrong, small_case(Operation::attention), "textbook_example");
+  Diagnosis kept = d;
+  CHECK_FALSE(attn::mis::withdraw_contradicted(kept, {&d, &same}, wrong, attn::mis::Language::numpy));
+  CHECK(named_alone(kept, "wrong_scale"));
+  CHECK(kept.withdrawn.empty());
+  // A battery answered as the definition answers (a kernel whose mistake
+  // shows on one failure's cases only would give such a report)
+  // contradicts it: the name is withdrawn and the report says whose answers.
+  FnSubject right("correct loops", Operation::attention, correct_loops(Operation::attention));
+  const Diagnosis other = attn::mis::diagnose(right, small_case(Operation::attention), "oracle_agreement");
+  REQUIRE(other.verdict == Diagnosis::Verdict::consistent);
+  REQUIRE(other.answers.size() == other.battery.cases.size());
+  CHECK(attn::mis::withdraw_contradicted(d, {&same, &other}, wrong, attn::mis::Language::numpy));
+  CHECK(d.verdict == Diagnosis::Verdict::no_known_mistake);
+  CHECK(d.fits.empty());
+  REQUIRE(d.withdrawn.size() == 1);
+  CHECK(d.withdrawn[0].first.rfind("wrong_scale", 0) == 0);
+  CHECK(d.withdrawn[0].second == "oracle_agreement");
+  CHECK(d.explanation.find("not the answers to the cases sent for oracle_agreement") != std::string::npos);
+}

@@ -85,6 +85,20 @@ DiagnosisStage::DiagnosisStage(attn::prop::Subject& subject, attn::mis::Language
     : subject_(subject), language_(language), stopped_(std::move(stopped)),
       fully_forbidden_(fully_forbidden) {}
 
+void DiagnosisStage::withdraw_contradicted(
+    std::vector<std::optional<FailureDiagnosis>>& diagnoses) const {
+  // Every battery is judged as it was answered (a copy: a name withdrawn
+  // from one diagnosis leaves the evidence of the others unchanged).
+  std::vector<attn::mis::Diagnosis> evidence;
+  for (const auto& d : diagnoses)
+    if (d && d->status == FailureDiagnosis::Status::diagnosed) evidence.push_back(d->engine);
+  std::vector<const attn::mis::Diagnosis*> others;
+  for (const auto& e : evidence) others.push_back(&e);
+  for (auto& d : diagnoses)
+    if (d && d->status == FailureDiagnosis::Status::diagnosed)
+      attn::mis::withdraw_contradicted(d->engine, others, subject_, language_);
+}
+
 FailureDiagnosis DiagnosisStage::diagnose(const attn::prop::Verdict& v,
                                           const attn::prop::Property* property) {
   FailureDiagnosis out = diagnose_engine(v);

@@ -103,6 +103,12 @@ class DiagnosisStage {
   /// failure shown in the same report contradicts is named for none).
   void add_failure(const attn::prop::Verdict& v);
 
+  /// One cause, one explanation across the report: once every failure is
+  /// diagnosed, a name one diagnosis gives that another diagnosis's battery
+  /// answers contradict is withdrawn (attn::mis::withdraw_contradicted; no
+  /// case is sent). `diagnoses`: this stage's results for the report.
+  void withdraw_contradicted(std::vector<std::optional<FailureDiagnosis>>& diagnoses) const;
+
   /// Engine runs made (cache misses), cases and entries sent, seconds spent.
   int runs() const { return runs_; }
   std::size_t cases_sent() const { return cases_; }

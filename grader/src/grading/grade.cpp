@@ -457,6 +457,7 @@ std::vector<std::optional<FailureDiagnosis>> diagnose_failures(const std::vector
     subject_mark = subject.not_run();
     out[k] = stage.diagnose(v, graded[k].property);
   }
+  stage.withdraw_contradicted(out);
   return out;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "attn/mis/model.hpp"
@@ -63,6 +64,21 @@ struct Fit {
   std::vector<std::string> also_fits;
 };
 
+/// The battery diagnose() would send for this operation and precision
+/// (without a counterexample), with the model pairs it leaves unseparated
+/// (build_battery below; also kept in a Diagnosis with the answers).
+struct Battery {
+  std::vector<Case> cases;
+  std::vector<std::string> unseparated;
+  /// Models (labels) the battery cannot tell from the definition in this
+  /// precision (finite_fill(fill=double lowest) in float...): never named.
+  std::vector<std::string> like_definition;
+  std::size_t entries = 0;
+  /// The leading cases that are failures' counterexamples (the diagnosed
+  /// one, then Options::other_failures): 0 when none fitted.
+  std::size_t counterexamples = 0;
+};
+
 struct Diagnosis {
   enum class Verdict {
     misconception,         ///< exactly one family fits: `fits` has it
@@ -108,6 +124,15 @@ struct Diagnosis {
   /// Pairs of candidate models (labels) the battery could not tell apart in
   /// the subject's declared precision; informational.
   std::vector<std::string> unseparated;
+  /// The battery sent and the subject's answers, in order (fewer answers
+  /// than cases when a fault stopped it; both empty for the backward pass):
+  /// the evidence withdraw_contradicted judges other diagnoses' names on.
+  Battery battery;
+  std::vector<attn::prop::Outcome> answers;
+  /// Names withdrawn by withdraw_contradicted, each with the failed
+  /// property whose battery answers contradict it: {"finite_fill (fill =
+  /// -1e9)", "exact_zeros"}.
+  std::vector<std::pair<std::string, std::string>> withdrawn;
 };
 
 /// "misconception", "several", "no_known_mistake", "consistent", "fault",
@@ -122,6 +147,21 @@ const char* verdict_name(Diagnosis::Verdict v);
 Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
                    const std::string& failed_property, const Options& options = {});
 
+/// One cause, one explanation across a report: withdraws from `d` every
+/// name (a misconception's or several's family, a combined pair) whose
+/// model does not reproduce the answers of another diagnosis of the same
+/// subject and operation in `others` (their whole batteries, as kept in
+/// Diagnosis::battery and answers; the rule of diagnose's own fit, on the
+/// cases each model is judged on). Nothing is sent to the subject. A
+/// withdrawn name is recorded in d.withdrawn; d's verdict becomes several,
+/// misconception or no_known_mistake by what is left, and its explanation
+/// (in `language`) says which property's answers ruled the name out.
+/// Diagnoses of the backward pass, and entries of `others` that are `d`
+/// itself or of another operation, are left alone. Returns whether a name
+/// was withdrawn.
+bool withdraw_contradicted(Diagnosis& d, const std::vector<const Diagnosis*>& others,
+                           const attn::prop::Subject& subject, Language language);
+
 /// Machine-readable form: {"verdict", "keys", "fits": [{"key", "params":
 /// {name: value}, "param_text": {name: text}, "also_fits"}], "tell_apart",
 /// "explanation", "failed_property", "cases_sent", "entries_sent", "seconds",
@@ -129,19 +169,7 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
 std::string to_json(const Diagnosis& d);
 
 /// The battery diagnose() would send for this operation and precision
-/// (without a counterexample), with the model pairs it leaves unseparated;
-/// for tests and the README's cost table.
-struct Battery {
-  std::vector<Case> cases;
-  std::vector<std::string> unseparated;
-  /// Models (labels) the battery cannot tell from the definition in this
-  /// precision (finite_fill(fill=double lowest) in float...): never named.
-  std::vector<std::string> like_definition;
-  std::size_t entries = 0;
-  /// The leading cases that are failures' counterexamples (the diagnosed
-  /// one, then Options::other_failures): 0 when none fitted.
-  std::size_t counterexamples = 0;
-};
+/// (without a counterexample: for tests and the README's cost table).
 Battery build_battery(Operation op, const Precision& declared, bool returns_weights,
                       const Case* counterexample, const Options& options = {});
 
