@@ -979,11 +979,10 @@ std::optional<Model> model_of(const Fit& f, const std::vector<Model>& candidates
   return std::nullopt;
 }
 
-/// "finite_fill (fill = -1e9)": a fit as the report names it.
+/// "finite_fill (fill = -1e9)": a fit as the explanation names it, without
+/// the other values that fit as well.
 std::string fit_said(const Fit& f) {
-  std::string t;
-  for (const Param& p : f.params) t += (t.empty() ? "" : ", ") + p.said();
-  return t.empty() ? f.key : f.key + " (" + t + ")";
+  return f.key + detail::params_text(Fit{f.key, f.params, {}});
 }
 
 }  // namespace
@@ -998,10 +997,10 @@ bool withdraw_contradicted(Diagnosis& d, const std::vector<const Diagnosis*>& ot
   const Operation op = d.counterexample.op;
   const Precision declared = subject.precision();
   const std::vector<Model> candidates = candidate_models(op, declared);
-  // The models named: one per fit, or the pair composed (as combined_fits built it).
+  // The models named: one per fit, or the fits composed in order (as
+  // combined_fits built the pair).
   std::vector<std::optional<Model>> models;
   if (combined) {
-    // The fits composed in order, as combined_fits and triple_fits built them.
     std::optional<Model> all = model_of(d.fits.front(), candidates);
     for (std::size_t i = 1; i < d.fits.size() && all; ++i) {
       const std::optional<Model> next = model_of(d.fits[i], candidates);

@@ -283,17 +283,6 @@ const std::map<std::string, Advice>& builder_advice() {
   return a;
 }
 
-/// " (fill = -1e9; also consistent with fill=-1e10, fill=-1e20)", or "".
-std::string params_text(const Fit& f) {
-  std::string s;
-  for (const Param& p : f.params) s += (s.empty() ? "" : ", ") + p.said();
-  if (!f.also_fits.empty()) {
-    s += (s.empty() ? "" : "; ") + std::string("also consistent with ");
-    for (std::size_t i = 0; i < f.also_fits.size(); ++i) s += (i ? ", " : "") + f.also_fits[i];
-  }
-  return s.empty() ? s : " (" + s + ")";
-}
-
 /// low_precision's advice for a subject that declares a storage type other
 /// than float64: what its declaration promises (reference/TOLERANCE.md,
 /// "Storage and accumulation types").
@@ -313,6 +302,16 @@ std::string narrow_kernel_advice(const attn::prop::Precision& declared, Language
 }
 
 }  // namespace
+
+std::string params_text(const Fit& f) {
+  std::string s;
+  for (const Param& p : f.params) s += (s.empty() ? "" : ", ") + p.said();
+  if (!f.also_fits.empty()) {
+    s += (s.empty() ? "" : "; ") + std::string("also consistent with ");
+    for (std::size_t i = 0; i < f.also_fits.size(); ++i) s += (i ? ", " : "") + f.also_fits[i];
+  }
+  return s.empty() ? s : " (" + s + ")";
+}
 
 std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Precision& declared) {
   const std::string n = std::to_string(d.cases_sent);
