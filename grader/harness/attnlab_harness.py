@@ -191,7 +191,13 @@ ANSWER_ENTRIES_FLOOR = 1 << 22
 
 # The floating-point types an answer may hold (numpy's names; bfloat16 from
 # ml_dtypes or a similar extension). Any other kind is a wrong-type fault.
-REAL_TYPES = "float16, bfloat16, float32 or float64"
+# Every number format of reference/src/number_format.cpp's table must be
+# here: grader/tests/harness_real_types_test.py compares this list with the
+# formats `attnlab check --precision` accepts.
+REAL_TYPE_NAMES = ("float16", "bfloat16", "float32", "float64")
+# The extension types numpy reports as kind "V" rather than "f".
+EXTENSION_REAL_TYPES = ("bfloat16",)
+REAL_TYPES = ", ".join(REAL_TYPE_NAMES[:-1]) + " or " + REAL_TYPE_NAMES[-1]
 
 _KINDS = {"c": "complex numbers", "U": "strings", "S": "bytes", "O": "Python objects",
           "b": "booleans", "i": "integers", "u": "unsigned integers", "M": "dates",
@@ -239,7 +245,7 @@ def as_array(value, name, ndim, expected=None, what="a 2-D matrix"):
     except Exception as e:  # noqa: BLE001  (any conversion error is the answer's fault)
         raise Fault("%s cannot be read as an array of numbers: %s: %s" % (name, type(e).__name__, e))
     _check_entries(a.shape, name, expected)
-    if a.dtype.kind != "f" and a.dtype.name != "bfloat16":
+    if a.dtype.kind != "f" and a.dtype.name not in EXTENSION_REAL_TYPES:
         kind = _KINDS.get(a.dtype.kind, "values")
         raise Fault("%s holds %s (dtype %s), expected real floating-point numbers (%s)"
                     % (name, kind, a.dtype, REAL_TYPES))
