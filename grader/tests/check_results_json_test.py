@@ -9,7 +9,8 @@ CASE is one of:
   wrong    a kernel without the 1/sqrt(d_k) scale: exit 1; the failed
            properties are those the text report says FAIL, each with its
            counterexample's shape, worst entry, error/bound ratio over 1
-           where there is a bound, and the seed asked for
+           where there is a bound, the seed asked for, and its diagnosis
+           (wrong_scale or nothing named, nothing withdrawn)
   budget   a correct kernel taking 1 s per call under --time-budget 2: exit 3,
            the properties not run named in the report and the results, none failed
   backward a correct backward pass (--op attention_backward): exit 0, the
@@ -94,6 +95,11 @@ def case_wrong(attnlab, src, folder):
                "%s: seed, summary, text" % p["name"], out)
         expect(p["counterexample"] and re.match(r"T_q=\d+, T_v=\d+", p["counterexample"]["shape"]),
                "%s: counterexample %r" % (p["name"], p["counterexample"]), out)
+        # The diagnosis: its status, the names given and none withdrawn (the one mistake fits every failure).
+        d = p["diagnosis"]
+        expect(d and d["status"] and d["withdrawn"] == [] and
+               (d["misconceptions"] in ([], ["wrong_scale"])),
+               "%s: diagnosis %r" % (p["name"], d), out)
         if p["worst"] and p["worst"]["bound"] not in (0, None):
             bounded += 1
             expect(p["ratio"] > 1 and abs(p["ratio"] - p["worst"]["error"] / p["worst"]["bound"])

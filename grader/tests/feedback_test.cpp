@@ -518,6 +518,15 @@ TEST_CASE("results.json: a failed test carries the keys and the parameters", "[f
   // Without a diagnosis: an empty list, never absent.
   const attn::grader::ScoredItem plain = attn::grader::score_verdict(v, {});
   CHECK(attn::grader::diagnosis_extra_data(plain).at("misconceptions").empty());
+  // Nothing withdrawn: no "withdrawn" member; a name withdrawn: said with the failure that ruled it out.
+  CHECK_FALSE(extra.contains("withdrawn"));
+  FailureDiagnosis held_back = d;
+  held_back.engine.withdrawn = {{"wrong_scale (scale = 2)", "exact_zeros"}};
+  const attn::grader::ScoredItem withdrawn = attn::grader::score_verdict(v, {}, &held_back);
+  const auto said = attn::grader::diagnosis_extra_data(withdrawn).at("withdrawn");
+  REQUIRE(said.size() == 1);
+  CHECK(said[0].at("name") == "wrong_scale (scale = 2)");
+  CHECK(said[0].at("ruled_out_by") == "exact_zeros");
 }
 
 TEST_CASE("feedback: a refusal property whose valid case is refused is told so, not that it does not refuse",

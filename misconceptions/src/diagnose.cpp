@@ -906,6 +906,71 @@ void combined_fits(const Answered& x, Operation op, const std::vector<Model>& si
   d.verdict = Diagnosis::Verdict::combined;
 }
 
+/// Three mistakes together (the verdict combined, three fits), looked for
+/// when no single mistake and no pair explains the answers: a pair of
+/// members of two families in different steps (as combined_fits) computed
+/// in a lower precision (a `low_precision` member composed as the third:
+/// public code makes its mistakes in float32, e.g. a fill of -1e4 with an
+/// empty row answered zeros). The same rules as for pairs: the triple
+/// explains the answers (Explains: precision first, claims where the
+/// answers depart), the wider claims are dropped, and d is set only when
+/// the remaining triples are all of the same three families. At most
+/// kMaxComposedTriples triples are tried.
+void triple_fits(const Answered& x, Operation op, Diagnosis& d) {
+  constexpr std::size_t kMaxComposedTriples = 60000;
+  std::vector<Model> parts, precisions;
+  for (Model& m : candidate_models(op, x.declared)) {
+    if (m.key == "correct" || !m.knobs ||
+        std::find(x.b.like_definition.begin(), x.b.like_definition.end(), m.label()) !=
+            x.b.like_definition.end())
+      continue;
+    (m.key == "low_precision" ? precisions : parts).push_back(std::move(m));
+  }
+  const Explains explains(x);
+  struct Triple {
+    const Model* a;
+    const Model* b;
+    const Model* p;
+    Model all;
+  };
+  std::vector<Triple> fitting;
+  std::size_t tried = 0;
+  for (const Model& p : precisions)
+    for (std::size_t i = 0; i < parts.size() && tried < kMaxComposedTriples; ++i)
+      for (std::size_t j = i + 1; j < parts.size() && tried < kMaxComposedTriples; ++j) {
+        if (parts[i].key == parts[j].key) continue;
+        const std::optional<Model> ab = composed(parts[i], parts[j]);
+        if (!ab) continue;
+        std::optional<Model> all = composed(*ab, p);
+        if (!all) continue;
+        ++tried;
+        if (explains(*all)) fitting.push_back({&parts[i], &parts[j], &p, std::move(*all)});
+      }
+  std::vector<const Triple*> kept;
+  for (const Triple& t : fitting)
+    if (std::none_of(fitting.begin(), fitting.end(), [&](const Triple& u) {
+          return &t != &u && (wider(x, t.all, u.all) || more_definite(x, u.all, t.all));
+        }))
+      kept.push_back(&t);
+  if (x.debug)
+    for (const Triple* t : kept) std::cerr << "triple fits: " << t->all.label() << "\n";
+  if (kept.empty()) return;
+  const Triple& first = *kept.front();
+  for (const Triple* t : kept)
+    if (t->a->key != first.a->key || t->b->key != first.b->key || t->p->key != first.p->key) return;
+  Fit fa{first.a->key, first.a->params, {}}, fb{first.b->key, first.b->params, {}},
+      fp{first.p->key, first.p->params, {}};
+  for (const Triple* t : kept) {
+    add_also_fits(fa, *first.a, *t->a);
+    add_also_fits(fb, *first.b, *t->b);
+    add_also_fits(fp, *first.p, *t->p);
+  }
+  d.fits = {fa, fb, fp};
+  d.alone_fits.clear();
+  d.tell_apart.clear();
+  d.verdict = Diagnosis::Verdict::combined;
+}
+
 }  // namespace
 
 Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
@@ -950,6 +1015,8 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
     d.verdict = Diagnosis::Verdict::no_known_mistake;
     combined_fits(x, op, singles, d);
     if (d.verdict == Diagnosis::Verdict::combined) return finish();
+    triple_fits(x, op, d);
+    if (d.verdict == Diagnosis::Verdict::combined) return finish();
   } else if (precision_only || answers_nan_empty_row(x)) {
     // A single value mistake fits a NaN fully forbidden row only by leaving
     // it to the arithmetic (refuse or answer): the NaN is the empty-row
@@ -987,6 +1054,58 @@ std::string fit_said(const Fit& f) {
 
 }  // namespace
 
+namespace {
+
+/// The model a combined diagnosis names: its fits composed in order, as
+/// combined_fits and triple_fits built them; nullopt if a fit is no
+/// catalogue member.
+std::optional<Model> composed_fits(const Diagnosis& d, const std::vector<Model>& candidates) {
+  std::optional<Model> all = model_of(d.fits.front(), candidates);
+  for (std::size_t i = 1; i < d.fits.size() && all; ++i) {
+    const std::optional<Model> next = model_of(d.fits[i], candidates);
+    all = next ? composed(*all, *next) : std::nullopt;
+  }
+  return all;
+}
+
+/// The other diagnoses of `others` whose batteries d's names are judged
+/// with: not d, the same operation, answered.
+std::vector<const Diagnosis*> judged_with(const Diagnosis& d, const std::vector<const Diagnosis*>& others) {
+  std::vector<const Diagnosis*> out;
+  for (const Diagnosis* o : others)
+    if (o != nullptr && o != &d && o->counterexample.op == d.counterexample.op && !o->answers.empty() &&
+        o->answers.size() <= o->battery.cases.size())
+      out.push_back(o);
+  return out;
+}
+
+/// The first diagnosis of `others` naming one mistake or one combination
+/// whose model reproduces d's own battery (its counterexample included)
+/// and every other battery; nullptr if none does.
+const Diagnosis* others_name_fits(const Diagnosis& d, const std::vector<const Diagnosis*>& others,
+                                  const attn::prop::Subject& subject, const std::vector<Model>& candidates) {
+  if (d.answers.empty() || d.answers.size() > d.battery.cases.size()) return nullptr;
+  const Precision declared = subject.precision();
+  const std::vector<const Diagnosis*> judges = judged_with(d, others);
+  for (const Diagnosis* o : judges) {
+    const bool combined = o->verdict == Diagnosis::Verdict::combined;
+    if ((!combined && o->verdict != Diagnosis::Verdict::misconception) || o->fits.empty() ||
+        (!combined && o->fits.size() != 1))
+      continue;
+    const std::optional<Model> m = combined ? composed_fits(*o, candidates) : model_of(o->fits.front(), candidates);
+    if (!m || !fits_all(Answered{subject, d.battery, d.answers, declared}, *m)) continue;
+    const bool everywhere = std::all_of(judges.begin(), judges.end(), [&](const Diagnosis* j) {
+      Answered x{subject, j->battery, j->answers, declared};
+      x.own = 0;
+      return fits_all(x, *m);
+    });
+    if (everywhere) return o;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 bool withdraw_contradicted(Diagnosis& d, const std::vector<const Diagnosis*>& others,
                            const attn::prop::Subject& subject, Language language) {
   const bool combined = d.verdict == Diagnosis::Verdict::combined;
@@ -1000,21 +1119,11 @@ bool withdraw_contradicted(Diagnosis& d, const std::vector<const Diagnosis*>& ot
   // The models named: one per fit, or the fits composed in order (as
   // combined_fits built the pair).
   std::vector<std::optional<Model>> models;
-  if (combined) {
-    std::optional<Model> all = model_of(d.fits.front(), candidates);
-    for (std::size_t i = 1; i < d.fits.size() && all; ++i) {
-      const std::optional<Model> next = model_of(d.fits[i], candidates);
-      all = next ? composed(*all, *next) : std::nullopt;
-    }
-    models.push_back(all);
-  } else {
+  if (combined) models.push_back(composed_fits(d, candidates));
+  else
     for (const Fit& f : d.fits) models.push_back(model_of(f, candidates));
-  }
   std::vector<std::string> ruled_by(models.size());
-  for (const Diagnosis* o : others) {
-    if (o == nullptr || o == &d || o->counterexample.op != op || o->answers.empty() ||
-        o->answers.size() > o->battery.cases.size())
-      continue;
+  for (const Diagnosis* o : judged_with(d, others)) {
     Answered x{subject, o->battery, o->answers, declared};
     x.own = 0;  // its counterexample is another failure's: evidence about the refusal only where refused
     for (std::size_t i = 0; i < models.size(); ++i)
@@ -1038,8 +1147,20 @@ bool withdraw_contradicted(Diagnosis& d, const std::vector<const Diagnosis*>& ot
   d.fits = kept;
   d.tell_apart.clear();
   detail::set_verdict_from_fits(d);
-  d.explanation = d.fits.empty() ? "No known mistake reproduces every answer of this report."
-                                 : detail::explanation(d, language, declared);
+  // Another failure's name that reproduces this battery and every other
+  // one is this failure's name too (one cause, one explanation); its
+  // explanation is the one written for that failure's answers.
+  const Diagnosis* from = d.fits.empty() ? others_name_fits(d, others, subject, candidates) : nullptr;
+  if (from != nullptr) {
+    d.fits = from->fits;
+    d.verdict = from->verdict;
+    d.explanation = "Named as under " + from->failed_property + ": that name reproduces the " +
+                    std::to_string(d.cases_sent) + " cases sent for this failure too, and every other " +
+                    "failure's answers. There: " + from->explanation;
+  } else {
+    d.explanation = d.fits.empty() ? "No known mistake reproduces every answer of this report."
+                                   : detail::explanation(d, language, declared);
+  }
   for (const auto& [name, property] : d.withdrawn)
     d.explanation += " Not named: " + name + ", which reproduces the " +
                      std::to_string(d.cases_sent) + " cases sent for this failure but not the answers to " +
@@ -1063,6 +1184,9 @@ std::string to_json(const Diagnosis& d) {
                          {"also_fits", f.also_fits}});
   }
   j["tell_apart"] = d.tell_apart;
+  j["withdrawn"] = nlohmann::json::array();
+  for (const auto& [name, property] : d.withdrawn)
+    j["withdrawn"].push_back({{"name", name}, {"ruled_out_by", property}});
   j["explanation"] = d.explanation;
   j["failed_property"] = d.failed_property;
   j["operation"] = attn::prop::operation_name(d.counterexample.op);

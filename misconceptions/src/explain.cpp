@@ -349,7 +349,11 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
   const bool combined = d.verdict == Diagnosis::Verdict::combined;
   if (d.verdict == Diagnosis::Verdict::several)
     s = "Several known mistakes reproduce all " + n + " answers; they cannot be told apart here: ";
-  if (combined && d.alone_fits.empty())
+  const bool three = combined && d.fits.size() == 3;
+  if (three)
+    s = "No one known mistake, and no two, reproduce the " + n + " answers, but these three together "
+        "do, each in its own step of the computation: ";
+  else if (combined && d.alone_fits.empty())
     s = "No one known mistake reproduces the " + n + " answers, but these two together do, each in "
         "its own step of the computation: ";
   else if (combined)
@@ -375,6 +379,8 @@ std::string explanation(const Diagnosis& d, Language lang, const attn::prop::Pre
   }
   if (d.verdict == Diagnosis::Verdict::misconception)
     s += " (Reproduced on all " + n + " cases of the diagnosis battery.)";
+  else if (three)
+    s += " (Reproduced together on all " + n + " cases of the diagnosis battery; no one or two of them do.)";
   else if (combined && d.alone_fits.empty())
     s += " (Reproduced together on all " + n + " cases of the diagnosis battery; neither alone does.)";
   else if (combined) {

@@ -5,6 +5,7 @@
 // a value mistake whose refusals are the definition's makes no claim on it.
 // The subjects are plain loops (subjects.cpp, or written here), not models.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <limits>
 #include <string>
 
@@ -102,4 +103,8 @@ TEST_CASE("a name another failure's battery answers contradict is withdrawn, nam
   CHECK(d.withdrawn[0].first.rfind("wrong_scale", 0) == 0);
   CHECK(d.withdrawn[0].second == "oracle_agreement");
   CHECK(d.explanation.find("not the answers to the cases sent for oracle_agreement") != std::string::npos);
+  const nlohmann::json j = nlohmann::json::parse(attn::mis::to_json(d));
+  REQUIRE(j.at("withdrawn").size() == 1);
+  CHECK(j.at("withdrawn")[0].at("name") == d.withdrawn[0].first);
+  CHECK(j.at("withdrawn")[0].at("ruled_out_by") == "oracle_agreement");
 }

@@ -8,6 +8,7 @@
 #include "attn/prop/case_shape.hpp"
 #include "attn/prop/verdict.hpp"
 #include "diagnosis/diagnosis_stage.hpp"
+#include "report/results_json.hpp"
 
 namespace attn::grader {
 
@@ -69,7 +70,8 @@ void add_worst(json& p, const attn::prop::Verdict& v) {
 json diagnosis_json(const ScoredItem& item) {
   if (!item.diagnosis) return nullptr;
   return {{"status", diagnosis_status_name(*item.diagnosis)},
-          {"misconceptions", misconception_keys(*item.diagnosis)}};
+          {"misconceptions", misconception_keys(*item.diagnosis)},
+          {"withdrawn", json(withdrawn_json(*item.diagnosis))}};
 }
 
 json property_json(const GradeResult& r, std::size_t k) {

@@ -1,5 +1,6 @@
 // The diagnosis in words (diagnosis_text.hpp).
 #include "diagnosis/diagnosis_text.hpp"
+#include "exercises/listed.hpp"
 
 #include <cstdio>
 #include <sstream>
@@ -61,8 +62,11 @@ std::string diagnosis_summary(const FailureDiagnosis& d) {
       return s;
     }
     case Diagnosis::Verdict::combined:
-      return "two mistakes together: " + e.fits.at(0).key + params_text(e.fits.at(0)) + " and " +
-             e.fits.at(1).key + params_text(e.fits.at(1));
+    {
+      std::vector<std::string> named;
+      for (const auto& f : e.fits) named.push_back(f.key + params_text(f));
+      return (e.fits.size() == 3 ? "three mistakes together: " : "two mistakes together: ") + listed(named);
+    }
     case Diagnosis::Verdict::no_known_mistake:
       return "no known mistake reproduces these answers";
     case Diagnosis::Verdict::consistent:

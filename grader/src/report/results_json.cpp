@@ -84,6 +84,13 @@ std::string top_visibility(const GradeResult& r) {
 
 }  // namespace
 
+nlohmann::ordered_json withdrawn_json(const FailureDiagnosis& d) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& [name, property] : d.engine.withdrawn)
+    out.push_back({{"name", name}, {"ruled_out_by", property}});
+  return out;
+}
+
 nlohmann::ordered_json diagnosis_extra_data(const ScoredItem& it) {
   nlohmann::ordered_json extra;
   nlohmann::ordered_json keys = nlohmann::ordered_json::array();
@@ -111,6 +118,8 @@ nlohmann::ordered_json diagnosis_extra_data(const ScoredItem& it) {
   } else if (it.diagnosis && !it.diagnosis->why_not.empty()) {
     extra["diagnosis_text"] = diagnosis_summary(*it.diagnosis);
   }
+  if (it.diagnosis && !it.diagnosis->engine.withdrawn.empty())
+    extra["withdrawn"] = withdrawn_json(*it.diagnosis);
   if (it.diagnosis && !it.diagnosis->within_precision.empty())
     extra["within_precision"] = it.diagnosis->within_precision;
   if (it.hint) extra["hint"] = it.hint->key;

@@ -17,7 +17,10 @@
 // misconceptions/README.md the diagnosis stage named (empty when none fits,
 // for a fault, or when no diagnosis ran), "parameters" the fitted values
 // (key -> {name: value}), "diagnosis" the stage's verdict name
-// (diagnosis_stage.hpp, diagnosis_status_name).
+// (diagnosis_stage.hpp, diagnosis_status_name). "withdrawn" (only when
+// some name was) lists the names the diagnosis held back because another
+// failure's answers contradict them: [{"name": "finite_fill (fill = -1e9)",
+// "ruled_out_by": "exact_zeros"}].
 //
 // A skipped property is not a test (it is named in "output"). A submission
 // that is not gradable, or that the grader could not grade, gets score 0 of
@@ -62,6 +65,10 @@ nlohmann::ordered_json results_json(const std::vector<UploadPart>& parts, double
 
 /// The "extra_data" object of a failed test (see above).
 nlohmann::ordered_json diagnosis_extra_data(const ScoredItem& it);
+
+/// The names a diagnosis withdrew, [{"name", "ruled_out_by"}] (empty array
+/// when none: attn::mis::withdraw_contradicted).
+nlohmann::ordered_json withdrawn_json(const FailureDiagnosis& d);
 
 /// Replaces `file` (its folder created if missing) by results_json(r) whole
 /// (sandbox/atomic_file.hpp). Throws std::runtime_error naming the file if it

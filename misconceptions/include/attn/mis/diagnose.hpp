@@ -90,7 +90,9 @@ struct Diagnosis {
     /// No one mistake reproduces the answers, but two together do (each in
     /// a different step of the computation: the scale and the fill of
     /// forbidden logits, float32 and an answered fully forbidden row...):
-    /// `fits` holds the two, and only one pair of families fits.
+    /// `fits` holds the two, and only one pair of families fits. Or, when
+    /// no pair does, three: a pair computed in a lower precision
+    /// (`fits` holds the two and the low_precision member, last).
     combined,
   };
   Verdict verdict = Verdict::no_known_mistake;
@@ -155,7 +157,11 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
 /// cases each model is judged on). Nothing is sent to the subject. A
 /// withdrawn name is recorded in d.withdrawn; d's verdict becomes several,
 /// misconception or no_known_mistake by what is left, and its explanation
-/// (in `language`) says which property's answers ruled the name out.
+/// (in `language`) says which property's answers ruled the name out. When
+/// nothing is left, the name of another diagnosis in `others` (one
+/// mistake or one combination) whose model reproduces d's own battery and
+/// every other one becomes d's, its explanation beginning "Named as under
+/// <that property>".
 /// Diagnoses of the backward pass, and entries of `others` that are `d`
 /// itself or of another operation, are left alone. Returns whether a name
 /// was withdrawn.
