@@ -11,6 +11,7 @@
 
 #include "attn/grader/paths.hpp"
 #include "exercises/answers.hpp"
+#include "exercises/listed.hpp"
 
 namespace attn::grader {
 
@@ -178,10 +179,7 @@ std::string answers_exercises_text(const std::string& separator) {
   std::vector<std::string> ids;
   for (const auto& s : exercise_specs())
     if (!s.answers_form.empty()) ids.push_back(s.id);
-  std::string text;
-  for (std::size_t i = 0; i < ids.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == ids.size() ? separator : ", ") + ids[i];
-  return text;
+  return listed(ids, separator);
 }
 
 }  // namespace attn::grader

@@ -35,6 +35,7 @@
 #include "sandbox/python_finder.hpp"
 #include "sandbox/temp_dir.hpp"
 #include "report/text_report.hpp"
+#include "exercises/listed.hpp"
 
 namespace attn::grader {
 namespace {
@@ -250,10 +251,7 @@ void no_submission_exercise(std::vector<SummaryRow>& rows, const Gradebook& book
       }
       r.note += " (counted out of " + r.exercise + "'s maximum: the only exercise graded here)";
     } else {
-      std::string which;
-      std::size_t k = 0;
-      for (const auto& e : exercises)
-        which += (k++ == 0 ? "" : k == exercises.size() ? " and " : ", ") + e;
+      const std::string which = listed({exercises.begin(), exercises.end()});
       r.note += which.empty()
                     ? std::string(" (0 of an unknown maximum: no exercise is fixed and no student "
                                   "handed in one; give --exercise or the configuration's "
@@ -296,9 +294,9 @@ std::string no_submission_message(const std::vector<fs::path>& paths,
   const std::string kinds =
       "a submission is a .py, .cpp or answers .json file, or an executable speaking "
       "attnlab-protocol/1";
-  std::string where;
-  for (std::size_t k = 0; k < paths.size(); ++k)
-    where += (k == 0 ? "" : k + 1 == paths.size() ? " and " : ", ") + paths[k].string();
+  std::vector<std::string> names;
+  for (const auto& p : paths) names.push_back(p.string());
+  const std::string where = listed(names);
   const bool one_folder = paths.size() == 1;
   if (ignored.empty())
     return "no submission to grade: " + std::string(one_folder ? "the folder " : "") + where +

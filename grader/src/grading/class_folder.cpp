@@ -27,6 +27,7 @@
 #include "submission/notebook.hpp"
 #include "submission/recognise.hpp"
 #include "submission/submission.hpp"
+#include "exercises/listed.hpp"
 
 namespace attn::grader {
 namespace {
@@ -374,12 +375,7 @@ std::string other_work(const std::vector<Candidate>& code, const std::vector<Can
 }
 
 /// "F2", "F2 and F3", "F1, F2 and F3".
-std::string id_list(const std::vector<std::string>& ids) {
-  std::string s;
-  for (std::size_t k = 0; k < ids.size(); ++k)
-    s += (k == 0 ? "" : k + 1 == ids.size() ? " and " : ", ") + ids[k];
-  return s;
-}
+std::string id_list(const std::vector<std::string>& ids) { return listed(ids); }
 
 /// One file graded as one exercise.
 struct Entry {

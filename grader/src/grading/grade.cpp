@@ -29,6 +29,7 @@
 #include "diagnosis/diagnosis_stage.hpp"
 #include "report/text_report.hpp"
 #include "attn/prop/catalog.hpp"
+#include "exercises/listed.hpp"
 
 namespace attn::grader {
 
@@ -175,10 +176,8 @@ bool choose_exercise(const GradeOptions& options, std::optional<Exercise>& exerc
   std::vector<std::string> others;
   for (const auto& id : rec.defines)
     if (id != chosen && id != same_code) others.push_back(id);
-  for (std::size_t k = 0; k < others.size(); ++k)
-    result.recognised_by += (k == 0 ? "; it also defines " : k + 1 == others.size() ? " and " : ", ") + others[k];
   if (!others.empty())
-    result.recognised_by += " (graded one at a time with --exercise " + others.front() +
+    result.recognised_by += "; it also defines " + listed(others) + " (graded one at a time with --exercise " + others.front() +
                             ", or each in its own row with --out DIR)";
   return load(chosen, exercise, result);
 }

@@ -17,6 +17,7 @@
 #include "sandbox/exit_status.hpp"
 #include "attn/grader/paths.hpp"
 #include "sandbox/run_command.hpp"
+#include "exercises/listed.hpp"
 
 namespace attn::grader {
 
@@ -33,11 +34,9 @@ std::vector<std::string> interface_headers_of(const ExerciseSpec& spec) {
 
 /// "f3::attention(...)", "t1::attention_tiled(...) and t1::attention(...)".
 std::string entry_functions_text(const ExerciseSpec& spec) {
-  std::string text;
-  for (std::size_t i = 0; i < spec.cpp.entries.size(); ++i)
-    text += std::string(i == 0 ? "" : i + 1 == spec.cpp.entries.size() ? " and " : ", ") + spec.cpp.ns +
-            "::" + spec.cpp.entries[i] + "(...)";
-  return text;
+  std::vector<std::string> calls;
+  for (const auto& entry : spec.cpp.entries) calls.push_back(spec.cpp.ns + "::" + entry + "(...)");
+  return listed(calls);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "submission/submission.hpp"
+#include "exercises/listed.hpp"
 
 namespace attn::grader {
 namespace {
@@ -462,16 +463,6 @@ std::string unguarded_cells(const std::string& python) {
   return out;
 }
 
-namespace {
-/// "a", "a and b", "a, b and c".
-std::string joined_with_and(const std::vector<std::string>& items) {
-  std::string out;
-  for (std::size_t k = 0; k < items.size(); ++k)
-    out += (k == 0 ? "" : k + 1 == items.size() ? " and " : ", ") + items[k];
-  return out;
-}
-}  // namespace
-
 std::string NotebookPython::note() const {
   std::vector<std::string> parts;
   if (cell_magics) parts.push_back(plural(cell_magics, "cell magic", "cell magics"));
@@ -490,21 +481,21 @@ std::string NotebookPython::note() const {
     text += " of the notebook (IPython syntax, not Python; display() shows nothing)";
   }
   if (!guarded_imports.empty()) {
-    const std::string cells = joined_with_and(guarded_imports);
+    const std::string cells = listed(guarded_imports);
     text += (text.empty() ? "" : "; ") + cells +
             (guarded_imports.size() == 1 ? " imports" : " import") +
             " a display or plotting module: where it is not installed, only that import "
             "statement is skipped (its stderr says so) and the rest of the cell runs";
   }
   if (!guarded_cells.empty()) {
-    const std::string cells = joined_with_and(guarded_cells);
+    const std::string cells = listed(guarded_cells);
     text += (text.empty() ? "" : "; ") + cells +
             (guarded_cells.size() == 1 ? " imports" : " import") +
             " a display or plotting module: where it is not installed, that cell is skipped "
             "(its stderr says so), not an error";
   }
   if (!name_guarded_cells.empty()) {
-    const std::string cells = joined_with_and(name_guarded_cells);
+    const std::string cells = listed(name_guarded_cells);
     text += (text.empty() ? "" : "; ") + cells +
             (name_guarded_cells.size() == 1 ? " uses a name" : " use names") +
             " such an import binds: where the import was skipped, the rest of that cell is "

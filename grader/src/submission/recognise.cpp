@@ -15,6 +15,7 @@
 #include "exercises/registry.hpp"
 #include "submission/notebook.hpp"
 #include "submission/submission.hpp"
+#include "exercises/listed.hpp"
 
 namespace attn::grader {
 namespace {
@@ -162,18 +163,15 @@ std::optional<Recognition> decide(const Evidence& ev, const std::string& shown,
     return r;
   }
   r.status = Status::ambiguous;
-  std::string list, ids;
-  std::size_t k = 0;
+  std::vector<std::string> found, options;
   for (const auto& [id, items] : ev) {
-    const char* sep = k == 0 ? "" : k + 1 == ev.size() ? " and " : ", ";
-    list += sep;
-    ids += (k == 0 ? "" : k + 1 == ev.size() ? " or " : ", ") + std::string("--exercise ") + id;
-    for (std::size_t n = 0; n < items.size(); ++n) list += (n ? ", " : "") + items[n];
-    list += " (" + id + ")";
-    ++k;
+    std::string names;
+    for (std::size_t n = 0; n < items.size(); ++n) names += (n ? ", " : "") + items[n];
+    found.push_back(names + " (" + id + ")");
+    options.push_back("--exercise " + id);
   }
-  r.message = "cannot tell which exercise " + shown + " answers: " + what + " " + list +
-              "; say which with " + ids;
+  r.message = "cannot tell which exercise " + shown + " answers: " + what + " " + listed(found) +
+              "; say which with " + listed(options, " or ");
   if (!marker.empty()) r.message += ", or a line `" + marker + " FN` in the file";
   return r;
 }
@@ -333,9 +331,7 @@ std::optional<Recognition> uses_all_others(const std::map<std::string, std::vect
       Recognition r;
       r.status = Status::recognised;
       r.exercise = id;
-      r.how = "it defines " + entry + ", which uses ";
-      for (std::size_t k = 0; k < used.size(); ++k)
-        r.how += (k == 0 ? "" : k + 1 == used.size() ? " and " : ", ") + used[k];
+      r.how = "it defines " + entry + ", which uses " + listed(used);
       found = r;
     }
   }
