@@ -4,6 +4,8 @@
 # submission/compiler_cache.hpp), end to end:
 # - a second sandboxed grade of the same file is a hit (--verbose says so)
 #   and scores as the first; --no-cache and ATTNLAB_NO_CACHE build afresh;
+# - the precompiled interface header is made once, remade when a header it
+#   was made from changes, and changes no grade and no compile error;
 #   a missing ccache falls back to a plain compile;
 # - a file the cache's folder holds cannot be included by a submission
 #   (the compiler runs where that folder is an empty one), though ccache,
@@ -33,13 +35,41 @@ says() {  # NAME TEXT
 grade first "$tmp/subs/attention.cpp"
 grep -q "sandbox: *bubblewrap" "$tmp/first.txt" || fail "the sandbox is not active: $(grep 'sandbox:' "$tmp/first.txt")"
 says first "compiler cache: miss"
+says first "precompiled header: made"
 says first "^score: 12 / 12"
+ls "$ATTNLAB_CACHE_DIR"/pch/*/attention.hpp.gch >/dev/null 2>&1 || fail "no attention.hpp.gch in $ATTNLAB_CACHE_DIR/pch"
 grade second "$tmp/subs/attention.cpp"
 says second "compiler cache: hit"
+says second "precompiled header: ready"
 says second "^score: 12 / 12"
 grade off "$tmp/subs/attention.cpp" --no-cache
 says off "compiler cache: off: switched off by --no-cache"
+says off "precompiled header: none (the compiler cache is off)"
 says off "^score: 12 / 12"
+# The precompiled header (submission/precompiled_header.hpp): a stamp that no
+# longer holds (a header it was made from changed) makes it again; a file
+# including <vector> before the interface header (GCC cannot use the .gch
+# then) grades as before; a compile error reads as without it.
+for stamp in "$ATTNLAB_CACHE_DIR"/pch/*/attention.hpp.gch.stamp; do
+  sed -i '1s/^[0-9]*/1/' "$stamp"
+done
+{ echo "// changed"; cat "$tmp/subs/attention.cpp"; } > "$tmp/subs/changed.cpp"
+grade remade "$tmp/subs/changed.cpp"
+says remade "precompiled header: made"
+says remade "^score: 12 / 12"
+{ echo "#include <vector>"; cat "$tmp/subs/attention.cpp"; } > "$tmp/subs/vector_first.cpp"
+grade vector_first "$tmp/subs/vector_first.cpp"
+says vector_first "precompiled header: ready"
+says vector_first "^score: 12 / 12"
+{ cat "$tmp/subs/attention.cpp"; echo "namespace f3 { int broken() { return undefined_name; } }"; } > "$tmp/subs/broken.cpp"
+grade broken "$tmp/subs/broken.cpp"
+grade broken_off "$tmp/subs/broken.cpp" --no-cache
+says broken "precompiled header: ready"
+says broken "undefined_name"
+# (the build folder's random name aside)
+grep -v "compiler:\|seconds\|took" "$tmp/broken.txt" | sed "s|attnlab-build-[^/]*|BUILD|g" > "$tmp/broken.a"
+grep -v "compiler:\|seconds\|took" "$tmp/broken_off.txt" | sed "s|attnlab-build-[^/]*|BUILD|g" > "$tmp/broken.b"
+diff "$tmp/broken.a" "$tmp/broken.b" || fail "a compile error reads differently with the precompiled header"
 ATTNLAB_NO_CACHE=1 grade off_env "$tmp/subs/attention.cpp"
 says off_env "compiler cache: off: switched off by ATTNLAB_NO_CACHE"
 ATTNLAB_CCACHE=/nonexistent/ccache grade missing "$tmp/subs/attention.cpp"

@@ -18,6 +18,7 @@
 #include "attn/grader/paths.hpp"
 #include "sandbox/run_command.hpp"
 #include "exercises/listed.hpp"
+#include "submission/precompiled_header.hpp"
 
 namespace attn::grader {
 
@@ -187,6 +188,9 @@ std::variant<std::string, CppBuild> probe_toolchain(const CppToolchain& toolchai
 struct StagedHeaders {
   std::string interface_dir;            ///< the exercise's own folder
   std::vector<std::string> other_dirs;  ///< the other exercises' folders it includes
+  /// Whether interface_dir holds a precompiled form of its headers
+  /// (precompiled_header.hpp) beside them.
+  bool precompiled = false;
 };
 
 /// Copies the interface headers to `workdir`/include (see
@@ -195,7 +199,7 @@ struct StagedHeaders {
 std::optional<StagedHeaders> stage_headers(const CppToolchain& toolchain,
                                            const std::filesystem::path& workdir, std::string& error) {
   namespace fs = std::filesystem;
-  StagedHeaders staged{toolchain.interface_dir, toolchain.other_interface_dirs};
+  StagedHeaders staged{toolchain.interface_dir, toolchain.other_interface_dirs, false};
   if (toolchain.interface_headers.empty()) return staged;
   const fs::path include = workdir / "include";
   std::error_code ec;
@@ -223,9 +227,12 @@ Command compile_command(const CppToolchain& toolchain, const std::filesystem::pa
   Command c;
   c.argv = {toolchain.compiler};
   c.argv.insert(c.argv.end(), toolchain.flags.begin(), toolchain.flags.end());
+  // ccache hashes the .gch a compile uses (ccache(1), "Precompiled headers").
+  if (headers.precompiled) c.argv.push_back("-fpch-preprocess");
   if (!headers.interface_dir.empty()) c.argv.push_back("-I" + headers.interface_dir);
   for (const auto& dir : headers.other_dirs) c.argv.push_back("-I" + dir);
   for (const auto& dir : toolchain.include_dirs) c.argv.push_back("-I" + dir);
+  for (const auto& dir : toolchain.student_include_dirs) c.argv.push_back("-I" + dir);
   // g++ takes a file for C++ by its suffix, in the case it knows: "-x c++"
   // for the others the grader accepts (A.CC, sol.Cpp).
   static const std::set<std::string> gcc_knows = {".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C"};
@@ -318,7 +325,7 @@ std::string cache_outcome(const std::filesystem::path& workdir) {
 BuildSteps build_steps(const CppToolchain& toolchain, const std::filesystem::path& workdir,
                        const std::vector<std::filesystem::path>& sources, const StagedHeaders& staged,
                        const std::string& executable) {
-  const StagedHeaders checkout{toolchain.interface_dir, toolchain.other_interface_dirs};
+  const StagedHeaders checkout{toolchain.interface_dir, toolchain.other_interface_dirs, false};
   BuildSteps steps;
   Command link;
   // --whole-archive: the harness's main is always linked, so a submission
@@ -331,9 +338,13 @@ BuildSteps build_steps(const CppToolchain& toolchain, const std::filesystem::pat
     steps.shown.push_back(compile_command(toolchain, sources[k], object, checkout).display());
     steps.run.push_back(compile_command(toolchain, sources[k], object, staged));
     steps.uncached.push_back(steps.run.back());
-    if (toolchain.cache.on())
+    if (toolchain.cache.on()) {
       use_cache(steps.run.back(), toolchain.cache, workdir,
                 std::filesystem::absolute(sources.front()).parent_path().lexically_normal());
+      // ccache cannot see __TIME__ or a #define's change through a .gch (ccache(1)).
+      if (staged.precompiled)
+        steps.run.back().env.push_back({"CCACHE_SLOPPINESS", "pch_defines,time_macros"});
+    }
     link.argv.push_back(object);
   }
   link.argv.insert(link.argv.end(),
@@ -412,7 +423,7 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
   CppBuild build;
   build.compiler_version = std::get<std::string>(probed);
   std::string error;
-  const auto staged = stage_headers(toolchain, workdir, error);
+  auto staged = stage_headers(toolchain, workdir, error);
   if (!staged) {
     build.status = CppBuild::Status::compiler_missing;
     build.diagnostics = error;
@@ -425,6 +436,14 @@ CppBuild build_cpp_submission(const std::filesystem::path& source,
   if (used.cache.on() && !write_cache_prefix(workdir / ".attnlab-ccache-prefix")) {
     used.cache.ccache.clear();
     used.cache.why_off = "cannot write its script to the build folder";
+  }
+  if (toolchain.interface_headers.empty()) {
+    build.precompiled = "none (the checkout's headers are used as they are)";
+  } else {
+    const PrecompiledHeaders precompiled =
+        precompiled_headers(used, build.compiler_version, staged->interface_dir);
+    staged->precompiled = precompiled.placed;
+    build.precompiled = precompiled.said;
   }
   BuildSteps steps = build_steps(used, workdir, sources, *staged, executable);
   std::string cache_failure;

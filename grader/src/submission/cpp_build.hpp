@@ -31,6 +31,9 @@ struct CppToolchain {
   /// interface_headers.
   std::vector<std::string> other_interface_dirs;
   std::vector<std::string> include_dirs;  ///< Eigen (and any other) after the interface folders
+  /// The student's own folder (its helper headers), last on the include
+  /// path; never used to make a precompiled header (precompiled_header.hpp).
+  std::vector<std::string> student_include_dirs;
   std::string harness_library;            ///< libattnlab_cpp_harness_fN.a
   /// The function the submission must define, and where it is declared, for
   /// link errors: "f3::attention(...)", "exercises/F3/attention.hpp".
@@ -85,6 +88,9 @@ struct CppBuild {
   /// failure, the compile run again without it), or "off: <why>"; empty
   /// when nothing was compiled.
   std::string cache;
+  /// The precompiled interface header (precompiled_header.hpp): "made",
+  /// "ready" or "none (<why>)"; empty when nothing was compiled.
+  std::string precompiled;
 };
 
 /// Copies the interface headers to `workdir`/include, compiles `source`

@@ -95,7 +95,7 @@ Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch la
     return launch;
   }
   toolchain.timeout = options.compile_timeout;
-  if (!options.cpp_helper_folder.empty()) toolchain.include_dirs.push_back(options.cpp_helper_folder.string());
+  if (!options.cpp_helper_folder.empty()) toolchain.student_include_dirs.push_back(options.cpp_helper_folder.string());
   toolchain.wrap = options.wrap;
   toolchain.cache = options.compiler_cache;
   CppBuild build;
@@ -109,6 +109,7 @@ Launch prepare_cpp(const fs::path& file, const LaunchOptions& options, Launch la
   launch.runtime = toolchain.compiler;
   if (!build.compiler_version.empty()) launch.runtime += " (" + build.compiler_version + ")";
   if (!build.cache.empty()) launch.runtime += "; compiler cache: " + build.cache;
+  if (!build.precompiled.empty()) launch.runtime += "; precompiled header: " + build.precompiled;
   launch.build_command = build.command;
   switch (build.status) {
     case CppBuild::Status::built:
