@@ -4,8 +4,9 @@
 # submission/compiler_cache.hpp), end to end:
 # - a second sandboxed grade of the same file is a hit (--verbose says so)
 #   and scores as the first; --no-cache and ATTNLAB_NO_CACHE build afresh;
-# - the precompiled interface header is made once, remade when a header it
-#   was made from changes, and changes no grade and no compile error;
+# - the precompiled interface header is made once (once for two graders
+#   at once), remade when a header it was made from changes, and changes no
+#   grade and no compile error;
 #   a missing ccache falls back to a plain compile;
 # - a file the cache's folder holds cannot be included by a submission
 #   (the compiler runs where that folder is an empty one), though ccache,
@@ -42,6 +43,15 @@ grade second "$tmp/subs/attention.cpp"
 says second "compiler cache: hit"
 says second "precompiled header: ready"
 says second "^score: 12 / 12"
+# Two graders at once with an empty cache: one makes it, the other waits and takes it.
+cp "$tmp/subs/attention.cpp" "$tmp/subs/twin.cpp"
+ATTNLAB_CACHE_DIR="$tmp/cache2" grade twin_a "$tmp/subs/attention.cpp" &
+ATTNLAB_CACHE_DIR="$tmp/cache2" grade twin_b "$tmp/subs/twin.cpp"
+wait
+says twin_a "^score: 12 / 12"
+says twin_b "^score: 12 / 12"
+made=$(cat "$tmp/twin_a.txt" "$tmp/twin_b.txt" | grep -c "precompiled header: made")
+[ "$made" = 1 ] || fail "two graders at once made the precompiled header $made times, not once"
 grade off "$tmp/subs/attention.cpp" --no-cache
 says off "compiler cache: off: switched off by --no-cache"
 says off "precompiled header: none (the compiler cache is off)"

@@ -10,6 +10,9 @@
 
 #include <unistd.h>
 
+#include <boost/interprocess/sync/file_lock.hpp>
+#include <boost/interprocess/sync/scoped_lock.hpp>
+
 #include "sandbox/exit_status.hpp"
 #include "sandbox/run_command.hpp"
 
@@ -135,9 +138,21 @@ PrecompiledHeaders precompiled_headers(const CppToolchain& t, const std::string&
     const fs::path header = fs::path(h).lexically_normal();
     if (header.parent_path() != own) continue;
     const fs::path gch = folder / (header.filename().string() + ".gch");
-    if (!fs::exists(gch, ec) || !pch_stamp_holds(gch.string() + ".stamp")) {
-      if (const std::string why = make_pch(t, header, gch); !why.empty()) return {false, "none (" + why + ")"};
-      made = true;
+    const auto ready = [&] { return fs::exists(gch, ec) && pch_stamp_holds(gch.string() + ".stamp"); };
+    if (!ready()) {
+      // One grader makes it while the others (--jobs, other attnlab runs) wait for it.
+      const fs::path lock_file = gch.string() + ".lock";
+      std::ofstream{lock_file, std::ios::app};
+      try {
+        boost::interprocess::file_lock lock(lock_file.c_str());
+        boost::interprocess::scoped_lock<boost::interprocess::file_lock> held(lock);
+        if (!ready()) {
+          if (const std::string why = make_pch(t, header, gch); !why.empty()) return {false, "none (" + why + ")"};
+          made = true;
+        }
+      } catch (const boost::interprocess::interprocess_exception& e) {
+        return {false, "none (cannot lock " + lock_file.string() + ": " + e.what() + ")"};
+      }
     }
     // A copy that failed half way is removed: GCC must never find a broken one.
     const fs::path copy = staged_dir / gch.filename();

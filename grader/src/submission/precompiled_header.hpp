@@ -32,8 +32,9 @@ struct PrecompiledHeaders {
 /// Made only when the compiler cache is on (its folder holds them:
 /// <cache dir>/pch/<key>/, about 100 MB each, key = compiler, version,
 /// flags, include folders and the interface headers' contents), from the
-/// checkout's headers, outside the sandbox (no student code), each written
-/// under a temporary name and renamed (two graders at once); a stored one
+/// checkout's headers, outside the sandbox (no student code), by one
+/// grader at a time (a file lock beside it: the others wait and take it),
+/// written under a temporary name and renamed; a stored one
 /// is remade when a header it was made from (its -MD list: Eigen's) has
 /// changed size or time. Never throws: any failure is `said`, nothing placed.
 PrecompiledHeaders precompiled_headers(const CppToolchain& toolchain, const std::string& compiler_version,
