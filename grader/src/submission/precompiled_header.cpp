@@ -1,6 +1,7 @@
 // Precompiled interface headers: made once, stamped with what they were made from.
 #include "submission/precompiled_header.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <functional>
@@ -32,7 +33,8 @@ std::string pch_stamp_line(const fs::path& p) {
   return std::to_string(size) + " " + std::to_string(time.time_since_epoch().count()) + " " + p.string();
 }
 
-/// The files a make-style dependency list (g++ -MD) names after its target.
+/// The files a make-style dependency list (g++ -MD) names after its target
+/// (a space in a path is written "\ ").
 std::vector<fs::path> pch_dependencies(const fs::path& deps_file) {
   std::ifstream in(deps_file);
   std::stringstream text;
@@ -40,6 +42,9 @@ std::vector<fs::path> pch_dependencies(const fs::path& deps_file) {
   std::string all = text.str(), word;
   for (std::size_t at = all.find("\\\n"); at != std::string::npos; at = all.find("\\\n", at))
     all.replace(at, 2, " ");
+  const char kept_space = '\x1f';
+  for (std::size_t at = all.find("\\ "); at != std::string::npos; at = all.find("\\ ", at))
+    all.replace(at, 2, std::string(1, kept_space));
   std::vector<fs::path> out;
   std::istringstream words(all);
   bool target = true;
@@ -48,6 +53,7 @@ std::vector<fs::path> pch_dependencies(const fs::path& deps_file) {
       target = word.back() != ':';
       continue;
     }
+    std::replace(word.begin(), word.end(), kept_space, ' ');
     out.emplace_back(word);
   }
   return out;
