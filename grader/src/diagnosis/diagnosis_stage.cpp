@@ -1,54 +1,16 @@
 // The diagnosis stage (diagnosis_stage.hpp).
 #include "diagnosis/diagnosis_stage.hpp"
 #include "attn/prop/catalog.hpp"
+#include "attn/prop/memo_subject.hpp"
 
-#include <cstring>
 #include <exception>
 #include <set>
 #include <string>
 #include <utility>
 
 namespace attn::grader {
-namespace {
-
 using attn::mis::Diagnosis;
-
-void put_matrix(std::string& key, const attn::prop::DMatrix& M) {
-  key += std::to_string(M.rows()) + "x" + std::to_string(M.cols()) + ":";
-  const std::size_t n = static_cast<std::size_t>(M.size());
-  const std::size_t at = key.size();
-  key.resize(at + n * sizeof(double));
-  if (n > 0) std::memcpy(&key[at], M.data(), n * sizeof(double));
-  key += ';';
-}
-
-}  // namespace
-
-std::string case_key(const attn::prop::Case& c) {
-  std::string key = attn::prop::operation_name(c.op);
-  key += '|';
-  put_matrix(key, c.Q);
-  put_matrix(key, c.K);
-  put_matrix(key, c.V);
-  put_matrix(key, c.S);
-  put_matrix(key, c.dO);
-  if (c.mask) {
-    key += "mask" + std::to_string(c.mask->rows()) + "x" + std::to_string(c.mask->cols()) + ":";
-    for (attn::Index i = 0; i < c.mask->size(); ++i) key += c.mask->data()[i] ? '1' : '0';
-  }
-  key += "|tiles" + std::to_string(c.tile_q) + "," + std::to_string(c.tile_k) + "|";
-  put_matrix(key, c.X);
-  for (const auto& h : c.heads) {
-    put_matrix(key, h.W_Q);
-    put_matrix(key, h.W_K);
-    put_matrix(key, h.W_V);
-  }
-  put_matrix(key, c.W_O);
-  key += "|shape" + std::to_string(c.mask_shape.T_q) + "," + std::to_string(c.mask_shape.T_v) +
-         "," + (c.mask_shape.bottom_right ? "br" : "tl") + "," +
-         std::to_string(c.mask_shape.key_length);
-  return key;
-}
+using attn::prop::case_key;
 
 std::vector<std::string> misconception_keys(const FailureDiagnosis& d) {
   std::vector<std::string> keys;

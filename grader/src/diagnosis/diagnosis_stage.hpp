@@ -128,8 +128,4 @@ class DiagnosisStage {
   double seconds_ = 0;
 };
 
-/// The cache key of a case: the operation and every input bit for bit
-/// (Q, K, V, S, mask, tiles, X, the heads, W_O, the mask shape).
-std::string case_key(const attn::prop::Case& c);
-
 }  // namespace attn::grader

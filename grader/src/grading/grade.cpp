@@ -15,6 +15,7 @@
 
 #include "exercises/answers.hpp"
 #include "sandbox/budget_subject.hpp"
+#include "attn/prop/memo_subject.hpp"
 #include "exercises/exercise.hpp"
 #include "exercises/registry.hpp"
 #include "protocol/untrusted_text.hpp"
@@ -648,7 +649,10 @@ GradeResult grade_file(const GradeOptions& options, std::ostream& report) {
   print_header(report, result.header);
 
   result.status = GradeResult::Status::graded;
-  BudgetSubject budget(subject, options.submission_timeout,
+  // Each distinct case is asked once (memo_subject.hpp): the properties
+  // share their seed and the diagnosis batteries their standard cases.
+  attn::prop::MemoSubject memo(subject);
+  BudgetSubject budget(memo, options.submission_timeout,
                        options.budget_start.value_or(std::chrono::steady_clock::now()),
                        options.budget_option);
   const auto started = std::chrono::steady_clock::now();
