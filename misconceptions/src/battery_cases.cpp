@@ -74,8 +74,9 @@ bool fit_to(Case& c, const Precision& p) {
 /// case with both would hide every level from them (a float32 computation
 /// is then not told from any fill or floor those rows tell apart).
 std::vector<std::vector<double>> levels(const Precision& p) {
-  // (-1e19: a -1e18 fill, OpenNMT's and gluon-nlp's fill_then_zeroed, from max_floor's -1e20.)
-  std::vector<double> v = {-10, -1000, -2e4, -1e6, -2e8, -2e9, -1e15, -1e19, -2e25, -2e35, -3e38};
+  // (-1e19: a -1e18 fill, OpenNMT's and gluon-nlp's fill_then_zeroed, from max_floor's -1e20;
+  // -1e17: -9e15 from -1e18.)
+  std::vector<double> v = {-10, -1000, -2e4, -1e6, -2e8, -2e9, -1e15, -1e17, -1e19, -2e25, -2e35, -3e38};
   // Only the levels the storage type holds (float16 stops below 65504).
   std::erase_if(v, [&](double x) { return -x > p.largest_finite(); });
   std::vector<std::vector<double>> groups = {v};
@@ -199,15 +200,23 @@ std::vector<Case> qkv_cases(Operation op, const Precision& p) {
     Kf << 1000, 0.5, -0.25, 1;
     add(Qf, Kf, q.matrix(4, 2), mask_from({{1, 0, 0, 0}, {1, 0, 1, 0}}), 2, "large forbidden logit");
   }
-  if (p.largest_finite() > 1e10) {  // additive fills (S + mask * fill): a forbidden logit 0 over
-    // an allowed one at -1e6 (row 0: -1e4 added stays above it, -1e9 added
-    // falls below) or at -1e10 (row 1: -1e9 added stays above it, a fill that
-    // replaces the logit at -1e9 too, float lowest or -inf below). The levels
+  if (p.largest_finite() > 1e11) {  // additive fills (S + mask * fill): a forbidden logit 0 over
+    // one allowed key per row, at -1e6 (-1e4 added stays above it, -1e8 added
+    // falls below), -5e8 (-1e8 added above, -1e9 below), -5e9 (-1e9 added
+    // above, -1e10 below) and -5e10 (-1e10 added above, as a fill that
+    // replaces the logit at -1e9 too; float lowest or -inf below). The levels
     // rows cannot tell an added fill: their largest logit is an allowed one.
-    DMatrix Qa(2, 1), Ka(4, 1);
-    Qa << 1, 1;
-    Ka << -1e6, 0, -1e10, 0;
-    add(Qa, Ka, q.matrix(4, 2), mask_from({{0, 1, 1, 1}, {1, 1, 0, 1}}), 2, kAddedFillLevels);
+    // Eight keys, a forbidden 0 after each level: rows of a multiple of a
+    // SIMD packet, so a vectorised exp (Eigen's) treats every key of every
+    // row alike (tiny_positive_exp's stand-in for exp(-inf) shows in full
+    // packets, not in a row's peeled or odd last keys).
+    DMatrix Qa(4, 1), Ka(8, 1);
+    Qa << 1, 1, 1, 1;
+    Ka << -1e6, 0, -5e8, 0, -5e9, 0, -5e10, 0;
+    add(Qa, Ka, q.matrix(8, 2),
+        mask_from({{0, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 0, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 0, 1, 1, 1},
+                   {1, 1, 1, 1, 1, 1, 0, 1}}),
+        2, kAddedFillLevels);
   }
   if (p.largest_finite() >= double(std::numeric_limits<float>::max())) {
     // Allowed logits at float32's lowest value beside a forbidden key: a fill

@@ -662,15 +662,27 @@ class Explains {
   /// a bfloat16 model's own answer is visibly off it are float32's, not a
   /// bfloat16 computation whose +Inf bound admits them (nor a second
   /// mistake hidden in that bound).
+  /// For a narrow model composed with other mistakes (wrong_axis computed in
+  /// float32), the same mistakes computed in those wider types are held
+  /// against it too: double code whose answers are exact to wrong_axis in
+  /// double, where float32 would round visibly, is not float32 code.
   bool rounds_where_it_would(const Model& m) const {
     std::vector<Model> defs = {x_.def};
-    if (narrow_model(m))
+    if (narrow_model(m)) {
+      detail::Knobs wide = *m.knobs;
+      wide.narrow = false;
+      wide.arith = detail::Knobs{}.arith;
+      defs.push_back(detail::knob_model(m.key + " in the declared precision", {}, wide));
       for (NumberFormat h : other_formats(x_.declared, m.knobs->arith, true)) {
         detail::Knobs k;
         k.narrow = true;
         k.arith = h;
         defs.push_back(detail::knob_model("low_precision", {}, k));
+        detail::Knobs same = *m.knobs;
+        same.arith = h;
+        defs.push_back(detail::knob_model(m.key + " in a wider type", {}, same));
       }
+    }
     for (const Model& def : defs)
       for (std::size_t k = 0; k < x_.answers.size(); ++k)
         if (x_.judged(m, k) && !detail::departs_where_separated(x_.answers[k], x_.predicted(m, k), x_.predicted(def, k),

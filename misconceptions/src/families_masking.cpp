@@ -12,6 +12,28 @@ namespace attn::mis::detail {
 
 namespace {
 
+/// finite_fill's candidate fills put in place (masked_fill), each with its text.
+constexpr std::pair<double, const char*> kFills[] = {
+    {0.0, "0"},         {-1.0, "-1"},          {-100.0, "-100"},
+    {-1e4, "-1e4"},     {-1e5, "-1e5"},        {-1e6, "-1e6"},  // d2l's masked_softmax
+    {-1e8, "-1e8"},  // Sockeye's -99999999 (-1e8 in float32)
+    {-1e9, "-1e9"},
+    {-1e10, "-1e10"},
+    {-9e15, "-9e15"},  // pyGAT's and the UvA deep-learning notebooks' -9e15
+    {-1e18, "-1e18"},  // OpenNMT-py's masked_fill(-1e18)
+    {-1e20, "-1e20"},      {-1e30, "-1e30"},
+    // JAX/Flax's dot_product_attention: -0.7 * float32's largest finite
+    {-0.7 * double(std::numeric_limits<float>::max()), "-0.7 float max"},
+    {-double(std::numeric_limits<float>::max()), "float lowest"},
+    {-1e300, "-1e300"}, {-std::numeric_limits<double>::max(), "double lowest"}};
+
+/// finite_fill's candidate fills added to the logits (an additive mask).
+constexpr std::pair<double, const char*> kAddedFills[] = {
+    {-1e4, "-1e4"},  // BERT's (1 - mask) * -10000.0
+    {-1e8, "-1e8"},  // Marian's max(lowest / 2, -99999999) (-1e8 in float32)
+    {-1e9, "-1e9"},  // the TensorFlow tutorials' mask * -1e9
+    {-1e10, "-1e10"}};  // picoGPT's (1 - tri) * -1e10
+
 /// Where and with what value the mask is applied: after the softmax, a
 /// finite fill, a product, 0 * (-inf).
 void add_mask_value_families(std::vector<Family>& out) {
@@ -53,19 +75,7 @@ void add_mask_value_families(std::vector<Family>& out) {
       "the fill value is fitted: allowed logits just below each candidate fill tell them apart",
       kMaskedOps, [](Operation) {
         std::vector<Model> v;
-        const std::pair<double, const char*> fills[] = {
-            {0.0, "0"},         {-1.0, "-1"},          {-100.0, "-100"},
-            {-1e4, "-1e4"},     {-1e5, "-1e5"},        {-1e6, "-1e6"},  // d2l's masked_softmax
-            {-1e8, "-1e8"},  // Sockeye's -99999999 (-1e8 in float32)
-            {-1e9, "-1e9"},
-            {-1e10, "-1e10"},
-            {-1e18, "-1e18"},  // OpenNMT-py's masked_fill(-1e18)
-            {-1e20, "-1e20"},      {-1e30, "-1e30"},
-            // JAX/Flax's dot_product_attention: -0.7 * float32's largest finite
-            {-0.7 * double(std::numeric_limits<float>::max()), "-0.7 float max"},
-            {-double(std::numeric_limits<float>::max()), "float lowest"},
-            {-1e300, "-1e300"}, {-std::numeric_limits<double>::max(), "double lowest"}};
-        for (const auto& [f, t] : fills) {
+        for (const auto& [f, t] : kFills) {
           Knobs k;
           k.mask = MaskUse::finite_fill;
           k.fill = f;
@@ -75,8 +85,7 @@ void add_mask_value_families(std::vector<Family>& out) {
         // so a wholly forbidden row keeps the softmax of its own logits. (A float
         // lowest bias, finfo.min, absorbs the logits: such a row comes out uniform,
         // which fully_forbidden_answered already names.)
-        const std::pair<double, const char*> added[] = {{-1e4, "-1e4"}, {-1e9, "-1e9"}};
-        for (const auto& [f, t] : added) {
+        for (const auto& [f, t] : kAddedFills) {
           Knobs k;
           k.mask = MaskUse::additive_fill;
           k.fill = f;

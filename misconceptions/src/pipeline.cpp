@@ -65,6 +65,9 @@ struct HeadOut {
   std::vector<double> lse, tol_lse;
   std::vector<bool> full_row;  ///< rows with no allowed key (real or as the model reads the mask)
   bool refuse_shape = false;   ///< the mistake itself raises (mask^T against T_q != T_v)
+  /// A row whose every logit (before the mask) is -inf (an input past a
+  /// narrow type's range, stored as -inf).
+  bool all_inf_row = false;
 };
 
 struct HeadIn {
@@ -172,9 +175,11 @@ void head_logits(HeadWork& w) {
     for (Index i = 0; i < T_q; ++i) {
       for (Index j = 0; j < T_v; ++j) {
         double dot = 0, mag = 0;
+        bool stored_inf = false;  // an input stored as +-inf (narrowed_inputs)
         for (Index t = 0; t < d_prod; ++t) {
           dot = r(dot + r(in.Q(i, t) * in.K(j, t)));
           mag += std::abs(in.Q(i, t) * in.K(j, t));
+          stored_inf = stored_inf || std::isinf(in.Q(i, t)) || std::isinf(in.K(j, t));
         }
         double s;
         if (k.scale == Scale::dk) {
@@ -186,7 +191,12 @@ void head_logits(HeadWork& w) {
           s = r(dot / r(div));
         }
         S(i, j) = s;
-        if (own_err) err(i, j) = exact_logit(w, i, j, d_prod, div) ? 0.0 : double(d_prod + 4) * mag / div;
+        // An infinite logit from an infinite input is exact in any order
+        // (infinite_logits_determined).
+        if (own_err)
+          err(i, j) = (stored_inf && std::isinf(s)) || exact_logit(w, i, j, d_prod, div)
+                          ? 0.0
+                          : double(d_prod + 4) * mag / div;
       }
     }
   }
@@ -241,7 +251,6 @@ void head_working_logits(HeadWork& w) {
   DMatrix& err = w.err;
   const Mask& real = w.real;
   const Mask& used = w.used;
-  const bool logits_op = w.logits_op;
   w.L = S;
   DMatrix& L = w.L;
   for (Index i = 0; i < T_q; ++i)
@@ -270,11 +279,14 @@ void head_working_logits(HeadWork& w) {
     bool all_real = T_v > 0, all_used = T_v > 0;
     for (Index j = 0; j < T_v; ++j) {
       all_real = all_real && real(i, j);
-      all_used = all_used && (used(i, j) || (logits_op && S(i, j) == -kInf));
+      all_used = all_used && (used(i, j) || (w.logits_op && S(i, j) == -kInf));
     }
     const bool value_only = k.mask == MaskUse::ignored || k.mask == MaskUse::post_zero ||
                             k.mask == MaskUse::on_values;
     out.full_row[std::size_t(i)] = all_real || (all_used && !value_only);
+    bool all_inf = T_v > 0;
+    for (Index j = 0; j < T_v; ++j) all_inf = all_inf && S(i, j) == -kInf;
+    if (all_inf) out.all_inf_row = true;
   }
 }
 
@@ -664,6 +676,37 @@ std::string num_text(double x) {
 
 namespace {
 
+/// Whether an entry of M is finite but past the range of format a.
+bool overflows(const DMatrix& M, NumberFormat a) {
+  for (Index i = 0; i < M.rows(); ++i)
+    for (Index j = 0; j < M.cols(); ++j)
+      if (std::isfinite(M(i, j)) && !std::isfinite(ref::round_to_format(a, M(i, j)))) return true;
+  return false;
+}
+
+/// Whether every logit q_i . k_j is determined when Q and K are stored in
+/// format a (an entry past its range as +-inf): a product of an infinity and
+/// a nonzero is that signed infinity, and a sum holding infinities of one
+/// sign is that infinity in any order of the code's additions; a product of
+/// an infinity and 0, or infinities of both signs in one sum, is NaN
+/// (IEEE 754, 7.2), which the model does not claim.
+bool infinite_logits_determined(const Case& c, NumberFormat a) {
+  auto stored = [a](double x) { return ref::round_to_format(a, x); };
+  const Index d = std::min(c.Q.cols(), c.K.cols());
+  for (Index i = 0; i < c.Q.rows(); ++i)
+    for (Index j = 0; j < c.K.rows(); ++j) {
+      bool pos = false, neg = false;
+      for (Index t = 0; t < d; ++t) {
+        const double q = stored(c.Q(i, t)), kk = stored(c.K(j, t));
+        if (std::isfinite(q) && std::isfinite(kk)) continue;
+        if (q == 0 || kk == 0) return false;
+        ((q < 0) != (kk < 0) ? neg : pos) = true;
+      }
+      if (pos && neg) return false;
+    }
+  return true;
+}
+
 /// The prediction for a case the model makes no numeric claim on, or only
 /// a refusal: a non-finite input, a d_k mismatch, an input beyond a narrow
 /// arithmetic's range; nullopt for a case it computes.
@@ -683,22 +726,31 @@ std::optional<Prediction> unmodelled_input(const Case& c, const Knobs& k) {
     return pr;
   }
   if (k.narrow) {
-    // An input beyond the narrow type's range: what the code does then is not modelled.
-    auto overflows = [&](const DMatrix& M) {
-      for (Index i = 0; i < M.rows(); ++i)
-        for (Index j = 0; j < M.cols(); ++j)
-          if (std::isfinite(M(i, j)) && !std::isfinite(ref::round_to_format(k.arith, M(i, j)))) return true;
-      return false;
-    };
-    bool over = overflows(c.S) || overflows(c.Q) || overflows(c.K) || overflows(c.V) ||
-                overflows(c.X) || overflows(c.W_O);
-    for (const auto& h : c.heads) over = over || overflows(h.W_Q) || overflows(h.W_K) || overflows(h.W_V);
-    if (over) {
+    // An input beyond the narrow type's range, but for attention's Q and K
+    // (narrowed_inputs): what the code does then is not modelled.
+    bool over = overflows(c.S, k.arith) || overflows(c.V, k.arith) || overflows(c.X, k.arith) ||
+                overflows(c.W_O, k.arith);
+    for (const auto& h : c.heads)
+      over = over || overflows(h.W_Q, k.arith) || overflows(h.W_K, k.arith) || overflows(h.W_V, k.arith);
+    const bool qk = overflows(c.Q, k.arith) || overflows(c.K, k.arith);
+    if (over || (qk && (c.op != Operation::attention || !infinite_logits_determined(c, k.arith)))) {
       pr.no_claim = true;
       return pr;
     }
   }
   return std::nullopt;
+}
+
+/// Q and K as a narrow arithmetic stores them: an entry past its range is
+/// +-inf (IEEE 754 rounding, section 4.3), the rest unchanged (rounded later,
+/// as every input). Only where unmodelled_input let the case through.
+Case narrowed_inputs(const Case& c, NumberFormat a) {
+  Case n = c;
+  for (DMatrix* M : {&n.Q, &n.K})
+    for (Index i = 0; i < M->rows(); ++i)
+      for (Index j = 0; j < M->cols(); ++j)
+        if (!std::isfinite(ref::round_to_format(a, (*M)(i, j)))) (*M)(i, j) = ref::round_to_format(a, (*M)(i, j));
+  return n;
 }
 
 /// Multi-head attention (32.2.5) under the mistake: run_head on each head's
@@ -976,8 +1028,11 @@ static_assert(attn::prop::detail::one_row_per_operation(kHeadRows),
 
 /// predict()'s computation; `declared_bound`: tolerances with the declared
 /// unit roundoff instead of the model's own (the separation tolerances).
-Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, bool declared_bound) {
-  if (auto unmodelled = unmodelled_input(c, k)) return *unmodelled;
+Prediction predict_in(const Case& given, const Knobs& k, const Precision& declared, bool declared_bound) {
+  if (auto unmodelled = unmodelled_input(given, k)) return *unmodelled;
+  const bool narrowed = k.narrow && (overflows(given.Q, k.arith) || overflows(given.K, k.arith));
+  const Case stored = narrowed ? narrowed_inputs(given, k.arith) : Case{};
+  const Case& c = narrowed ? stored : given;
   Prediction pr;
   const NumberFormat declared_arith = declared.accumulate;
   const NumberFormat a = k.narrow ? k.arith : declared_arith;
@@ -993,6 +1048,16 @@ Prediction predict_in(const Case& c, const Knobs& k, const Precision& declared, 
   const bool any_full = std::find(full.begin(), full.end(), true) != full.end();
   if (any_full && k.full_row == FullRow::refuse) {
     pr.may_refuse = true;
+    return pr;
+  }
+  // A row whose every logit the code computed as -inf (inputs stored as
+  // -inf in a narrow type, narrowed_inputs): what it answers depends on how
+  // the code applies the mask there (a fill put in place stays finite, one
+  // added is -inf too), on a check of the row's values (a refusal, zeros)
+  // or on a fill the mistake's model leaves out (softmax1's -1e4): no claim,
+  // as before the inputs were narrowed.
+  if (narrowed && res.all_inf_row) {
+    pr.no_claim = true;
     return pr;
   }
   if (any_full) answer_full_rows(res, full, c, k, u_eff);

@@ -245,3 +245,56 @@ TEST_CASE("float32 softmax1 is named quiet_softmax with float32", "[precision_ch
   CHECK(keys(d) == std::set<std::string>{"quiet_softmax", "low_precision"});
   CHECK(precisions(d) == std::set<std::string>{"float32"});
 }
+
+namespace {
+
+/// mlpack's attention softmax (softmax_impl.hpp at 0832bb7) in double: the
+/// max and the sum taken over each column (the queries), the mask added as
+/// -inf; a key forbidden for every query is a column of exp(-inf - (-inf)) =
+/// NaN.
+Outcome column_softmax(const Case& c) {
+  if (refuse_input(c)) return Outcome::make_refusal("ValueError", "bad input");
+  const Index T_q = c.Q.rows(), T_v = c.K.rows();
+  DMatrix S(T_q, T_v), A(T_q, T_v), O = DMatrix::Zero(T_q, c.V.cols());
+  for (Index i = 0; i < T_q; ++i)
+    for (Index j = 0; j < T_v; ++j) {
+      double dot = 0;
+      for (Index k = 0; k < c.Q.cols(); ++k) dot += c.Q(i, k) * c.K(j, k);
+      S(i, j) = c.mask && (*c.mask)(i, j) ? -kInf : dot / std::sqrt(double(c.Q.cols()));
+    }
+  for (Index j = 0; j < T_v; ++j) {
+    double m = -kInf, z = 0;
+    for (Index i = 0; i < T_q; ++i) m = std::max(m, S(i, j));
+    for (Index i = 0; i < T_q; ++i) z += std::exp(S(i, j) - m);
+    for (Index i = 0; i < T_q; ++i) A(i, j) = std::exp(S(i, j) - m) / z;
+  }
+  for (Index i = 0; i < T_q; ++i)
+    for (Index k = 0; k < c.V.cols(); ++k)
+      for (Index j = 0; j < T_v; ++j) O(i, k) += A(i, j) * c.V(j, k);
+  return Outcome::make_result(O, A);
+}
+
+}  // namespace
+
+// Before: on a counterexample with a column of NaN (the one query forbids
+// key 1), wrong_axis alone makes no determined claim (0/0 in the column is
+// the code's choice), and the pair wrong_axis + low_precision (float32) was
+// named for this double code: the pair's separation was checked against the
+// definition only, never against wrong_axis in double, whose answers these
+// are to the bit.
+TEST_CASE("double code normalising columns is not named float32 beside wrong_axis",
+          "[precision_choice]") {
+  FnSubject s("column softmax, double", Operation::attention, column_softmax);
+  Case c;
+  c.op = Operation::attention;
+  c.Q = DMatrix::Zero(1, 1);
+  c.K = DMatrix::Zero(2, 1);
+  c.V = DMatrix::Zero(2, 1);
+  attn::Mask M(1, 2);
+  M << false, true;
+  c.mask = M;
+  REQUIRE(std::isnan(s.run(c).A(0, 1)));
+  const Diagnosis d = attn::mis::diagnose(s, c, "oracle_agreement", {});
+  INFO(attn::mis::to_json(d));
+  CHECK(precisions(d).empty());
+}

@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "../src/pipeline.hpp"
 #include "attn/mis/diagnose.hpp"
+#include "attn/ref/number_format.hpp"
 #include "subjects.hpp"
 
 using namespace mis_test;
@@ -34,6 +36,27 @@ Outcome filled(const Case& c, double fill) {
       s[std::size_t(j)] = c.mask && (*c.mask)(i, j) ? r(fill) : r(dot / root);
     }
     softmax_row_and_output(c, i, s, r, A, O);
+  }
+  return Outcome::make_result(O, A);
+}
+
+/// Masked scaled dot-product attention in float32 with `fill` added to the
+/// forbidden logits (S + mask * fill, an additive mask), the max subtracted.
+Outcome added(const Case& c, double fill) {
+  if (!c.mask) return filled(c, 0);
+  auto r = [](double x) { return double(float(x)); };
+  const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_k = c.Q.cols(), d_v = c.V.cols();
+  if (c.K.cols() != d_k || c.V.rows() != T_v) return Outcome::make_refusal("ValueError", "shapes");
+  const double root = r(std::sqrt(double(d_k)));
+  DMatrix A(T_q, T_v), O(T_q, d_v);
+  for (Index i = 0; i < T_q; ++i) {
+    std::vector<double> sv(static_cast<std::size_t>(T_v));
+    for (Index j = 0; j < T_v; ++j) {
+      double dot = 0;
+      for (Index k = 0; k < d_k; ++k) dot = r(dot + r(c.Q(i, k) * c.K(j, k)));
+      sv[std::size_t(j)] = r(r(dot / root) + ((*c.mask)(i, j) ? r(fill) : 0.0));
+    }
+    softmax_row_and_output(c, i, sv, r, A, O);
   }
   return Outcome::make_result(O, A);
 }
@@ -188,31 +211,14 @@ TEST_CASE("float32 code with a float-lowest fill declared float64 names the fill
 // near -2e9 leave the row no relative bound, so neither added fill claimed
 // the weights, though a key 1e9 below the row's maximum has weight 0 in both.
 TEST_CASE("float32 code adding -1e9 is not named -1e4 added", "[public_fills]") {
-  FnSubject s("-1e9 added", Operation::attention, [](const Case& c) {
-    if (!c.mask) return filled(c, 0);
-    // S + mask * -1e9: the fill added to the forbidden logits, in float32.
-    auto r = [](double x) { return double(float(x)); };
-    const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_k = c.Q.cols(), d_v = c.V.cols();
-    if (c.K.cols() != d_k || c.V.rows() != T_v) return Outcome::make_refusal("ValueError", "shapes");
-    const double root = r(std::sqrt(double(d_k)));
-    DMatrix A(T_q, T_v), O(T_q, d_v);
-    for (Index i = 0; i < T_q; ++i) {
-      std::vector<double> sv(static_cast<std::size_t>(T_v));
-      for (Index j = 0; j < T_v; ++j) {
-        double dot = 0;
-        for (Index k = 0; k < d_k; ++k) dot = r(dot + r(c.Q(i, k) * c.K(j, k)));
-        sv[std::size_t(j)] = r(r(dot / root) + ((*c.mask)(i, j) ? r(-1e9) : 0.0));
-      }
-      softmax_row_and_output(c, i, sv, r, A, O);
-    }
-    return Outcome::make_result(O, A);
-  });
+  FnSubject s("-1e9 added", Operation::attention, [](const Case& c) { return added(c, -1e9); });
   attn::mis::Options opts;
   const Diagnosis d = attn::mis::diagnose(s, lone_forbidden_key(), "fully_forbidden_refused", opts);
   INFO(attn::mis::to_json(d));
   CHECK_FALSE(names_with(d, "finite_fill", "-1e4"));
   CHECK(names_with(d, "finite_fill", "-1e9"));
 }
+
 
 namespace {
 
@@ -298,4 +304,86 @@ TEST_CASE("OpenNMT's -1e18 fill is named -1e18, not -1e20", "[public_fills]") {
   CHECK(names_value(d, "finite_fill", "fill", -1e18));
   CHECK_FALSE(names_value(d, "finite_fill", "fill", -1e20));
   for (const auto& f : d.fits) CHECK(f.also_fits.empty());
+}
+
+// Before: exact_zeros' shrunk counterexample of the float32 public files
+// with a float-lowest fill has keys at the lowest double, past float32's
+// range; the narrow models made no claim on any input past their range, so
+// the failure got "no known mistake" though the other nine were named. The
+// code stores those keys as -inf (NumPy's asarray(x, float32), a C++ cast):
+// logits -inf, weight 0, and the forbidden key's fill takes the whole row.
+TEST_CASE("float32 code with a float-lowest fill is named on keys past float32's range",
+          "[public_fills]") {
+  const double lowest = -double(std::numeric_limits<float>::max());
+  const auto f32 = attn::ref::NumberFormat::float32;
+  FnSubject s("lowest fill, inputs stored in float32", Operation::attention, [lowest, f32](const Case& c) {
+    Case stored = c;
+    for (DMatrix* M : {&stored.Q, &stored.K, &stored.V})
+      for (Index k = 0; k < M->size(); ++k) M->data()[k] = attn::ref::round_to_format(f32, M->data()[k]);
+    return filled(stored, lowest);
+  });
+  const Case c = two_allowed_one_forbidden(-std::numeric_limits<double>::max());
+  const Outcome o = s.run(c);
+  REQUIRE(o.kind == Outcome::Kind::result);
+  REQUIRE(o.A(0, 2) == 1.0);  // the forbidden key takes the row: the failure
+  const Diagnosis d = attn::mis::diagnose(s, c, "exact_zeros", {});
+  INFO(attn::mis::to_json(d));
+  CHECK(d.verdict == Diagnosis::Verdict::combined);
+  CHECK(names_with(d, "finite_fill", "float lowest"));
+  CHECK(names_with(d, "low_precision", "float32"));
+}
+
+// The narrowed inputs claim nothing where the stored infinities make a
+// logit NaN (0 * inf): a query of zeros against a key past float32's range;
+// with a nonzero query the logit is -inf and its weight exactly 0.
+TEST_CASE("an input past float32's range meeting a zero query is not claimed by float32",
+          "[public_fills]") {
+  Case c = two_allowed_one_forbidden(-std::numeric_limits<double>::max());
+  c.Q(0, 0) = 0;
+  attn::mis::detail::Knobs k;
+  k.narrow = true;
+  k.arith = attn::ref::NumberFormat::float32;
+  k.mask = attn::mis::detail::MaskUse::finite_fill;
+  k.fill = -double(std::numeric_limits<float>::max());
+  const auto p = attn::mis::detail::predict(c, k, attn::prop::Precision::of_double());
+  CHECK(p.no_claim);
+  c.Q(0, 0) = 1;
+  const auto q = attn::mis::detail::predict(c, k, attn::prop::Precision::of_double());
+  CHECK_FALSE(q.no_claim);
+  REQUIRE(q.has_answer);
+  CHECK(q.answer.A(0, 0) == 0.0);  // exp(-inf): the allowed keys stored as -inf
+  CHECK(q.answer.A(0, 1) == 0.0);
+  CHECK(q.answer.A(0, 2) == 1.0);  // the fill, float lowest, is the row's maximum
+  CHECK(q.tol_A(0, 0) < 1e-30);  // claimed, not left to an infinite bound
+}
+
+// Before: the UvA deep-learning notebooks' (and pyGAT's) masked_fill(-9e15)
+// was named "fill = -1e18": no level of the battery lay between the two, so
+// the one candidate in that interval was named at its own value.
+TEST_CASE("the -9e15 fill of the UvA notebooks is named -9e15, not -1e18", "[public_fills]") {
+  FnSubject s("-9e15 fill", Operation::attention, [](const Case& c) { return filled(c, -9e15); },
+              attn::prop::Precision::of_float());
+  const Diagnosis d = attn::mis::diagnose(s, lone_forbidden_key(), "fully_forbidden_refused", {});
+  INFO(attn::mis::to_json(d));
+  CHECK(names_value(d, "finite_fill", "fill", -9e15));
+  CHECK_FALSE(names_value(d, "finite_fill", "fill", -1e18));
+  for (const auto& f : d.fits) CHECK(f.also_fits.empty());
+}
+
+// Before: picoGPT's (1 - tri) * -1e10 and Marian's -99999999 (-1e8 in
+// float32), added to the logits, were named nothing: -1e10 and -1e8 were
+// candidates put in place only, and a forbidden logit of 1000 plus the fill
+// is not the fill.
+TEST_CASE("added fills of -1e8 and -1e10 are named at their values", "[public_fills]") {
+  for (const double fill : {-1e8, -1e10}) {
+    CAPTURE(fill);
+    FnSubject s("added", Operation::attention, [fill](const Case& c) { return added(c, fill); },
+                attn::prop::Precision::of_float());
+    const Diagnosis d = attn::mis::diagnose(s, lone_forbidden_key(), "fully_forbidden_refused", {});
+    INFO(attn::mis::to_json(d));
+    CHECK(d.verdict == Diagnosis::Verdict::misconception);
+    CHECK(names_value(d, "finite_fill", "fill", fill));
+    CHECK(names_with(d, "finite_fill", "added to the logits"));
+    for (const auto& f : d.fits) CHECK(f.also_fits.empty());
+  }
 }
