@@ -983,6 +983,27 @@ void triple_fits(const Answered& x, Operation op, Diagnosis& d) {
   d.verdict = Diagnosis::Verdict::combined;
 }
 
+std::optional<Model> composed_fits(const Diagnosis& d, const std::vector<Model>& candidates);
+
+/// A pair of value mistakes computed in a narrow type leaves a NaN fully
+/// forbidden row to its arithmetic (refuse or answer): it gives way to the
+/// triple that names the empty-row convention beside them (the same pair
+/// with fully_forbidden_answered (NaN), computed in that type) when the
+/// triple is the more definite (more_definite), as a single gives way to a
+/// pair. ng-video-lecture's head: a fixed scale in float32 answering an
+/// empty row NaN is three mistakes, not two.
+void prefer_definite_triple(const Answered& x, Operation op, Diagnosis& d) {
+  Diagnosis t;
+  triple_fits(x, op, t);
+  if (t.verdict != Diagnosis::Verdict::combined || t.fits.size() != 3) return;
+  const std::vector<Model> candidates = candidate_models(op, x.declared);
+  const std::optional<Model> pair = composed_fits(d, candidates), triple = composed_fits(t, candidates);
+  if (!pair || !triple || !more_definite(x, *triple, *pair)) return;
+  d.fits = t.fits;
+  d.alone_fits.clear();
+  d.tell_apart.clear();
+}
+
 }  // namespace
 
 Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
@@ -1026,7 +1047,10 @@ Diagnosis diagnose(attn::prop::Subject& subject, const Case& counterexample,
   if (d.fits.empty()) {
     d.verdict = Diagnosis::Verdict::no_known_mistake;
     combined_fits(x, op, singles, d);
-    if (d.verdict == Diagnosis::Verdict::combined) return finish();
+    if (d.verdict == Diagnosis::Verdict::combined) {
+      if (answers_nan_empty_row(x)) prefer_definite_triple(x, op, d);
+      return finish();
+    }
     triple_fits(x, op, d);
     if (d.verdict == Diagnosis::Verdict::combined) return finish();
   } else if (precision_only || answers_nan_empty_row(x)) {

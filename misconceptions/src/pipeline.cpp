@@ -84,8 +84,9 @@ struct HeadIn {
   Index tile_k = 0;
 };
 
-double scale_divisor(Scale s, Index d_k, Index d_v, Index T_v, Index d_model) {
+double scale_divisor(Scale s, Index d_k, Index d_v, Index T_v, Index d_model, double width) {
   switch (s) {
+    case Scale::fixed_width: return std::sqrt(width);
     case Scale::sqrt_dk: return std::sqrt(double(d_k));
     case Scale::none: return 1.0;
     case Scale::dk: return double(d_k);
@@ -171,7 +172,7 @@ void head_logits(HeadWork& w) {
   } else {
     const Index d_prod = std::min(in.Q.cols(), in.K.cols());
     const Index d = in.d_scale > 0 ? in.d_scale : d_prod;
-    const double div = scale_divisor(k.scale, d, in.d_v, T_v, in.d_model);
+    const double div = scale_divisor(k.scale, d, in.d_v, T_v, in.d_model, k.scale_width);
     for (Index i = 0; i < T_q; ++i) {
       for (Index j = 0; j < T_v; ++j) {
         double dot = 0, mag = 0;
@@ -798,7 +799,7 @@ HeadOut multi_head_out(const Case& c, const Knobs& k, NumberFormat a, double u_e
     in.op = c.op;
     if (k.forward_mask) in.mask = c.mask;
     const Index d = std::min(w.W_Q.cols(), w.W_K.cols());
-    const double div = scale_divisor(k.scale, d, d_v, T, d_model);
+    const double div = scale_divisor(k.scale, d, d_v, T, d_model, k.scale_width);
     in.logit_err = DMatrix(T, T);
     for (Index i = 0; i < T; ++i)
       for (Index j = 0; j < T; ++j) {
@@ -1121,7 +1122,7 @@ std::optional<Knobs> compose(const Knobs& a, const Knobs& b) {
     a_any = a_any || in_a;
     b_any = b_any || in_b;
   };
-  take([](auto& k) { return std::tie(k.scale); });
+  take([](auto& k) { return std::tie(k.scale, k.scale_width); });
   take([](auto& k) { return std::tie(k.mask, k.fill, k.mult_eps); });
   take([](auto& k) { return std::tie(k.shift, k.floor, k.zero_sum_guard); });
   take([](auto& k) { return std::tie(k.norm, k.eps, k.extra_zero_logit); });

@@ -20,7 +20,9 @@ inline bool takes_projections(Operation op) {
   return (attn::prop::operation_spec(op).inputs & attn::prop::input::projections) != 0;
 }
 
-enum class Scale { sqrt_dk, none, dk, sqrt_dv, sqrt_Tv, sqrt_dmodel, times_sqrt_dk };
+/// fixed_width: 1/sqrt(Knobs::scale_width), a width written into the code
+/// (d_k = 64 of a configuration) whatever the inputs' d_k.
+enum class Scale { sqrt_dk, none, dk, sqrt_dv, sqrt_Tv, sqrt_dmodel, times_sqrt_dk, fixed_width };
 enum class MaskUse {
   neg_inf,            ///< forbidden logits -inf before the softmax (definition)
   finite_fill,        ///< forbidden logits = fill
@@ -58,6 +60,7 @@ enum class DkScaleWidth { truncated, q_width, k_width };
 /// aspect, so a knob added here is added there too.
 struct Knobs {
   Scale scale = Scale::sqrt_dk;
+  double scale_width = 0;  ///< Scale::fixed_width: the width whose square root divides the logits
   MaskUse mask = MaskUse::neg_inf;
   double fill = 0;
   double mult_eps = 0;  ///< multiplicative and post_renorm: epsilon in the renormalising sum

@@ -18,7 +18,8 @@ namespace {
 
 /// How a written attention departs from the definition.
 struct Flaws {
-  enum class Scale { sqrt_dk, none, sqrt_dv } scale = Scale::sqrt_dk;
+  /// fixed_64: 1/sqrt(64) = 1/8 whatever d_k (a configuration's d_k written into the code).
+  enum class Scale { sqrt_dk, none, sqrt_dv, fixed_64 } scale = Scale::sqrt_dk;
   /// Forbidden logits: -inf (0 here) or this finite fill (S = fill, as masked_fill does).
   double fill = 0;
   /// The fill added to the forbidden logits (S + fill, an additive mask) instead.
@@ -40,7 +41,8 @@ Outcome written(const Case& c, const Flaws& f) {
     for (Index i = 0; i < M->size(); ++i)
       if (!std::isfinite(M->data()[i])) return Outcome::make_refusal("ValueError", "not finite");
   auto r = [&](double x) { return f.in_float ? double(float(x)) : x; };
-  const double root = f.scale == Flaws::Scale::none ? 1.0
+  const double root = f.scale == Flaws::Scale::none       ? 1.0
+                      : f.scale == Flaws::Scale::fixed_64 ? 8.0
                       : r(std::sqrt(double(f.scale == Flaws::Scale::sqrt_dv ? d_v : d_k)));
   DMatrix A(T_q, T_v), O(T_q, d_v);
   for (Index i = 0; i < T_q; ++i) {
@@ -145,10 +147,27 @@ TEST_CASE("three mistakes, a pair computed in float32, are named together", "[co
   none_fill_float.scale = Flaws::Scale::none;
   none_fill_float.fill = -1e9;
   none_fill_float.in_float = true;
+  // graykode/nlp-tutorial's Transformer: 1/sqrt(64) whatever d_k,
+  // masked_fill(-1e9), float32.
+  Flaws fixed_fill_float;
+  fixed_fill_float.scale = Flaws::Scale::fixed_64;
+  fixed_fill_float.fill = -1e9;
+  fixed_fill_float.in_float = true;
+  // The same scale with -inf masking: an empty row answered NaN in float32
+  // is the convention's, named beside the scale and the precision, not left
+  // to the pair's arithmetic.
+  Flaws fixed_nan_float;
+  fixed_nan_float.scale = Flaws::Scale::fixed_64;
+  fixed_nan_float.empty_row = Flaws::EmptyRow::nan;
+  fixed_nan_float.in_float = true;
   const Triple triples[] = {
       {"fill -1e4, zeros for a fully forbidden row, float32", fill_zeros_float,
        {"finite_fill", "fully_forbidden_answered", "low_precision"}},
       {"no scale, fill -1e9, float32", none_fill_float, {"wrong_scale", "finite_fill", "low_precision"}},
+      {"a fixed 1/8 scale, fill -1e9, float32", fixed_fill_float,
+       {"wrong_scale", "finite_fill", "low_precision"}},
+      {"a fixed 1/8 scale, NaN for a fully forbidden row, float32", fixed_nan_float,
+       {"wrong_scale", "fully_forbidden_answered", "low_precision"}},
   };
   for (const Triple& t : triples) {
     DYNAMIC_SECTION(t.what) {
