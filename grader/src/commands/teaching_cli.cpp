@@ -20,6 +20,7 @@
 #include "commands/demo_cli.hpp"
 #include "commands/experiment_f5.hpp"
 #include "commands/mutants.hpp"
+#include "submission/compiler_cache.hpp"
 #include "attn/grader/paths.hpp"
 #include "attn/prop/catalog.hpp"
 
@@ -38,6 +39,7 @@ struct TeachingCommands {
   bool keys = false;
   bool no_solutions = false;
   bool verbose = false;
+  bool no_cache = false;
   // attnlab demo
   DemoCommand demo_command;
   std::vector<CLI::Option*> demo_input_options;
@@ -208,6 +210,10 @@ std::shared_ptr<TeachingCommands> add_teaching_commands(CLI::App& app) {
   t->mutants->add_flag("--no-solutions", t->no_solutions, "grade the mutants only");
   t->mutants->add_flag("--verbose,-v", t->verbose,
                        "print the full report of every unexpected outcome");
+  t->mutants->add_flag("--no-cache", t->no_cache,
+                       "compile the C++ mutants and solutions without the compiler cache (also "
+                       "ATTNLAB_NO_CACHE=1; its folder: ATTNLAB_CACHE_DIR; docs/MANUAL.md, 'The "
+                       "compiler cache')");
 
   t->demo = app.add_subcommand(
       "demo",
@@ -286,6 +292,7 @@ std::optional<int> run_teaching_command(const TeachingCommands& t) {
         std::max(o.grade.subject.startup_timeout, o.grade.subject.call_timeout);
     o.grade.submission_timeout = std::chrono::minutes(15);
     o.grade.launch.python = t.python;
+    o.grade.launch.compiler_cache = compiler_cache_from_environment(t.no_cache);
     const int code = run_mutants(o, std::cout);
     std::cout.flush();
     return code;
