@@ -206,6 +206,27 @@ void record_unseparated(Battery& b, const std::vector<Model>& models, std::size_
     if (!done[j]) b.like_definition.push_back(models[j].label());
 }
 
+namespace {
+
+/// The float-lowest tie (battery_cases.cpp) joins the battery wherever there
+/// is room, even when another case already told the fills apart among the
+/// models: that other case (levels of forbidden logits) tells them apart
+/// only at the right scale, while the tie's single key dimension leaves
+/// 1/sqrt(d_k) and 1/sqrt(d_v) both 1, so a fill composed with a wrong scale
+/// (GPT-2's sqrt(d_v)) is still told float lowest from -0.7 float max.
+void add_float_lowest_tie(const std::vector<Case>& pool, std::vector<char>& used, Battery& b,
+                          std::size_t max_cases, std::size_t max_entries) {
+  for (std::size_t k = 0; k < pool.size(); ++k)
+    if (!used[k] && !pool[k].tags.empty() && pool[k].tags[0] == detail::kFloatLowestTie &&
+        b.cases.size() < max_cases && b.entries + detail::case_entries(pool[k]) <= max_entries) {
+      used[k] = 1;
+      b.cases.push_back(pool[k]);
+      b.entries += detail::case_entries(pool[k]);
+    }
+}
+
+}  // namespace
+
 Battery build_battery(Operation op, const Precision& declared, bool returns_weights,
                       const Case* counterexample, const Options& options) {
   const std::size_t max_cases = std::min(options.max_cases, kMaxBatteryCases);
@@ -313,8 +334,9 @@ Battery build_battery(Operation op, const Precision& declared, bool returns_weig
     b.cases.push_back(pool[best]);
     b.entries += detail::case_entries(pool[best]);
   }
+  add_float_lowest_tie(pool, used, b, max_cases, max_entries);
   if (std::getenv("ATTNLAB_MIS_DEBUG")) {
-    std::cerr << "battery:";
+    std::cerr << "battery (" << b.entries << " entries):";
     for (const Case& c : b.cases) std::cerr << " [" << (c.tags.empty() ? "" : c.tags[0]) << "]";
     std::cerr << "\n";
   }
