@@ -190,7 +190,10 @@ std::vector<Case> qkv_cases(Operation op, const Precision& p) {
     Mask M(Ql.rows(), 4);
     for (Index i = 0; i < M.rows(); ++i)
       for (Index j = 0; j < 4; ++j) M(i, j) = j % 2 == 1;
-    const DMatrix Vl = q.matrix(4, 2);
+    // d_v = d_k = 1: the wrong scales 1/sqrt(d_v), none, 1/d_k and sqrt(d_k)
+    // all equal 1/sqrt(d_k) here, so a fill composed with one of them (GPT-2's
+    // sqrt(d_v), T5's none) is still told from its neighbours by these levels.
+    const DMatrix Vl = q.matrix(4, 1);
     add(Ql, Kl, Vl, M, 2, "levels, masked");
     add(Ql, Kl, Vl, std::nullopt, 3, "levels");
   }

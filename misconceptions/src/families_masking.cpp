@@ -15,6 +15,7 @@ namespace {
 /// finite_fill's candidate fills put in place (masked_fill), each with its text.
 constexpr std::pair<double, const char*> kFills[] = {
     {0.0, "0"},         {-1.0, "-1"},          {-100.0, "-100"},
+    {-1000.0, "-1000"},  // icefall's Zipformer: masked_fill(mask, -1000)
     {-1e4, "-1e4"},     {-1e5, "-1e5"},        {-1e6, "-1e6"},  // d2l's masked_softmax
     {-1e8, "-1e8"},  // Sockeye's -99999999 (-1e8 in float32)
     {-1e9, "-1e9"},
@@ -29,10 +30,14 @@ constexpr std::pair<double, const char*> kFills[] = {
 
 /// finite_fill's candidate fills added to the logits (an additive mask).
 constexpr std::pair<double, const char*> kAddedFills[] = {
+    {-100.0, "-100"},  // Swin Transformer's shifted-window mask of -100
     {-1e4, "-1e4"},  // BERT's (1 - mask) * -10000.0
     {-1e8, "-1e8"},  // Marian's max(lowest / 2, -99999999) (-1e8 in float32)
     {-1e9, "-1e9"},  // the TensorFlow tutorials' mask * -1e9
-    {-1e10, "-1e10"}};  // picoGPT's (1 - tri) * -1e10
+    {-1e10, "-1e10"},  // picoGPT's (1 - tri) * -1e10
+    // JAX's Pallas TPU reference: DEFAULT_MASK_VALUE (-0.7 float32 max) added;
+    // logits far below 0 plus it overflow to -inf where the fill in place does not
+    {-0.7 * double(std::numeric_limits<float>::max()), "-0.7 float max"}};
 
 /// Where and with what value the mask is applied: after the softmax, a
 /// finite fill, a product, 0 * (-inf).

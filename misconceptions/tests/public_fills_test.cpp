@@ -452,3 +452,28 @@ TEST_CASE("GPT-2's float-lowest fill is named float lowest beside a wrong scale 
   CHECK(names_with(d, "low_precision", "float32"));
   CHECK(d.cases_sent <= attn::mis::kMaxBatteryCases);
 }
+
+// Fills of the sixth unseen batch, not candidates before (each was "no known
+// mistake"): icefall Zipformer's -1000 in place, Swin Transformer's -100
+// added, and JAX's Pallas TPU reference adding -0.7 float32 max (logits far
+// below 0 plus it overflow to -inf, where the fill in place does not).
+TEST_CASE("fills of -1000 in place, -100 added and -0.7 float max added are named at their values",
+          "[public_fills]") {
+  const double jax = double(float(-0.7f) * std::numeric_limits<float>::max());
+  struct Row {
+    double fill;
+    bool is_added;
+    const char* text;
+  };
+  for (const Row& r : {Row{-1000, false, "-1000"}, Row{-100, true, "-100"}, Row{jax, true, "-0.7 float max"}}) {
+    CAPTURE(r.text, r.is_added);
+    FnSubject s("fill", Operation::attention,
+                [r](const Case& c) { return r.is_added ? added(c, r.fill) : filled(c, r.fill); },
+                attn::prop::Precision::of_float());
+    const Diagnosis d = attn::mis::diagnose(s, lone_forbidden_key(), "fully_forbidden_refused", {});
+    INFO(attn::mis::to_json(d));
+    CHECK(d.verdict == Diagnosis::Verdict::misconception);
+    CHECK(names_with(d, "finite_fill", r.text));
+    CHECK(names_with(d, "finite_fill", "added to the logits") == r.is_added);
+  }
+}
