@@ -2,15 +2,18 @@
 """attnlab harness for Python submissions (grader/PROTOCOL.md, attnlab-protocol/1).
 
 Usage: python3 attnlab_harness.py --exercise ID --entries NAMES --ops OPS
-                                  [--companions NAMES] [--entry NAME] SUBMISSION.py
+                                  [--companions NAMES] [--entry NAME]
+                                  --real-types NAMES SUBMISSION.py
        python3 attnlab_harness.py --exercise batched_attention
-                                  [--entry NAME] SUBMISSION.py
+                                  [--entry NAME] --real-types NAMES SUBMISSION.py
 
 An exercise's spec comes from the grader (exercises/registry.json): --entries
 the function names accepted, in order of preference (comma-separated), --ops
 the protocol ops it answers, --companions the names of a second function it
 needs (T1's naive attention answers the op "attention"; C1's padding_mask).
 The harness answers each op the same way whatever the exercise.
+--real-types the number formats an answer may hold (comma-separated): the
+names of the grader's number-format table, so the harness keeps no list.
 
 --exercise batched_attention is no exercise of the text: it serves the op
 batched_attention for `attnlab check --op batched_attention`, calling
@@ -189,15 +192,21 @@ def decode_mask(req):
 ANSWER_ENTRIES_FACTOR = 16
 ANSWER_ENTRIES_FLOOR = 1 << 22
 
-# The floating-point types an answer may hold (numpy's names; bfloat16 from
-# ml_dtypes or a similar extension). Any other kind is a wrong-type fault.
-# Every number format of reference/src/number_format.cpp's table must be
-# here: grader/tests/harness_real_types_test.py compares this list with the
-# formats `attnlab check --precision` accepts.
-REAL_TYPE_NAMES = ("float16", "bfloat16", "float32", "float64")
-# The extension types numpy reports as kind "V" rather than "f".
-EXTENSION_REAL_TYPES = ("bfloat16",)
-REAL_TYPES = ", ".join(REAL_TYPE_NAMES[:-1]) + " or " + REAL_TYPE_NAMES[-1]
+# The number formats an answer may hold besides numpy's real floating kinds
+# (kind "f"): the names of the grader's one number-format table
+# (reference/src/number_format.cpp), given by the grader as --real-types
+# (bfloat16 from ml_dtypes or a similar extension, which numpy reports as
+# kind "V", is accepted by its name). Any other kind is a wrong-type fault.
+REAL_TYPE_NAMES = ()
+
+
+def _real_types():
+    """The accepted formats, as a fault message lists them."""
+    names = list(REAL_TYPE_NAMES)
+    if len(names) < 2:
+        return "".join(names) or "numpy's floating types"
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
 
 _KINDS = {"c": "complex numbers", "U": "strings", "S": "bytes", "O": "Python objects",
           "b": "booleans", "i": "integers", "u": "unsigned integers", "M": "dates",
@@ -235,7 +244,7 @@ def as_array(value, name, ndim, expected=None, what="a 2-D matrix"):
     """The submission's output `name` as a fresh float64 array of `ndim`
     dimensions (None: any), or a Fault: its shape is checked against `expected` (the
     shape the case asks for) before anything is read, and it must hold real
-    floating-point numbers (REAL_TYPES), never complex numbers, strings,
+    floating-point numbers (REAL_TYPE_NAMES), never complex numbers, strings,
     objects, booleans or integers."""
     import numpy as np
 
@@ -245,10 +254,10 @@ def as_array(value, name, ndim, expected=None, what="a 2-D matrix"):
     except Exception as e:  # noqa: BLE001  (any conversion error is the answer's fault)
         raise Fault("%s cannot be read as an array of numbers: %s: %s" % (name, type(e).__name__, e))
     _check_entries(a.shape, name, expected)
-    if a.dtype.kind != "f" and a.dtype.name not in EXTENSION_REAL_TYPES:
+    if a.dtype.kind != "f" and a.dtype.name not in REAL_TYPE_NAMES:
         kind = _KINDS.get(a.dtype.kind, "values")
         raise Fault("%s holds %s (dtype %s), expected real floating-point numbers (%s)"
-                    % (name, kind, a.dtype, REAL_TYPES))
+                    % (name, kind, a.dtype, _real_types()))
     if ndim is not None and a.ndim != ndim:
         raise Fault("%s has shape %s, expected %s" % (name, a.shape, what))
     try:
@@ -617,8 +626,12 @@ def main():
     parser.add_argument("--ops", default=None, help="the protocol ops the exercise answers")
     parser.add_argument("--entry", default=None,
                         help="the function to call (attnlab check --entry)")
+    parser.add_argument("--real-types", required=True,
+                        help="the number formats an answer may hold (the grader's table)")
     parser.add_argument("submission")
     args = parser.parse_args()
+    global REAL_TYPE_NAMES
+    REAL_TYPE_NAMES = tuple(n for n in args.real_types.split(",") if n)
     if args.entries is not None and args.ops is not None:
         entries, ops = args.entries.split(","), args.ops.split(",")
     elif args.exercise in OPERATION_ENTRY_POINTS:

@@ -406,7 +406,7 @@ struct BackwardMember {
 /// "told apart from / by" (misconceptions/README.md's table), and its models.
 struct BackwardRow {
   const char* key;
-  const char* what;
+  std::string what;
   std::string source;
   const char* apart;
   std::vector<BackwardMember> members;
@@ -482,6 +482,8 @@ std::vector<BackwardRow> product_rows() {
     const NumberFormat f = info.format;
     narrow.push_back({{{"dV", double(int(f)), info.name}}, {.dv_narrow = true, .dv_format = f}});
   }
+  const std::string narrow_names =
+      ref::format_names("", ", ", [float32_u](const ref::FormatInfo& f) { return f.unit_roundoff > float32_u; });
   return {
       {"backward_scale_missing",
        "The logits' scale c = 1/sqrt(d_k) is left out of dQ = c dS K, of dK = c dS^T Q, or of both.", chain,
@@ -508,7 +510,8 @@ std::vector<BackwardRow> product_rows() {
        "the upstream gradient is dO as given (exercises/B1/attention_backward.hpp: row-major, row i is token i)",
        "needs T_q > 1 and d_v > 1", one({.do_transposed = true})},
       {"backward_low_precision_accumulation",
-       "dV = P^T dO is accumulated over the query rows in a narrower type (float16, bfloat16) than the declared one.",
+       "dV = P^T dO is accumulated over the query rows in a narrower type (" + narrow_names +
+           ") than the declared one.",
        "reference/TOLERANCE.md, \"The backward pass\" (the bound is for the declared unit roundoff)",
        "only dV departs, by the narrow type's rounding; the type is fitted", narrow},
   };
@@ -571,7 +574,7 @@ void add_backward_families(std::vector<Family>& out) {
   for (auto rows : {softmax_gradient_rows, product_rows, recompute_rows})
     for (BackwardRow& r : rows()) {
       const std::string key = r.key;
-      out.push_back(family(key, r.what, std::move(r.source), r.apart, ops,
+      out.push_back(family(key, std::move(r.what), std::move(r.source), r.apart, ops,
                            [key, members = std::move(r.members)](Operation) {
                              std::vector<Model> v;
                              for (const BackwardMember& m : members) v.push_back(backward_model(key, m.params, m.knobs));

@@ -2,6 +2,7 @@
 #include "explain.hpp"
 
 #include <map>
+#include <string>
 #include <utility>
 
 #include "attn/mis/catalogue.hpp"
@@ -162,6 +163,19 @@ std::map<std::string, Advice> tiled_heads_and_masks_advice() {
   };
 }
 
+/// backward_low_precision_accumulation's C++ advice, naming the formats
+/// narrower than float32 that its models fit (the number-format table's).
+const char* narrow_accumulator_advice() {
+  static const std::string text = [] {
+    const double float32_u = attn::ref::format_info(attn::ref::NumberFormat::float32).unit_roundoff;
+    return "Accumulate dV (and every gradient) in the declared type: no " +
+           attn::ref::format_names("", " or ",
+                                   [float32_u](const attn::ref::FormatInfo& f) { return f.unit_roundoff > float32_u; }) +
+           " accumulator.";
+  }();
+  return text.c_str();
+}
+
 /// Advice for the keys of the backward pass (backward_models.cpp), citing
 /// FlashAttention-2 (Dao 2023), section 2.2 and Algorithm 2, or the definition.
 std::map<std::string, Advice> backward_advice() {
@@ -217,8 +231,7 @@ std::map<std::string, Advice> backward_advice() {
       {"backward_low_precision_accumulation",
        {"Accumulate dV (and every gradient) in the declared type: no float16 buffer for the "
         "running sum.",
-        "Accumulate dV (and every gradient) in the declared type: no float16 or bfloat16 "
-        "accumulator."}},
+        narrow_accumulator_advice()}},
       {"backward_finite_mask_value",
        {"Recompute P with -inf at forbidden keys (np.where(mask, -np.inf, S)) so their weight is "
         "exactly 0 (Lemma 2).",

@@ -145,12 +145,15 @@ def _source_and_entry(fn):
     return source, name
 
 
-def torch_backward(forward, dtype="float32"):
+def torch_backward(forward, dtype=None):
     """A backward kernel for ``check(..., op="attention_backward")`` made
     from a PyTorch forward, in one call: the returned function
     ``attention_backward(Q, K, V, dO, mask=None, scale=None, causal=False)``
-    makes Q, K, V tensors of `dtype` ("float32", "float64", "bfloat16",
-    "float16") that require gradients, runs ``O = forward(Q, K, V,
+    makes Q, K, V tensors of `dtype` (a ``torch.dtype`` or the name of one
+    in ``torch``, e.g. ``torch.bfloat16`` or "bfloat16"; None, the default:
+    ``torch.get_default_dtype()`` when the kernel is called, which is
+    torch's float32 unless ``torch.set_default_dtype`` changed it) that
+    require gradients, runs ``O = forward(Q, K, V,
     mask=mask, scale=scale, causal=causal)`` and returns
     ``torch.autograd.grad(O, (Q, K, V), dO, allow_unused=True)`` as float64
     NumPy arrays (dQ T_q x d_k, dK T_v x d_k, dV T_v x d_v; a 16-bit type
@@ -176,7 +179,12 @@ def torch_backward(forward, dtype="float32"):
         import numpy as np
         import torch
 
-        kind = getattr(torch, dtype)
+        if dtype is None:
+            kind = torch.get_default_dtype()
+        elif isinstance(dtype, torch.dtype):
+            kind = dtype
+        else:
+            kind = getattr(torch, dtype)
         q, k, v = (torch.tensor(np.asarray(x), dtype=kind, requires_grad=True) for x in (Q, K, V))
         m = None if mask is None else torch.tensor(np.asarray(mask), dtype=torch.bool)
         O = forward(q, k, v, mask=m, scale=scale, causal=causal)

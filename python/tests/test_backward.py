@@ -104,3 +104,62 @@ def test_two_arrays_returned_are_counted():
                             prop="backward_oracle_agreement")
     assert "returned a tuple of 2 values, expected the triple (dQ, dK, dV)" in failure.value.report, \
         failure.value.report
+
+
+class _StubTensor:
+    """What torch_backward asks of a tensor, over a NumPy array."""
+
+    def __init__(self, array, dtype):
+        self.array, self.dtype = array, dtype
+
+    def detach(self):
+        return self
+
+    def to(self, dtype):
+        return self
+
+    def numpy(self):
+        return self.array
+
+
+def _stub_torch(default):
+    """A stand-in for torch that records the dtype torch_backward asks
+    for; its default dtype is `default` (as after torch.set_default_dtype)."""
+    import types
+
+    import numpy as np
+
+    class dtype:  # noqa: N801  (torch.dtype)
+        def __init__(self, name):
+            self.name = name
+
+    stub = types.SimpleNamespace(dtype=dtype, asked=[])
+    for name in ("float16", "bfloat16", "float32", "float64", "bool"):
+        setattr(stub, name, dtype(name))
+    stub.get_default_dtype = lambda: getattr(stub, default)
+
+    def tensor(array, dtype=None, requires_grad=False):
+        stub.asked.append(dtype)
+        return _StubTensor(np.asarray(array, dtype=np.float64), dtype)
+
+    stub.tensor = tensor
+    stub.zeros_like = lambda x: _StubTensor(np.zeros_like(x.array), x.dtype)
+    stub.autograd = types.SimpleNamespace(grad=lambda O, inputs, **kw: (None,) * len(inputs))
+    return stub
+
+
+@pytest.mark.parametrize("default", ["float64", "bfloat16"])
+def test_torch_backward_default_dtype_is_torchs(monkeypatch, default):
+    # dtype=None (the default) names no format: the tensors are of torch's
+    # default dtype; a dtype given, as a name or a torch.dtype, is used as it is.
+    import numpy as np
+
+    stub = _stub_torch(default)
+    monkeypatch.setitem(sys.modules, "torch", stub)
+    forward = lambda Q, K, V, mask=None, scale=None, causal=False: V  # noqa: E731
+    x = np.ones((2, 2))
+    attnlab_check.torch_backward(forward)(x, x, x, x)
+    attnlab_check.torch_backward(forward, "float16")(x, x, x, x)
+    attnlab_check.torch_backward(forward, stub.float32)(x, x, x, x)
+    asked = [d.name for d in stub.asked if d is not None and d.name != "bool"]
+    assert asked == [default] * 4 + ["float16"] * 4 + ["float32"] * 4, asked

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "attn/ref/number_format.hpp"
 #include "submission/cpp_build.hpp"
 #include "submission/recognise.hpp"
 #include "attn/grader/paths.hpp"
@@ -66,6 +67,12 @@ Launch prepare_python(const fs::path& file, const LaunchOptions& options, Launch
     launch.command.argv.push_back("--entry");
     launch.command.argv.push_back(options.python_entry);
   }
+  // The formats an answer may hold: the names of the one number-format
+  // table, so the harness keeps no list of its own.
+  std::string real_types;
+  for (const auto& f : attn::ref::number_formats())
+    real_types += (real_types.empty() ? "" : ",") + std::string(f.name);
+  launch.command.argv.insert(launch.command.argv.end(), {"--real-types", real_types});
   launch.command.argv.push_back(fs::absolute(file).string());
   launch.status = Launch::Status::ready;
   return launch;
