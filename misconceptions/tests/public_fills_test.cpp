@@ -21,12 +21,13 @@ namespace {
 
 /// Masked scaled dot-product attention in float32, forbidden logits set to
 /// `fill` (masked_fill), the max subtracted; a row with every key forbidden
-/// comes out uniform (every logit equal to the fill).
-Outcome filled(const Case& c, double fill) {
+/// comes out uniform (every logit equal to the fill). The logits are divided
+/// by sqrt(d_k), or by sqrt(d_v) where `by_d_v` (GPT-2's eager attention).
+Outcome filled(const Case& c, double fill, bool by_d_v = false) {
   const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_k = c.Q.cols(), d_v = c.V.cols();
   if (c.K.cols() != d_k || c.V.rows() != T_v) return Outcome::make_refusal("ValueError", "shapes");
   auto r = [](double x) { return double(float(x)); };
-  const double root = r(std::sqrt(double(d_k)));
+  const double root = r(std::sqrt(double(by_d_v ? d_v : d_k)));
   DMatrix A(T_q, T_v), O(T_q, d_v);
   for (Index i = 0; i < T_q; ++i) {
     std::vector<double> s(static_cast<std::size_t>(T_v));
@@ -394,24 +395,7 @@ namespace {
 /// eager_attention_forward): float32, logits divided by sqrt(d_v) (the
 /// value's head size), forbidden logits replaced by float lowest
 /// (torch.finfo(float32).min), the max subtracted; an empty row uniform.
-Outcome gpt2_like(const Case& c) {
-  const Index T_q = c.Q.rows(), T_v = c.K.rows(), d_k = c.Q.cols(), d_v = c.V.cols();
-  if (c.K.cols() != d_k || c.V.rows() != T_v) return Outcome::make_refusal("ValueError", "shapes");
-  auto r = [](double x) { return double(float(x)); };
-  const double lowest = -double(std::numeric_limits<float>::max());
-  const double root = r(std::sqrt(double(d_v)));
-  DMatrix A(T_q, T_v), O(T_q, d_v);
-  for (Index i = 0; i < T_q; ++i) {
-    std::vector<double> s(static_cast<std::size_t>(T_v));
-    for (Index j = 0; j < T_v; ++j) {
-      double dot = 0;
-      for (Index k = 0; k < d_k; ++k) dot = r(dot + r(c.Q(i, k) * c.K(j, k)));
-      s[std::size_t(j)] = c.mask && (*c.mask)(i, j) ? lowest : r(dot / root);
-    }
-    softmax_row_and_output(c, i, s, r, A, O);
-  }
-  return Outcome::make_result(O, A);
-}
+Outcome gpt2_like(const Case& c) { return filled(c, -double(std::numeric_limits<float>::max()), true); }
 
 /// A masked case with d_k = 2 != d_v = 3 (the scale by sqrt(d_v) shows):
 /// T_q = 2, T_v = 3, key 2 forbidden for query 0.
