@@ -476,14 +476,12 @@ std::vector<BackwardRow> product_rows() {
   // whose unit roundoff is larger: the 16-bit ones); float32 accumulation is
   // what kernels do, and the definition's.
   std::vector<BackwardMember> narrow;
-  const double float32_u = ref::format_info(NumberFormat::float32).unit_roundoff;
   for (const ref::FormatInfo& info : ref::number_formats()) {
-    if (info.unit_roundoff <= float32_u) continue;
+    if (!narrow_accumulator(info)) continue;
     const NumberFormat f = info.format;
     narrow.push_back({{{"dV", double(int(f)), info.name}}, {.dv_narrow = true, .dv_format = f}});
   }
-  const std::string narrow_names =
-      ref::format_names("", ", ", [float32_u](const ref::FormatInfo& f) { return f.unit_roundoff > float32_u; });
+  const std::string narrow_names = ref::format_names("", ", ", narrow_accumulator);
   return {
       {"backward_scale_missing",
        "The logits' scale c = 1/sqrt(d_k) is left out of dQ = c dS K, of dK = c dS^T Q, or of both.", chain,
@@ -568,6 +566,10 @@ std::vector<BackwardRow> recompute_rows() {
 }
 
 }  // namespace
+
+bool narrow_accumulator(const ref::FormatInfo& f) {
+  return f.unit_roundoff > ref::format_info(NumberFormat::float32).unit_roundoff;
+}
 
 void add_backward_families(std::vector<Family>& out) {
   const std::vector<Operation> ops = {Operation::attention_backward};

@@ -71,6 +71,11 @@ Model backward_correct_model();
 /// The backward families (registered in the catalogue).
 void add_backward_families(std::vector<Family>& out);
 
+/// Whether backward_low_precision_accumulation fits dV accumulated in
+/// format `f`: the number-format table's formats narrower than float32
+/// (larger unit roundoff; float32 accumulation is what kernels do).
+bool narrow_accumulator(const ref::FormatInfo& f);
+
 /// The candidate cases of the backward battery for a declared precision
 /// (inputs exact in its storage type; none with a fully forbidden row).
 std::vector<Case> backward_candidate_cases(const Precision& declared);

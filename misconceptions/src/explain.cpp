@@ -7,6 +7,7 @@
 
 #include "attn/mis/catalogue.hpp"
 #include "attn/ref/number_format.hpp"
+#include "backward_models.hpp"
 
 namespace attn::mis::detail {
 namespace {
@@ -166,13 +167,8 @@ std::map<std::string, Advice> tiled_heads_and_masks_advice() {
 /// backward_low_precision_accumulation's C++ advice, naming the formats
 /// narrower than float32 that its models fit (the number-format table's).
 const char* narrow_accumulator_advice() {
-  static const std::string text = [] {
-    const double float32_u = attn::ref::format_info(attn::ref::NumberFormat::float32).unit_roundoff;
-    return "Accumulate dV (and every gradient) in the declared type: no " +
-           attn::ref::format_names("", " or ",
-                                   [float32_u](const attn::ref::FormatInfo& f) { return f.unit_roundoff > float32_u; }) +
-           " accumulator.";
-  }();
+  static const std::string text = "Accumulate dV (and every gradient) in the declared type: no " +
+                                  attn::ref::format_names("", " or ", narrow_accumulator) + " accumulator.";
   return text.c_str();
 }
 
